@@ -1,0 +1,39 @@
+#!/usr/bin/env bash
+# Installs every Debian package longread builds, tests and benchmarks with. Idempotent: packages already
+# present are skipped, so both README commands and .ci/run call it unconditionally.
+set -euo pipefail
+
+BUILD_PKGS=(
+  build-essential cmake ninja-build ccache pkg-config
+  libcurl4-openssl-dev libxml2-dev nlohmann-json3-dev libsqlite3-dev sqlite3
+  libfmt-dev libspdlog-dev libcli11-dev libgtest-dev libgmock-dev libbenchmark-dev
+  libgumbo-dev libboost-dev libsodium-dev libpq-dev libcld2-dev libtomlplusplus-dev
+  zlib1g-dev
+)
+TEST_PKGS=(
+  python3 postgresql python3-aiosmtpd
+)
+BENCH_PKGS=(
+  python3-feedparser newsboat nginx wrk chromium
+)
+
+want=("${BUILD_PKGS[@]}")
+case "${1:-build}" in
+  build) ;;
+  test) want+=("${TEST_PKGS[@]}") ;;
+  all) want+=("${TEST_PKGS[@]}" "${BENCH_PKGS[@]}") ;;
+  *) echo "usage: $0 [build|test|all]" >&2; exit 2 ;;
+esac
+
+missing=()
+for p in "${want[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+command -v node >/dev/null && [[ " ${want[*]} " == *" chromium "* ]] || { [[ " ${want[*]} " == *" chromium "* ]] && missing+=(nodejs npm); }
+if ((${#missing[@]})); then
+  SUDO=""
+  [ "$(id -u)" -eq 0 ] || SUDO="sudo"
+  echo "install-deps: installing ${missing[*]}"
+  $SUDO apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}"
+fi

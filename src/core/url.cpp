@@ -1,0 +1,80 @@
+#include "core/url.h"
+
+#include <curl/curl.h>
+
+#include <memory>
+
+namespace longread {
+namespace {
+struct UrlDeleter {
+  void operator()(CURLU* u) const noexcept { curl_url_cleanup(u); }
+};
+using UrlHandle = std::unique_ptr<CURLU, UrlDeleter>;
+
+struct CurlString {
+  char* p = nullptr;
+  ~CurlString() { curl_free(p); }
+};
+
+std::optional<std::string> get_part(CURLU* u, CURLUPart part, unsigned flags = 0) {
+  CurlString s;
+  if (curl_url_get(u, part, &s.p, flags) != CURLUE_OK || s.p == nullptr) return std::nullopt;
+  return std::string(s.p);
+}
+
+UrlHandle parse_absolute(std::string_view url) {
+  UrlHandle u(curl_url());
+  if (!u) return nullptr;
+  const std::string copy(url);
+  if (curl_url_set(u.get(), CURLUPART_URL, copy.c_str(), CURLU_NON_SUPPORT_SCHEME) != CURLUE_OK) return nullptr;
+  return u;
+}
+}  // namespace
+
+std::optional<std::string> resolve_url(std::string_view base, std::string_view ref) {
+  const std::string r(ref);
+  if (base.empty()) {
+    auto u = parse_absolute(ref);
+    if (!u) return std::nullopt;
+    return get_part(u.get(), CURLUPART_URL);
+  }
+  auto u = parse_absolute(base);
+  if (!u) {
+    auto abs = parse_absolute(ref);
+    if (!abs) return std::nullopt;
+    return get_part(abs.get(), CURLUPART_URL);
+  }
+  // Setting a relative URL on a handle holding an absolute one resolves it (RFC 3986 section 5).
+  if (curl_url_set(u.get(), CURLUPART_URL, r.c_str(), CURLU_NON_SUPPORT_SCHEME | CURLU_URLENCODE) != CURLUE_OK)
+    return std::nullopt;
+  return get_part(u.get(), CURLUPART_URL);
+}
+
+std::optional<std::string> normalize_url(std::string_view url) {
+  auto u = parse_absolute(url);
+  if (!u) return std::nullopt;
+  return get_part(u.get(), CURLUPART_URL, CURLU_NO_DEFAULT_PORT);
+}
+
+bool is_http_url(std::string_view url) {
+  const auto scheme = url_scheme(url);
+  return (scheme == "http" || scheme == "https") && !url_host(url).empty();
+}
+
+std::string url_host(std::string_view url) {
+  auto u = parse_absolute(url);
+  if (!u) return {};
+  auto host = get_part(u.get(), CURLUPART_HOST);
+  if (!host) return {};
+  for (auto& c : *host)
+    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
+  return *host;
+}
+
+std::string url_scheme(std::string_view url) {
+  auto u = parse_absolute(url);
+  if (!u) return {};
+  return get_part(u.get(), CURLUPART_SCHEME).value_or("");
+}
+
+}  // namespace longread

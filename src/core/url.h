@@ -1,0 +1,21 @@
+// URL helpers built on libcurl's URL API (curl_url), never a hand-written parser.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace longread {
+
+// Resolves `ref` against `base` (RFC 3986). Returns nullopt when the result is not a valid URL.
+std::optional<std::string> resolve_url(std::string_view base, std::string_view ref);
+// Normalizes an absolute URL (lower-case scheme and host, default port dropped); nullopt if invalid.
+std::optional<std::string> normalize_url(std::string_view url);
+// True for absolute http:// and https:// URLs that parse.
+bool is_http_url(std::string_view url);
+// Lower-case host of an absolute URL, or empty.
+std::string url_host(std::string_view url);
+// Scheme of an absolute URL ("https"), or empty.
+std::string url_scheme(std::string_view url);
+
+}  // namespace longread

@@ -1,0 +1,31 @@
+#include "core/url.h"
+
+#include <gtest/gtest.h>
+
+namespace longread {
+namespace {
+
+TEST(Url, ResolvesRelativeReferences) {
+  EXPECT_EQ(resolve_url("https://example.com/blog/feed.xml", "post/1.html"), "https://example.com/blog/post/1.html");
+  EXPECT_EQ(resolve_url("https://example.com/blog/feed.xml", "/about"), "https://example.com/about");
+  EXPECT_EQ(resolve_url("https://example.com/a/b", "../c"), "https://example.com/c");
+  EXPECT_EQ(resolve_url("https://example.com/a", "//cdn.example.org/x"), "https://cdn.example.org/x");
+  EXPECT_EQ(resolve_url("https://example.com/a", "http://other.org/y"), "http://other.org/y");
+}
+
+TEST(Url, EmptyBaseNeedsAbsoluteReference) {
+  EXPECT_EQ(resolve_url("", "http://a.org/x"), "http://a.org/x");
+  EXPECT_EQ(resolve_url("", "relative/x"), std::nullopt);
+}
+
+TEST(Url, HttpCheckRejectsOtherSchemes) {
+  EXPECT_TRUE(is_http_url("https://example.com/x"));
+  EXPECT_TRUE(is_http_url("HTTP://Example.com"));
+  EXPECT_FALSE(is_http_url("javascript:alert(1)"));
+  EXPECT_FALSE(is_http_url("ftp://example.com/"));
+  EXPECT_FALSE(is_http_url("not a url"));
+  EXPECT_EQ(url_host("https://Example.COM:8080/x"), "example.com");
+}
+
+}  // namespace
+}  // namespace longread

@@ -1,0 +1,82 @@
+// Plain domain types shared by every stage. No I/O, no behaviour beyond trivial accessors.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/time.h"
+
+namespace longread::model {
+
+// A blog we follow: where its feed is, what we know of it, and the state of its crawl schedule.
+struct Blog {
+  std::int64_t id = 0;
+  std::string feed_url;
+  std::string site_url;
+  std::string title;
+  std::string author;
+  std::string category;  // category slug, e.g. "programming"
+  bool short_form = false;  // short posts are this blog's normal form: the length rule does not apply
+
+  // HTTP caching validators from the last 200 response (RFC 9110 section 8.8).
+  std::string etag;
+  std::string last_modified;
+
+  // Crawl state.
+  std::optional<TimePoint> last_attempt_at;
+  std::optional<TimePoint> last_success_at;
+  std::optional<TimePoint> next_due_at;  // nullopt: due now
+  int consecutive_failures = 0;
+  std::string last_status;  // "ok", "not modified", "HTTP 404", ...
+  std::string last_error;   // empty when the last attempt succeeded
+  std::optional<TimePoint> last_error_at;
+
+  std::int64_t article_count = 0;  // filled by listings
+};
+
+// An article: one entry of a blog's feed, with what curation made of it.
+struct Article {
+  std::int64_t id = 0;
+  std::int64_t blog_id = 0;
+  std::string guid;  // identity within the blog: feed guid, else canonical link, else hash of title+date
+  std::string title;
+  std::string link;  // http(s) only; empty when the feed's link was unusable
+  std::string author;
+  std::optional<TimePoint> published;
+  std::optional<TimePoint> updated;
+  bool undated = false;  // the feed gave no plausible date: `first_seen` stands in for it
+  std::string summary_html;
+  std::string content_html;
+  TimePoint first_seen{};
+
+  // Curation results.
+  std::string text;      // plain text of the best content available
+  std::string excerpt;   // ~2,000 characters of `text`, cut at a word boundary
+  int word_count = 0;
+  int reading_minutes = 1;
+  std::string category;  // article's category slug (the blog's unless the classifier is confident)
+  bool junk = false;
+  std::string junk_reason;
+  std::optional<std::int64_t> duplicate_of;
+  std::optional<bool> keep_override;  // operator's `longread keep/junk ID`; sticks across re-crawls
+  bool full_text_fetched = false;     // the original page was fetched once for a summary-only entry
+  std::uint64_t simhash = 0;
+
+  // Ranking.
+  int votes = 0;
+  double score = 0.0;
+
+  // The date shown to readers: published, else first seen.
+  [[nodiscard]] TimePoint display_date() const { return published.value_or(first_seen); }
+};
+
+// A category of the site ("programming", "history", ...).
+struct Category {
+  std::string slug;
+  std::string name;
+  std::int64_t article_count = 0;
+};
+
+}  // namespace longread::model
