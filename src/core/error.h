@@ -9,20 +9,20 @@ namespace longread {
 
 // What went wrong, independent of any transport; web/ maps kinds to HTTP status codes (habit 7).
 enum class ErrorKind {
-  kInvalidInput,   // caller gave something malformed (bad URL, bad form field, bad file)
-  kNotFound,       // the thing asked for does not exist
-  kConflict,       // it exists already / state does not allow this
-  kUnauthorized,   // needs a logged-in reader
-  kForbidden,      // logged in but not allowed (bad CSRF token, ...)
-  kRateLimited,    // too many attempts; retry later
-  kNetwork,        // DNS, connect, TLS, reset
-  kTimeout,        // a deadline passed
-  kTooLarge,       // a size cap was hit
-  kHttpStatus,     // the server answered with an error status
-  kNotAFeed,       // the bytes are not a feed (HTML page, empty, ...)
-  kParse,          // the bytes are a feed but broken beyond recovery
-  kStorage,        // the database refused
-  kInternal,       // a bug
+  kInvalidInput,  // caller gave something malformed (bad URL, bad form field, bad file)
+  kNotFound,      // the thing asked for does not exist
+  kConflict,      // it exists already / state does not allow this
+  kUnauthorized,  // needs a logged-in reader
+  kForbidden,     // logged in but not allowed (bad CSRF token, ...)
+  kRateLimited,   // too many attempts; retry later
+  kNetwork,       // DNS, connect, TLS, reset
+  kTimeout,       // a deadline passed
+  kTooLarge,      // a size cap was hit
+  kHttpStatus,    // the server answered with an error status
+  kNotAFeed,      // the bytes are not a feed (HTML page, empty, ...)
+  kParse,         // the bytes are a feed but broken beyond recovery
+  kStorage,       // the database refused
+  kInternal,      // a bug
 };
 
 const char* to_string(ErrorKind kind) noexcept;

@@ -6,8 +6,12 @@
 
 namespace longread {
 namespace {
-bool is_space(unsigned char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v'; }
-char lower(char c) { return (c >= 'A' && c <= 'Z') ? static_cast<char>(c - 'A' + 'a') : c; }
+bool is_space(unsigned char c) {
+  return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v';
+}
+char lower(char c) {
+  return (c >= 'A' && c <= 'Z') ? static_cast<char>(c - 'A' + 'a') : c;
+}
 
 // Length of the valid UTF-8 sequence starting at s[i], or 0 when it is invalid.
 std::size_t utf8_sequence_length(std::string_view s, std::size_t i) noexcept {
@@ -154,7 +158,8 @@ std::string truncate_words(std::string_view s, std::size_t max_bytes) {
   const auto space = s.substr(0, cut).find_last_of(" \n\t");
   if (space != std::string_view::npos && space > max_bytes / 2) cut = space;
   std::string_view head = trim(s.substr(0, cut));
-  while (!head.empty() && (head.back() == ',' || head.back() == ';' || head.back() == ':' || head.back() == '-'))
+  while (!head.empty() &&
+         (head.back() == ',' || head.back() == ';' || head.back() == ':' || head.back() == '-'))
     head.remove_suffix(1);
   return std::string(head) + "\xE2\x80\xA6";
 }

@@ -13,7 +13,9 @@ TEST(Strings, SanitizeReplacesInvalidUtf8AndDropsControls) {
 }
 
 TEST(Strings, CollapseWhitespaceFoldsRunsAndNbsp) {
-  EXPECT_EQ(collapse_whitespace("  a \n\t b\xC2\xA0\xC2\xA0" "c  "), "a b c");
+  EXPECT_EQ(collapse_whitespace("  a \n\t b\xC2\xA0\xC2\xA0"
+                                "c  "),
+            "a b c");
 }
 
 TEST(Strings, TruncateWordsCutsAtWordBoundaryWithEllipsis) {

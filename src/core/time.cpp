@@ -5,9 +5,13 @@
 
 namespace longread {
 
-std::string format_rfc3339(TimePoint t) { return fmt::format("{:%Y-%m-%dT%H:%M:%SZ}", t); }
+std::string format_rfc3339(TimePoint t) {
+  return fmt::format("{:%Y-%m-%dT%H:%M:%SZ}", t);
+}
 
-std::string format_http_date(TimePoint t) { return fmt::format("{:%a, %d %b %Y %H:%M:%S GMT}", t); }
+std::string format_http_date(TimePoint t) {
+  return fmt::format("{:%a, %d %b %Y %H:%M:%S GMT}", t);
+}
 
 bool is_plausible_feed_date(TimePoint t, TimePoint now) {
   using namespace std::chrono;

@@ -12,8 +12,12 @@ namespace longread {
 using TimePoint = std::chrono::sys_seconds;
 
 // Seconds since the Unix epoch, the form the database stores.
-inline std::int64_t to_unix(TimePoint t) noexcept { return t.time_since_epoch().count(); }
-inline TimePoint from_unix(std::int64_t s) noexcept { return TimePoint{std::chrono::seconds{s}}; }
+inline std::int64_t to_unix(TimePoint t) noexcept {
+  return t.time_since_epoch().count();
+}
+inline TimePoint from_unix(std::int64_t s) noexcept {
+  return TimePoint{std::chrono::seconds{s}};
+}
 inline TimePoint now_seconds() {
   return std::chrono::time_point_cast<std::chrono::seconds>(std::chrono::system_clock::now());
 }

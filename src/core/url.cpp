@@ -26,7 +26,8 @@ UrlHandle parse_absolute(std::string_view url) {
   UrlHandle u(curl_url());
   if (!u) return nullptr;
   const std::string copy(url);
-  if (curl_url_set(u.get(), CURLUPART_URL, copy.c_str(), CURLU_NON_SUPPORT_SCHEME) != CURLUE_OK) return nullptr;
+  if (curl_url_set(u.get(), CURLUPART_URL, copy.c_str(), CURLU_NON_SUPPORT_SCHEME) != CURLUE_OK)
+    return nullptr;
   return u;
 }
 }  // namespace
@@ -45,7 +46,8 @@ std::optional<std::string> resolve_url(std::string_view base, std::string_view r
     return get_part(abs.get(), CURLUPART_URL);
   }
   // Setting a relative URL on a handle holding an absolute one resolves it (RFC 3986 section 5).
-  if (curl_url_set(u.get(), CURLUPART_URL, r.c_str(), CURLU_NON_SUPPORT_SCHEME | CURLU_URLENCODE) != CURLUE_OK)
+  if (curl_url_set(u.get(), CURLUPART_URL, r.c_str(), CURLU_NON_SUPPORT_SCHEME | CURLU_URLENCODE) !=
+      CURLUE_OK)
     return std::nullopt;
   return get_part(u.get(), CURLUPART_URL);
 }

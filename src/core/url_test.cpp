@@ -6,7 +6,8 @@ namespace longread {
 namespace {
 
 TEST(Url, ResolvesRelativeReferences) {
-  EXPECT_EQ(resolve_url("https://example.com/blog/feed.xml", "post/1.html"), "https://example.com/blog/post/1.html");
+  EXPECT_EQ(resolve_url("https://example.com/blog/feed.xml", "post/1.html"),
+            "https://example.com/blog/post/1.html");
   EXPECT_EQ(resolve_url("https://example.com/blog/feed.xml", "/about"), "https://example.com/about");
   EXPECT_EQ(resolve_url("https://example.com/a/b", "../c"), "https://example.com/c");
   EXPECT_EQ(resolve_url("https://example.com/a", "//cdn.example.org/x"), "https://cdn.example.org/x");

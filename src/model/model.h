@@ -17,7 +17,7 @@ struct Blog {
   std::string site_url;
   std::string title;
   std::string author;
-  std::string category;  // category slug, e.g. "programming"
+  std::string category;     // category slug, e.g. "programming"
   bool short_form = false;  // short posts are this blog's normal form: the length rule does not apply
 
   // HTTP caching validators from the last 200 response (RFC 9110 section 8.8).
@@ -52,8 +52,8 @@ struct Article {
   TimePoint first_seen{};
 
   // Curation results.
-  std::string text;      // plain text of the best content available
-  std::string excerpt;   // ~2,000 characters of `text`, cut at a word boundary
+  std::string text;     // plain text of the best content available
+  std::string excerpt;  // ~2,000 characters of `text`, cut at a word boundary
   int word_count = 0;
   int reading_minutes = 1;
   std::string category;  // article's category slug (the blog's unless the classifier is confident)

@@ -1,0 +1,180 @@
+#include "config/config.h"
+
+#include <fmt/format.h>
+
+#include <toml++/toml.h>
+#include <charconv>
+#include <cstdlib>
+#include <functional>
+
+extern char** environ;  // POSIX
+
+namespace longread::config {
+namespace {
+
+Result<long long> parse_int(std::string_view key, std::string_view text) {
+  long long v = 0;
+  const auto* end = text.data() + text.size();
+  auto [p, ec] = std::from_chars(text.data(), end, v);
+  if (ec != std::errc{} || p != end)
+    return fail(ErrorKind::kInvalidInput,
+                fmt::format("config: {} must be an integer, got \"{}\"", key, text));
+  return v;
+}
+
+Result<bool> parse_bool(std::string_view key, std::string_view text) {
+  if (text == "1" || text == "true" || text == "yes" || text == "on") return true;
+  if (text == "0" || text == "false" || text == "no" || text == "off") return false;
+  return fail(ErrorKind::kInvalidInput,
+              fmt::format("config: {} must be true or false, got \"{}\"", key, text));
+}
+
+// One setting, addressable both as a TOML key path ("crawl.timeout") and an environment variable
+// (LONGREAD_CRAWL_TIMEOUT).
+struct Setting {
+  const char* key;
+  std::function<Result<void>(Config&, std::string_view)> set;  // from text
+};
+
+Result<void> set_int(std::string_view key, std::string_view text, auto&& assign) {
+  auto v = parse_int(key, text);
+  if (!v) return std::unexpected(v.error());
+  if (*v < 0) return fail(ErrorKind::kInvalidInput, fmt::format("config: {} must not be negative", key));
+  assign(*v);
+  return {};
+}
+
+std::vector<Setting> settings() {
+  std::vector<Setting> s;
+  auto str = [&s](const char* key, auto member) {
+    s.push_back({key, [member](Config& c, std::string_view v) -> Result<void> {
+                   member(c) = std::string(v);
+                   return {};
+                 }});
+  };
+  auto num = [&s](const char* key, auto assign) {
+    s.push_back({key, [key, assign](Config& c, std::string_view v) -> Result<void> {
+                   return set_int(key, v, [&](long long n) { assign(c, n); });
+                 }});
+  };
+  str("db", [](Config& c) -> std::string& { return c.db_path; });
+  str("default_blog_list", [](Config& c) -> std::string& { return c.default_blog_list; });
+  str("log_level", [](Config& c) -> std::string& { return c.log_level; });
+  str("site.listen", [](Config& c) -> std::string& { return c.site.listen; });
+  str("site.base_url", [](Config& c) -> std::string& { return c.site.base_url; });
+  str("site.name", [](Config& c) -> std::string& { return c.site.name; });
+  str("crawl.user_agent", [](Config& c) -> std::string& { return c.crawl.user_agent; });
+  num("crawl.concurrency",
+      [](Config& c, long long n) { c.crawl.concurrency = static_cast<int>(std::max(1LL, n)); });
+  num("crawl.per_host",
+      [](Config& c, long long n) { c.crawl.per_host = static_cast<int>(std::max(1LL, n)); });
+  num("crawl.connect_timeout",
+      [](Config& c, long long n) { c.crawl.connect_timeout = std::chrono::seconds{n}; });
+  num("crawl.timeout", [](Config& c, long long n) { c.crawl.timeout = std::chrono::seconds{n}; });
+  num("crawl.max_body_mb",
+      [](Config& c, long long n) { c.crawl.max_body_bytes = static_cast<std::size_t>(n) << 20; });
+  num("crawl.interval_minutes",
+      [](Config& c, long long n) { c.crawl.interval = std::chrono::minutes{std::max(1LL, n)}; });
+  num("crawl.max_backoff_hours",
+      [](Config& c, long long n) { c.crawl.max_backoff = std::chrono::hours{std::max(1LL, n)}; });
+  num("curate.min_words", [](Config& c, long long n) { c.curate.min_words = static_cast<int>(n); });
+  s.push_back({"crawl.fetch_full_text", [](Config& c, std::string_view v) -> Result<void> {
+                 auto b = parse_bool("crawl.fetch_full_text", v);
+                 if (!b) return std::unexpected(b.error());
+                 c.crawl.fetch_full_text = *b;
+                 return {};
+               }});
+  s.push_back({"site.crawl_in_background", [](Config& c, std::string_view v) -> Result<void> {
+                 auto b = parse_bool("site.crawl_in_background", v);
+                 if (!b) return std::unexpected(b.error());
+                 c.site.crawl_in_background = *b;
+                 return {};
+               }});
+  s.push_back({"curate.languages", [](Config& c, std::string_view v) -> Result<void> {
+                 c.curate.languages.clear();
+                 std::string cur;
+                 for (const char ch : v) {
+                   if (ch == ',' || ch == ' ') {
+                     if (!cur.empty()) c.curate.languages.push_back(cur);
+                     cur.clear();
+                   } else {
+                     cur.push_back(ch);
+                   }
+                 }
+                 if (!cur.empty()) c.curate.languages.push_back(cur);
+                 return {};
+               }});
+  return s;
+}
+
+std::string env_name(std::string_view key) {
+  std::string name = "LONGREAD_";
+  for (const char ch : key)
+    name.push_back(ch == '.' ? '_' : static_cast<char>(std::toupper(static_cast<unsigned char>(ch))));
+  return name;
+}
+
+// Renders a TOML value as the text form the setters accept.
+std::optional<std::string> toml_text(const toml::node& node) {
+  if (auto v = node.value<std::string>()) return *v;
+  if (auto v = node.value<int64_t>()) return std::to_string(*v);
+  if (auto v = node.value<bool>()) return *v ? "true" : "false";
+  if (const auto* arr = node.as_array()) {
+    std::string joined;
+    for (const auto& item : *arr) {
+      if (auto v = item.value<std::string>()) {
+        if (!joined.empty()) joined += ',';
+        joined += *v;
+      }
+    }
+    return joined;
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
+Result<Config> load(const std::string& path, const std::map<std::string, std::string>& env) {
+  Config config;
+  const auto all = settings();
+  if (!path.empty()) {
+    toml::table table;
+    try {
+      table = toml::parse_file(path);
+    } catch (const toml::parse_error& e) {
+      return fail(ErrorKind::kInvalidInput,
+                  fmt::format("config: {}:{}: {}", path, e.source().begin.line, e.description()));
+    }
+    for (const auto& setting : all) {
+      const auto node = table.at_path(setting.key);
+      if (!node) continue;
+      auto text = toml_text(*node.node());
+      if (!text)
+        return fail(ErrorKind::kInvalidInput,
+                    fmt::format("config: {}: {} has an unsupported type", path, setting.key));
+      if (auto r = setting.set(config, *text); !r)
+        return fail(ErrorKind::kInvalidInput, fmt::format("{} (in {})", r.error().message, path));
+    }
+  }
+  for (const auto& setting : all) {
+    const auto it = env.find(env_name(setting.key));
+    if (it == env.end()) continue;
+    if (auto r = setting.set(config, it->second); !r)
+      return fail(ErrorKind::kInvalidInput, fmt::format("{} (from {})", r.error().message, it->first));
+  }
+  return config;
+}
+
+std::map<std::string, std::string> longread_environment() {
+  std::map<std::string, std::string> env;
+  for (char** e = environ; e != nullptr && *e != nullptr; ++e) {
+    std::string_view entry(*e);
+    if (!entry.starts_with("LONGREAD_")) continue;
+    const auto eq = entry.find('=');
+    if (eq == std::string_view::npos) continue;
+    env.emplace(std::string(entry.substr(0, eq)), std::string(entry.substr(eq + 1)));
+  }
+  return env;
+}
+
+}  // namespace longread::config

@@ -1,0 +1,57 @@
+// Configuration: defaults, then a TOML file, then LONGREAD_* environment variables, then command-line
+// flags (applied by the caller). Passed explicitly to whoever needs it; never a global.
+#pragma once
+
+#include <chrono>
+#include <cstddef>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "core/error.h"
+
+namespace longread::config {
+
+struct CrawlConfig {
+  int concurrency = 32;
+  int per_host = 2;
+  std::chrono::seconds connect_timeout{10};
+  std::chrono::seconds timeout{30};
+  std::size_t max_body_bytes = 8 * 1024 * 1024;
+  std::chrono::minutes interval{60};
+  std::chrono::hours max_backoff{24};
+  std::string user_agent = "longread/0.1 (+https://github.com/longread/longread)";
+  bool fetch_full_text = true;  // fetch the page of summary-only entries once
+};
+
+struct CurateConfig {
+  std::vector<std::string> languages{"en"};
+  int min_words = 150;
+  double category_threshold = 0.8;
+};
+
+struct SiteConfig {
+  std::string listen = "127.0.0.1:8080";
+  std::string base_url = "http://127.0.0.1:8080";
+  std::string name = "longread";
+  bool crawl_in_background = true;
+};
+
+struct Config {
+  std::string db_path = "data/longread.db";
+  std::string default_blog_list;  // OPML imported on first run; empty: the one shipped in the repo
+  std::string log_level = "info";
+  CrawlConfig crawl;
+  CurateConfig curate;
+  SiteConfig site;
+};
+
+// Loads `path` (TOML; empty path: defaults only) and then applies `env` (LONGREAD_DB, LONGREAD_LISTEN,
+// LONGREAD_BASE_URL, LONGREAD_LOG_LEVEL, LONGREAD_CRAWL_CONCURRENCY, LONGREAD_CRAWL_TIMEOUT, ...; see
+// the README for the full list). Errors name the file, key and expected type.
+[[nodiscard]] Result<Config> load(const std::string& path, const std::map<std::string, std::string>& env);
+
+// The LONGREAD_* variables of this process's environment.
+std::map<std::string, std::string> longread_environment();
+
+}  // namespace longread::config

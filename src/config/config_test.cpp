@@ -1,0 +1,54 @@
+#include "config/config.h"
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+
+namespace longread::config {
+namespace {
+
+std::string write_temp(const std::string& name, const std::string& text) {
+  const auto path = std::filesystem::temp_directory_path() / name;
+  std::ofstream(path) << text;
+  return path.string();
+}
+
+TEST(Config, DefaultsWithoutFileOrEnvironment) {
+  auto c = load("", {});
+  ASSERT_TRUE(c.has_value());
+  EXPECT_EQ(c->db_path, "data/longread.db");
+  EXPECT_EQ(c->crawl.concurrency, 32);
+  EXPECT_EQ(c->crawl.timeout, std::chrono::seconds{30});
+  EXPECT_EQ(c->crawl.max_body_bytes, 8u << 20);
+}
+
+TEST(Config, FileThenEnvironmentOverrides) {
+  const auto path = write_temp("longread_config_test.toml",
+                               "db = \"/tmp/x.db\"\n[crawl]\nconcurrency = 4\ntimeout = 5\n"
+                               "[curate]\nlanguages = [\"en\", \"de\"]\n[site]\nlisten = \"0.0.0.0:9000\"\n");
+  auto c =
+      load(path, {{"LONGREAD_CRAWL_CONCURRENCY", "8"}, {"LONGREAD_SITE_BASE_URL", "https://lr.example"}});
+  ASSERT_TRUE(c.has_value()) << c.error().message;
+  EXPECT_EQ(c->db_path, "/tmp/x.db");
+  EXPECT_EQ(c->crawl.concurrency, 8);
+  EXPECT_EQ(c->crawl.timeout, std::chrono::seconds{5});
+  EXPECT_EQ(c->site.listen, "0.0.0.0:9000");
+  EXPECT_EQ(c->site.base_url, "https://lr.example");
+  EXPECT_EQ(c->curate.languages, (std::vector<std::string>{"en", "de"}));
+}
+
+TEST(Config, BadValuesGiveClearErrors) {
+  auto bad_env = load("", {{"LONGREAD_CRAWL_TIMEOUT", "soon"}});
+  ASSERT_FALSE(bad_env.has_value());
+  EXPECT_EQ(bad_env.error().message,
+            "config: crawl.timeout must be an integer, got \"soon\" (from LONGREAD_CRAWL_TIMEOUT)");
+  const auto path = write_temp("longread_config_bad.toml", "[crawl\nconcurrency = 4\n");
+  auto bad_file = load(path, {});
+  ASSERT_FALSE(bad_file.has_value());
+  EXPECT_NE(bad_file.error().message.find("config: " + path + ":1:"), std::string::npos)
+      << bad_file.error().message;
+}
+
+}  // namespace
+}  // namespace longread::config
