@@ -50,6 +50,9 @@ struct Article {
   std::string summary_html;
   std::string content_html;
   TimePoint first_seen{};
+  // Hash of the entry as the feed gave it (title, link, summary, content), set by the pipeline before
+  // any full-text replacement; the store compares it to decide "unchanged" vs "updated".
+  std::string content_hash;
 
   // Curation results.
   std::string text;     // plain text of the best content available
