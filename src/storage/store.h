@@ -96,6 +96,8 @@ class Store {
   virtual Result<std::vector<model::Blog>> blogs() = 0;  // with article_count
   virtual Result<std::vector<model::Blog>> due_blogs(TimePoint now) = 0;
   virtual Result<std::int64_t> blog_count() = 0;
+  // The blog whose feed URL is exactly `feed_url` (as stored: after any permanent redirect), if any.
+  virtual Result<std::optional<model::Blog>> blog_by_feed_url(std::string_view feed_url) = 0;
 
   // --- crawling
   virtual Result<std::vector<StoredArticleKey>> article_keys(std::int64_t blog_id) = 0;
@@ -107,6 +109,8 @@ class Store {
   virtual Result<std::int64_t> count_articles(const ArticleQuery& query) = 0;
   virtual Result<std::vector<SearchHit>> search(std::string_view query, int limit, int offset) = 0;
   virtual Result<std::vector<model::Category>> categories() = 0;  // with visible article counts
+  // Every stored article, junk included (for the operator's status output).
+  virtual Result<std::int64_t> article_count() = 0;
 
   // --- curation
   // Sets (or clears with nullopt) the operator's keep/junk override of an article.
