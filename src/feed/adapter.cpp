@@ -1,0 +1,200 @@
+#include "feed/adapter.h"
+
+#include <charconv>
+
+#include "core/strings.h"
+#include "feed/text.h"
+
+namespace longread::feed {
+namespace {
+
+std::int64_t to_int(std::string_view s) {
+  s = trim(s);
+  std::int64_t value = 0;
+  const auto [ptr, ec] = std::from_chars(s.data(), s.data() + s.size(), value);
+  return ec == std::errc() && value > 0 ? value : 0;
+}
+
+void set_date(std::string_view raw, std::optional<TimePoint>& parsed, std::string& raw_out) {
+  raw_out = sanitize_utf8(trim(raw));
+  parsed = raw_out.empty() ? std::nullopt : parse_feed_date(raw_out);
+}
+
+// "jane@example.com (Jane Doe)" -> "Jane Doe"; RSS 2.0 wants an e-mail address in <author>.
+std::string author_name(std::string_view author) {
+  const auto open = author.find('(');
+  const auto close = author.rfind(')');
+  if (author.find('@') != std::string_view::npos && open != std::string_view::npos &&
+      close != std::string_view::npos && close > open + 1)
+    return plain_text(author.substr(open + 1, close - open - 1));
+  return plain_text(author);
+}
+
+Link to_link(const rss::RawLink& raw) {
+  return Link{resolve_or_keep(raw.href.base, raw.href.value), raw.rel.empty() ? "alternate" : raw.rel,
+              raw.type, plain_text(raw.title), to_int(raw.length)};
+}
+
+Link to_link(const atom::RawLink& raw) {
+  return Link{resolve_or_keep(raw.base, raw.href), raw.rel, raw.type, plain_text(raw.title),
+              to_int(raw.length)};
+}
+
+// An alternate link: HTML type preferred (RFC 4287 section 4.2.7.2: rel absent means alternate).
+std::string alternate_of(const std::vector<Link>& links) {
+  const Link* fallback = nullptr;
+  for (const auto& l : links) {
+    if (l.rel != "alternate" || l.href.empty()) continue;
+    if (l.type.empty() || l.type == "text/html" || l.type == "application/xhtml+xml") return l.href;
+    if (fallback == nullptr) fallback = &l;
+  }
+  return fallback ? fallback->href : std::string();
+}
+
+std::string text_of(const atom::Text& t) {
+  if (t.type == "text") return plain_text(t.value);
+  return html_to_text(t.value);
+}
+
+std::string html_of(const atom::Text& t) {
+  if (t.type == "text") return escape_html(t.value);
+  return t.value;
+}
+
+}  // namespace
+
+Feed adapt_rss(const rss::Channel& channel) {
+  Feed feed;
+  feed.version = channel.version;
+  feed.title = html_to_text(channel.title);
+  feed.subtitle = html_to_text(channel.description);
+  feed.language = plain_text(channel.language);
+  feed.author = author_name(!channel.dc_creator.empty() ? channel.dc_creator : channel.managing_editor);
+  feed.link = resolve_or_keep(channel.link.base, channel.link.value);
+  if (feed.link.empty()) {
+    std::vector<Link> links;
+    for (const auto& l : channel.atom_links) links.push_back(to_link(l));
+    feed.link = alternate_of(links);
+  }
+  std::string raw_date;
+  const std::string& updated = !channel.last_build_date.empty() ? channel.last_build_date
+                               : !channel.dc_date.empty()       ? channel.dc_date
+                                                                : channel.pub_date;
+  set_date(updated, feed.updated, raw_date);
+
+  feed.entries.reserve(channel.items.size());
+  for (const auto& item : channel.items) {
+    Entry e;
+    e.id = !item.guid.value.empty() ? item.guid.value : item.rdf_about;
+    e.title = html_to_text(item.title);
+    if (!item.link.value.empty()) {
+      e.link = resolve_or_keep(item.link.base, item.link.value);
+      e.links.push_back(Link{e.link, "alternate", "text/html", {}, 0});
+    }
+    for (const auto& l : item.atom_links) {
+      Link link = to_link(l);
+      if (link.rel == "enclosure") e.enclosures.push_back(link);
+      e.links.push_back(std::move(link));
+    }
+    if (e.link.empty()) e.link = alternate_of(e.links);
+    // RSS 2.0: a guid is a permalink unless isPermaLink="false"; readers use it when <link> is missing.
+    if (e.link.empty() && !item.guid.value.empty() && item.guid_is_permalink.value_or(true))
+      e.link = resolve_or_keep(item.guid.base, item.guid.value);
+    for (const auto& enc : item.enclosures) {
+      Link link = to_link(enc);
+      e.links.push_back(link);
+      e.enclosures.push_back(std::move(link));
+    }
+    e.author = author_name(!item.dc_creator.empty() ? item.dc_creator : item.author);
+    set_date(!item.pub_date.empty() ? item.pub_date : item.dc_date, e.published, e.published_raw);
+    set_date(item.updated, e.updated, e.updated_raw);
+    e.summary = item.description;
+    e.content = item.content_encoded;
+    for (const auto& c : item.categories) e.categories.push_back(c);
+    feed.entries.push_back(std::move(e));
+  }
+  return feed;
+}
+
+Feed adapt_atom(const atom::Feed& raw) {
+  Feed feed;
+  feed.version = raw.version;
+  feed.title = text_of(raw.title);
+  feed.subtitle = text_of(raw.subtitle);
+  feed.id = plain_text(raw.id);
+  feed.language = plain_text(raw.language);
+  if (!raw.authors.empty()) feed.author = raw.authors.front().name;
+  std::vector<Link> feed_links;
+  for (const auto& l : raw.links) feed_links.push_back(to_link(l));
+  feed.link = alternate_of(feed_links);
+  std::string raw_date;
+  set_date(raw.updated, feed.updated, raw_date);
+
+  feed.entries.reserve(raw.entries.size());
+  for (const auto& entry : raw.entries) {
+    Entry e;
+    e.id = plain_text(entry.id);
+    e.title = text_of(entry.title);
+    for (const auto& l : entry.links) {
+      Link link = to_link(l);
+      if (link.rel == "enclosure") e.enclosures.push_back(link);
+      e.links.push_back(std::move(link));
+    }
+    e.link = alternate_of(e.links);
+    // RFC 4287 section 4.2.1: an entry without an author inherits the feed's.
+    e.author = !entry.authors.empty() ? entry.authors.front().name : feed.author;
+    set_date(entry.published, e.published, e.published_raw);
+    set_date(entry.updated, e.updated, e.updated_raw);
+    if (entry.summary.present) e.summary = html_of(entry.summary);
+    if (entry.content.present && entry.content.src.empty()) e.content = html_of(entry.content);
+    e.categories = entry.categories;
+    feed.entries.push_back(std::move(e));
+  }
+  return feed;
+}
+
+Feed adapt_json_feed(const json_feed::Document& doc, const std::string& base_url) {
+  Feed feed;
+  if (doc.version.find("jsonfeed.org/version/1.1") != std::string::npos)
+    feed.version = "json11";
+  else if (doc.version.find("jsonfeed.org/version/1") != std::string::npos)
+    feed.version = "json1";
+  feed.title = plain_text(doc.title);
+  feed.subtitle = plain_text(doc.description);
+  feed.language = plain_text(doc.language);
+  if (!doc.authors.empty()) feed.author = plain_text(doc.authors.front().name);
+  // JSON Feed has no base of its own: relative URLs are relative to the feed's URL.
+  const std::string base = !doc.feed_url.empty() ? resolve_or_keep(base_url, doc.feed_url) : base_url;
+  feed.link = resolve_or_keep(base, doc.home_page_url);
+
+  feed.entries.reserve(doc.items.size());
+  for (const auto& item : doc.items) {
+    Entry e;
+    e.id = item.id;
+    e.title = plain_text(item.title);
+    if (!item.url.empty()) {
+      e.link = resolve_or_keep(base, item.url);
+      e.links.push_back(Link{e.link, "alternate", "text/html", {}, 0});
+    }
+    if (!item.external_url.empty()) {
+      const std::string external = resolve_or_keep(base, item.external_url);
+      e.links.push_back(Link{external, "related", {}, {}, 0});
+      if (e.link.empty()) e.link = external;
+    }
+    for (const auto& a : item.attachments) {
+      Link link{resolve_or_keep(base, a.url), "enclosure", a.mime_type, plain_text(a.title), a.size_in_bytes};
+      e.links.push_back(link);
+      e.enclosures.push_back(std::move(link));
+    }
+    e.author = !item.authors.empty() ? plain_text(item.authors.front().name) : feed.author;
+    set_date(item.date_published, e.published, e.published_raw);
+    set_date(item.date_modified, e.updated, e.updated_raw);
+    e.summary = !item.summary.empty() ? escape_html(item.summary) : escape_html(item.content_text);
+    e.content = !item.content_html.empty() ? item.content_html : escape_html(item.content_text);
+    e.categories = item.tags;
+    feed.entries.push_back(std::move(e));
+  }
+  return feed;
+}
+
+}  // namespace longread::feed

@@ -1,0 +1,175 @@
+#include "feed/feed.h"
+
+#include <gtest/gtest.h>
+
+#include <string>
+
+namespace longread::feed {
+namespace {
+using namespace std::chrono;
+
+Feed parse_ok(std::string_view bytes, const ParseOptions& options = {}) {
+  auto result = parse_feed(bytes, options);
+  EXPECT_TRUE(result.has_value()) << (result ? "" : result.error().message);
+  return result ? *result : Feed{};
+}
+
+TEST(FeedRss, ParsesRss20Item) {
+  const auto feed = parse_ok(R"(<?xml version="1.0" encoding="utf-8"?>
+<rss version="2.0" xmlns:content="http://purl.org/rss/1.0/modules/content/"
+     xmlns:dc="http://purl.org/dc/elements/1.1/">
+<channel>
+  <title>Example &amp; Co</title>
+  <link>https://example.com/</link>
+  <description>A blog</description>
+  <language>en</language>
+  <item>
+    <title>First &lt;b&gt;post&lt;/b&gt;</title>
+    <link>/posts/first</link>
+    <guid isPermaLink="false">tag:example.com,2024:1</guid>
+    <description><![CDATA[<p>Short</p>]]></description>
+    <content:encoded><![CDATA[<p>Long text</p>]]></content:encoded>
+    <dc:creator>Jane Doe</dc:creator>
+    <pubDate>Thu, 23 May 2024 10:00:00 GMT</pubDate>
+    <category>systems</category>
+    <enclosure url="/audio.mp3" length="1234" type="audio/mpeg"/>
+  </item>
+</channel>
+</rss>)",
+                             {.base_url = "https://example.com/feed.xml", .content_type = {}});
+  EXPECT_EQ(feed.version, "rss20");
+  EXPECT_FALSE(feed.bozo);
+  EXPECT_EQ(feed.title, "Example & Co");
+  EXPECT_EQ(feed.link, "https://example.com/");
+  EXPECT_EQ(feed.language, "en");
+  EXPECT_EQ(feed.encoding, "utf-8");
+  ASSERT_EQ(feed.entries.size(), 1u);
+  const Entry& e = feed.entries[0];
+  EXPECT_EQ(e.title, "First post");
+  EXPECT_EQ(e.link, "https://example.com/posts/first");
+  EXPECT_EQ(e.id, "tag:example.com,2024:1");
+  EXPECT_EQ(e.summary, "<p>Short</p>");
+  EXPECT_EQ(e.content, "<p>Long text</p>");
+  EXPECT_EQ(e.author, "Jane Doe");
+  EXPECT_EQ(e.published_raw, "Thu, 23 May 2024 10:00:00 GMT");
+  EXPECT_EQ(e.published, sys_days{year{2024} / May / 23} + hours{10});
+  EXPECT_EQ(e.categories, std::vector<std::string>{"systems"});
+  ASSERT_EQ(e.enclosures.size(), 1u);
+  EXPECT_EQ(e.enclosures[0].href, "https://example.com/audio.mp3");
+  EXPECT_EQ(e.enclosures[0].length, 1234);
+  EXPECT_EQ(e.enclosures[0].type, "audio/mpeg");
+}
+
+TEST(FeedRss, GuidPermalinkStandsInForMissingLink) {
+  const auto feed = parse_ok(R"(<rss version="2.0"><channel><title>t</title>
+<item><guid>https://example.com/a</guid><title>A</title></item>
+<item><guid isPermaLink="false">urn:x:1</guid><title>B</title></item></channel></rss>)");
+  ASSERT_EQ(feed.entries.size(), 2u);
+  EXPECT_EQ(feed.entries[0].link, "https://example.com/a");
+  EXPECT_EQ(feed.entries[0].id, "https://example.com/a");
+  EXPECT_EQ(feed.entries[1].link, "");
+  EXPECT_EQ(feed.entries[1].id, "urn:x:1");
+}
+
+TEST(FeedRdf, ParsesRss10) {
+  const auto feed = parse_ok(R"(<?xml version="1.0"?>
+<rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#" xmlns="http://purl.org/rss/1.0/"
+         xmlns:dc="http://purl.org/dc/elements/1.1/">
+  <channel rdf:about="https://example.org/"><title>RDF blog</title><link>https://example.org/</link></channel>
+  <item rdf:about="https://example.org/1"><title>One</title><link>https://example.org/1</link>
+    <dc:date>2003-12-31T10:14:55Z</dc:date><dc:creator>Ann</dc:creator></item>
+</rdf:RDF>)");
+  EXPECT_EQ(feed.version, "rss10");
+  EXPECT_EQ(feed.title, "RDF blog");
+  ASSERT_EQ(feed.entries.size(), 1u);
+  EXPECT_EQ(feed.entries[0].id, "https://example.org/1");
+  EXPECT_EQ(feed.entries[0].author, "Ann");
+  EXPECT_EQ(feed.entries[0].published,
+            sys_days{year{2003} / December / 31} + hours{10} + minutes{14} + seconds{55});
+}
+
+TEST(FeedAtom, ParsesAtom10WithXmlBase) {
+  const auto feed =
+      parse_ok(R"(<feed xmlns="http://www.w3.org/2005/Atom" xml:base="https://example.net/blog/">
+  <title type="text">Atom &lt;blog&gt;</title>
+  <id>urn:uuid:feed</id>
+  <link href="./"/>
+  <link rel="self" href="atom.xml"/>
+  <author><name>Bob</name></author>
+  <updated>2024-01-02T03:04:05Z</updated>
+  <entry xml:base="posts/">
+    <id>urn:uuid:1</id>
+    <title type="html">Hello &lt;em&gt;world&lt;/em&gt;</title>
+    <link rel="alternate" type="text/html" href="hello.html"/>
+    <link rel="enclosure" href="/a.ogg" length="99" type="audio/ogg"/>
+    <published>2024-01-01T00:00:00+01:00</published>
+    <updated>2024-01-02T00:00:00Z</updated>
+    <summary>1 &lt; 2</summary>
+    <content type="xhtml"><div xmlns="http://www.w3.org/1999/xhtml"><p>Body</p></div></content>
+    <category term="c++"/>
+  </entry>
+</feed>)");
+  EXPECT_EQ(feed.version, "atom10");
+  EXPECT_EQ(feed.title, "Atom <blog>");
+  EXPECT_EQ(feed.link, "https://example.net/blog/");
+  EXPECT_EQ(feed.id, "urn:uuid:feed");
+  EXPECT_EQ(feed.author, "Bob");
+  ASSERT_EQ(feed.entries.size(), 1u);
+  const Entry& e = feed.entries[0];
+  EXPECT_EQ(e.id, "urn:uuid:1");
+  EXPECT_EQ(e.title, "Hello world");
+  EXPECT_EQ(e.link, "https://example.net/blog/posts/hello.html");
+  ASSERT_EQ(e.enclosures.size(), 1u);
+  EXPECT_EQ(e.enclosures[0].href, "https://example.net/a.ogg");
+  EXPECT_EQ(e.author, "Bob");  // inherited from the feed (RFC 4287 section 4.2.1)
+  EXPECT_EQ(e.published, sys_days{year{2023} / December / 31} + hours{23});
+  EXPECT_EQ(e.summary, "1 &lt; 2");
+  EXPECT_EQ(e.content, "<p>Body</p>");
+  EXPECT_EQ(e.categories, std::vector<std::string>{"c++"});
+}
+
+TEST(FeedJson, ParsesJsonFeed11) {
+  const auto feed = parse_ok(R"({
+  "version": "https://jsonfeed.org/version/1.1",
+  "title": "JSON blog",
+  "home_page_url": "https://example.org/",
+  "authors": [{"name": "Cy"}],
+  "items": [
+    {"id": 42, "url": "/p/1", "title": "One", "content_text": "a < b", "date_published": "2024-02-03T04:05:06Z",
+     "tags": ["x"], "attachments": [{"url": "https://example.org/f.mp3", "mime_type": "audio/mpeg", "size_in_bytes": 7}]}
+  ]})",
+                             {.base_url = "https://example.org/feed.json", .content_type = {}});
+  EXPECT_EQ(feed.version, "json11");
+  EXPECT_EQ(feed.title, "JSON blog");
+  ASSERT_EQ(feed.entries.size(), 1u);
+  const Entry& e = feed.entries[0];
+  EXPECT_EQ(e.id, "42");
+  EXPECT_EQ(e.link, "https://example.org/p/1");
+  EXPECT_EQ(e.content, "a &lt; b");
+  EXPECT_EQ(e.summary, "a &lt; b");
+  EXPECT_EQ(e.author, "Cy");
+  ASSERT_EQ(e.enclosures.size(), 1u);
+  EXPECT_EQ(e.enclosures[0].length, 7);
+  EXPECT_EQ(e.published, sys_days{year{2024} / February / 3} + hours{4} + minutes{5} + seconds{6});
+}
+
+TEST(FeedErrors, HtmlPageIsNotAFeed) {
+  auto r = parse_feed("<!DOCTYPE html><html><head><title>x</title></head><body></body></html>");
+  ASSERT_FALSE(r);
+  EXPECT_EQ(r.error().kind, ErrorKind::kNotAFeed);
+  EXPECT_EQ(r.error().message, "feed: not a feed: got an HTML page");
+  auto r2 = parse_feed("\n  <html><body>hi</body></html>");
+  ASSERT_FALSE(r2);
+  EXPECT_EQ(r2.error().message, "feed: not a feed: got an HTML page");
+}
+
+TEST(FeedErrors, EmptyDocument) {
+  auto r = parse_feed("  \n ");
+  ASSERT_FALSE(r);
+  EXPECT_EQ(r.error().kind, ErrorKind::kNotAFeed);
+  EXPECT_EQ(r.error().message, "feed: not a feed: empty document");
+  EXPECT_FALSE(parse_feed(""));
+}
+
+}  // namespace
+}  // namespace longread::feed

@@ -1,0 +1,45 @@
+// Raw structure of JSON Feed 1.0 / 1.1 documents (https://www.jsonfeed.org/version/1.1/), as found,
+// before adaptation to Feed (habit 1).
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/error.h"
+
+namespace longread::feed::json_feed {
+
+struct Author {
+  std::string name, url;
+};
+
+struct Attachment {
+  std::string url, mime_type, title;
+  std::int64_t size_in_bytes = 0;
+};
+
+struct Item {
+  std::string id;  // numbers are given as their decimal text
+  std::string url, external_url, title, content_html, content_text, summary;
+  std::string date_published, date_modified;
+  std::vector<Author> authors;  // 1.1 `authors`, or 1.0 `author`
+  std::vector<std::string> tags;
+  std::vector<Attachment> attachments;
+};
+
+struct Document {
+  std::string version;  // the `version` URL
+  std::string title, home_page_url, feed_url, description, language;
+  std::vector<Author> authors;
+  std::vector<Item> items;
+  bool truncated = false;  // the JSON ended early or was malformed; what came before is kept
+  std::string error;
+};
+
+// Reads a JSON Feed. A document that breaks off keeps the items completed before the break.
+// Fails with kNotAFeed when the JSON is not an object that looks like a JSON Feed.
+[[nodiscard]] Result<Document> read(std::string_view text);
+
+}  // namespace longread::feed::json_feed
