@@ -17,10 +17,10 @@ namespace longread::storage {
 
 // A blog as a blog list (OPML, default list) describes it. Upserted by feed URL.
 struct BlogSeed {
-  std::string feed_url;
-  std::string site_url;
-  std::string title;
-  std::string category;  // slug; empty: "uncategorized"
+  std::string feed_url{};
+  std::string site_url{};
+  std::string title{};
+  std::string category{};  // slug; empty: "uncategorized"
   bool short_form = false;
 };
 
@@ -28,32 +28,34 @@ struct BlogSeed {
 struct CrawlRecord {
   std::int64_t blog_id = 0;
   TimePoint attempted_at{};
-  bool success = false;          // the feed was read (200 parsed or 304)
-  std::string status;            // "ok", "not modified", "HTTP 404", "timed out after 30 s", ...
-  std::string error;             // empty on success
-  std::optional<TimePoint> next_due_at;
+  bool success = false;  // the feed was read (200 parsed or 304)
+  std::string status{};  // "ok", "not modified", "HTTP 404", "timed out after 30 s", ...
+  std::string error{};   // empty on success
+  std::optional<TimePoint> next_due_at{};
   int consecutive_failures = 0;
-  std::optional<std::string> new_feed_url;  // after a permanent redirect (301/308)
-  std::optional<std::string> etag;          // set: replace the stored validator
-  std::optional<std::string> last_modified;
+  std::optional<std::string> new_feed_url{};  // after a permanent redirect (301/308)
+  std::optional<std::string> etag{};          // set: replace the stored validator
+  std::optional<std::string> last_modified{};
   // Feed metadata, applied when non-empty and the blog has none from its list.
-  std::string feed_title;
-  std::string site_url;
-  std::string author;
-  std::vector<model::Article> articles;  // upserted by (blog_id, guid)
+  std::string feed_title{};
+  std::string site_url{};
+  std::string author{};
+  std::vector<model::Article> articles{};  // upserted by (blog_id, guid)
 };
 
 struct SaveStats {
   int inserted = 0;
-  int updated = 0;    // content changed; votes and first-seen kept
+  int updated = 0;  // content changed; votes and first-seen kept
   int unchanged = 0;
 };
 
 // What the pipeline needs to know of an already stored article to avoid repeated work.
 struct StoredArticleKey {
   std::int64_t id = 0;
-  std::string guid;
-  std::string content_hash;  // stable_hash_hex of title + summary + content as last stored
+  std::string guid{};
+  // As last stored: the Article::content_hash the pipeline gave, else the store's
+  // stable_hash_hex(title + "\x1f" + summary_html + "\x1f" + content_html).
+  std::string content_hash{};
   bool full_text_fetched = false;
 };
 
@@ -61,12 +63,12 @@ enum class ArticleOrder { kNewest, kTop, kHot };
 
 // A listing of articles for a page. Junk is excluded unless `include_junk`.
 struct ArticleQuery {
-  std::optional<std::int64_t> blog_id;
-  std::optional<std::string> category;
-  std::optional<TimePoint> since;  // only articles dated at or after this (for "top this week")
+  std::optional<std::int64_t> blog_id{};
+  std::optional<std::string> category{};
+  std::optional<TimePoint> since{};  // only articles dated at or after this (for "top this week")
   ArticleOrder order = ArticleOrder::kNewest;
-  std::optional<std::int64_t> exclude_blog_id;
-  std::optional<std::int64_t> exclude_article_id;
+  std::optional<std::int64_t> exclude_blog_id{};
+  std::optional<std::int64_t> exclude_article_id{};
   bool include_junk = false;
   int limit = 30;
   int offset = 0;
@@ -74,15 +76,15 @@ struct ArticleQuery {
 
 // An article with what a page shows of its blog.
 struct ArticleView {
-  model::Article article;
-  std::string blog_title;
-  std::string blog_site_url;
-  std::string blog_category;
+  model::Article article{};
+  std::string blog_title{};
+  std::string blog_site_url{};
+  std::string blog_category{};
 };
 
 struct SearchHit {
-  ArticleView view;
-  std::string snippet;  // text with matches wrapped in \x01 ... \x02 (the page escapes, then marks)
+  ArticleView view{};
+  std::string snippet{};  // text with matches wrapped in \x01 ... \x02 (the page escapes, then marks)
 };
 
 // The store. Every method is safe to call from several threads; implementations serialise as needed.
@@ -105,6 +107,8 @@ class Store {
 
   // --- reading
   virtual Result<std::optional<ArticleView>> article(std::int64_t id) = 0;
+  // Listings (articles, search, recent_junk) leave the big fields summary_html, content_html and text
+  // empty to keep pages light; article(id) fills every field.
   virtual Result<std::vector<ArticleView>> articles(const ArticleQuery& query) = 0;
   virtual Result<std::int64_t> count_articles(const ArticleQuery& query) = 0;
   virtual Result<std::vector<SearchHit>> search(std::string_view query, int limit, int offset) = 0;
