@@ -1,0 +1,66 @@
+// Internal: an owned gumbo parse tree and small helpers over gumbo nodes shared by text.cpp and
+// extract.cpp. Not part of the public API.
+#pragma once
+
+#include <gumbo.h>
+
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace longread::html::detail {
+
+// A parsed HTML document. Move-only owner of the GumboOutput (habit 3). The input is capped at
+// kMaxInputBytes and its nesting flattened to kMaxNestingDepth before gumbo sees it.
+class Document {
+ public:
+  explicit Document(std::string_view html);
+  ~Document();
+  Document(Document&& other) noexcept;
+  Document& operator=(Document&& other) noexcept;
+  Document(const Document&) = delete;
+  Document& operator=(const Document&) = delete;
+
+  [[nodiscard]] GumboNode* root() const noexcept { return output_ ? output_->root : nullptr; }
+  // True when the input was cut at kMaxInputBytes.
+  [[nodiscard]] bool truncated() const noexcept { return truncated_; }
+
+ private:
+  std::string buffer_;  // gumbo's nodes point into the parsed bytes, so they live here
+  GumboOutput* output_ = nullptr;
+  bool truncated_ = false;
+};
+
+// Returns a copy of `html` whose element nesting never exceeds max_depth (start tags past the limit
+// and their end tags removed), or nullopt when the input is already within the limit. A linear scan
+// that skips comments and raw-text elements (script, style, textarea, title); it is an estimate of
+// the tree depth, erring on the deep side, which only ever drops tags, never text.
+std::optional<std::string> limit_nesting(std::string_view html, int max_depth);
+
+// Lower-case tag name, including unknown/custom elements ("my-widget").
+std::string tag_name(const GumboNode* node);
+inline bool is_element(const GumboNode* n) {
+  return n->type == GUMBO_NODE_ELEMENT || n->type == GUMBO_NODE_TEMPLATE;
+}
+inline bool is_tag(const GumboNode* n, GumboTag tag) {
+  return is_element(n) && n->v.element.tag == tag;
+}
+// Attribute value or "" when absent.
+std::string_view attr(const GumboNode* n, const char* name);
+bool has_attr(const GumboNode* n, const char* name);
+// "class id" lower-cased, for the readability hints.
+std::string class_and_id(const GumboNode* n);
+
+// True for elements whose content is page chrome, never article text (script, style, nav, form...).
+bool is_chrome_tag(GumboTag tag);
+// True for elements hidden from readers (hidden attribute, aria-hidden, display:none).
+bool is_hidden(const GumboNode* n);
+// Footnote reference markers (<sup><a href="#fn1">1</a></sup>, "[1]") and back-links ("↩").
+bool is_footnote_marker(const GumboNode* n);
+// Block-level elements: they begin a new paragraph.
+bool is_block_tag(GumboTag tag);
+
+// Concatenated text content of a subtree (no chrome filtering), whitespace not folded.
+std::string inner_text(const GumboNode* n);
+
+}  // namespace longread::html::detail
