@@ -1,0 +1,463 @@
+// Tests of the SQLite Store on real database files in a temporary directory.
+#include <gtest/gtest.h>
+#include <signal.h>
+#include <sqlite3.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <set>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "core/strings.h"
+#include "storage/store.h"
+
+namespace longread::storage {
+namespace {
+
+namespace fs = std::filesystem;
+
+// A fresh directory per test, removed afterwards.
+class TempDir {
+ public:
+  TempDir() {
+    std::string pattern = (fs::temp_directory_path() / "longread-storage-XXXXXX").string();
+    if (mkdtemp(pattern.data()) == nullptr) throw std::runtime_error("mkdtemp failed");
+    path_ = pattern;
+  }
+  ~TempDir() {
+    std::error_code ec;
+    fs::remove_all(path_, ec);
+  }
+  TempDir(const TempDir&) = delete;
+  TempDir& operator=(const TempDir&) = delete;
+  [[nodiscard]] std::string file(const std::string& name) const { return (path_ / name).string(); }
+
+ private:
+  fs::path path_;
+};
+
+// Runs one SQL query on a separate raw connection and returns the first column of each row as text.
+std::vector<std::string> raw_query(const std::string& path, const char* sql) {
+  sqlite3* db = nullptr;
+  std::vector<std::string> out;
+  if (sqlite3_open_v2(path.c_str(), &db, SQLITE_OPEN_READWRITE, nullptr) != SQLITE_OK) {
+    sqlite3_close(db);
+    ADD_FAILURE() << "cannot open " << path;
+    return out;
+  }
+  sqlite3_stmt* stmt = nullptr;
+  if (sqlite3_prepare_v2(db, sql, -1, &stmt, nullptr) != SQLITE_OK) {
+    ADD_FAILURE() << sqlite3_errmsg(db);
+  } else {
+    while (sqlite3_step(stmt) == SQLITE_ROW) {
+      const auto* text = sqlite3_column_text(stmt, 0);
+      out.emplace_back(text != nullptr ? reinterpret_cast<const char*>(text) : "NULL");
+    }
+  }
+  sqlite3_finalize(stmt);
+  sqlite3_close(db);
+  return out;
+}
+
+TimePoint day(int n) {
+  return from_unix(1'700'000'000 + static_cast<std::int64_t>(n) * 86'400);
+}
+
+model::Article make_article(const std::string& guid, const std::string& title,
+                            std::optional<TimePoint> published) {
+  model::Article a;
+  a.guid = guid;
+  a.title = title;
+  a.link = "https://example.org/" + guid;
+  a.published = published;
+  a.content_html = "<p>" + title + " body</p>";
+  a.text = title + " body text about compilers and gardens";
+  a.excerpt = a.text;
+  a.word_count = 1500;
+  a.reading_minutes = 7;
+  return a;
+}
+
+CrawlRecord ok_record(std::int64_t blog_id, TimePoint at, std::vector<model::Article> articles = {}) {
+  CrawlRecord r;
+  r.blog_id = blog_id;
+  r.attempted_at = at;
+  r.success = true;
+  r.status = "ok";
+  r.next_due_at = at + std::chrono::hours(1);
+  r.articles = std::move(articles);
+  return r;
+}
+
+class StoreTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    path_ = dir_.file("longread.db");
+    auto store = open_sqlite_store(path_);
+    ASSERT_TRUE(store) << store.error().message;
+    store_ = std::move(*store);
+  }
+
+  std::int64_t add_blog(const std::string& feed_url, const std::string& category = "programming",
+                        const std::string& title = "A blog") {
+    auto id =
+        store_->upsert_blog({.feed_url = feed_url, .site_url = "", .title = title, .category = category});
+    EXPECT_TRUE(id) << id.error().message;
+    return id.value_or(0);
+  }
+
+  SaveStats save(const CrawlRecord& record) {
+    auto stats = store_->save_crawl(record);
+    EXPECT_TRUE(stats) << stats.error().message;
+    return stats.value_or(SaveStats{});
+  }
+
+  std::vector<ArticleView> list(const ArticleQuery& query) {
+    auto views = store_->articles(query);
+    EXPECT_TRUE(views) << views.error().message;
+    return views.value_or(std::vector<ArticleView>{});
+  }
+
+  static std::vector<std::string> titles(const std::vector<ArticleView>& views) {
+    std::vector<std::string> out;
+    for (const auto& v : views) out.push_back(v.article.title);
+    return out;
+  }
+
+  TempDir dir_;
+  std::string path_;
+  std::unique_ptr<Store> store_;
+};
+
+TEST_F(StoreTest, MigrationsApplyOnceAndReopenIsANoOp) {
+  const auto versions = raw_query(path_, "SELECT version FROM schema_migrations ORDER BY version");
+  ASSERT_GE(versions.size(), 2u);
+  EXPECT_EQ(versions[0], "1");
+  store_.reset();
+  for (int i = 0; i < 2; ++i) {
+    auto again = open_sqlite_store(path_);
+    ASSERT_TRUE(again) << again.error().message;
+  }
+  EXPECT_EQ(raw_query(path_, "SELECT version FROM schema_migrations ORDER BY version"), versions);
+  EXPECT_EQ(raw_query(path_, "PRAGMA journal_mode"), std::vector<std::string>{"wal"});
+}
+
+TEST_F(StoreTest, OpeningAFileThatIsNotADatabaseIsAClearError) {
+  const std::string bogus = dir_.file("bogus.db");
+  std::ofstream(bogus) << std::string(8192, 'x');
+  auto store = open_sqlite_store(bogus);
+  ASSERT_FALSE(store);
+  EXPECT_EQ(store.error().kind, ErrorKind::kStorage);
+  EXPECT_EQ(store.error().message, "store: cannot open " + bogus + ": file is not a database");
+}
+
+TEST_F(StoreTest, OpenCreatesTheDirectory) {
+  auto store = open_sqlite_store(dir_.file("nested/data/longread.db"));
+  ASSERT_TRUE(store) << store.error().message;
+}
+
+TEST_F(StoreTest, UpsertBlogIsIdempotentByFeedUrl) {
+  const auto a = add_blog("https://a.example/feed", "programming", "A");
+  const auto again = add_blog("https://a.example/feed", "history", "A renamed");
+  const auto b = add_blog("https://b.example/feed");
+  EXPECT_EQ(a, again);
+  EXPECT_NE(a, b);
+  EXPECT_EQ(store_->blog_count().value(), 2);
+  auto blog = store_->blog(a).value();
+  ASSERT_TRUE(blog);
+  EXPECT_EQ(blog->title, "A renamed");
+  EXPECT_EQ(blog->category, "history");
+  EXPECT_FALSE(blog->next_due_at);
+  auto by_url = store_->blog_by_feed_url("https://b.example/feed").value();
+  ASSERT_TRUE(by_url);
+  EXPECT_EQ(by_url->id, b);
+  EXPECT_FALSE(store_->blog_by_feed_url("https://nope.example/").value());
+  EXPECT_FALSE(store_->blog(9999).value());
+}
+
+TEST_F(StoreTest, UpsertBlogCreatesItsCategoryWithATitleCasedName) {
+  add_blog("https://a.example/feed", "machine-learning");
+  add_blog("https://b.example/feed", "");
+  auto categories = store_->categories().value();
+  ASSERT_EQ(categories.size(), 2u);
+  EXPECT_EQ(categories[0].slug, "machine-learning");
+  EXPECT_EQ(categories[0].name, "Machine Learning");
+  EXPECT_EQ(categories[1].slug, "uncategorized");
+  EXPECT_EQ(categories[1].name, "Uncategorized");
+}
+
+TEST_F(StoreTest, SaveCrawlCountsInsertedUpdatedUnchanged) {
+  const auto blog = add_blog("https://a.example/feed");
+  auto first =
+      save(ok_record(blog, day(0), {make_article("1", "One", day(-1)), make_article("2", "Two", day(-2))}));
+  EXPECT_EQ(first.inserted, 2);
+  EXPECT_EQ(first.updated, 0);
+  EXPECT_EQ(first.unchanged, 0);
+
+  auto changed = make_article("2", "Two, revised", day(-2));
+  auto second = save(ok_record(
+      blog, day(1), {make_article("1", "One", day(-1)), changed, make_article("3", "Three", day(0))}));
+  EXPECT_EQ(second.inserted, 1);
+  EXPECT_EQ(second.updated, 1);
+  EXPECT_EQ(second.unchanged, 1);
+  EXPECT_EQ(store_->article_count().value(), 3);
+  EXPECT_EQ(store_->count_articles({}).value(), 3);
+}
+
+TEST_F(StoreTest, UpdateKeepsIdVotesFirstSeenAndKeepOverride) {
+  const auto blog = add_blog("https://a.example/feed");
+  auto original = make_article("g", "Original", std::nullopt);
+  original.votes = 5;
+  original.score = 2.5;
+  original.junk = true;
+  original.junk_reason = "too short";
+  save(ok_record(blog, day(0), {original}));
+  auto keys = store_->article_keys(blog).value();
+  ASSERT_EQ(keys.size(), 1u);
+  const auto id = keys[0].id;
+  ASSERT_TRUE(store_->set_keep_override(id, true));
+
+  auto revised = make_article("g", "Revised", std::nullopt);
+  revised.junk = true;
+  revised.junk_reason = "still short";
+  revised.first_seen = day(3);  // a later first_seen from the pipeline must not move the stored one
+  auto stats = save(ok_record(blog, day(3), {revised}));
+  EXPECT_EQ(stats.updated, 1);
+
+  auto view = store_->article(id).value();
+  ASSERT_TRUE(view);
+  const auto& a = view->article;
+  EXPECT_EQ(a.id, id);
+  EXPECT_EQ(a.title, "Revised");
+  EXPECT_EQ(a.votes, 5);
+  EXPECT_DOUBLE_EQ(a.score, 2.5);
+  EXPECT_EQ(a.first_seen, day(0));
+  EXPECT_EQ(a.display_date(), day(0));
+  EXPECT_TRUE(a.undated == false);
+  EXPECT_EQ(a.keep_override, std::optional<bool>(true));
+  EXPECT_EQ(a.junk_reason, "still short");
+  // Junk, but the operator kept it: visible.
+  EXPECT_EQ(titles(list({})), std::vector<std::string>{"Revised"});
+
+  ASSERT_TRUE(store_->set_keep_override(id, std::nullopt));
+  EXPECT_TRUE(list({}).empty());
+  EXPECT_EQ(titles(list({.include_junk = true})), std::vector<std::string>{"Revised"});
+  ASSERT_TRUE(store_->set_keep_override(id, false));
+  EXPECT_EQ(store_->recent_junk(10).value().size(), 1u);
+  auto missing = store_->set_keep_override(424242, true);
+  ASSERT_FALSE(missing);
+  EXPECT_EQ(missing.error().kind, ErrorKind::kNotFound);
+}
+
+TEST_F(StoreTest, ContentHashFromThePipelineDecidesUnchanged) {
+  const auto blog = add_blog("https://a.example/feed");
+  auto a = make_article("g", "Title", day(0));
+  a.content_hash = "feedhash1";
+  save(ok_record(blog, day(0), {a}));
+  EXPECT_EQ(store_->article_keys(blog).value().at(0).content_hash, "feedhash1");
+  a.content_html = "<p>full text fetched from the page</p>";  // same feed hash: unchanged
+  a.full_text_fetched = true;
+  a.text = "full text fetched from the page";
+  auto stats = save(ok_record(blog, day(1), {a}));
+  EXPECT_EQ(stats.unchanged, 1);
+  auto keys = store_->article_keys(blog).value();
+  EXPECT_TRUE(keys.at(0).full_text_fetched);  // curation refreshed
+  EXPECT_EQ(store_->article(keys.at(0).id).value()->article.text, "full text fetched from the page");
+}
+
+TEST_F(StoreTest, StoreComputesTheContentHashWhenNotGiven) {
+  const auto blog = add_blog("https://a.example/feed");
+  auto a = make_article("g", "Title", day(0));
+  save(ok_record(blog, day(0), {a}));
+  EXPECT_EQ(store_->article_keys(blog).value().at(0).content_hash,
+            stable_hash_hex(a.title + "\x1f" + a.summary_html + "\x1f" + a.content_html));
+}
+
+TEST_F(StoreTest, FailedCrawlKeepsArticlesAndRecordsTheError) {
+  const auto blog = add_blog("https://a.example/feed");
+  auto ok = ok_record(blog, day(0), {make_article("1", "One", day(0))});
+  ok.etag = "\"v1\"";
+  ok.last_modified = "Tue, 14 Nov 2023 22:13:20 GMT";
+  save(ok);
+
+  CrawlRecord failed;
+  failed.blog_id = blog;
+  failed.attempted_at = day(1);
+  failed.success = false;
+  failed.status = "HTTP 503";
+  failed.error = "HTTP 503 Service Unavailable";
+  failed.consecutive_failures = 3;
+  failed.next_due_at = day(2);
+  save(failed);
+
+  auto b = store_->blog(blog).value();
+  ASSERT_TRUE(b);
+  EXPECT_EQ(b->last_status, "HTTP 503");
+  EXPECT_EQ(b->last_error, "HTTP 503 Service Unavailable");
+  EXPECT_EQ(b->last_error_at, day(1));
+  EXPECT_EQ(b->last_attempt_at, day(1));
+  EXPECT_EQ(b->last_success_at, day(0));
+  EXPECT_EQ(b->consecutive_failures, 3);
+  EXPECT_EQ(b->next_due_at, day(2));
+  EXPECT_EQ(b->etag, "\"v1\"");  // not given: kept
+  EXPECT_EQ(b->last_modified, "Tue, 14 Nov 2023 22:13:20 GMT");
+  EXPECT_EQ(b->article_count, 1);
+
+  save(ok_record(blog, day(2)));
+  b = store_->blog(blog).value();
+  EXPECT_EQ(b->last_error, "");
+  EXPECT_EQ(b->last_error_at, day(1));
+  EXPECT_EQ(b->consecutive_failures, 0);
+}
+
+TEST_F(StoreTest, SaveCrawlForAMissingBlogIsNotFound) {
+  auto stats = store_->save_crawl(ok_record(77, day(0), {make_article("1", "One", day(0))}));
+  ASSERT_FALSE(stats);
+  EXPECT_EQ(stats.error().kind, ErrorKind::kNotFound);
+  EXPECT_EQ(store_->article_count().value(), 0);
+}
+
+TEST_F(StoreTest, PermanentRedirectUpdatesFeedUrlAndFeedMetadataFillsBlanks) {
+  const auto blog = add_blog("http://a.example/feed", "programming", "");
+  const auto other = add_blog("https://taken.example/feed");
+  auto r = ok_record(blog, day(0));
+  r.new_feed_url = "https://a.example/feed.xml";
+  r.feed_title = "Feed Title";
+  r.site_url = "https://a.example/";
+  r.author = "Ada";
+  save(r);
+  auto b = store_->blog(blog).value();
+  EXPECT_EQ(b->feed_url, "https://a.example/feed.xml");
+  EXPECT_EQ(b->title, "Feed Title");
+  EXPECT_EQ(b->site_url, "https://a.example/");
+  EXPECT_EQ(b->author, "Ada");
+
+  // The list's title wins over the feed's; a redirect onto another blog's feed URL is not applied.
+  auto r2 = ok_record(other, day(1));
+  r2.feed_title = "Other feed title";
+  r2.new_feed_url = "https://a.example/feed.xml";
+  save(r2);
+  auto o = store_->blog(other).value();
+  EXPECT_EQ(o->title, "A blog");
+  EXPECT_EQ(o->feed_url, "https://taken.example/feed");
+}
+
+TEST_F(StoreTest, DueBlogsAreOrderedByNextDueNeverCrawledFirst) {
+  const auto never = add_blog("https://never.example/feed");
+  const auto later = add_blog("https://later.example/feed");
+  const auto sooner = add_blog("https://sooner.example/feed");
+  const auto future = add_blog("https://future.example/feed");
+  auto r = ok_record(later, day(0));
+  r.next_due_at = day(2);
+  save(r);
+  r = ok_record(sooner, day(0));
+  r.next_due_at = day(1);
+  save(r);
+  r = ok_record(future, day(0));
+  r.next_due_at = day(10);
+  save(r);
+  auto due = store_->due_blogs(day(3)).value();
+  std::vector<std::int64_t> ids;
+  for (const auto& b : due) ids.push_back(b.id);
+  EXPECT_EQ(ids, (std::vector<std::int64_t>{never, sooner, later}));
+  EXPECT_EQ(store_->due_blogs(day(-1)).value().size(), 1u);
+}
+
+TEST_F(StoreTest, ListingsOrderFilterAndPaginate) {
+  const auto prog = add_blog("https://p.example/feed", "programming", "Prog");
+  const auto hist = add_blog("https://h.example/feed", "history", "Hist");
+  auto old_one = make_article("old", "Old", day(-10));
+  old_one.votes = 10;
+  old_one.score = 0.5;
+  auto mid = make_article("mid", "Mid", day(-5));
+  mid.votes = 3;
+  mid.score = 9.0;
+  auto undated = make_article("undated", "Undated", std::nullopt);  // first seen at day(0): newest
+  undated.undated = true;
+  auto junk = make_article("junk", "Junk", day(-1));
+  junk.junk = true;
+  auto filed = make_article("filed", "Filed under history", day(-3));
+  filed.category = "history";
+  save(ok_record(prog, day(0), {old_one, mid, undated, junk, filed}));
+  save(ok_record(hist, day(0), {make_article("h1", "Hist one", day(-2))}));
+
+  EXPECT_EQ(titles(list({})),
+            (std::vector<std::string>{"Undated", "Hist one", "Filed under history", "Mid", "Old"}));
+  EXPECT_EQ(titles(list({.order = ArticleOrder::kTop})).front(), "Old");
+  EXPECT_EQ(titles(list({.order = ArticleOrder::kHot})).front(), "Mid");
+  EXPECT_EQ(titles(list({.blog_id = hist})), std::vector<std::string>{"Hist one"});
+  EXPECT_EQ(titles(list({.category = "history"})),
+            (std::vector<std::string>{"Hist one", "Filed under history"}));
+  EXPECT_EQ(titles(list({.since = day(-4)})),
+            (std::vector<std::string>{"Undated", "Hist one", "Filed under history"}));
+  EXPECT_EQ(titles(list({.exclude_blog_id = prog})), std::vector<std::string>{"Hist one"});
+  EXPECT_EQ(titles(list({.limit = 2, .offset = 2})),
+            (std::vector<std::string>{"Filed under history", "Mid"}));
+  EXPECT_EQ(list({.include_junk = true}).size(), 6u);
+  EXPECT_EQ(store_->count_articles({.category = "programming"}).value(), 3);
+  EXPECT_EQ(store_->count_articles({.include_junk = true}).value(), 6);
+
+  const auto views = list({.blog_id = hist});
+  ASSERT_EQ(views.size(), 1u);
+  EXPECT_EQ(views[0].blog_title, "Hist");
+  EXPECT_EQ(views[0].blog_category, "history");
+  EXPECT_EQ(views[0].article.category, "history");
+  auto first = list({.limit = 1}).at(0).article.id;
+  auto rest = list({.exclude_article_id = first});
+  EXPECT_EQ(rest.size(), 4u);
+}
+
+TEST_F(StoreTest, CategoriesCountVisibleArticlesAndFollowTheBlog) {
+  const auto blog = add_blog("https://p.example/feed", "programming");
+  auto junk = make_article("j", "Junk", day(0));
+  junk.junk = true;
+  auto science = make_article("s", "Science", day(0));
+  science.category = "science";
+  save(ok_record(blog, day(0), {make_article("a", "A", day(0)), junk, science}));
+  auto categories = store_->categories().value();
+  ASSERT_EQ(categories.size(), 2u);
+  EXPECT_EQ(categories[0].slug, "programming");
+  EXPECT_EQ(categories[0].article_count, 1);
+  EXPECT_EQ(categories[1].slug, "science");
+  EXPECT_EQ(categories[1].article_count, 1);
+
+  // Re-filing the blog moves the articles that fell back to its category, not the classified one.
+  add_blog("https://p.example/feed", "history");
+  EXPECT_EQ(store_->count_articles({.category = "history"}).value(), 1);
+  EXPECT_EQ(store_->count_articles({.category = "science"}).value(), 1);
+  EXPECT_EQ(store_->count_articles({.category = "programming"}).value(), 0);
+}
+
+TEST_F(StoreTest, TextWithSqlAndHtmlIsStoredVerbatim) {
+  const auto blog = add_blog("https://a.example/feed");
+  auto a = make_article("'; DROP TABLE articles; --", "Robert'); DROP TABLE blogs;-- <script>", day(0));
+  a.content_html = "<p onclick=\"x()\">It's \"quoted\" \\ and NUL-free ユニコード</p>";
+  a.text = "SELECT * FROM articles WHERE 1=1; -- 'quote' \"dq\"";
+  save(ok_record(blog, day(0), {a}));
+  auto keys = store_->article_keys(blog).value();
+  ASSERT_EQ(keys.size(), 1u);
+  auto view = store_->article(keys[0].id).value();
+  ASSERT_TRUE(view);
+  EXPECT_EQ(view->article.guid, a.guid);
+  EXPECT_EQ(view->article.title, a.title);
+  EXPECT_EQ(view->article.content_html, a.content_html);
+  EXPECT_EQ(view->article.text, a.text);
+  EXPECT_EQ(store_->blog_count().value(), 1);
+}
+
+TEST_F(StoreTest, SimhashRoundTripsAllSixtyFourBits) {
+  const auto blog = add_blog("https://a.example/feed");
+  auto a = make_article("g", "T", day(0));
+  a.simhash = 0xFEDCBA9876543210ULL;
+  save(ok_record(blog, day(0), {a}));
+  EXPECT_EQ(list({}).at(0).article.simhash, 0xFEDCBA9876543210ULL);
+}
+
+}  // namespace
+}  // namespace longread::storage
