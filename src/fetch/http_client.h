@@ -1,0 +1,91 @@
+// The fetch stage: many HTTP(S) and file:// fetches at once on libcurl's multi interface, each answered by a
+// Response value that says whether the resource changed, when to retry and what kind of failure happened
+// (STYLE habit 4). Only needs core.
+#pragma once
+
+#include <chrono>
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/error.h"
+#include "core/time.h"
+
+namespace longread::fetch {
+
+// Limits and identity of one client; the defaults are what the hourly crawl uses.
+struct ClientOptions {
+  int max_concurrent = 32;  // transfers at once
+  int max_per_host = 2;     // politeness: transfers at once per scheme://host:port
+  std::chrono::seconds connect_timeout{10};
+  std::chrono::seconds total_timeout{30};        // per request, all redirect hops included
+  std::size_t max_body_bytes = 8 * 1024 * 1024;  // decoded bytes, enforced while streaming
+  int max_redirects = 5;
+  std::string user_agent = "longread/0.1 (+https://github.com/longread/longread)";
+};
+
+// One URL to fetch, with the validators stored from its last 200 (RFC 9110 13.1).
+struct Request {
+  std::string url{};            // http(s):// or file://
+  std::string etag{};           // send If-None-Match when non-empty (RFC 9110 13.1.2)
+  std::string last_modified{};  // send If-Modified-Since when non-empty (RFC 9110 13.1.3)
+  std::uint64_t tag = 0;        // caller's id (blog id), echoed back
+};
+
+// The answer to one Request. A 304 is an ordinary value (not_modified()), never an error.
+struct Response {
+  std::uint64_t tag = 0;
+  std::string url;        // as requested
+  std::string final_url;  // after redirects
+  long status = 0;        // HTTP status, 0 when none (network error); file:// gives 200
+  std::string body;       // decoded (gzip/deflate/br) bytes
+  std::string content_type;
+  // Validators to store for the next conditional GET: those of a 200, or on a 304 the ones the server
+  // repeated, else the ones that were sent (RFC 9111 4.3.4: a 304 refreshes the stored response).
+  std::string etag, last_modified;
+  std::optional<std::string> permanent_redirect;  // new URL when every redirect hop was 301/308
+  std::optional<TimePoint> retry_at;  // from Retry-After on 429/503 (seconds or HTTP-date, RFC 9110 10.2.3)
+  // Set on failure, message starting "fetch: ": kTimeout "fetch: timed out after 30 s", kTooLarge
+  // "fetch: body over 8 MiB", kNetwork "fetch: could not connect: ..." / "fetch: could not resolve host ..."
+  // / "fetch: TLS error: ...", kHttpStatus "fetch: HTTP 404" / "fetch: too many redirects (more than 5)",
+  // kNotFound "fetch: cannot read file ...", kInvalidInput for bad or forbidden URLs.
+  std::optional<Error> error;
+  std::chrono::milliseconds elapsed{0};
+
+  [[nodiscard]] bool not_modified() const { return !error && status == 304; }
+  [[nodiscard]] bool ok() const { return !error && status >= 200 && status < 300; }
+};
+
+// Fetches many URLs concurrently on libcurl's multi interface (HTTP/2 where offered, multiplexing,
+// at most max_per_host transfers per scheme://host:port, queued so one slow host does not hold up others),
+// calling on_done on the calling thread as each finishes. One client keeps its connections between calls;
+// use it from one thread at a time (cancel() excepted).
+class HttpClient {
+ public:
+  explicit HttpClient(ClientOptions options);
+  ~HttpClient();
+  HttpClient(HttpClient&&) noexcept;
+  HttpClient& operator=(HttpClient&&) noexcept;
+  HttpClient(const HttpClient&) = delete;
+  HttpClient& operator=(const HttpClient&) = delete;
+
+  // Every request gets exactly one on_done call, in completion order. Returns when all are done.
+  void fetch_all(std::vector<Request> requests, const std::function<void(Response)>& on_done);
+  // One request, blocking.
+  [[nodiscard]] Response fetch(Request request);
+  // Thread-safe: makes a running fetch_all finish soon; unfinished transfers end with kTimeout
+  // "fetch: cancelled". Permanent: later fetches of this client end the same way at once.
+  void cancel();
+
+  [[nodiscard]] const ClientOptions& options() const;
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace longread::fetch
