@@ -1,0 +1,27 @@
+// OPML 1.0/2.0 subscription lists (http://opml.org/spec2.opml): import and export of the blogs we follow.
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/error.h"
+
+namespace longread::feed {
+
+// One subscription of an OPML list: a feed outline and the category it is filed under.
+struct OpmlBlog {
+  std::string feed_url, site_url, title, category;
+  bool short_form = false;  // `longread:shortForm="true"`: short posts are this blog's normal form
+};
+
+// Reads every outline with an xmlUrl, at any depth. Its category is the title/text of the top-level
+// outline enclosing it, else the first path component of its OPML 2.0 `category` attribute.
+// Errors (kInvalidInput): "opml: empty document", "opml: not an OPML document", "opml: XML error ...".
+[[nodiscard]] Result<std::vector<OpmlBlog>> parse_opml(std::string_view bytes);
+
+// OPML 2.0 with one outline per category holding its blogs (uncategorised blogs at the top level);
+// round-trips with parse_opml.
+std::string write_opml(const std::vector<OpmlBlog>& blogs, std::string_view title);
+
+}  // namespace longread::feed
