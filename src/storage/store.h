@@ -115,6 +115,12 @@ class Store {
   virtual Result<std::vector<model::Category>> categories() = 0;  // with visible article counts
   // Every stored article, junk included (for the operator's status output).
   virtual Result<std::int64_t> article_count() = 0;
+  // A number that changes whenever anything a page shows may have changed (any committed write, from this
+  // process or another). The site caches rendered pages keyed by it, so it must be cheap (no table scan).
+  // The default says "unsupported", which turns the page cache off.
+  virtual Result<std::int64_t> data_version() {
+    return fail(ErrorKind::kInternal, "store: data_version not supported by this backend");
+  }
 
   // --- curation
   // Sets (or clears with nullopt) the operator's keep/junk override of an article.
