@@ -220,6 +220,7 @@ struct HttpClient::Impl {
     curl_easy_setopt(e, CURLOPT_TIMEOUT_MS, static_cast<long>(t.hop_budget.count()));
     // Refuses at once a body whose declared length is over the cap; write_body catches the rest.
     curl_easy_setopt(e, CURLOPT_MAXFILESIZE_LARGE, static_cast<curl_off_t>(t.max_body_bytes));
+    if (!options.ca_file.empty()) curl_easy_setopt(e, CURLOPT_CAINFO, options.ca_file.c_str());
     if (t.parts.scheme == "file") curl_easy_setopt(e, CURLOPT_FILETIME, 1L);
     if (t.headers.get() != nullptr) curl_easy_setopt(e, CURLOPT_HTTPHEADER, t.headers.get());
     return std::nullopt;

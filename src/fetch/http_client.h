@@ -26,6 +26,7 @@ struct ClientOptions {
   std::size_t max_body_bytes = 8 * 1024 * 1024;  // decoded bytes, enforced while streaming
   int max_redirects = 5;
   std::string user_agent = "longread/0.1 (+https://github.com/longread/longread)";
+  std::string ca_file{};  // PEM bundle to trust instead of the system's; empty = system store
 };
 
 // One URL to fetch, with the validators stored from its last 200 (RFC 9110 13.1).

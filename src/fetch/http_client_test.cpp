@@ -330,6 +330,31 @@ TEST_F(HttpClientTest, ArticlePagesUseTheSameClient) {
   EXPECT_THAT(r.body, HasSubstr("<article>"));
 }
 
+TEST(HttpClientTls, UntrustedCertificateIsTlsError) {
+  auto server = testing_server::start_tls(kTestdata);
+  ASSERT_TRUE(server) << server.error().message;
+  HttpClient client(ClientOptions{});
+  const Response r = client.fetch({.url = server->url("/feed.xml")});
+  ASSERT_TRUE(r.error);
+  EXPECT_EQ(r.error->kind, ErrorKind::kNetwork);
+  EXPECT_THAT(r.error->message, ::testing::StartsWith("fetch: TLS error: "));
+  EXPECT_THAT(r.error->message, HasSubstr("certificate"));
+  EXPECT_EQ(r.error->user_message, "The site's secure connection (TLS) failed.");
+}
+
+TEST(HttpClientTls, TrustedCertificateWorks) {
+  auto server = testing_server::start_tls(kTestdata);
+  ASSERT_TRUE(server) << server.error().message;
+  ClientOptions options;
+  options.ca_file = testing_server::tls_certificate_path();
+  HttpClient client(options);
+  const Response r = client.fetch({.url = server->url("/redirect-permanent/gzip/feed.xml")});
+  ASSERT_TRUE(r.ok()) << r.error->message;
+  EXPECT_EQ(r.body, read_file(kTestdata + "/feed.xml"));
+  EXPECT_EQ(r.permanent_redirect, server->url("/gzip/feed.xml"));
+  EXPECT_THAT(server->requests_json(), HasSubstr("/gzip/feed.xml"));
+}
+
 TEST(HttpClientNoServer, ConnectionRefusedIsNetworkError) {
   // A bound socket that does not listen: the kernel answers a SYN with RST, i.e. "connection refused".
   const int fd = ::socket(AF_INET, SOCK_STREAM, 0);

@@ -93,6 +93,19 @@ Result<int> read_port(int fd, std::chrono::milliseconds limit) {
 }  // namespace
 
 Result<FixtureServer> FixtureServer::start(const std::filesystem::path& root, const std::string& host) {
+  return spawn(root, host, false);
+}
+
+Result<FixtureServer> FixtureServer::start_tls(const std::filesystem::path& root, const std::string& host) {
+  return spawn(root, host, true);
+}
+
+std::string FixtureServer::tls_certificate_path() {
+  return LONGREAD_FIXTURE_SERVER_DIR "/tls/cert.pem";
+}
+
+Result<FixtureServer> FixtureServer::spawn(const std::filesystem::path& root, const std::string& host,
+                                           bool tls) {
   if (!std::filesystem::is_directory(root)) {
     return fail(ErrorKind::kNotFound, "fixture: no such directory " + root.string());
   }
@@ -111,6 +124,10 @@ Result<FixtureServer> FixtureServer::start(const std::filesystem::path& root, co
   std::vector<std::string> args = {
       LONGREAD_PYTHON3,     LONGREAD_FIXTURE_SERVER_SCRIPT, root.string(), "--host", host, "--port", "0",
       "--exit-on-stdin-eof"};
+  if (tls) {
+    args.insert(args.end(), {"--tls-cert", tls_certificate_path(), "--tls-key",
+                             LONGREAD_FIXTURE_SERVER_DIR "/tls/key.pem"});
+  }
   std::vector<char*> argv;
   for (auto& arg : args) argv.push_back(arg.data());
   argv.push_back(nullptr);
@@ -128,6 +145,7 @@ Result<FixtureServer> FixtureServer::start(const std::filesystem::path& root, co
   server.pid_ = pid;
   server.stdin_fd_ = parent_stdin.release();
   server.host_ = host;
+  server.scheme_ = tls ? "https" : "http";
   auto port = read_port(parent_stdout.get(), std::chrono::seconds{30});
   if (!port) return std::unexpected(port.error());  // server's destructor stops the child
   server.port_ = *port;
@@ -142,7 +160,8 @@ FixtureServer::FixtureServer(FixtureServer&& other) noexcept
     : pid_(std::exchange(other.pid_, -1)),
       stdin_fd_(std::exchange(other.stdin_fd_, -1)),
       port_(other.port_),
-      host_(std::move(other.host_)) {}
+      host_(std::move(other.host_)),
+      scheme_(std::move(other.scheme_)) {}
 
 FixtureServer& FixtureServer::operator=(FixtureServer&& other) noexcept {
   if (this != &other) {
@@ -151,6 +170,7 @@ FixtureServer& FixtureServer::operator=(FixtureServer&& other) noexcept {
     stdin_fd_ = std::exchange(other.stdin_fd_, -1);
     port_ = other.port_;
     host_ = std::move(other.host_);
+    scheme_ = std::move(other.scheme_);
   }
   return *this;
 }
@@ -168,8 +188,8 @@ void FixtureServer::stop() noexcept {
 }
 
 std::string FixtureServer::base_url() const {
-  if (host_.find(':') != std::string::npos) return fmt::format("http://[{}]:{}", host_, port_);
-  return fmt::format("http://{}:{}", host_, port_);
+  if (host_.find(':') != std::string::npos) return fmt::format("{}://[{}]:{}", scheme_, host_, port_);
+  return fmt::format("{}://{}:{}", scheme_, host_, port_);
 }
 
 std::string FixtureServer::url(std::string_view path) const {
@@ -177,7 +197,7 @@ std::string FixtureServer::url(std::string_view path) const {
 }
 
 std::string FixtureServer::url_with_host(std::string_view host, std::string_view path) const {
-  return fmt::format("http://{}:{}{}", host, port_, path);
+  return fmt::format("{}://{}:{}{}", scheme_, host, port_, path);
 }
 
 Result<std::string> FixtureServer::get(std::string_view path) const {
@@ -188,6 +208,8 @@ Result<std::string> FixtureServer::get(std::string_view path) const {
   curl_easy_setopt(easy.get(), CURLOPT_URL, target.c_str());
   curl_easy_setopt(easy.get(), CURLOPT_NOSIGNAL, 1L);
   curl_easy_setopt(easy.get(), CURLOPT_TIMEOUT, 30L);
+  if (scheme_ == "https")
+    curl_easy_setopt(easy.get(), CURLOPT_CAINFO, LONGREAD_FIXTURE_SERVER_DIR "/tls/cert.pem");
   curl_easy_setopt(easy.get(), CURLOPT_WRITEFUNCTION, &append_body);
   curl_easy_setopt(easy.get(), CURLOPT_WRITEDATA, static_cast<void*>(&body));
   const CURLcode rc = curl_easy_perform(easy.get());

@@ -37,6 +37,12 @@ class FixtureServer {
   // Serves files from `root` on `host` ("127.0.0.1", or "::1" for IPv6) at an ephemeral port.
   [[nodiscard]] static Result<FixtureServer> start(const std::filesystem::path& root,
                                                    const std::string& host = "127.0.0.1");
+  // The same over HTTPS, with the self-signed certificate in tests/fixture_server/tls/ (CN "longread
+  // fixture", for 127.0.0.1, ::1 and localhost): a client that verifies peers must refuse it.
+  [[nodiscard]] static Result<FixtureServer> start_tls(const std::filesystem::path& root,
+                                                       const std::string& host = "127.0.0.1");
+  // Path of that certificate, for a test that wants to trust it (CURLOPT_CAINFO).
+  [[nodiscard]] static std::string tls_certificate_path();
 
   ~FixtureServer();
   FixtureServer(FixtureServer&& other) noexcept;
@@ -45,7 +51,7 @@ class FixtureServer {
   FixtureServer& operator=(const FixtureServer&) = delete;
 
   [[nodiscard]] int port() const noexcept { return port_; }
-  // "http://127.0.0.1:PORT" (IPv6 hosts in brackets).
+  // "http://127.0.0.1:PORT" ("https://" for start_tls; IPv6 hosts in brackets).
   [[nodiscard]] std::string base_url() const;
   // base_url() + path; `path` starts with '/'.
   [[nodiscard]] std::string url(std::string_view path) const;
@@ -64,12 +70,14 @@ class FixtureServer {
 
  private:
   FixtureServer() = default;
+  static Result<FixtureServer> spawn(const std::filesystem::path& root, const std::string& host, bool tls);
   void stop() noexcept;
 
   pid_t pid_ = -1;
   int stdin_fd_ = -1;  // write end of the child's stdin; closing it makes the child exit
   int port_ = 0;
   std::string host_;
+  std::string scheme_ = "http";
 };
 
 }  // namespace longread::testing

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """A real HTTP/1.1 server for longread's tests (stdlib only).
 
-Usage: fixture_server.py ROOT_DIR [--host 127.0.0.1] [--port 0] [--exit-on-stdin-eof]
+Usage: fixture_server.py ROOT_DIR [--host 127.0.0.1] [--port 0] [--tls-cert C --tls-key K] [--exit-on-stdin-eof]
 
 Prints "listening on PORT" on stdout once it accepts connections. Exits on SIGTERM, and with
 --exit-on-stdin-eof also when its stdin closes (so it never outlives the test process that started it).
@@ -146,7 +146,7 @@ class Handler(BaseHTTPRequestHandler):
         try:
             self.route(path, query)
             entry["completed"] = True
-        except (BrokenPipeError, ConnectionResetError, ConnectionAbortedError):
+        except (BrokenPipeError, ConnectionResetError, ConnectionAbortedError, OSError):
             self.close_connection = True
         finally:
             state.leave(host, prefix)
@@ -344,12 +344,20 @@ class Server(ThreadingHTTPServer):
     allow_reuse_address = True
     request_queue_size = 128
 
+    def handle_error(self, request, client_address):
+        # A client that rejects our self-signed certificate, or hangs up, is a scenario under test.
+        if isinstance(sys.exc_info()[1], OSError):
+            return
+        super().handle_error(request, client_address)
+
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("root")
     parser.add_argument("--host", default="127.0.0.1")
     parser.add_argument("--port", type=int, default=0)
+    parser.add_argument("--tls-cert", help="serve HTTPS with this PEM certificate (and --tls-key)")
+    parser.add_argument("--tls-key", help="PEM private key for --tls-cert")
     parser.add_argument("--exit-on-stdin-eof", action="store_true",
                         help="exit when stdin closes (the C++ test helper passes this)")
     args = parser.parse_args()
@@ -358,6 +366,12 @@ def main():
         import socket
         Server.address_family = socket.AF_INET6
     server = Server((args.host, args.port), Handler)
+    if args.tls_cert:
+        import ssl
+        context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+        context.load_cert_chain(args.tls_cert, args.tls_key)
+        # The handshake runs in the handler thread, so a client that gives up does not block accept().
+        server.socket = context.wrap_socket(server.socket, server_side=True, do_handshake_on_connect=False)
     server.root = os.path.realpath(args.root)
     server.state = State()
 
