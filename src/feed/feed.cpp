@@ -49,7 +49,14 @@ Result<Feed> parse_feed(std::string_view bytes, const ParseOptions& options) {
   if (detected->format == Format::kJsonFeed) {
     auto doc = json_feed::read(document);
     if (!doc) return std::unexpected(std::move(doc.error()));
-    feed = adapt_json_feed(*doc, options.base_url);
+    if (doc->rss_in_json) {
+      rss::Channel& channel = *doc->rss_in_json;
+      for (auto& item : channel.items) item.link.base = item.guid.base = options.base_url;
+      channel.link.base = options.base_url;
+      feed = adapt_rss(channel);
+    } else {
+      feed = adapt_json_feed(*doc, options.base_url);
+    }
     if (doc->truncated) add_bozo(feed, doc->error);
   } else {
     auto parsed = xml::parse_tolerant(document);

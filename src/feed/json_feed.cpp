@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <nlohmann/json.hpp>
 
 #include "core/strings.h"
@@ -37,11 +38,17 @@ class PartialDomBuilder {
   }
   bool parse_error(std::size_t position, const std::string&, const nlohmann::detail::exception& ex) {
     error = fmt::format("JSON error at byte {}: {}", position, ex.what());
+    incomplete_ = stack_;
     return false;
+  }
+  // True for a container the document broke off inside (an item cut in the middle).
+  [[nodiscard]] bool is_incomplete(const json* value) const {
+    return std::find(incomplete_.begin(), incomplete_.end(), value) != incomplete_.end();
   }
 
  private:
   std::vector<json*> stack_;
+  std::vector<json*> incomplete_;
   std::string key_;
 
   json* insert(json&& value) {
@@ -65,6 +72,7 @@ class PartialDomBuilder {
   bool open(json&& container) {
     if (stack_.size() >= kMaxDepth) {
       error = fmt::format("JSON error: nesting deeper than {}", kMaxDepth);
+      incomplete_ = stack_;
       return false;
     }
     stack_.push_back(insert(std::move(container)));
@@ -126,6 +134,58 @@ Item read_item(const json& j) {
   }
   return item;
 }
+std::string text_of(const json& j) {
+  if (j.is_string()) return j.get<std::string>();
+  if (j.is_object()) return str(j, "value");  // {"isPermaLink": "false", "value": "..."}
+  return {};
+}
+
+// rss.js mirrors RSS 2.0 element for element; attributes become object members.
+rss::Channel read_rss_in_json(const json& rss_object, const std::string& version) {
+  rss::Channel channel;
+  channel.version = version.starts_with("2") ? "rss20" : "rss";
+  const auto c = rss_object.find("channel");
+  if (c == rss_object.end() || !c->is_object()) return channel;
+  channel.title = str(*c, "title");
+  channel.link.value = str(*c, "link");
+  channel.description = str(*c, "description");
+  channel.language = str(*c, "language");
+  channel.pub_date = str(*c, "pubDate");
+  channel.last_build_date = str(*c, "lastBuildDate");
+  const auto items = c->find("item");
+  if (items == c->end()) return channel;
+  auto add_item = [&](const json& j) {
+    if (!j.is_object()) return;
+    rss::Item item;
+    item.title = str(j, "title");
+    item.link.value = str(j, "link");
+    item.description = str(j, "description");
+    item.pub_date = str(j, "pubDate");
+    item.author = str(j, "author");
+    if (const auto g = j.find("guid"); g != j.end()) {
+      item.guid.value = text_of(*g);
+      if (g->is_object()) item.guid_is_permalink = str(*g, "isPermaLink") != "false";
+    }
+    if (const auto e = j.find("enclosure"); e != j.end() && e->is_object())
+      item.enclosures.push_back(
+          rss::RawLink{{str(*e, "url"), {}}, "enclosure", str(*e, "type"), {}, str(*e, "length")});
+    if (const auto cat = j.find("category"); cat != j.end()) {
+      if (cat->is_array()) {
+        for (const auto& x : *cat)
+          if (auto t = text_of(x); !t.empty()) item.categories.push_back(std::move(t));
+      } else if (auto t = text_of(*cat); !t.empty()) {
+        item.categories.push_back(std::move(t));
+      }
+    }
+    channel.items.push_back(std::move(item));
+  };
+  if (items->is_array()) {
+    for (const auto& j : *items) add_item(j);
+  } else {
+    add_item(*items);
+  }
+  return channel;
+}
 }  // namespace
 
 Result<Document> read(std::string_view text) {
@@ -137,6 +197,12 @@ Result<Document> read(std::string_view text) {
     return fail(ErrorKind::kNotAFeed, "feed: not a feed: JSON document is not a JSON Feed object");
   }
   Document doc;
+  doc.truncated = !complete;
+  doc.error = builder.error;
+  if (const auto rss = root.find("rss"); rss != root.end() && rss->is_object()) {
+    doc.rss_in_json = read_rss_in_json(*rss, str(*rss, "version"));
+    return doc;
+  }
   doc.version = str(root, "version");
   const auto items = root.find("items");
   if (doc.version.find("jsonfeed.org") == std::string::npos && (items == root.end() || !items->is_array()))
@@ -152,12 +218,10 @@ Result<Document> read(std::string_view text) {
   doc.authors = authors_of(root);
   if (items != root.end() && items->is_array()) {
     for (const auto& j : *items) {
-      if (!j.is_object()) continue;
+      // An item the document broke off inside is dropped: its fields cannot be trusted.
+      if (!j.is_object() || builder.is_incomplete(&j)) continue;
       doc.items.push_back(read_item(j));
     }
-    // The last item of a truncated document may be cut in the middle: keep it only if it has an id or url.
-    if (doc.truncated && !doc.items.empty() && doc.items.back().id.empty() && doc.items.back().url.empty())
-      doc.items.pop_back();
   }
   return doc;
 }

@@ -3,11 +3,13 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "core/error.h"
+#include "feed/rss.h"
 
 namespace longread::feed::json_feed {
 
@@ -34,11 +36,14 @@ struct Document {
   std::string title, home_page_url, feed_url, description, language;
   std::vector<Author> authors;
   std::vector<Item> items;
+  // Dave Winer's "RSS in JSON" (rss.js: {"rss": {"channel": {... "item": [...]}}}), read into the RSS raw
+  // structure instead of the fields above.
+  std::optional<rss::Channel> rss_in_json;
   bool truncated = false;  // the JSON ended early or was malformed; what came before is kept
   std::string error;
 };
 
-// Reads a JSON Feed. A document that breaks off keeps the items completed before the break.
+// Reads a JSON Feed (or RSS in JSON). A document that breaks off keeps the items completed before the break.
 // Fails with kNotAFeed when the JSON is not an object that looks like a JSON Feed.
 [[nodiscard]] Result<Document> read(std::string_view text);
 
