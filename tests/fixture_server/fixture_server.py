@@ -101,6 +101,9 @@ class State:
 
 class Handler(BaseHTTPRequestHandler):
     protocol_version = "HTTP/1.1"  # keep-alive, chunked encoding
+    # Headers and body go out in separate writes; with Nagle on, the body would wait ~40 ms for the
+    # client's delayed ACK of the headers.
+    disable_nagle_algorithm = True
     server_version = "longread-fixture/1"
 
     def log_message(self, format, *args):  # quiet: tests read /_requests instead
