@@ -1,0 +1,353 @@
+// Junk rules: which feed entries are not long-form articles. Every rule is a keyword check on
+// lowercased text (no regular expressions: judge runs for every entry of every crawl), and each has
+// tests with the cases it must catch and the neighbours it must keep (junk_test.cpp).
+#include <algorithm>
+#include <array>
+#include <string>
+#include <string_view>
+
+#include <fmt/format.h>
+
+#include "core/strings.h"
+#include "curate/curate.h"
+
+namespace longread::curate {
+namespace {
+
+using namespace std::string_view_literals;
+
+// Below this many words a text is "tiny": an undated entry this small is a draft, and a body this
+// small that is only a placeholder word is a placeholder.
+constexpr int kTinyWords = 50;
+// Language is judged only on texts this long: CLD2 guesses on short snippets.
+constexpr int kMinLanguageWords = 50;
+// Link posts, announcements and comment round-ups are short; longer entries with such a title carry
+// enough of their own writing to be kept.
+constexpr int kLinkPostMaxWords = 300;
+constexpr int kAnnouncementMaxWords = 150;
+// Phrase checks on long texts look only at the beginning and the end, where disclosures and
+// "cross-posted from" notes sit.
+constexpr std::size_t kHeadTailBytes = 1500;
+
+bool contains(std::string_view s, std::string_view needle) {
+  return s.find(needle) != std::string_view::npos;
+}
+bool starts_with_any(std::string_view s, std::initializer_list<std::string_view> prefixes) {
+  return std::any_of(prefixes.begin(), prefixes.end(), [&](std::string_view p) { return s.starts_with(p); });
+}
+bool contains_any(std::string_view s, std::initializer_list<std::string_view> needles) {
+  return std::any_of(needles.begin(), needles.end(), [&](std::string_view n) { return contains(s, n); });
+}
+bool equals_any(std::string_view s, std::initializer_list<std::string_view> words) {
+  return std::any_of(words.begin(), words.end(), [&](std::string_view w) { return s == w; });
+}
+// Is `needle` in `s` as a whole token (not preceded/followed by a letter or digit)?
+bool contains_token(std::string_view s, std::string_view needle) {
+  auto alnum = [](char c) { return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9'); };
+  for (std::size_t pos = s.find(needle); pos != std::string_view::npos; pos = s.find(needle, pos + 1)) {
+    const bool left = pos == 0 || !alnum(s[pos - 1]) || !alnum(needle.front());
+    const std::size_t end = pos + needle.size();
+    const bool right = end == s.size() || !alnum(s[end]);
+    if (left && right) return true;
+  }
+  return false;
+}
+
+// Lowercased text with surrounding punctuation, quotes and whitespace removed: "Pending." -> "pending".
+std::string bare(std::string_view text) {
+  std::string s = to_lower_ascii(trim(text));
+  for (;;) {
+    if (s.ends_with("…")) {
+      s.resize(s.size() - std::string_view("…").size());
+    } else if (!s.empty() &&
+               std::string_view(".!?:;-*\"'()[] \t\n").find(s.back()) != std::string_view::npos) {
+      s.pop_back();
+    } else {
+      break;
+    }
+  }
+  const std::size_t start = s.find_first_not_of("\"'([* \t\n");
+  return start == std::string::npos ? std::string() : s.substr(start);
+}
+
+// First few words of a text for an operator-facing reason: "\"Pending.\"".
+std::string quote_start(std::string_view text) {
+  const std::string folded = collapse_whitespace(text);
+  return fmt::format("\"{}\"", truncate_words(folded, 40));
+}
+
+// Path segments of an http(s) URL, lowercased, empty segments dropped ("https://x.org/Tags/Go/" ->
+// {"tags", "go"}). Query and fragment ignored.
+std::vector<std::string> path_segments(std::string_view link) {
+  std::vector<std::string> out;
+  const std::size_t scheme = link.find("://");
+  if (scheme == std::string_view::npos) return out;
+  std::string_view rest = link.substr(scheme + 3);
+  const std::size_t slash = rest.find('/');
+  if (slash == std::string_view::npos) return out;
+  rest = rest.substr(slash);
+  rest = rest.substr(0, std::min(rest.find('?'), rest.find('#')));
+  for (std::string_view seg : split(rest, '/')) {
+    if (seg.empty()) continue;
+    // "about.html", "about/index.html" and "about.md" are the same page as "about".
+    if (seg == "index.html" || seg == "index.htm" || seg == "index.php") continue;
+    const std::size_t dot = seg.rfind('.');
+    if (dot != std::string_view::npos && dot > 0) {
+      const std::string_view ext = seg.substr(dot);
+      if (ext == ".html" || ext == ".htm" || ext == ".php" || ext == ".md") seg = seg.substr(0, dot);
+    }
+    out.push_back(to_lower_ascii(seg));
+  }
+  return out;
+}
+
+// "about page", "CV", "tag page", ... or "" when the title and link look like an article.
+std::string non_article_kind(std::string_view title_lower, std::string_view link) {
+  const std::string t = bare(title_lower);
+  if (equals_any(
+          t, {"about", "about me", "about us", "about this blog", "about this site", "who am i", "colophon"}))
+    return "about page";
+  if (equals_any(t, {"cv", "resume", "résumé", "curriculum vitae", "my cv", "my resume"})) return "CV";
+  if (equals_any(t, {"contact", "contact me", "contact us", "get in touch"})) return "contact page";
+  if (equals_any(t, {"now", "now page", "what i'm doing now", "what i’m doing now", "what i am doing now"}))
+    return "now page";
+  if (equals_any(t, {"archive", "archives", "blog archive", "all posts", "tags", "categories", "sitemap"}))
+    return "archive page";
+  if (t.starts_with("posts tagged ") || t.starts_with("tag: ") || t.starts_with("tagged: "))
+    return "tag page";
+  if (t.starts_with("category: ") || t.starts_with("posts in category ")) return "category page";
+
+  const std::vector<std::string> segs = path_segments(link);
+  if (segs.empty()) return {};
+  const std::string& last = segs.back();
+  // Listing pages: /tags/, /tags/go/, /blog/tag/go/, /categories/x/ (a post never ends in these).
+  const auto listing = [&](std::initializer_list<std::string_view> names) {
+    for (std::size_t k = 0; k < segs.size(); ++k) {
+      if (equals_any(segs[k], names) && segs.size() - k <= 2) return true;
+    }
+    return false;
+  };
+  if (listing({"tags", "tag"})) return "tag page";
+  if (listing({"categories", "category"})) return "category page";
+  if (equals_any(last, {"archive", "archives"})) return "archive page";
+  if (segs.size() <= 2) {
+    if (equals_any(last, {"about", "about-me", "about-us", "colophon"})) return "about page";
+    if (equals_any(last, {"cv", "resume", "curriculum-vitae"})) return "CV";
+    if (equals_any(last, {"contact", "contact-me"})) return "contact page";
+    if (last == "now") return "now page";
+  }
+  return {};
+}
+
+bool is_placeholder_body(std::string_view body) {
+  return equals_any(body, {"pending",
+                           "todo",
+                           "to do",
+                           "tbd",
+                           "tba",
+                           "tk",
+                           "coming soon",
+                           "soon",
+                           "draft",
+                           "wip",
+                           "work in progress",
+                           "placeholder",
+                           "to be written",
+                           "to be continued",
+                           "under construction",
+                           "stub",
+                           "write me",
+                           "fill me in",
+                           "more soon",
+                           "nothing here",
+                           "nothing here yet",
+                           "empty",
+                           "test",
+                           "test post",
+                           "hello world",
+                           "untitled"});
+}
+
+// Link-post markers in a title: "Link: ...", "→ ...", "[link] ...", "Linkpost: ...".
+bool link_post_title(std::string_view t) {
+  return starts_with_any(t, {"link: ", "links: ", "link - ", "[link]", "(link)", "linkpost",
+                             "link post:", "→", "➡", "⇒", "🔗", "linked: ", "via: "}) ||
+         t.ends_with(" →") || t.ends_with("[link]") || t.ends_with("(link)");
+}
+
+// Counts <a href= in an HTML fragment (case-insensitive enough for feed HTML).
+int count_links(std::string_view html) {
+  int n = 0;
+  for (std::size_t pos = 0; (pos = html.find("<a", pos)) != std::string_view::npos; pos += 2) {
+    if (pos + 2 < html.size() && (html[pos + 2] == ' ' || html[pos + 2] == '\n' || html[pos + 2] == '\t'))
+      ++n;
+  }
+  for (std::size_t pos = 0; (pos = html.find("<A", pos)) != std::string_view::npos; pos += 2) {
+    if (pos + 2 < html.size() && html[pos + 2] == ' ') ++n;
+  }
+  return n;
+}
+
+bool open_thread_title(std::string_view t) {
+  if (contains_any(t, {"open thread", "link roundup", "links roundup", "link round-up", "links round-up",
+                       "assorted links", "link dump", "links of the week", "highlights from the comments",
+                       "weekly links", "reader comments"}))
+    return true;
+  if (starts_with_any(
+          t, {"links for ",      "links from ",    "links i liked", "links i like",    "interesting links",
+              "friday links",    "saturday links", "sunday links",  "monday links",    "tuesday links",
+              "wednesday links", "thursday links", "weekend links", "weekly link",     "monthly links",
+              "some links",      "quick links",    "links, ",       "links (",         "links #",
+              "links -",         "links –",        "links:",        "comment roundup", "comments roundup",
+              "mailbag"}))
+    return true;
+  // "Links 12/2023", "Links 2024-05-01", "Links 42"
+  if (t.starts_with("links ") && t.size() > 6 && t[6] >= '0' && t[6] <= '9') return true;
+  return false;
+}
+
+bool announcement(std::string_view t, std::string_view text) {
+  if (starts_with_any(t, {"new post:", "new post -", "new blog post:", "new article:", "elsewhere:",
+                          "cross-posted:", "crosspost:", "over at "}))
+    return true;
+  return contains_any(text, {"wrote a new post",
+                             "new post over at",
+                             "new post up at",
+                             "new post on my",
+                             "i've written a post",
+                             "i have written a post",
+                             "i wrote a post over at",
+                             "i've got a new post",
+                             "new blog post over at",
+                             "new article over at",
+                             "new piece over at",
+                             "cross-posted from",
+                             "crossposted from",
+                             "cross-posted to",
+                             "this post originally appeared",
+                             "read the rest at",
+                             "read the full post at",
+                             "read the full post here",
+                             "read it over at",
+                             "continue reading at",
+                             "check out my new post",
+                             "i wrote about this over at",
+                             "i've written about this at"});
+}
+
+bool sponsored(std::string_view t, std::string_view head_tail) {
+  if (t == "sponsored" || t == "sponsor" ||
+      starts_with_any(t, {"sponsor:", "sponsored:", "sponsored post", "[sponsor]", "(sponsor)", "[sponsored]",
+                          "(sponsored)", "[ad]", "ad:", "advertisement", "thanks to our sponsor",
+                          "thanks to our sponsors"}) ||
+      contains_any(t, {"[sponsor]", "(sponsor)", "[sponsored]", "(sponsored)", "— sponsor", "- sponsor"}) ||
+      t.ends_with(": sponsored") || t.ends_with(" [ad]") || t.ends_with(" (ad)"))
+    return true;
+  if (contains_any(head_tail,
+                   {"this post is sponsored by", "this post was sponsored by", "this article is sponsored by",
+                    "this article was sponsored by", "this is a sponsored post", "sponsored post",
+                    "sponsored content", "paid partnership", "paid promotion", "for sponsoring",
+                    "thanks to our sponsor", "thank you to our sponsor", "this week's sponsor",
+                    "this week’s sponsor", "sponsor of the week", "i was paid to write"}))
+    return true;
+  return contains_token(head_tail, "#ad") || contains_token(head_tail, "#sponsored");
+}
+
+}  // namespace
+
+Verdict judge(const model::Article& article, const model::Blog& blog, const JunkOptions& options) {
+  auto junk = [](std::string reason) { return Verdict{true, std::move(reason)}; };
+  const int words = article.word_count > 0 ? article.word_count : static_cast<int>(count_words(article.text));
+  const std::string title = std::string(trim(to_lower_ascii(collapse_whitespace(article.title))));
+
+  // 1. Pages that are not articles (about, CV, tags, archives, contact, now).
+  if (std::string kind = non_article_kind(title, article.link); !kind.empty()) {
+    return junk("not an article: " + kind);
+  }
+
+  // 2. Drafts and placeholders.
+  if (words < kTinyWords) {
+    const std::string body = bare(article.text);
+    if (body.empty() && words == 0 && article.undated && !article.published) {
+      return junk("draft placeholder: undated, empty");
+    }
+    if (is_placeholder_body(body) ||
+        starts_with_any(body,
+                        {"todo:", "todo -", "tbd:", "draft:", "wip:", "coming soon:", "placeholder:"})) {
+      return junk("draft placeholder: " + quote_start(article.text));
+    }
+    if (article.undated && !article.published) {
+      return junk(fmt::format("draft placeholder: undated, {} words", words));
+    }
+    if (equals_any(bare(title),
+                   {"draft", "untitled", "todo", "tbd", "wip", "placeholder", "test", "test post"})) {
+      return junk("draft placeholder: " + quote_start(article.title));
+    }
+  }
+  // Lorem ipsum anywhere in the first paragraph marks a theme demo or an unfinished draft.
+  {
+    const std::string head =
+        to_lower_ascii(article.text.substr(0, std::min<std::size_t>(article.text.size(), 600)));
+    if (contains(head, "lorem ipsum")) return junk("draft placeholder: lorem ipsum");
+  }
+
+  // Lowercased text (its head and tail only when long) for the phrase rules below.
+  std::string text_lower;
+  if (article.text.size() <= 2 * kHeadTailBytes) {
+    text_lower = to_lower_ascii(article.text);
+  } else {
+    text_lower = to_lower_ascii(std::string_view(article.text).substr(0, kHeadTailBytes));
+    text_lower += "\n";
+    text_lower += to_lower_ascii(std::string_view(article.text).substr(article.text.size() - kHeadTailBytes));
+  }
+
+  // 3. Sponsored posts and paid disclosures.
+  if (sponsored(title, text_lower)) return junk("sponsored");
+
+  // 4. Open threads, comment and link round-ups.
+  if (open_thread_title(title)) return junk("open thread");
+  if (title.starts_with("comments on ") &&
+      (contains(text_lower, "commenter") || contains(text_lower, "in the comments") ||
+       words < kAnnouncementMaxWords)) {
+    return junk("open thread");
+  }
+
+  // 5. Pure announcements of a post published elsewhere.
+  if (words < kAnnouncementMaxWords && announcement(title, text_lower)) {
+    return junk("announcement of another post");
+  }
+
+  // 6. Link posts: a marked title, or a short text around one link ("via ...").
+  if (words < kLinkPostMaxWords && link_post_title(title)) return junk("link post");
+  if (words < 100) {
+    const std::string_view html = article.content_html.empty() ? article.summary_html : article.content_html;
+    const int links = count_links(html);
+    const bool via = text_lower.starts_with("via ") || contains(text_lower, "(via ") ||
+                     contains(text_lower, " via @") || contains(text_lower, "\nvia ") ||
+                     contains(text_lower, "[via ") || contains(text_lower, "— via ") ||
+                     contains(text_lower, "h/t ") || contains(text_lower, "hat tip");
+    const bool bare_url = text_lower.starts_with("http://") || text_lower.starts_with("https://");
+    if ((links >= 1 && links <= 3 && via) || bare_url || (links == 1 && words < 40 && !blog.short_form)) {
+      return junk("link post");
+    }
+  }
+
+  // 7. Languages readers did not ask for (only when the text is long enough to tell).
+  if (!options.languages.empty() && words >= kMinLanguageWords) {
+    const std::string lang = detect_language(article.text);
+    if (!lang.empty()) {
+      const std::string_view primary = std::string_view(lang).substr(0, lang.find('-'));
+      const bool wanted = std::any_of(
+          options.languages.begin(), options.languages.end(),
+          [&](const std::string& l) { return iequals(std::string_view(l).substr(0, l.find('-')), primary); });
+      if (!wanted) return junk("language: " + lang);
+    }
+  }
+
+  // 8. Too short for a long-form blog.
+  if (!blog.short_form && words < options.min_words) return junk(fmt::format("too short: {} words", words));
+
+  return {};
+}
+
+}  // namespace longread::curate

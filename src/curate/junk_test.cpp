@@ -1,0 +1,237 @@
+// Each junk rule: the cases it must catch, and the neighbours it must keep.
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "core/strings.h"
+#include "curate/curate.h"
+
+namespace longread::curate {
+namespace {
+
+// ~190 words of real-sounding prose: long enough to pass the length rule.
+const std::string kEssay =
+    "When we moved the build farm to the new data centre, the first thing that broke was not the network "
+    "but the clocks. Half the machines had been provisioned from an old image that still pointed at an NTP "
+    "server we had turned off a year earlier, and they had been drifting ever since. Nobody noticed because "
+    "nothing depended on wall-clock time, until the artifact cache started comparing modification times "
+    "across hosts. Builds that should have been cache hits were rebuilt from scratch, and the queue grew "
+    "from minutes to hours. The fix took ten minutes; finding it took two days, mostly because every "
+    "dashboard we had measured the symptom rather than the cause. We now alert on clock offset directly, "
+    "and the cache compares content hashes instead of timestamps, which it should have done from the start. "
+    "The broader lesson is that an implicit dependency is still a dependency: if a system behaves "
+    "differently when a clock is wrong, the clock is part of the system, whether or not anyone drew it on "
+    "the architecture diagram. Write it down, monitor it, and test what happens when it fails.";
+
+model::Article article(std::string title, std::string text,
+                       std::string link = "https://blog.example.org/2024/05/post") {
+  model::Article a;
+  a.title = std::move(title);
+  a.text = std::move(text);
+  a.link = std::move(link);
+  a.word_count = static_cast<int>(count_words(a.text));
+  a.published = from_unix(1716450000);
+  return a;
+}
+
+const model::Blog kBlog{};
+model::Blog short_form_blog() {
+  model::Blog b;
+  b.short_form = true;
+  return b;
+}
+
+TEST(JunkTest, RealEssayIsKept) {
+  ASSERT_GE(count_words(kEssay), 180U);
+  const Verdict v = judge(article("What the clocks taught us", kEssay), kBlog);
+  EXPECT_FALSE(v.junk) << v.reason;
+  EXPECT_EQ(v.reason, "");
+}
+
+TEST(JunkTest, TooShort) {
+  const Verdict v =
+      judge(article("A thought", "Short note about something I saw today on the train home."), kBlog);
+  EXPECT_TRUE(v.junk);
+  EXPECT_EQ(v.reason, "too short: 11 words");
+  // The threshold is configurable, and short-form blogs are exempt.
+  EXPECT_FALSE(judge(article("A thought", kEssay), kBlog, {.languages = {"en"}, .min_words = 100}).junk);
+  EXPECT_TRUE(judge(article("A thought", kEssay), kBlog, {.languages = {"en"}, .min_words = 500}).junk);
+  EXPECT_FALSE(judge(article("A thought", "Short note about something I saw today on the train home."),
+                     short_form_blog())
+                   .junk);
+}
+
+TEST(JunkTest, WordCountFallsBackToCountingTheText) {
+  model::Article a = article("Title", "one two three");
+  a.word_count = 0;
+  EXPECT_EQ(judge(a, kBlog).reason, "too short: 3 words");
+}
+
+TEST(JunkTest, DraftPlaceholders) {
+  for (const char* body : {"Pending.", "TODO", "TBD", "Coming soon...", "Draft", "WIP", "Work in progress.",
+                           "To be written", "TODO: write about the queue benchmark"}) {
+    const Verdict v = judge(article("Lock-free queues", body), short_form_blog());
+    EXPECT_TRUE(v.junk) << body;
+    EXPECT_TRUE(v.reason.starts_with("draft placeholder: ")) << body << " -> " << v.reason;
+  }
+  EXPECT_EQ(judge(article("Lock-free queues", "Pending."), kBlog).reason, "draft placeholder: \"Pending.\"");
+  const Verdict lorem = judge(
+      article("Sample post", "Lorem ipsum dolor sit amet, consectetur adipiscing elit. " + kEssay), kBlog);
+  EXPECT_EQ(lorem.reason, "draft placeholder: lorem ipsum");
+  // Neighbours: an essay that mentions TODO lists or drafts is kept.
+  EXPECT_FALSE(judge(article("My TODO system", "TODO lists fail me. " + kEssay), kBlog).junk);
+  EXPECT_FALSE(judge(article("Draft", kEssay), kBlog).junk);  // a long text titled "Draft" is an article
+  EXPECT_FALSE(judge(article("Pending changes", kEssay), kBlog).junk);
+}
+
+TEST(JunkTest, UndatedTinyEntryIsADraft) {
+  // Hugo publishes drafts with the zero date 0001-01-01; the pipeline marks them undated.
+  model::Article a = article("Notes on consensus", "Some notes to expand: Paxos, Raft, quorum sizes.");
+  a.published.reset();
+  a.undated = true;
+  EXPECT_EQ(judge(a, short_form_blog()).reason, "draft placeholder: undated, 8 words");
+  // Neighbour: a dated short post on a short-form blog is kept; an undated long one too.
+  model::Article dated = article("Notes on consensus", "Some notes to expand: Paxos, Raft, quorum sizes.");
+  EXPECT_FALSE(judge(dated, short_form_blog()).junk);
+  model::Article long_undated = article("Notes on consensus", kEssay);
+  long_undated.published.reset();
+  long_undated.undated = true;
+  EXPECT_FALSE(judge(long_undated, kBlog).junk);
+}
+
+TEST(JunkTest, LinkPosts) {
+  EXPECT_EQ(judge(article("Link: The Rise of Worse is Better",
+                          "Still the best essay on this. " + std::string(50, ' ')),
+                  short_form_blog())
+                .reason,
+            "link post");
+  EXPECT_EQ(judge(article("→ Why SQLite uses bytecode", "Worth reading."), short_form_blog()).reason,
+            "link post");
+  model::Article via =
+      article("Fast hashing", "A neat write-up of hashing tricks in the Go runtime. (via Hacker News)");
+  via.content_html =
+      "<p>A neat <a href=\"https://x.example/hash\">write-up</a> of hashing tricks. (via HN)</p>";
+  EXPECT_EQ(judge(via, short_form_blog()).reason, "link post");
+  model::Article one_link = article("Worth your time", "This piece on queueing theory is very good.");
+  one_link.content_html =
+      "<p>This <a href=\"https://x.example/q\">piece</a> on queueing theory is very good.</p>";
+  EXPECT_EQ(judge(one_link, kBlog).reason, "link post");
+  EXPECT_EQ(
+      judge(article("Bookmark", "https://example.com/some/article interesting"), short_form_blog()).reason,
+      "link post");
+  // Neighbours: titles that start with "Link" words, and long commentary on a link, are articles.
+  EXPECT_FALSE(judge(article("Linkers and loaders, part 2", kEssay), kBlog).junk);
+  EXPECT_FALSE(judge(article("Linked lists are not that bad", kEssay), kBlog).junk);
+  model::Article commentary = article("Link: on clocks", kEssay + " " + kEssay);
+  EXPECT_FALSE(judge(commentary, kBlog).junk);
+  model::Article short_note =
+      article("Tuesday", "Spent the morning fixing the boiler and the afternoon reading.");
+  EXPECT_FALSE(judge(short_note, short_form_blog()).junk);
+}
+
+TEST(JunkTest, OpenThreadsAndRoundups) {
+  for (const char* title : {"Open Thread 123", "Monthly Open Thread", "Links for the week",
+                            "Weekly links #42", "Friday links", "Link roundup: May", "Links 12/2023",
+                            "Wednesday assorted links", "Highlights from the comments on housing"}) {
+    EXPECT_EQ(judge(article(title, kEssay), kBlog).reason, "open thread") << title;
+  }
+  EXPECT_EQ(judge(article("Comments on the review", "Several commenters disagreed. " + kEssay), kBlog).reason,
+            "open thread");
+  // Neighbours.
+  for (const char* title :
+       {"Opening threads in Python", "Links and symlinks in Unix filesystems", "Threads considered harmful",
+        "The weekly rhythm of a small team", "Comments on the draft standard for HTTP caching"}) {
+    const Verdict v = judge(article(title, kEssay), kBlog);
+    EXPECT_FALSE(v.junk) << title << " -> " << v.reason;
+  }
+}
+
+TEST(JunkTest, AnnouncementsOfAnotherPost) {
+  EXPECT_EQ(judge(article("Elsewhere", "I wrote a new post over at the company blog about our migration."),
+                  short_form_blog())
+                .reason,
+            "announcement of another post");
+  EXPECT_EQ(judge(article("New post: Why we left Kubernetes", "It is on the other site."), short_form_blog())
+                .reason,
+            "announcement of another post");
+  EXPECT_EQ(
+      judge(article("Clocks", "Cross-posted from my newsletter. Read it there."), short_form_blog()).reason,
+      "announcement of another post");
+  // Neighbour: a full article that begins "Cross-posted from" is the article itself.
+  EXPECT_FALSE(judge(article("Clocks", "Cross-posted from my newsletter. " + kEssay), kBlog).junk);
+  EXPECT_FALSE(judge(article("New post-mortem format", kEssay), kBlog).junk);
+}
+
+TEST(JunkTest, Sponsored) {
+  EXPECT_EQ(judge(article("Sponsor: Tailscale", kEssay), kBlog).reason, "sponsored");
+  EXPECT_EQ(judge(article("[Sponsor] Linode", kEssay), kBlog).reason, "sponsored");
+  EXPECT_EQ(judge(article("Better backups", "This post is sponsored by Backblaze. " + kEssay), kBlog).reason,
+            "sponsored");
+  EXPECT_EQ(judge(article("Better backups", kEssay + " #ad"), kBlog).reason, "sponsored");
+  EXPECT_EQ(
+      judge(article("My new camera", kEssay + " This is a paid partnership with Fujifilm."), kBlog).reason,
+      "sponsored");
+  EXPECT_EQ(
+      judge(article("Notes", "My thanks to Kolide for sponsoring this week at the site."), short_form_blog())
+          .reason,
+      "sponsored");
+  // Neighbours: research "sponsored by" an agency, and words containing "ad".
+  EXPECT_FALSE(
+      judge(article("The DARPA challenge", "The race was sponsored by DARPA in 2004. " + kEssay), kBlog)
+          .junk);
+  EXPECT_FALSE(judge(article("Adding #adrenaline", kEssay + " #adrenaline"), kBlog).junk);
+  EXPECT_FALSE(judge(article("Sponsorship in open source is broken", kEssay), kBlog).junk);
+}
+
+TEST(JunkTest, NonArticlePages) {
+  EXPECT_EQ(judge(article("About", kEssay, "https://blog.example.org/about/"), kBlog).reason,
+            "not an article: about page");
+  EXPECT_EQ(judge(article("Hi, I'm Dana", kEssay, "https://blog.example.org/about"), kBlog).reason,
+            "not an article: about page");
+  EXPECT_EQ(judge(article("Curriculum Vitae", kEssay, "https://dana.example/cv.html"), kBlog).reason,
+            "not an article: CV");
+  EXPECT_EQ(judge(article("Resume", kEssay), kBlog).reason, "not an article: CV");
+  EXPECT_EQ(judge(article("Rust", kEssay, "https://blog.example.org/tags/rust/"), kBlog).reason,
+            "not an article: tag page");
+  EXPECT_EQ(judge(article("Systems", kEssay, "https://blog.example.org/categories/systems/"), kBlog).reason,
+            "not an article: category page");
+  EXPECT_EQ(judge(article("Archive", kEssay, "https://blog.example.org/archive/"), kBlog).reason,
+            "not an article: archive page");
+  EXPECT_EQ(judge(article("Contact", kEssay, "https://blog.example.org/contact"), kBlog).reason,
+            "not an article: contact page");
+  EXPECT_EQ(judge(article("What I'm doing now", kEssay, "https://blog.example.org/now/"), kBlog).reason,
+            "not an article: now page");
+  // Neighbours: posts whose path or title only mentions these words.
+  EXPECT_FALSE(judge(article("About time", kEssay, "https://blog.example.org/2024/about-time"), kBlog).junk);
+  EXPECT_FALSE(
+      judge(article("Tags are a bad idea", kEssay, "https://blog.example.org/posts/tags-are-bad/"), kBlog)
+          .junk);
+  EXPECT_FALSE(
+      judge(article("Numbers", kEssay, "https://blog.example.org/archives/2024/05/numbers"), kBlog).junk);
+  EXPECT_FALSE(judge(article("Now what?", kEssay, "https://blog.example.org/2024/05/now-what"), kBlog).junk);
+  EXPECT_FALSE(
+      judge(article("Why I keep a CV in plain text", kEssay, "https://blog.example.org/posts/cv-plain-text"),
+            kBlog)
+          .junk);
+}
+
+TEST(JunkTest, Languages) {
+  std::string german;
+  for (int i = 0; i < 8; ++i) {
+    german +=
+        "Als wir die Build-Farm in das neue Rechenzentrum umgezogen haben, war das Erste, was kaputt ging, "
+        "nicht das Netzwerk, sondern die Uhren. ";
+  }
+  EXPECT_EQ(judge(article("Die Uhren", german), kBlog).reason, "language: de");
+  EXPECT_FALSE(
+      judge(article("Die Uhren", german), kBlog, {.languages = {"en", "de"}, .min_words = 100}).junk);
+  EXPECT_FALSE(judge(article("Die Uhren", german), kBlog, {.languages = {}, .min_words = 100}).junk);
+  // Short texts are not judged by language (CLD2 guesses on snippets): they are only too short.
+  EXPECT_EQ(judge(article("Kurz", "Nur ein kurzer Gruß aus dem Urlaub am Meer."), kBlog).reason,
+            "too short: 9 words");
+  // An English essay with a German quotation is English.
+  EXPECT_FALSE(judge(article("Clocks", kEssay + " As the saying goes: Ordnung muss sein."), kBlog).junk);
+}
+
+}  // namespace
+}  // namespace longread::curate

@@ -1,0 +1,61 @@
+// Word splitting shared by the simhash and the classifier (internal to curate).
+#pragma once
+
+#include <cctype>
+#include <string>
+#include <string_view>
+
+namespace longread::curate::detail {
+
+// Calls f(std::string_view word) for each word of UTF-8 text, lowercased (ASCII letters only; other
+// scripts are kept as they are). A word is a run of ASCII letters/digits and non-ASCII letters;
+// ASCII punctuation, General Punctuation (U+2000-U+206F: curly quotes, dashes, ellipsis), Latin-1
+// punctuation and symbols (U+00A0-U+00BF, U+00D7, U+00F7) and CJK punctuation (U+3000-U+303F)
+// separate words. An apostrophe inside a word is dropped ("don't" -> "dont").
+template <typename F>
+void for_each_word(std::string_view text, F&& f) {
+  std::string word;
+  auto flush = [&] {
+    if (!word.empty()) {
+      f(std::string_view(word));
+      word.clear();
+    }
+  };
+  std::size_t i = 0;
+  while (i < text.size()) {
+    const auto c = static_cast<unsigned char>(text[i]);
+    if (c < 0x80) {
+      if ((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9')) {
+        word += static_cast<char>(c);
+      } else if (c >= 'A' && c <= 'Z') {
+        word += static_cast<char>(c - 'A' + 'a');
+      } else if (c == '\'' && !word.empty() && i + 1 < text.size() &&
+                 std::isalpha(static_cast<unsigned char>(text[i + 1]))) {
+        // apostrophe inside a word: skip it
+      } else {
+        flush();
+      }
+      ++i;
+      continue;
+    }
+    std::size_t len = (c & 0xE0) == 0xC0 ? 2 : (c & 0xF0) == 0xE0 ? 3 : (c & 0xF8) == 0xF0 ? 4 : 1;
+    if (i + len > text.size()) len = text.size() - i;
+    char32_t cp = len == 2 ? (c & 0x1F) : len == 3 ? (c & 0x0F) : len == 4 ? (c & 0x07) : 0xFFFD;
+    for (std::size_t k = 1; k < len; ++k) cp = (cp << 6) | (static_cast<unsigned char>(text[i + k]) & 0x3F);
+    const bool separator = (cp >= 0x2000 && cp <= 0x206F) || (cp >= 0x00A0 && cp <= 0x00BF) || cp == 0x00D7 ||
+                           cp == 0x00F7 || (cp >= 0x3000 && cp <= 0x303F) || cp == 0xFFFD || cp == 0xFEFF;
+    if (cp == 0x2019 && !word.empty() && i + len < text.size() &&
+        static_cast<unsigned char>(text[i + len]) < 0x80 &&
+        std::isalpha(static_cast<unsigned char>(text[i + len]))) {
+      // right single quotation mark used as an apostrophe: skip it like '\''
+    } else if (separator) {
+      flush();
+    } else {
+      word.append(text.substr(i, len));
+    }
+    i += len;
+  }
+  flush();
+}
+
+}  // namespace longread::curate::detail
