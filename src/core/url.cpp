@@ -55,6 +55,12 @@ std::optional<std::string> resolve_url(std::string_view base, std::string_view r
 std::optional<std::string> normalize_url(std::string_view url) {
   auto u = parse_absolute(url);
   if (!u) return std::nullopt;
+  // Host names are case-insensitive (RFC 3986 section 6.2.2.1); libcurl keeps the case given.
+  if (auto host = get_part(u.get(), CURLUPART_HOST)) {
+    for (auto& c : *host)
+      if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
+    curl_url_set(u.get(), CURLUPART_HOST, host->c_str(), 0);
+  }
   return get_part(u.get(), CURLUPART_URL, CURLU_NO_DEFAULT_PORT);
 }
 

@@ -30,3 +30,13 @@ TEST(Url, HttpCheckRejectsOtherSchemes) {
 
 }  // namespace
 }  // namespace longread
+
+namespace longread {
+namespace {
+TEST(Url, NormalizeLowercasesHostAndDropsDefaultPort) {
+  EXPECT_EQ(normalize_url("HTTPS://Blog.Example:443/Post?x=1"), "https://blog.example/Post?x=1");
+  EXPECT_EQ(normalize_url("http://a.org:8080/"), "http://a.org:8080/");
+  EXPECT_EQ(normalize_url("no scheme"), std::nullopt);
+}
+}  // namespace
+}  // namespace longread

@@ -1,0 +1,47 @@
+// Turns one parsed feed entry into a stored article: identity, dates, link policy, text, excerpt and
+// curation verdict. Pure: no I/O, so the crawler, `inspect` and the tests share it.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "core/time.h"
+#include "model/model.h"
+
+namespace longread::feed {
+struct Entry;
+struct Feed;
+}  // namespace longread::feed
+
+namespace longread::curate {
+class CategoryClassifier;
+struct JunkOptions;
+}  // namespace longread::curate
+
+namespace longread::pipeline {
+
+// What curation needs besides the entry itself.
+struct CurationContext {
+  const curate::CategoryClassifier* classifier = nullptr;  // may be null: the blog's category is used
+  const curate::JunkOptions* junk_options = nullptr;       // null: defaults
+  double category_threshold = 0.8;
+};
+
+// Identity of an entry within its blog: the feed's guid, else the canonical link, else a hash of title
+// and date (issue 2: re-crawling must add nothing).
+std::string entry_identity(const feed::Entry& entry);
+
+// Builds the article for `entry` of `blog` as first seen at `now`. Dates that are impossible (year 0001,
+// more than a day ahead) make the article undated; a link that is not http(s) is dropped.
+model::Article build_article(const feed::Entry& entry, const model::Blog& blog, TimePoint now,
+                             const CurationContext& context);
+
+// Re-derives text, excerpt, counts, category and verdict from the article's current HTML (used after a
+// full-text fetch replaced the content).
+void curate_article(model::Article& article, const model::Blog& blog, const CurationContext& context);
+
+// All entries of a feed, deduplicated by identity (first occurrence wins).
+std::vector<model::Article> build_articles(const feed::Feed& feed, const model::Blog& blog, TimePoint now,
+                                           const CurationContext& context);
+
+}  // namespace longread::pipeline

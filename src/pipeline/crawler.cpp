@@ -1,0 +1,234 @@
+#include "pipeline/crawler.h"
+
+#include <spdlog/spdlog.h>
+
+#include <unordered_map>
+
+#include "core/strings.h"
+#include "feed/feed.h"
+#include "fetch/http_client.h"
+#include "html/html.h"
+#include "storage/store.h"
+
+namespace longread::pipeline {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+std::chrono::milliseconds since(Clock::time_point start) {
+  return std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - start);
+}
+
+// The hash of an entry as the feed gave it, before any full-text replacement: decides whether a
+// re-crawled entry changed.
+std::string feed_hash(const model::Article& a) {
+  return stable_hash_hex(a.title + "\x1f" + a.link + "\x1f" + a.summary_html + "\x1f" + a.content_html);
+}
+
+// A blog whose feed was read and which waits for full-text pages before its record is saved.
+struct PendingBlog {
+  model::Blog blog;
+  storage::CrawlRecord record;
+  BlogResult result;
+  Clock::time_point started;
+  int pages_outstanding = 0;
+};
+
+}  // namespace
+
+std::string status_text(const Error& error) {
+  std::string_view text = error.message;
+  for (std::string_view prefix : {"fetch: ", "feed: ", "html: "}) {
+    if (text.starts_with(prefix)) {
+      text.remove_prefix(prefix.size());
+      break;
+    }
+  }
+  return std::string(text);
+}
+
+Crawler::Crawler(storage::Store& store, fetch::HttpClient& client, CrawlOptions options,
+                 CurationContext curation)
+    : store_(store), client_(client), options_(options), curation_(curation) {}
+
+void Crawler::stop() {
+  stop_requested_ = true;
+  client_.cancel();
+}
+
+Result<CrawlSummary> Crawler::run(CrawlObserver* observer) {
+  const auto pass_start = Clock::now();
+  const TimePoint now = now_seconds();
+  auto blogs = options_.all ? store_.blogs() : store_.due_blogs(now);
+  if (!blogs) return std::unexpected(blogs.error());
+
+  CrawlSummary summary;
+  summary.total = static_cast<int>(blogs->size());
+  if (observer) observer->on_start(summary.total);
+
+  std::unordered_map<std::uint64_t, model::Blog> by_id;
+  std::vector<fetch::Request> requests;
+  requests.reserve(blogs->size());
+  for (auto& blog : *blogs) {
+    requests.push_back({.url = blog.feed_url,
+                        .etag = blog.etag,
+                        .last_modified = blog.last_modified,
+                        .tag = static_cast<std::uint64_t>(blog.id)});
+    by_id.emplace(static_cast<std::uint64_t>(blog.id), std::move(blog));
+  }
+
+  auto finish_blog = [&](storage::CrawlRecord& record, BlogResult& result, Clock::time_point started) {
+    auto saved = store_.save_crawl(record);
+    if (!saved) {
+      result.status = "not saved: " + saved.error().message;
+      result.error_kind = saved.error().kind;
+      spdlog::error("crawl: cannot save blog_id={} feed_url={}: {}", result.blog_id, result.feed_url,
+                    saved.error().message);
+    } else {
+      result.new_articles = saved->inserted;
+      result.updated_articles = saved->updated;
+    }
+    result.elapsed = since(started);
+    ++summary.done;
+    if (result.error_kind) {
+      ++summary.failed;
+      ++summary.failures_by_kind[to_string(*result.error_kind)];
+    } else if (result.status == "not modified") {
+      ++summary.not_modified;
+    } else {
+      ++summary.fetched;
+    }
+    summary.new_articles += result.new_articles;
+    summary.updated_articles += result.updated_articles;
+    summary.elapsed = since(pass_start);
+    if (observer) observer->on_blog_done(result, summary);
+  };
+
+  std::unordered_map<std::uint64_t, PendingBlog> pending;  // blogs waiting for full-text pages
+  struct PageJob {
+    std::uint64_t blog_tag;
+    std::size_t article_index;
+  };
+  std::vector<fetch::Request> page_requests;
+  std::vector<PageJob> page_jobs;
+
+  const auto started = Clock::now();
+  client_.fetch_all(std::move(requests), [&](fetch::Response response) {
+    auto& blog = by_id.at(response.tag);
+    storage::CrawlRecord record;
+    record.blog_id = blog.id;
+    record.attempted_at = now;
+    BlogResult result;
+    result.blog_id = blog.id;
+    result.feed_url = blog.feed_url;
+    if (response.permanent_redirect && *response.permanent_redirect != blog.feed_url)
+      record.new_feed_url = response.permanent_redirect;
+
+    auto fail_with = [&](const Error& error) {
+      record.success = false;
+      record.error = status_text(error);
+      record.status = record.error;
+      record.consecutive_failures = blog.consecutive_failures + 1;
+      record.next_due_at = next_due(now, record.consecutive_failures, response.retry_at, options_.schedule);
+      result.status = record.status;
+      result.error_kind = error.kind;
+    };
+
+    if (response.error) {
+      fail_with(*response.error);
+    } else if (response.not_modified()) {
+      record.success = true;
+      record.status = "not modified";
+      record.next_due_at = next_due(now, 0, std::nullopt, options_.schedule);
+      result.status = record.status;
+    } else {
+      auto parsed = feed::parse_feed(
+          response.body, {.base_url = response.final_url.empty() ? blog.feed_url : response.final_url,
+                          .content_type = response.content_type});
+      if (!parsed) {
+        fail_with(parsed.error());
+      } else {
+        record.success = true;
+        record.status = parsed->bozo ? "ok (recovered: " + parsed->bozo_message + ")" : "ok";
+        record.next_due_at = next_due(now, 0, std::nullopt, options_.schedule);
+        record.etag = response.etag;
+        record.last_modified = response.last_modified;
+        record.feed_title = parsed->title;
+        record.site_url = parsed->link;
+        record.author = parsed->author;
+        result.status = "ok";
+        result.entries = static_cast<int>(parsed->entries.size());
+
+        auto articles = build_articles(*parsed, blog, now, curation_);
+        std::unordered_map<std::string, storage::StoredArticleKey> known;
+        if (auto keys = store_.article_keys(blog.id)) {
+          for (auto& key : *keys) known.emplace(key.guid, std::move(key));
+        }
+        int full_text_budget = options_.fetch_full_text ? options_.max_full_text_per_blog : 0;
+        for (auto& article : articles) {
+          article.content_hash = feed_hash(article);
+          const auto it = known.find(article.guid);
+          if (it != known.end() && it->second.content_hash == article.content_hash) {
+            // Unchanged in the feed: keep what is stored (including a full text fetched earlier).
+            article.full_text_fetched = it->second.full_text_fetched;
+            continue;
+          }
+          record.articles.push_back(std::move(article));
+        }
+        int outstanding = 0;
+        for (std::size_t i = 0; i < record.articles.size() && full_text_budget > 0; ++i) {
+          const auto& article = record.articles[i];
+          if (article.link.empty() || article.full_text_fetched) continue;
+          const std::string& body =
+              article.content_html.empty() ? article.summary_html : article.content_html;
+          if (!html::looks_like_summary(body, article.text)) continue;
+          page_requests.push_back({.url = article.link, .tag = static_cast<std::uint64_t>(page_jobs.size())});
+          page_jobs.push_back({response.tag, i});
+          --full_text_budget;
+          ++outstanding;
+        }
+        if (outstanding > 0) {
+          pending.emplace(response.tag,
+                          PendingBlog{blog, std::move(record), std::move(result), started, outstanding});
+          return;
+        }
+      }
+    }
+    finish_blog(record, result, started);
+  });
+
+  if (!page_requests.empty() && !stop_requested_) {
+    client_.fetch_all(std::move(page_requests), [&](fetch::Response response) {
+      const auto& job = page_jobs.at(response.tag);
+      auto it = pending.find(job.blog_tag);
+      if (it == pending.end()) return;
+      PendingBlog& p = it->second;
+      auto& article = p.record.articles.at(job.article_index);
+      if (response.ok()) {
+        if (auto extracted = html::extract_main_content(response.body, response.final_url)) {
+          // Keep the page's text only when it is a real improvement over the feed's summary.
+          const auto words = count_words(extracted->text);
+          if (words > static_cast<std::size_t>(article.word_count)) {
+            article.content_html = extracted->content_html;
+            curate_article(article, p.blog, curation_);
+            ++p.result.full_text_fetched;
+          }
+        }
+      }
+      // Fetched once whatever came of it: a failed page keeps the summary and is not retried each hour.
+      article.full_text_fetched = true;
+      if (--p.pages_outstanding == 0) {
+        finish_blog(p.record, p.result, p.started);
+        pending.erase(it);
+      }
+    });
+  }
+  // Anything still pending (stopped early): save with the summaries.
+  for (auto& [tag, p] : pending) finish_blog(p.record, p.result, p.started);
+
+  summary.elapsed = since(pass_start);
+  if (observer) observer->on_finish(summary);
+  return summary;
+}
+
+}  // namespace longread::pipeline

@@ -1,0 +1,254 @@
+// Crawling against a real HTTP server on 127.0.0.1 (issue 2): conditional GET, permanent redirects,
+// Retry-After, timeouts, body cap, clear stored errors, identity across crawls, full text for summaries.
+#include "pipeline/crawler.h"
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <map>
+
+#include "fetch/http_client.h"
+#include "fixture_server/fixture_server.h"
+#include "storage/store.h"
+
+namespace longread::pipeline {
+namespace {
+namespace fs = std::filesystem;
+
+std::string paragraph(int seed, int words) {
+  static const char* kWords[] = {"cache",  "line", "queue",  "memory",   "order",    "thread",  "atomic",
+                                 "store",  "load", "fence",  "writer",   "reader",   "latency", "throughput",
+                                 "kernel", "page", "buffer", "producer", "consumer", "barrier"};
+  std::string s;
+  for (int i = 0; i < words; ++i) {
+    s += kWords[(seed * 7 + i * 3 + i / 5) % 20];
+    s += (i % 13 == 12) ? ". " : (i % 7 == 6 ? ", " : " ");
+  }
+  return s;
+}
+
+std::string article_html(int seed) {
+  std::string html;
+  for (int p = 0; p < 4; ++p) html += "<p>" + paragraph(seed * 10 + p, 60) + "</p>";
+  return html;
+}
+
+std::string rss(const std::string& title, int first, int count, const std::string& variant = "") {
+  std::string items;
+  for (int i = first; i < first + count; ++i) {
+    items += "<item><title>Post " + std::to_string(i) + variant + "</title><link>https://example.org/p/" +
+             std::to_string(i) + "</link><guid>post-" + std::to_string(i) +
+             "</guid><pubDate>Mon, 23 May 2022 10:00:00 GMT</pubDate><description><![CDATA[" +
+             article_html(i) + variant + "]]></description></item>";
+  }
+  return "<?xml version=\"1.0\"?><rss version=\"2.0\"><channel><title>" + title +
+         "</title><link>https://example.org/</link>" + items + "</channel></rss>";
+}
+
+void write(const fs::path& path, const std::string& text) {
+  fs::create_directories(path.parent_path());
+  std::ofstream(path, std::ios::binary) << text;
+}
+
+class CrawlTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = fs::temp_directory_path() / ("longread_crawl_" + std::to_string(::getpid()) + "_" +
+                                        ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    fs::remove_all(dir_);
+    fs::create_directories(dir_ / "www");
+    auto server = testing::FixtureServer::start(dir_ / "www");
+    ASSERT_TRUE(server) << server.error().message;
+    server_.emplace(std::move(*server));
+    auto store = storage::open_sqlite_store((dir_ / "test.db").string());
+    ASSERT_TRUE(store) << store.error().message;
+    store_ = std::move(*store);
+  }
+  void TearDown() override {
+    store_.reset();
+    server_.reset();
+    fs::remove_all(dir_);
+  }
+
+  std::int64_t add_blog(const std::string& path) {
+    auto id = store_->upsert_blog({.feed_url = server_->url(path), .title = path, .category = "programming"});
+    EXPECT_TRUE(id) << id.error().message;
+    return id ? *id : 0;
+  }
+
+  CrawlSummary crawl(fetch::ClientOptions client_options = {}, bool all = true) {
+    fetch::HttpClient client(client_options);
+    CrawlOptions options;
+    options.all = all;
+    Crawler crawler(*store_, client, options, {});
+    auto summary = crawler.run();
+    EXPECT_TRUE(summary) << summary.error().message;
+    return summary ? *summary : CrawlSummary{};
+  }
+
+  model::Blog blog(std::int64_t id) {
+    auto b = store_->blog(id);
+    EXPECT_TRUE(b && *b);
+    return (b && *b) ? **b : model::Blog{};
+  }
+
+  std::vector<storage::ArticleView> articles_of(std::int64_t blog_id) {
+    storage::ArticleQuery q;
+    q.blog_id = blog_id;
+    q.include_junk = true;
+    q.limit = 1000;
+    auto a = store_->articles(q);
+    EXPECT_TRUE(a) << a.error().message;
+    return a ? *a : std::vector<storage::ArticleView>{};
+  }
+
+  fs::path dir_;
+  std::optional<testing::FixtureServer> server_;
+  std::unique_ptr<storage::Store> store_;
+};
+
+TEST_F(CrawlTest, SecondCrawlIsAllNotModifiedAndAddsNothing) {
+  write(dir_ / "www/a.xml", rss("Blog A", 1, 3));
+  write(dir_ / "www/b.xml", rss("Blog B", 10, 2));
+  const auto a = add_blog("/a.xml");
+  const auto b = add_blog("/b.xml");
+
+  const auto first = crawl();
+  EXPECT_EQ(first.fetched, 2);
+  EXPECT_EQ(first.new_articles, 5);
+  EXPECT_EQ(blog(a).last_status, "ok");
+  EXPECT_EQ(blog(a).title, "/a.xml");  // the list's title wins over the feed's
+  ASSERT_EQ(articles_of(a).size(), 3u);
+  EXPECT_EQ(articles_of(b).size(), 2u);
+
+  server_->reset();
+  const auto second = crawl();
+  EXPECT_EQ(second.not_modified, 2);
+  EXPECT_EQ(second.fetched, 0);
+  EXPECT_EQ(second.new_articles, 0);
+  EXPECT_EQ(blog(a).last_status, "not modified");
+  const auto log = server_->requests_json();
+  EXPECT_NE(log.find("\"if_none_match\": \"\\\""), std::string::npos) << log;  // the stored ETag was sent
+  EXPECT_EQ(articles_of(a).size(), 3u);
+}
+
+TEST_F(CrawlTest, ChangedEntryIsUpdatedInPlaceKeepingIdAndFirstSeen) {
+  write(dir_ / "www/a.xml", rss("Blog A", 1, 2));
+  const auto a = add_blog("/a.xml");
+  crawl();
+  const auto before = articles_of(a);
+  ASSERT_EQ(before.size(), 2u);
+
+  write(dir_ / "www/a.xml", rss("Blog A", 1, 2, " (revised)"));
+  const auto summary = crawl();
+  EXPECT_EQ(summary.updated_articles, 2);
+  EXPECT_EQ(summary.new_articles, 0);
+  const auto after = articles_of(a);
+  ASSERT_EQ(after.size(), 2u);
+  std::map<std::string, storage::ArticleView> by_guid;
+  for (const auto& v : before) by_guid[v.article.guid] = v;
+  for (const auto& v : after) {
+    ASSERT_TRUE(by_guid.contains(v.article.guid));
+    EXPECT_EQ(v.article.id, by_guid[v.article.guid].article.id);
+    EXPECT_EQ(v.article.first_seen, by_guid[v.article.guid].article.first_seen);
+    EXPECT_TRUE(v.article.title.ends_with("(revised)"));
+  }
+}
+
+TEST_F(CrawlTest, PermanentRedirectUpdatesTheStoredFeedUrl) {
+  write(dir_ / "www/new.xml", rss("Moved", 1, 1));
+  const auto id = add_blog("/redirect-permanent/new.xml");
+  const auto temp = add_blog("/redirect-temp/new.xml");
+  crawl();
+  EXPECT_EQ(blog(id).feed_url, server_->url("/new.xml"));
+  EXPECT_EQ(blog(temp).feed_url, server_->url("/redirect-temp/new.xml"));  // 302 changes nothing
+  EXPECT_EQ(articles_of(id).size(), 1u);
+}
+
+TEST_F(CrawlTest, FailuresAreStoredClearlyAndTheCrawlGoesOn) {
+  write(dir_ / "www/good.xml", rss("Good", 1, 1));
+  write(dir_ / "www/page.html",
+        "<!DOCTYPE html><html><head><title>Hi</title></head><body><p>Hello</p></body></html>");
+  write(dir_ / "www/broken.xml",
+        "<?xml version=\"1.0\"?>\n<rss version=\"2.0\">\n<channel><title>x</title>\n<item>"
+        "<title>a</title></item></channel>");
+  const auto good = add_blog("/good.xml");
+  const auto missing = add_blog("/status/404");
+  const auto html = add_blog("/page.html");
+  const auto limited = add_blog("/status/429?retry_after=7200");
+  const auto slow = add_blog("/slow/4/good.xml");
+  const auto big = add_blog("/big/3000000");
+
+  fetch::ClientOptions options;
+  options.total_timeout = std::chrono::seconds{1};
+  options.max_body_bytes = 1 << 20;
+  const auto before = now_seconds();
+  const auto summary = crawl(options);
+  EXPECT_EQ(summary.total, 6);
+  EXPECT_EQ(summary.fetched, 1);
+  EXPECT_EQ(summary.failed, 5);
+
+  EXPECT_EQ(blog(good).last_error, "");
+  EXPECT_EQ(blog(missing).last_error, "HTTP 404");
+  EXPECT_EQ(blog(html).last_error, "not a feed: got an HTML page");
+  EXPECT_EQ(blog(slow).last_error, "timed out after 1 s");
+  EXPECT_EQ(blog(big).last_error, "body over 1 MiB");
+  EXPECT_EQ(blog(limited).last_error, "HTTP 429");
+  for (auto id : {missing, html, limited, slow, big}) {
+    const auto b = blog(id);
+    EXPECT_EQ(b.consecutive_failures, 1) << b.feed_url;
+    ASSERT_TRUE(b.last_error_at.has_value()) << b.feed_url;
+    ASSERT_TRUE(b.next_due_at.has_value()) << b.feed_url;
+  }
+  // Retry-After: 7200 defers the blog two hours, past the one-hour back-off.
+  EXPECT_GE(*blog(limited).next_due_at, before + std::chrono::seconds{7200});
+  EXPECT_LE(*blog(missing).next_due_at, now_seconds() + std::chrono::minutes{61});
+
+  // A failing blog keeps its articles: break the good feed and crawl again.
+  write(dir_ / "www/good.xml", "<html><body>oops</body></html>");
+  crawl(options);
+  EXPECT_EQ(articles_of(good).size(), 1u);
+  EXPECT_EQ(blog(good).last_error, "not a feed: got an HTML page");
+  ASSERT_TRUE(blog(good).last_success_at.has_value());
+}
+
+TEST_F(CrawlTest, ScheduleSkipsBlogsThatAreNotDue) {
+  write(dir_ / "www/a.xml", rss("A", 1, 1));
+  add_blog("/a.xml");
+  EXPECT_EQ(crawl({}, false).total, 1);
+  EXPECT_EQ(crawl({}, false).total, 0);  // due again in an hour
+  EXPECT_EQ(crawl({}, true).total, 1);   // --all ignores the schedule
+}
+
+TEST_F(CrawlTest, SummaryOnlyEntriesGetTheirPageOnce) {
+  std::string page =
+      "<!DOCTYPE html><html><head><title>Deep</title></head><body><nav><a href=/>Home</a> "
+      "<a href=/about>About</a></nav><article><h1>Deep post</h1>";
+  for (int p = 0; p < 8; ++p) page += "<p>" + paragraph(p, 70) + "</p>";
+  page += "</article><footer>Copyright</footer></body></html>";
+  write(dir_ / "www/posts/deep.html", page);
+  const std::string feed =
+      "<?xml version=\"1.0\"?><rss version=\"2.0\"><channel><title>S</title><item>"
+      "<title>Deep post</title><guid>deep</guid><link>" +
+      server_->url("/posts/deep.html") +
+      "</link><description>The first lines of a long post about queues […]</description>"
+      "</item></channel></rss>";
+  write(dir_ / "www/s.xml", feed);
+  const auto id = add_blog("/s.xml");
+  crawl();
+  auto stored = articles_of(id);
+  ASSERT_EQ(stored.size(), 1u);
+  EXPECT_TRUE(stored[0].article.full_text_fetched);
+  EXPECT_GT(stored[0].article.word_count, 400);
+  EXPECT_FALSE(stored[0].article.junk) << stored[0].article.junk_reason;
+
+  server_->reset();
+  crawl();  // unchanged feed: the page is not fetched again, the full text stays
+  EXPECT_EQ(server_->requests_json().find("deep.html"), std::string::npos);
+  stored = articles_of(id);
+  EXPECT_GT(stored[0].article.word_count, 400);
+}
+
+}  // namespace
+}  // namespace longread::pipeline
