@@ -6,8 +6,46 @@
 namespace longread::html {
 namespace {
 
-bool is_token_byte(unsigned char c) {
-  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c >= 0x80;
+enum class CharClass { kSeparator, kWord, kIdeograph };
+
+// ASCII letters and digits are word characters; Unicode punctuation and spaces separate words; CJK
+// ideographs, kana and hangul syllables are words of one character each (those scripts do not put
+// spaces between words, so a whole sentence would otherwise be one token); any other code point is
+// a word character.
+CharClass classify(char32_t cp) {
+  if (cp < 0x80) {
+    const bool word = (cp >= 'a' && cp <= 'z') || (cp >= 'A' && cp <= 'Z') || (cp >= '0' && cp <= '9');
+    return word ? CharClass::kWord : CharClass::kSeparator;
+  }
+  if ((cp >= 0x80 && cp <= 0xBF) || cp == 0xD7 || cp == 0xF7 || (cp >= 0x2000 && cp <= 0x2BFF) ||
+      (cp >= 0x3000 && cp <= 0x303F) || (cp >= 0xFE10 && cp <= 0xFE6F) || (cp >= 0xFF00 && cp <= 0xFF0F) ||
+      (cp >= 0xFF1A && cp <= 0xFF20) || (cp >= 0xFF3B && cp <= 0xFF40) || (cp >= 0xFF5B && cp <= 0xFF65))
+    return CharClass::kSeparator;
+  if ((cp >= 0x2E80 && cp <= 0x2FFF) || (cp >= 0x3040 && cp <= 0x31FF) || (cp >= 0x3400 && cp <= 0x4DBF) ||
+      (cp >= 0x4E00 && cp <= 0x9FFF) || (cp >= 0xAC00 && cp <= 0xD7AF) || (cp >= 0xF900 && cp <= 0xFAFF) ||
+      (cp >= 0x20000 && cp <= 0x2FFFF))
+    return CharClass::kIdeograph;
+  return CharClass::kWord;
+}
+
+// Decodes one UTF-8 sequence at s[i] (lenient: a stray byte is returned as itself).
+char32_t decode(std::string_view s, std::size_t& i) {
+  const auto c0 = static_cast<unsigned char>(s[i++]);
+  int extra = 0;
+  char32_t cp = c0;
+  if ((c0 & 0xE0) == 0xC0) {
+    extra = 1;
+    cp = c0 & 0x1F;
+  } else if ((c0 & 0xF0) == 0xE0) {
+    extra = 2;
+    cp = c0 & 0x0F;
+  } else if ((c0 & 0xF8) == 0xF0) {
+    extra = 3;
+    cp = c0 & 0x07;
+  }
+  for (; extra > 0 && i < s.size() && (static_cast<unsigned char>(s[i]) & 0xC0) == 0x80; --extra, ++i)
+    cp = (cp << 6) | (static_cast<unsigned char>(s[i]) & 0x3F);
+  return cp;
 }
 
 std::unordered_map<std::string, int> bag(std::string_view s, std::size_t& total) {
@@ -20,12 +58,25 @@ std::unordered_map<std::string, int> bag(std::string_view s, std::size_t& total)
     ++total;
     token.clear();
   };
-  for (const char ch : s) {
-    const auto c = static_cast<unsigned char>(ch);
-    if (is_token_byte(c)) {
-      token += (c >= 'A' && c <= 'Z') ? static_cast<char>(c - 'A' + 'a') : ch;
-    } else {
-      flush();
+  for (std::size_t i = 0; i < s.size();) {
+    const std::size_t start = i;
+    const char32_t cp = decode(s, i);
+    switch (classify(cp)) {
+      case CharClass::kSeparator:
+        flush();
+        break;
+      case CharClass::kIdeograph:
+        flush();
+        token.assign(s.substr(start, i - start));
+        flush();
+        break;
+      case CharClass::kWord:
+        if (cp >= 'A' && cp <= 'Z') {
+          token += static_cast<char>(cp - 'A' + 'a');
+        } else {
+          token.append(s.substr(start, i - start));
+        }
+        break;
     }
   }
   flush();

@@ -13,9 +13,10 @@ struct TokenScore {
   double f1 = 0;
 };
 
-// Tokens are maximal runs of letters and digits (every non-ASCII code point counts as a letter),
-// ASCII lower-cased, so punctuation and whitespace differences do not count. The overlap is the
-// multiset intersection. Two empty texts score 1.
+// Tokens are maximal runs of word characters (ASCII letters and digits, and non-ASCII code points
+// other than Unicode punctuation), ASCII lower-cased; each CJK ideograph, kana or hangul syllable is a
+// token of its own. Punctuation and whitespace differences do not count. The overlap is the multiset
+// intersection. Two empty texts score 1. bench/extract/readability.mjs implements the same rules.
 TokenScore token_f1(std::string_view got, std::string_view expected);
 
 }  // namespace longread::html

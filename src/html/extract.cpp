@@ -46,7 +46,7 @@ bool is_unlikely(std::string_view s) {
           "pager",      "popup",   "yom-remote"});
 }
 bool maybe_candidate(std::string_view s) {
-  return contains_any(s, {"and", "article", "body", "column", "content", "main", "shadow"});
+  return contains_any(s, {"and", "article", "body", "column", "content", "main", "mathjax", "shadow"});
 }
 bool is_negative(std::string_view s) {
   if (contains_any(s, {"-ad-",     "hidden", "banner",   "combx",    "comment", "com-",       "contact",
@@ -204,6 +204,7 @@ class Extractor {
   void init_candidate(int i);
   [[nodiscard]] bool has_ancestor(int i, GumboTag tag, int max_depth = 1 << 30) const;
   [[nodiscard]] bool is_data_table(int i) const;
+  [[nodiscard]] bool is_p_wrapper(int i) const;
 
   std::vector<Node> nodes_;
   std::vector<char> removed_;
@@ -482,7 +483,11 @@ void Extractor::score_paragraphs() {
                          1 + inline_text.commas + std::min(std::floor(inline_text.chars / 100), 3.0));
     }
     if (!paragraph || s.chars < kMinParagraphChars || n.parent < 0) continue;
-    add_to_ancestors(n.parent, 1 + s.commas + std::min(std::floor(s.chars / 100), 3.0));
+    const int parent = n.tag == GUMBO_TAG_P && is_p_wrapper(n.parent)
+                           ? nodes_[static_cast<std::size_t>(n.parent)].parent
+                           : n.parent;
+    if (parent < 0) continue;
+    add_to_ancestors(parent, 1 + s.commas + std::min(std::floor(s.chars / 100), 3.0));
   }
   // Links are navigation, not prose: scale every candidate by its link density.
   for (std::size_t k = 0; k < nodes_.size(); ++k)
@@ -513,7 +518,7 @@ std::vector<int> Extractor::select_content() {
     if (S(top[i]) / S(best) >= 0.75) alternatives.push_back(top[i]);
   if (alternatives.size() >= 3) {
     auto contains = [&](int ancestor, int node) {
-      return node >= ancestor && node < nodes_[static_cast<std::size_t>(ancestor)].end;
+      return node > ancestor && node < nodes_[static_cast<std::size_t>(ancestor)].end;
     };
     for (int p = parent_of(best); p >= 0 && p != body_; p = parent_of(p)) {
       int inside = 0;
@@ -573,7 +578,8 @@ std::vector<int> Extractor::select_content() {
       content.push_back(c);
       continue;
     }
-    if (nodes_[ck].tag == GUMBO_TAG_P) {
+    const bool paragraph_like = nodes_[ck].tag == GUMBO_TAG_P || is_p_wrapper(c);
+    if (paragraph_like) {
       const Stats& s = stats_[ck];
       const double ld = s.link_density();
       const std::string text = collapse_whitespace(detail::inner_text(nodes_[ck].g));
@@ -583,6 +589,26 @@ std::vector<int> Extractor::select_content() {
     }
   }
   return content;
+}
+
+// A <div> whose only content is one <p> (and little of it links) stands for that paragraph:
+// Readability replaces such a div by its <p>, so the paragraph scores the div's parent.
+bool Extractor::is_p_wrapper(int i) const {
+  const Node& n = nodes_[static_cast<std::size_t>(i)];
+  if (n.text || n.tag != GUMBO_TAG_DIV || removed_[static_cast<std::size_t>(i)]) return false;
+  int elements = 0;
+  bool p = false;
+  for (int c = n.first_child; c >= 0; c = nodes_[static_cast<std::size_t>(c)].next_sibling) {
+    const Node& child = nodes_[static_cast<std::size_t>(c)];
+    if (removed_[static_cast<std::size_t>(c)]) continue;
+    if (child.text) {
+      if (child.own.chars > 0) return false;
+      continue;
+    }
+    ++elements;
+    p = child.tag == GUMBO_TAG_P;
+  }
+  return elements == 1 && p && stats_[static_cast<std::size_t>(i)].link_density() < 0.25;
 }
 
 bool Extractor::is_data_table(int i) const {
@@ -638,14 +664,12 @@ void Extractor::clean_subtree(int top) {
       s.commas = n.own.commas;
     } else {
       // Own-tag statistics on top of the children already summed into s.
-      const Stats& full = stats_[ku];
       s.p += n.tag == GUMBO_TAG_P;
       s.img += n.tag == GUMBO_TAG_IMG;
       s.li += n.tag == GUMBO_TAG_LI;
       if (n.tag == GUMBO_TAG_A) s.link_chars = s.chars * (attr(n.g, "href").starts_with("#") ? 0.3 : 1.0);
       if (is_heading(n.tag)) s.heading_chars = s.chars;
       if (n.tag == GUMBO_TAG_UL || n.tag == GUMBO_TAG_OL) s.list_chars = s.chars;
-      (void)full;
       const bool in_code = has_ancestor(k, GUMBO_TAG_PRE, 64) || has_ancestor(k, GUMBO_TAG_CODE, 64);
       // Share widgets and headers with negative hints.
       if (k != top && is_share(n.class_id) && s.chars < 500 && !in_code) drop = true;
@@ -658,8 +682,8 @@ void Extractor::clean_subtree(int top) {
         const bool is_list =
             n.tag == GUMBO_TAG_UL || n.tag == GUMBO_TAG_OL || (s.chars > 0 && s.list_chars / s.chars > 0.9);
         const int weight = class_weight(k);
-        const double content_score = candidate_[ku] ? score_[ku] : 0;
-        if (weight + content_score < 0) {
+        // Only the class hints count here: a low paragraph score is not a reason to drop a block.
+        if (weight < 0) {
           drop = true;
         } else if (s.commas < 10) {
           const double ld = s.link_density();
