@@ -1,0 +1,133 @@
+// "/blog/<blog-id>/read/<article-id>[-slug]" — one article: its excerpt, a link to the original, and more
+// from the same blog and category. A wrong or missing slug redirects to the canonical URL.
+#include <charconv>
+
+#include "core/strings.h"
+#include "pages/pages.h"
+#include "ui/format.h"
+
+namespace longread::ui::pages {
+namespace {
+
+std::optional<std::int64_t> leading_id(std::string_view segment) {
+  std::int64_t id = 0;
+  const auto [end, ec] = std::from_chars(segment.data(), segment.data() + segment.size(), id);
+  if (ec != std::errc{} || id <= 0) return std::nullopt;
+  const std::string_view rest(end, static_cast<std::size_t>(segment.data() + segment.size() - end));
+  if (!rest.empty() && rest.front() != '-') return std::nullopt;
+  return id;
+}
+
+Html date_line(const model::Article& a) {
+  if (a.undated || !a.published) return Html::literal("date unknown");
+  return html("<time datetime=\"{}\">{}</time>", attr(iso_date(*a.published)),
+              text(ordinal_date(*a.published)));
+}
+
+Html more_from_blog(const View& view, const storage::ArticleView& current, const std::string& blog_name) {
+  storage::ArticleQuery query;
+  query.blog_id = current.article.blog_id;
+  query.exclude_article_id = current.article.id;
+  query.limit = 5;
+  auto articles = view.store().articles(query);
+  if (!articles || articles->empty()) return {};
+  ItemOptions options;
+  options.show_blog = false;
+  options.heading_h3 = true;
+  options.absolute_date = true;
+  return html("<section class=\"related more-from-blog\">\n<h2>More from {}</h2>\n{}</section>\n",
+              text(blog_name), article_list(view, *articles, options));
+}
+
+Html more_in_category(const View& view, const storage::ArticleView& current, const std::string& category) {
+  storage::ArticleQuery query;
+  query.category = category;
+  query.exclude_blog_id = current.article.blog_id;
+  query.limit = 5;
+  auto articles = view.store().articles(query);
+  if (!articles || articles->empty()) return {};
+  ItemOptions options;
+  options.show_category = false;
+  options.heading_h3 = true;
+  options.excerpt_bytes = 0;
+  Html items;
+  for (const auto& item : *articles) {
+    const model::Article& a = item.article;
+    items += html(
+        "<li class=\"item\" data-item>\n<h3><a href=\"{}\">{}</a></h3>\n<p class=\"meta\"><a "
+        "href=\"{}\">{}</a>"
+        "<span class=\"sep\" aria-hidden=\"true\">•</span>{} • {}</p>\n</li>\n",
+        attr(article_path(a)), text(trim(a.title).empty() ? "Untitled" : a.title), attr(blog_path(a.blog_id)),
+        text(blog_display_name(item.blog_title, item.blog_site_url)),
+        text(relative_age(a.display_date(), view.now())), text(plural(a.votes, "vote", "votes")));
+  }
+  return html(
+      "<section class=\"related more-in-category\">\n<h2>More in {}</h2>\n<ol "
+      "class=\"items\">\n{}</ol>\n</section>\n",
+      text(view.category_name(category)), items);
+}
+
+}  // namespace
+
+Result<web::Response> article(View& view, const web::Request&, const Params& params) {
+  const auto blog_id = leading_id(params.get("blog"));
+  const auto article_id = leading_id(params.get("article"));
+  if (!blog_id || !article_id || params.get("blog").find('-') != std::string_view::npos) {
+    return fail(ErrorKind::kNotFound, "ui: malformed article path", "No such article.");
+  }
+  auto found = view.store().article(*article_id);
+  if (!found) return std::unexpected(found.error());
+  // An id that belongs to another blog is not found here: blog pages never show each other's articles.
+  if (!*found || (*found)->article.blog_id != *blog_id ||
+      ((*found)->article.junk && (*found)->article.keep_override != true)) {
+    return fail(ErrorKind::kNotFound,
+                "ui: no article " + std::to_string(*article_id) + " in blog " + std::to_string(*blog_id),
+                "No such article.");
+  }
+  const storage::ArticleView& item = **found;
+  const model::Article& a = item.article;
+  if (params.get("article") != article_slug(a)) return web::Response::redirect(301, article_path(a));
+
+  const std::string blog_name = blog_display_name(item.blog_title, item.blog_site_url);
+  const std::string category = article_category(item);
+  const std::string title = trim(a.title).empty() ? "Untitled" : std::string(trim(a.title));
+  const std::string excerpt = a.excerpt.empty() ? truncate_words(a.text, 2000) : a.excerpt;
+
+  std::vector<Html> meta{date_line(a)};
+  if (a.reading_minutes > 1) meta.push_back(text(reading_time(a.reading_minutes)));
+  meta.push_back(html("<span class=\"votes\">{}</span>", text(plural(a.votes, "vote", "votes"))));
+  if (!a.author.empty()) meta.push_back(html("by {}", text(a.author)));
+
+  Html actions;
+  actions += external_link(a.link, Html::literal("Read now &rarr;"),
+                           Html::literal("class=\"button primary\" data-shortcut=\"read\""));
+  actions += html(
+      "<form method=\"post\" action=\"/reading-list/{}\" data-shortcut=\"reading-list\">"
+      "<button type=\"submit\" title=\"alt+a\">Add to reading list</button></form>",
+      number(a.id));
+
+  Page out;
+  out.title = title;
+  out.description = truncate_words(collapse_whitespace(excerpt), 160);
+  out.path = article_path(a);
+  out.body = html(
+      "<article class=\"article\">\n<header>\n<h1>{}</h1>\n"
+      "<p class=\"from\">from <a href=\"{}\" data-shortcut=\"blog\">{}</a> in <a href=\"{}\">{}</a></p>\n"
+      "<p class=\"meta\">{}</p>\n</header>\n<div class=\"body excerpt-long\">\n{}</div>\n"
+      "<div class=\"actions\">{}</div>\n</article>\n"
+      "<aside class=\"newsletter\">\n<h2>Stay updated</h2>\n"
+      "<p>A weekly newsletter with the top 5 articles worth reading.</p>\n"
+      "<form method=\"post\" action=\"/newsletter\"><label class=\"visually-hidden\" "
+      "for=\"newsletter-email\">"
+      "Email address</label><input id=\"newsletter-email\" type=\"email\" name=\"email\" required "
+      "placeholder=\"you@example.com\" autocomplete=\"email\"><button "
+      "type=\"submit\">Subscribe</button></form>\n"
+      "</aside>\n{}{}",
+      text(title), attr(blog_path(a.blog_id)), text(blog_name), attr(category_path(category)),
+      text(view.category_name(category)),
+      join(meta, Html::literal("<span class=\"sep\" aria-hidden=\"true\">•</span>")), paragraphs(excerpt),
+      actions, more_from_blog(view, item, blog_name), more_in_category(view, item, category));
+  return view.render(out);
+}
+
+}  // namespace longread::ui::pages

@@ -1,0 +1,64 @@
+// "/blog/<id>" — one blog: its links and its articles, newest first, paginated.
+#include <charconv>
+
+#include "pages/pages.h"
+#include "ui/format.h"
+
+namespace longread::ui::pages {
+
+Result<web::Response> blog(View& view, const web::Request& request, const Params& params) {
+  const std::string_view raw = params.get("blog");
+  std::int64_t id = 0;
+  const auto [end, ec] = std::from_chars(raw.data(), raw.data() + raw.size(), id);
+  if (ec != std::errc{} || end != raw.data() + raw.size() || id <= 0) {
+    return fail(ErrorKind::kNotFound, "ui: malformed blog id", "No such blog.");
+  }
+  auto page = page_number(request);
+  if (!page) return std::unexpected(page.error());
+  auto found = view.store().blog(id);
+  if (!found) return std::unexpected(found.error());
+  if (!*found) return fail(ErrorKind::kNotFound, "ui: no blog " + std::to_string(id), "No such blog.");
+  const model::Blog& b = **found;
+
+  const int size = view.options().page_size;
+  storage::ArticleQuery query;
+  query.blog_id = id;
+  query.limit = size + 1;
+  query.offset = (*page - 1) * size;
+  auto articles = view.store().articles(query);
+  if (!articles) return std::unexpected(articles.error());
+  if (articles->empty() && *page > 1)
+    return fail(ErrorKind::kNotFound, "ui: blog page beyond the end", "There is no such page.");
+  const bool has_older = static_cast<int>(articles->size()) > size;
+  if (has_older) articles->pop_back();
+  storage::ArticleQuery count_query;
+  count_query.blog_id = id;
+  auto count = view.store().count_articles(count_query);
+  if (!count) return std::unexpected(count.error());
+
+  const std::string name = blog_display_name(b.title, b.site_url);
+  std::vector<Html> links;
+  links.push_back(external_link(b.site_url, Html::literal("Website")));
+  links.push_back(external_link(b.feed_url, Html::literal("Feed")));
+  const std::string category = b.category.empty() ? "uncategorized" : b.category;
+  links.push_back(
+      html("<a href=\"{}\">{}</a>", attr(category_path(category)), text(view.category_name(category))));
+  links.push_back(text(plural(*count, "article", "articles")));
+  if (!b.author.empty()) links.push_back(html("by {}", text(b.author)));
+
+  ItemOptions options;
+  options.show_blog = false;
+  Page out;
+  out.title = name;
+  out.description = "Long-form articles from " + name + ".";
+  out.path = blog_path(id) + (*page == 1 ? "" : "?page=" + std::to_string(*page));
+  out.body =
+      html("<h1 class=\"page-title\">{}</h1>\n<p class=\"lede\">{}</p>\n{}{}", text(name),
+           join(links, Html::literal("<span class=\"sep\" aria-hidden=\"true\">•</span>")),
+           articles->empty() ? Html::literal("<p class=\"empty\">No articles from this blog yet.</p>\n")
+                             : article_list(view, *articles, options),
+           pager(blog_path(id), *page, has_older));
+  return view.render(out);
+}
+
+}  // namespace longread::ui::pages

@@ -1,0 +1,45 @@
+// "/category/<slug>" — the newest articles filed under one category.
+#include "pages/pages.h"
+
+namespace longread::ui::pages {
+
+Result<web::Response> category(View& view, const web::Request& request, const Params& params) {
+  const std::string slug(params.get("slug"));
+  auto page = page_number(request);
+  if (!page) return std::unexpected(page.error());
+  const int size = view.options().page_size;
+  storage::ArticleQuery query;
+  query.category = slug;
+  query.limit = size + 1;
+  query.offset = (*page - 1) * size;
+  auto articles = view.store().articles(query);
+  if (!articles) return std::unexpected(articles.error());
+  if (articles->empty()) {
+    // A category with no visible articles is only a page if the store knows it.
+    bool known = false;
+    if (auto all = view.store().categories()) {
+      for (const auto& c : *all) known = known || c.slug == slug;
+    }
+    if (!known || *page > 1)
+      return fail(ErrorKind::kNotFound, "ui: no category " + slug, "No such category.");
+  }
+  const bool has_older = static_cast<int>(articles->size()) > size;
+  if (has_older) articles->pop_back();
+
+  const std::string name = view.category_name(slug);
+  ItemOptions options;
+  options.show_category = false;
+  Page out;
+  out.title = name;
+  out.description = "Long-form articles about " + name + " from personal blogs.";
+  out.path = category_path(slug) + (*page == 1 ? "" : "?page=" + std::to_string(*page));
+  out.nav = "categories";
+  out.body =
+      html("<h1 class=\"page-title\">{}</h1>\n{}{}", text(name),
+           articles->empty() ? Html::literal("<p class=\"empty\">No articles in this category yet.</p>\n")
+                             : article_list(view, *articles, options),
+           pager(category_path(slug), *page, has_older));
+  return view.render(out);
+}
+
+}  // namespace longread::ui::pages

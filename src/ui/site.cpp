@@ -1,0 +1,68 @@
+#include "ui/site.h"
+
+#include "pages/pages.h"
+#include "ui/page_cache.h"
+#include "ui/routes.h"
+#include "ui/view.h"
+
+namespace longread::ui {
+
+struct Site::Impl {
+  Impl(storage::Store& store, SiteOptions options)
+      : context{store, std::move(options), AssetTable{}},
+        router(make_routes(context)),
+        cache(context.options.page_cache_ttl, context.options.page_cache_entries) {}
+
+  SiteContext context;
+  web::Router router;
+  PageCache cache;
+};
+
+Site::Site(storage::Store& store, SiteOptions options)
+    : impl_(std::make_unique<Impl>(store, std::move(options))) {}
+Site::~Site() = default;
+
+const SiteOptions& Site::options() const {
+  return impl_->context.options;
+}
+
+Result<web::Response> Site::handle(const web::Request& request) {
+  // Health checks and static files never go through the cache: one must be live, the other is in memory.
+  const bool cacheable = (request.method == "GET" || request.method == "HEAD") &&
+                         request.path != "/healthz" && !request.path.starts_with("/static/");
+  std::optional<std::int64_t> version;
+  if (cacheable) {
+    if (auto v = impl_->context.store.data_version()) version = *v;
+  }
+  const std::string& key = request.target;
+  if (version) {
+    if (auto hit = impl_->cache.get(key, *version)) return std::move(*hit);
+  }
+  auto result = impl_->router.dispatch(request);
+  if (result && version) impl_->cache.put(key, *version, *result);
+  return result;
+}
+
+web::Response Site::error_page(int status, std::string_view message) const {
+  View view(impl_->context);
+  return pages::error(view, status, message);
+}
+
+web::App Site::app() {
+  return [this](const web::Request& request) { return handle(request); };
+}
+
+web::ErrorPageRenderer Site::error_renderer() const {
+  return [this](int status, std::string_view message) { return error_page(status, message); };
+}
+
+Result<std::unique_ptr<web::Server>> make_server(Site& site, bool handle_signals) {
+  web::ServerOptions options;
+  options.listen = site.options().listen;
+  options.threads = site.options().threads;
+  options.access_log = site.options().access_log;
+  options.handle_signals = handle_signals;
+  return web::Server::create(options, site.app(), site.error_renderer());
+}
+
+}  // namespace longread::ui

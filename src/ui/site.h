@@ -1,0 +1,69 @@
+// The reading site: every page of longread over a storage::Store, plus the entry point that serves it.
+//
+// How main() runs it (the crawler runs on its own thread; the site only reads):
+//
+//   ui::SiteOptions site_options{.listen = "127.0.0.1:8080", .base_url = "https://longread.example"};
+//   ui::Site site(*store, site_options);
+//   auto server = ui::make_server(site);          // binds now: a busy port is an error value here
+//   if (!server) { log(server.error().message); return 1; }
+//   std::jthread crawler(...);                    // the lead's scheduler, sharing `store`
+//   (*server)->run();     // serves on options.threads threads; returns after SIGTERM/SIGINT once
+//                         // in-flight requests have finished
+//   crawler.request_stop(); crawler.join();       // then the Store may be closed
+//
+// With `handle_signals = false` the caller owns the signals and calls (*server)->stop() itself.
+#pragma once
+
+#include <chrono>
+#include <cstddef>
+#include <memory>
+#include <string>
+#include <string_view>
+
+#include "core/error.h"
+#include "storage/store.h"
+#include "web/http.h"
+#include "web/server.h"
+
+namespace longread::ui {
+
+struct SiteOptions {
+  std::string listen = "127.0.0.1:8080";           // host:port; port 0 picks a free one (tests)
+  std::string base_url = "http://127.0.0.1:8080";  // for canonical links; no trailing slash
+  std::string site_name = "longread";
+  int threads = 0;         // HTTP threads; 0 = hardware concurrency
+  bool access_log = true;  // one log line per request
+  int page_size = 25;      // articles per listing page
+  // Rendered pages are cached per (target, Store::data_version()); relative ages ("5 minutes ago") make
+  // a page stale with time alone, so entries also expire after this long.
+  std::chrono::seconds page_cache_ttl{30};
+  std::size_t page_cache_entries = 4096;
+};
+
+// The site: routes table, page handlers, page cache and static assets. Thread-safe; one instance serves
+// every request. Keeps a reference to the store, which must outlive it.
+class Site {
+ public:
+  Site(storage::Store& store, SiteOptions options);
+  ~Site();
+  Site(const Site&) = delete;
+  Site& operator=(const Site&) = delete;
+
+  // The application web::Server runs: request -> page (or an error kind web/ maps to a status).
+  [[nodiscard]] Result<web::Response> handle(const web::Request& request);
+  // The site's page for an error status (404, 400, 500...); `message` is shown as text.
+  [[nodiscard]] web::Response error_page(int status, std::string_view message) const;
+  [[nodiscard]] const SiteOptions& options() const;
+
+  [[nodiscard]] web::App app();
+  [[nodiscard]] web::ErrorPageRenderer error_renderer() const;
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+// Binds options().listen and returns a server for `site` (which must outlive it). run() blocks.
+[[nodiscard]] Result<std::unique_ptr<web::Server>> make_server(Site& site, bool handle_signals = true);
+
+}  // namespace longread::ui

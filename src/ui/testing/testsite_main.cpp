@@ -1,0 +1,54 @@
+// longread-testsite: serves the site over a SQLite file for the browser test, benchmarks and manual looks.
+//   longread-testsite --db /tmp/x.db --seed --listen 127.0.0.1:0
+// prints "listening http://127.0.0.1:PORT" on stdout once bound, serves until SIGTERM/SIGINT.
+#include <spdlog/spdlog.h>
+#include <CLI/CLI.hpp>
+
+#include <cstdio>
+#include <iostream>
+
+#include "storage/store.h"
+#include "ui/site.h"
+#include "ui/testing/fixtures.h"
+
+int main(int argc, char** argv) {
+  CLI::App cli{"longread-testsite: the reading site over a SQLite database, for tests and benchmarks"};
+  std::string db;
+  bool seed = false;
+  bool quiet = false;
+  longread::ui::SiteOptions options;
+  options.listen = "127.0.0.1:0";
+  cli.add_option("--db", db, "SQLite database file (created if missing)")->required();
+  cli.add_flag("--seed", seed, "seed the fixture blogs and articles first");
+  cli.add_option("--listen", options.listen, "host:port (port 0 picks a free port)");
+  cli.add_option("--threads", options.threads, "HTTP threads (0 = hardware concurrency)");
+  cli.add_option("--base-url", options.base_url, "base URL for canonical links");
+  cli.add_flag("--quiet", quiet, "no access log");
+  CLI11_PARSE(cli, argc, argv);
+  options.access_log = !quiet;
+  spdlog::set_level(quiet ? spdlog::level::warn : spdlog::level::info);
+
+  auto store = longread::storage::open_sqlite_store(db);
+  if (!store) {
+    std::cerr << store.error().message << "\n";
+    return 1;
+  }
+  if (seed) {
+    auto ids = longread::ui::testing::seed_fixtures(**store, longread::now_seconds());
+    if (!ids) {
+      std::cerr << ids.error().message << "\n";
+      return 1;
+    }
+    std::cout << "seeded lock_free_article=" << ids->lock_free_article << " ada_blog=" << ids->ada_blog
+              << " evil_article=" << ids->evil_article << " evil_blog=" << ids->evil_blog << "\n";
+  }
+  longread::ui::Site site(**store, options);
+  auto server = longread::ui::make_server(site);
+  if (!server) {
+    std::cerr << server.error().message << "\n";
+    return 1;
+  }
+  std::cout << "listening http://127.0.0.1:" << (*server)->port() << std::endl;
+  (*server)->run();
+  return 0;
+}

@@ -1,0 +1,121 @@
+// Keyboard shortcuts, the dark-mode and full-width toggles. Everything else works without JavaScript.
+(function () {
+  "use strict";
+  var root = document.documentElement;
+
+  function store(key, value) {
+    try {
+      if (value === null) localStorage.removeItem(key); else localStorage.setItem(key, value);
+    } catch (e) { /* storage disabled: the toggle lasts for this page only */ }
+  }
+
+  function isDark() {
+    var theme = root.getAttribute("data-theme");
+    if (theme) return theme === "dark";
+    return window.matchMedia && window.matchMedia("(prefers-color-scheme: dark)").matches;
+  }
+
+  function toggleTheme() {
+    var next = isDark() ? "light" : "dark";
+    root.setAttribute("data-theme", next);
+    store("longread.theme", next);
+  }
+
+  function toggleWidth() {
+    var full = root.getAttribute("data-width") === "full";
+    if (full) root.removeAttribute("data-width"); else root.setAttribute("data-width", "full");
+    store("longread.width", full ? null : "full");
+  }
+
+  var overlay = document.getElementById("shortcuts");
+  function toggleOverlay(show) {
+    if (!overlay) return;
+    var visible = show === undefined ? overlay.hidden : show;
+    overlay.hidden = !visible;
+    if (visible) {
+      var close = overlay.querySelector("button");
+      if (close) close.focus();
+    }
+  }
+
+  var items = Array.prototype.slice.call(document.querySelectorAll("[data-item]"));
+  var current = -1;
+  function moveCurrent(step) {
+    if (!items.length) return;
+    if (current >= 0) items[current].classList.remove("is-current");
+    current = Math.max(0, Math.min(items.length - 1, current + step));
+    var item = items[current];
+    item.classList.add("is-current");
+    item.scrollIntoView({ block: "nearest" });
+    var link = item.querySelector("h2 a, h3 a");
+    if (link) link.focus({ preventScroll: true });
+  }
+
+  function follow(selector) {
+    var link = document.querySelector(selector);
+    if (link && link.href) { window.location.href = link.href; return true; }
+    return false;
+  }
+
+  function readNow() {
+    if (follow("[data-shortcut='read']")) return;
+    if (current >= 0) {
+      var link = items[current].querySelector("h2 a, h3 a");
+      if (link) window.location.href = link.href;
+    }
+  }
+
+  function typing(target) {
+    if (!target) return false;
+    var tag = target.tagName;
+    return tag === "INPUT" || tag === "TEXTAREA" || tag === "SELECT" || target.isContentEditable;
+  }
+
+  document.addEventListener("keydown", function (event) {
+    // Alt changes event.key on macOS (alt+k types "˚"), so combinations with alt match on event.code.
+    if (event.altKey && event.shiftKey && !event.ctrlKey && !event.metaKey) {
+      var handled = true;
+      if (event.code === "KeyK") toggleOverlay();
+      else if (event.code === "KeyB") follow("[data-shortcut='blog']");
+      else if (event.code === "KeyF") toggleWidth();
+      else if (event.code === "KeyD") toggleTheme();
+      else handled = false;
+      if (handled) event.preventDefault();
+      return;
+    }
+    if (event.altKey && !event.shiftKey && !event.ctrlKey && !event.metaKey && event.code === "KeyA") {
+      var form = document.querySelector("form[data-shortcut='reading-list']");
+      if (form) { event.preventDefault(); form.requestSubmit ? form.requestSubmit() : form.submit(); }
+      return;
+    }
+    if (event.key === "Escape" && overlay && !overlay.hidden) { toggleOverlay(false); return; }
+    if (event.altKey || event.ctrlKey || event.metaKey || typing(event.target)) return;
+    switch (event.key) {
+      case "ArrowRight": case "o": readNow(); break;
+      case "j": moveCurrent(1); break;
+      case "k": moveCurrent(-1); break;
+      case "/": {
+        var search = document.querySelector("input[type='search']");
+        if (search) { event.preventDefault(); search.focus(); search.select(); }
+        return;
+      }
+      case "?": toggleOverlay(); break;
+      default: return;
+    }
+    event.preventDefault();
+  });
+
+  document.querySelectorAll("[data-action]").forEach(function (button) {
+    button.hidden = false;
+    button.addEventListener("click", function () {
+      var action = button.getAttribute("data-action");
+      if (action === "theme") toggleTheme();
+      else if (action === "width") toggleWidth();
+      else if (action === "shortcuts") toggleOverlay();
+      else if (action === "close-shortcuts") toggleOverlay(false);
+    });
+  });
+  if (overlay) {
+    overlay.addEventListener("click", function (event) { if (event.target === overlay) toggleOverlay(false); });
+  }
+})();
