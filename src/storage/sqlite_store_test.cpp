@@ -65,6 +65,22 @@ std::vector<std::string> raw_query(const std::string& path, const char* sql) {
   return out;
 }
 
+// Runs a statement that returns no rows on a separate raw connection; returns SQLite's error or "".
+std::string raw_exec(const std::string& path, const char* sql) {
+  sqlite3* db = nullptr;
+  std::string error;
+  if (sqlite3_open_v2(path.c_str(), &db, SQLITE_OPEN_READWRITE, nullptr) != SQLITE_OK) {
+    error = "cannot open";
+  } else {
+    char* message = nullptr;
+    if (sqlite3_exec(db, sql, nullptr, nullptr, &message) != SQLITE_OK)
+      error = message != nullptr ? message : "?";
+    sqlite3_free(message);
+  }
+  sqlite3_close(db);
+  return error;
+}
+
 TimePoint day(int n) {
   return from_unix(1'700'000'000 + static_cast<std::int64_t>(n) * 86'400);
 }
@@ -221,7 +237,8 @@ TEST_F(StoreTest, UpdateKeepsIdVotesFirstSeenAndKeepOverride) {
   auto keys = store_->article_keys(blog).value();
   ASSERT_EQ(keys.size(), 1u);
   const auto id = keys[0].id;
-  ASSERT_TRUE(store_->set_keep_override(id, true));
+  auto kept = store_->set_keep_override(id, true);
+  ASSERT_TRUE(kept) << kept.error().message;
 
   auto revised = make_article("g", "Revised", std::nullopt);
   revised.junk = true;
@@ -457,6 +474,193 @@ TEST_F(StoreTest, SimhashRoundTripsAllSixtyFourBits) {
   a.simhash = 0xFEDCBA9876543210ULL;
   save(ok_record(blog, day(0), {a}));
   EXPECT_EQ(list({}).at(0).article.simhash, 0xFEDCBA9876543210ULL);
+}
+
+TEST_F(StoreTest, SearchRanksMatchesWithSnippetMarkersAndSkipsJunk) {
+  const auto blog = add_blog("https://a.example/feed", "programming", "Blog");
+  auto lisp = make_article("lisp", "Garbage collection in Lisp", day(0));
+  lisp.text = "A long essay about garbage collection. Mark and sweep, generational collectors and more.";
+  auto rust = make_article("rust", "Ownership in Rust", day(0));
+  rust.text = "Ownership replaces garbage collection in Rust; the borrow checker enforces it.";
+  auto junk = make_article("junk", "Garbage collection giveaway", day(0));
+  junk.text = "Win garbage collection stickers";
+  junk.junk = true;
+  auto accents = make_article("cafe", "Café culture", day(0));
+  accents.text = "Notes from a café in Zürich.";
+  save(ok_record(blog, day(0), {lisp, rust, junk, accents}));
+
+  auto hits = store_->search("garbage collection", 10, 0);
+  ASSERT_TRUE(hits) << hits.error().message;
+  ASSERT_EQ(hits->size(), 2u);
+  // The title match ranks first (title weighs 10x the text).
+  EXPECT_EQ(hits->at(0).view.article.title, "Garbage collection in Lisp");
+  EXPECT_EQ(hits->at(0).view.blog_title, "Blog");
+  EXPECT_NE(hits->at(1).snippet.find("\x01garbage\x02 \x01"
+                                     "collection\x02"),
+            std::string::npos)
+      << hits->at(1).snippet;
+  EXPECT_EQ(store_->search("garbage collection", 10, 1).value().size(), 1u);
+  // Diacritics are folded: "cafe" finds "café".
+  EXPECT_EQ(store_->search("cafe zurich", 10, 0).value().size(), 1u);
+  EXPECT_TRUE(store_->search("nonexistentword", 10, 0).value().empty());
+
+  // Later edits are indexed by the triggers.
+  rust.title = "Ownership in Rust, revised";
+  rust.text = "Now about lifetimes only.";
+  save(ok_record(blog, day(1), {rust}));
+  EXPECT_EQ(store_->search("garbage", 10, 0).value().size(), 1u);
+  EXPECT_EQ(store_->search("lifetimes", 10, 0).value().size(), 1u);
+}
+
+TEST_F(StoreTest, HostileSearchQueriesNeverError) {
+  const auto blog = add_blog("https://a.example/feed");
+  auto a = make_article("a", "Tables and drops", day(0));
+  a.text = "DROP TABLE articles is what an injection tries; AND OR NOT NEAR are FTS5 operators.";
+  save(ok_record(blog, day(0), {a}));
+  for (const char* query : {"\"",
+                            "*",
+                            "AND",
+                            "AND OR (",
+                            "NEAR(",
+                            "'; DROP TABLE articles; --",
+                            "title:tables",
+                            "-drop",
+                            "^tables",
+                            "tab*",
+                            "\"unbalanced",
+                            "(((",
+                            ")",
+                            "",
+                            "   ",
+                            "NOT",
+                            "a\"b",
+                            "{title}: x",
+                            "\x01\x02",
+                            "😀"}) {
+    auto hits = store_->search(query, 10, 0);
+    EXPECT_TRUE(hits) << query << ": " << hits.error().message;
+  }
+  EXPECT_EQ(store_->search("'; DROP TABLE articles; --", 10, 0).value().size(), 1u);
+  EXPECT_EQ(store_->search("AND", 10, 0).value().size(), 1u);  // a word, not an operator
+  EXPECT_EQ(store_->article_count().value(), 1);
+  EXPECT_EQ(raw_exec(path_, "INSERT INTO articles_fts (articles_fts) VALUES ('integrity-check')"), "");
+}
+
+TEST_F(StoreTest, TwoStoresOnOneFileSeeEachOther) {
+  auto second = open_sqlite_store(path_);
+  ASSERT_TRUE(second) << second.error().message;
+  const auto blog = add_blog("https://a.example/feed");
+  save(ok_record(blog, day(0), {make_article("1", "One", day(0))}));
+  EXPECT_EQ((*second)->count_articles({}).value(), 1);
+  auto stats = (*second)->save_crawl(ok_record(blog, day(1), {make_article("2", "Two", day(1))}));
+  ASSERT_TRUE(stats) << stats.error().message;
+  EXPECT_EQ(store_->count_articles({}).value(), 2);
+}
+
+// Readers run while a writer commits crawls of kPerRecord articles each: every read must see whole
+// crawls only (a multiple of kPerRecord), never fewer than before.
+TEST_F(StoreTest, ConcurrentReadersSeeOnlyWholeCommits) {
+  constexpr int kRecords = 60;
+  constexpr int kPerRecord = 10;
+  const auto blog = add_blog("https://a.example/feed");
+  std::atomic<bool> done{false};
+  std::atomic<int> reads{0};
+
+  std::thread writer([&] {
+    for (int r = 0; r < kRecords; ++r) {
+      std::vector<model::Article> batch;
+      for (int i = 0; i < kPerRecord; ++i) {
+        const auto guid = std::to_string(r) + "-" + std::to_string(i);
+        batch.push_back(make_article(guid, "Article " + guid, day(r)));
+      }
+      auto stats = store_->save_crawl(ok_record(blog, day(r), std::move(batch)));
+      EXPECT_TRUE(stats) << stats.error().message;
+    }
+    done = true;
+  });
+  auto reader = [&] {
+    std::int64_t last = 0;
+    while (!done) {
+      auto count = store_->count_articles({.blog_id = blog});
+      ASSERT_TRUE(count) << count.error().message;
+      EXPECT_EQ(*count % kPerRecord, 0);
+      EXPECT_GE(*count, last);
+      last = *count;
+      auto listed = store_->articles({.blog_id = blog, .limit = 10'000});
+      ASSERT_TRUE(listed) << listed.error().message;
+      EXPECT_EQ(listed->size() % kPerRecord, 0u);
+      auto b = store_->blog(blog);
+      ASSERT_TRUE(b && *b);
+      EXPECT_EQ((*b)->article_count % kPerRecord, 0);
+      ++reads;
+    }
+  };
+  std::thread reader1(reader);
+  std::thread reader2(reader);
+  writer.join();
+  reader1.join();
+  reader2.join();
+  EXPECT_EQ(store_->count_articles({.blog_id = blog}).value(), kRecords * kPerRecord);
+  EXPECT_GT(reads.load(), 0);
+}
+
+// kill -9 safety: a child process saves crawls in a loop (one transaction each) and reports each
+// committed crawl through a pipe; the parent SIGKILLs it mid-way, then checks the file's integrity and
+// that every reported crawl is there, whole.
+TEST_F(StoreTest, KillNineDuringWritesLosesNoCommittedCrawl) {
+  constexpr int kPerRecord = 20;
+  constexpr int kReportsBeforeKill = 40;
+  const auto blog = add_blog("https://a.example/feed");
+  store_.reset();  // no SQLite connection may cross fork()
+
+  int fds[2];
+  ASSERT_EQ(pipe(fds), 0);
+  const pid_t child = fork();
+  ASSERT_GE(child, 0);
+  if (child == 0) {
+    close(fds[0]);
+    auto store = open_sqlite_store(path_);
+    if (!store) _exit(2);
+    for (std::int32_t r = 0;; ++r) {
+      std::vector<model::Article> batch;
+      for (int i = 0; i < kPerRecord; ++i) {
+        const auto guid = std::to_string(r) + "-" + std::to_string(i);
+        auto a = make_article(guid, "Article " + guid, day(r % 300));
+        a.text.append(2000, 'x');
+        batch.push_back(std::move(a));
+      }
+      if (!(*store)->save_crawl(ok_record(blog, day(r % 300), std::move(batch)))) _exit(3);
+      if (write(fds[1], &r, sizeof r) != sizeof r) _exit(4);
+    }
+  }
+  close(fds[1]);
+  std::vector<std::int32_t> reported;
+  std::int32_t r = 0;
+  while (reported.size() < kReportsBeforeKill && read(fds[0], &r, sizeof r) == sizeof r)
+    reported.push_back(r);
+  kill(child, SIGKILL);
+  int status = 0;
+  waitpid(child, &status, 0);
+  while (read(fds[0], &r, sizeof r) == sizeof r) reported.push_back(r);  // reports still in the pipe
+  close(fds[0]);
+  ASSERT_TRUE(WIFSIGNALED(status)) << "child exited early with " << WEXITSTATUS(status);
+  ASSERT_GE(reported.size(), static_cast<std::size_t>(kReportsBeforeKill));
+
+  EXPECT_EQ(raw_query(path_, "PRAGMA integrity_check"), std::vector<std::string>{"ok"});
+  auto store = open_sqlite_store(path_);
+  ASSERT_TRUE(store) << store.error().message;
+  EXPECT_EQ(raw_exec(path_, "INSERT INTO articles_fts (articles_fts) VALUES ('integrity-check')"), "");
+  std::set<std::string> guids;
+  const auto keys = (*store)->article_keys(blog);
+  ASSERT_TRUE(keys) << keys.error().message;
+  for (const auto& key : *keys) guids.insert(key.guid);
+  for (const auto committed : reported) {
+    for (int i = 0; i < kPerRecord; ++i) {
+      EXPECT_TRUE(guids.contains(std::to_string(committed) + "-" + std::to_string(i))) << committed;
+    }
+  }
+  EXPECT_EQ(guids.size() % kPerRecord, 0u);  // no half-written crawl
+  EXPECT_GE(guids.size(), reported.size() * kPerRecord);
 }
 
 }  // namespace

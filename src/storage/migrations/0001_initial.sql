@@ -46,13 +46,9 @@ CREATE TABLE articles (
   published BIGINT,
   updated BIGINT,
   undated INTEGER NOT NULL DEFAULT 0,
-  summary_html TEXT NOT NULL DEFAULT '',
-  content_html TEXT NOT NULL DEFAULT '',
   first_seen BIGINT NOT NULL,
   display_at BIGINT NOT NULL,
   content_hash TEXT NOT NULL DEFAULT '',
-  text TEXT NOT NULL DEFAULT '',
-  excerpt TEXT NOT NULL DEFAULT '',
   word_count INTEGER NOT NULL DEFAULT 0,
   reading_minutes INTEGER NOT NULL DEFAULT 1,
   category TEXT NOT NULL REFERENCES categories (slug),
@@ -66,6 +62,12 @@ CREATE TABLE articles (
   simhash BIGINT NOT NULL DEFAULT 0,
   votes INTEGER NOT NULL DEFAULT 0,
   score DOUBLE PRECISION NOT NULL DEFAULT 0,
+  -- The big columns last: SQLite reads a row's columns in order, so the listing columns above are found
+  -- without walking the overflow pages of the article body.
+  excerpt TEXT NOT NULL DEFAULT '',
+  summary_html TEXT NOT NULL DEFAULT '',
+  content_html TEXT NOT NULL DEFAULT '',
+  text TEXT NOT NULL DEFAULT '',
   UNIQUE (blog_id, guid)
 );
 

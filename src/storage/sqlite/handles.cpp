@@ -18,7 +18,8 @@ constexpr int kBusyTimeoutMs = 5000;
 // an OS crash or power loss may lose the last commits.
 constexpr const char* kConnectionPragmas =
     "PRAGMA foreign_keys = ON;"
-    "PRAGMA synchronous = NORMAL;";
+    "PRAGMA synchronous = NORMAL;"
+    "PRAGMA cache_size = -32000;";
 
 }  // namespace
 

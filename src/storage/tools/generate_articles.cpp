@@ -1,0 +1,234 @@
+// longread-generate: fills a database with synthetic but plausible blogs and articles (titles,
+// multi-paragraph text, excerpts, dates over two years, heavy-tailed votes) for benchmarks of the web
+// stage. Deterministic for a given --seed. Writes through the Store, so the data is what the site reads.
+#include <algorithm>
+#include <array>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <random>
+#include <string>
+#include <vector>
+
+#include <fmt/core.h>
+#include <CLI/CLI.hpp>
+
+#include "core/strings.h"
+#include "core/time.h"
+#include "storage/store.h"
+
+namespace {
+
+using longread::TimePoint;
+namespace storage = longread::storage;
+namespace model = longread::model;
+
+constexpr std::array kCategories = {"programming", "history",    "science", "economics", "design",
+                                    "politics",    "philosophy", "writing", "culture",   "travel"};
+
+constexpr std::array kAuthors = {"Ada",   "Brian",  "Chiara", "Dmitri", "Eliza",  "Farid",  "Grace", "Hiro",
+                                 "Ines",  "Jonas",  "Kemal",  "Lena",   "Mateo",  "Nadia",  "Oskar", "Priya",
+                                 "Quinn", "Rafael", "Sofia",  "Tomasz", "Ulrike", "Viktor", "Wen",   "Yusuf"};
+
+constexpr std::array kNouns = {
+    "compiler",   "garden",    "archive",   "protocol", "river",    "market",    "library",   "engine",
+    "memory",     "border",    "language",  "theory",   "kitchen",  "network",   "empire",    "machine",
+    "city",       "ritual",    "interface", "ledger",   "harbour",  "algorithm", "cathedral", "railway",
+    "experiment", "map",       "letter",    "forest",   "database", "election",  "museum",    "typeface",
+    "telescope",  "newspaper", "bridge",    "queue",    "printing", "currency",  "island",    "university"};
+constexpr std::array kAdjectives = {"forgotten", "quiet",   "distributed", "medieval", "slow",
+                                    "careful",   "broken",  "invisible",   "lazy",     "ancient",
+                                    "practical", "strange", "small",       "honest",   "concurrent",
+                                    "rural",     "modern",  "unfinished"};
+constexpr std::array kVerbs = {"shapes",  "breaks",      "explains", "survives", "remembers", "hides",
+                               "changes", "outlives",    "connects", "resists",  "measures",  "predicts",
+                               "teaches", "complicates", "rewards",  "ignores"};
+constexpr std::array kFiller = {"the",  "of",      "and",   "a",     "to",      "in",       "that",  "it",
+                                "was",  "for",     "on",    "with",  "as",      "by",       "this",  "which",
+                                "but",  "from",    "not",   "were",  "when",    "more",     "than",  "into",
+                                "over", "because", "while", "after", "perhaps", "although", "every", "some"};
+
+class TextGenerator {
+ public:
+  explicit TextGenerator(std::uint64_t seed) : rng_(seed) {}
+
+  template <typename Array>
+  const char* pick(const Array& words) {
+    return words[std::uniform_int_distribution<std::size_t>(0, words.size() - 1)(rng_)];
+  }
+  int between(int lo, int hi) { return std::uniform_int_distribution<int>(lo, hi)(rng_); }
+  double unit() { return std::uniform_real_distribution<double>(0.0, 1.0)(rng_); }
+
+  std::string title() {
+    switch (between(0, 5)) {
+      case 0:
+        return fmt::format("The {} {}", pick(kAdjectives), pick(kNouns));
+      case 1:
+        return fmt::format("How the {} {} the {}", pick(kNouns), pick(kVerbs), pick(kNouns));
+      case 2:
+        return fmt::format("Notes on a {} {}", pick(kAdjectives), pick(kNouns));
+      case 3:
+        return fmt::format("Why every {} {} its {}", pick(kNouns), pick(kVerbs), pick(kNouns));
+      case 4:
+        return fmt::format("What I learned building a {} {}", pick(kAdjectives), pick(kNouns));
+      default:
+        return fmt::format("A {} history of the {}", pick(kAdjectives), pick(kNouns));
+    }
+  }
+
+  std::string sentence() {
+    std::string s;
+    const int words = between(8, 24);
+    for (int i = 0; i < words; ++i) {
+      const double r = unit();
+      const char* w = r < 0.55  ? pick(kFiller)
+                      : r < 0.8 ? pick(kNouns)
+                      : r < 0.9 ? pick(kAdjectives)
+                                : pick(kVerbs);
+      if (i == 0) {
+        s += static_cast<char>(std::toupper(static_cast<unsigned char>(w[0])));
+        s += w + 1;
+      } else {
+        s += ' ';
+        s += w;
+      }
+      if (i > 2 && i + 2 < words && unit() < 0.06) s += ',';
+    }
+    s += '.';
+    return s;
+  }
+
+  std::vector<std::string> paragraphs() {
+    std::vector<std::string> out(static_cast<std::size_t>(between(3, 7)));
+    for (auto& p : out) {
+      const int sentences = between(3, 7);
+      for (int i = 0; i < sentences; ++i) {
+        if (i > 0) p += ' ';
+        p += sentence();
+      }
+    }
+    return out;
+  }
+
+  std::mt19937_64& rng() { return rng_; }
+
+ private:
+  std::mt19937_64 rng_;
+};
+
+model::Article make_article(TextGenerator& gen, int index, const std::string& blog_category, TimePoint now) {
+  model::Article a;
+  a.guid = fmt::format("urn:longread-generate:{}", index);
+  a.title = gen.title();
+  a.author = gen.pick(kAuthors);
+  // Spread over two years; newer articles a little more likely (blogs that are still active).
+  const double age_days = 730.0 * std::pow(gen.unit(), 1.3);
+  const auto published = now - std::chrono::seconds(static_cast<std::int64_t>(age_days * 86'400));
+  a.published = published;
+  a.first_seen = published + std::chrono::minutes(gen.between(5, 120));
+  a.link = fmt::format("https://blog.example/{}/{}", index, longread::slugify(a.title));
+
+  const auto paragraphs = gen.paragraphs();
+  std::string text;
+  for (const auto& p : paragraphs) {
+    a.content_html += "<p>" + p + "</p>\n";
+    if (!text.empty()) text += "\n\n";
+    text += p;
+  }
+  a.summary_html = "<p>" + paragraphs.front() + "</p>";
+  a.excerpt = longread::truncate_words(text, 2000);
+  a.word_count = static_cast<int>(longread::count_words(text));
+  a.reading_minutes = std::max(1, (a.word_count + 229) / 230);
+  a.text = std::move(text);
+  a.category = gen.unit() < 0.85 ? blog_category : gen.pick(kCategories);
+  a.junk = gen.unit() < 0.03;
+  if (a.junk) a.junk_reason = "too short";
+  a.simhash = gen.rng()();
+
+  // Heavy-tailed votes: most articles get a few, a handful get hundreds.
+  a.votes = static_cast<int>(std::floor(std::exp(gen.unit() * gen.unit() * 6.5))) - 1;
+  // Hot score as the web stage computes it when votes change (votes decayed by age, Lobsters-style).
+  const double age_hours = std::chrono::duration<double, std::ratio<3600>>(now - published).count();
+  a.score = (a.votes + 1) / std::pow(age_hours + 2.0, 1.5);
+  return a;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  CLI::App app{"Fill a longread database with synthetic blogs and articles (for benchmarks)"};
+  std::string db_path = "data/longread.db";
+  int article_total = 100'000;
+  int blog_total = 200;
+  int batch = 5'000;
+  std::uint64_t seed = 42;
+  app.add_option("--db", db_path, "database file (created if missing)")->capture_default_str();
+  app.add_option("-n,--articles", article_total, "number of articles")
+      ->capture_default_str()
+      ->check(CLI::PositiveNumber);
+  app.add_option("-b,--blogs", blog_total, "number of blogs")
+      ->capture_default_str()
+      ->check(CLI::PositiveNumber);
+  app.add_option("--batch", batch, "articles per transaction (at most)")
+      ->capture_default_str()
+      ->check(CLI::PositiveNumber);
+  app.add_option("--seed", seed, "random seed")->capture_default_str();
+  CLI11_PARSE(app, argc, argv);
+
+  const auto started = std::chrono::steady_clock::now();
+  auto store = storage::open_sqlite_store(db_path);
+  if (!store) {
+    fmt::print(stderr, "{}\n", store.error().message);
+    return 1;
+  }
+  TextGenerator gen(seed);
+  const TimePoint now = longread::now_seconds();
+
+  std::vector<std::int64_t> blog_ids;
+  std::vector<std::string> blog_categories;
+  for (int b = 0; b < blog_total; ++b) {
+    const std::string category = kCategories[static_cast<std::size_t>(b) % kCategories.size()];
+    storage::BlogSeed seed_blog{.feed_url = fmt::format("https://blog-{}.example/feed.xml", b),
+                                .site_url = fmt::format("https://blog-{}.example/", b),
+                                .title = fmt::format("{}'s {} notes", gen.pick(kAuthors), category),
+                                .category = category};
+    auto id = (*store)->upsert_blog(seed_blog);
+    if (!id) {
+      fmt::print(stderr, "{}\n", id.error().message);
+      return 1;
+    }
+    blog_ids.push_back(*id);
+    blog_categories.push_back(category);
+  }
+
+  // Each blog gets an equal share of the articles, saved in crawls of at most `batch` articles,
+  // each crawl one transaction.
+  int written = 0;
+  std::int64_t inserted = 0;
+  for (std::size_t b = 0; b < blog_ids.size(); ++b) {
+    const int share = article_total / blog_total + (static_cast<int>(b) < article_total % blog_total ? 1 : 0);
+    for (int done = 0; done < share;) {
+      storage::CrawlRecord record;
+      record.blog_id = blog_ids[b];
+      record.attempted_at = now;
+      record.success = true;
+      record.status = "ok";
+      record.next_due_at = now + std::chrono::hours(1);
+      const int count = std::min(batch, share - done);
+      record.articles.reserve(static_cast<std::size_t>(count));
+      for (int i = 0; i < count; ++i)
+        record.articles.push_back(make_article(gen, written++, blog_categories[b], now));
+      auto stats = (*store)->save_crawl(record);
+      if (!stats) {
+        fmt::print(stderr, "{}\n", stats.error().message);
+        return 1;
+      }
+      inserted += stats->inserted;
+      done += count;
+    }
+  }
+  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+  fmt::print("{} blogs, {} articles inserted ({} in the database) into {} in {:.1f} s\n", blog_total,
+             inserted, (*store)->article_count().value_or(-1), db_path, seconds);
+  return 0;
+}
