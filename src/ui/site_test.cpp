@@ -95,5 +95,232 @@ TEST_F(SiteTest, FrontPageListsNewestArticles) {
   EXPECT_THAT(body, Not(HasSubstr("href=\"/top\"")));  // no votes yet: no Top tab
 }
 
+std::size_t count(const std::string& haystack, const std::string& needle) {
+  std::size_t n = 0;
+  for (auto pos = haystack.find(needle); pos != std::string::npos; pos = haystack.find(needle, pos + 1)) ++n;
+  return n;
+}
+
+// Every page carries what HTML5 and the brief ask of it: doctype, lang, charset, viewport, title,
+// description, canonical link, exactly one h1.
+void expect_well_formed_page(const std::string& body, const std::string& canonical) {
+  EXPECT_TRUE(body.starts_with("<!doctype html>\n<html lang=\"en\">")) << body.substr(0, 80);
+  EXPECT_THAT(body, HasSubstr("<meta charset=\"utf-8\">"));
+  EXPECT_THAT(body, HasSubstr("<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">"));
+  EXPECT_THAT(body, HasSubstr("<meta name=\"description\" content=\""));
+  EXPECT_THAT(body, HasSubstr("<link rel=\"canonical\" href=\"https://longread.test" + canonical + "\">"));
+  EXPECT_EQ(count(body, "<title>"), 1u);
+  EXPECT_EQ(count(body, "<h1"), 1u);
+  EXPECT_TRUE(body.ends_with("</html>\n"));
+}
+
+TEST_F(SiteTest, FrontPagePagination) {
+  auto page2 = get("/?page=2");
+  ASSERT_EQ(page2.status, 200);
+  expect_well_formed_page(page2.body, "/?page=2");
+  EXPECT_THAT(page2.body, HasSubstr("rel=\"prev\" href=\"/\""));
+  EXPECT_THAT(page2.body, HasSubstr("Lock-free queues, part 2"));  // the oldest article is on the last page
+  EXPECT_EQ(get("/?page=99").status, 404);
+  EXPECT_EQ(get("/?page=abc").status, 400);
+  EXPECT_EQ(get("/?page=0").status, 400);
+}
+
+TEST_F(SiteTest, ArticlePage) {
+  const std::string canonical =
+      article_url(ids_.ada_blog, ids_.lock_free_article) + "-lock-free-queues-part-2";
+  auto res = get(canonical);
+  ASSERT_EQ(res.status, 200);
+  const std::string& body = res.body;
+  expect_well_formed_page(body, canonical);
+  EXPECT_THAT(body, HasSubstr("<title>Lock-free queues, part 2 — longread</title>"));
+  EXPECT_THAT(body, HasSubstr("<h1>Lock-free queues, part 2</h1>"));
+  EXPECT_THAT(body, HasSubstr("from <a href=\"/blog/" + std::to_string(ids_.ada_blog) +
+                              "\" data-shortcut=\"blog\">Ada&#39;s Notebook</a> in <a "
+                              "href=\"/category/programming\">Programming</a>"));
+  EXPECT_THAT(body, HasSubstr("23rd May 2022"));
+  EXPECT_THAT(body, HasSubstr("8 min read"));
+  // The excerpt is cut at a word boundary and ends with an ellipsis.
+  EXPECT_TRUE(std::regex_search(body, std::regex("[a-z]…</p>\n</div>"))) << body;
+  EXPECT_THAT(body, HasSubstr("<a href=\"https://ada.example.com/2022/lock-free-queues-2\" rel=\"noopener\" "
+                              "class=\"button primary\" data-shortcut=\"read\">Read now"));
+  EXPECT_THAT(body, HasSubstr("action=\"/reading-list/" + std::to_string(ids_.lock_free_article) + "\""));
+  EXPECT_THAT(body, HasSubstr("Add to reading list"));
+  EXPECT_THAT(body, HasSubstr("Stay updated"));
+  EXPECT_THAT(body, HasSubstr("A weekly newsletter with the top 5 articles worth reading"));
+  EXPECT_THAT(body, HasSubstr("action=\"/newsletter\""));
+  EXPECT_THAT(body, HasSubstr("More from Ada&#39;s Notebook"));
+  EXPECT_THAT(body, HasSubstr("Notebook entry 1"));
+  EXPECT_THAT(body, HasSubstr("More in Programming"));
+  EXPECT_THAT(body, HasSubstr("Register allocation, week 1"));
+  EXPECT_TRUE(std::regex_search(body, std::regex("[0-9]+ hours? ago • 0 votes"))) << body;
+  // The same article is not listed under "More from" itself.
+  EXPECT_EQ(count(body, "href=\"" + canonical + "\""), 0u);
+}
+
+TEST_F(SiteTest, ArticleSlugsAndWrongBlogs) {
+  const std::string canonical =
+      article_url(ids_.ada_blog, ids_.lock_free_article) + "-lock-free-queues-part-2";
+  for (const std::string& target : {article_url(ids_.ada_blog, ids_.lock_free_article),
+                                    article_url(ids_.ada_blog, ids_.lock_free_article) + "-wrong-slug"}) {
+    auto res = get(target);
+    EXPECT_EQ(res.status, 301) << target;
+    EXPECT_EQ(res.header("location"), canonical) << target;
+  }
+  // An article id under another blog's path is not found.
+  auto other = get(article_url(ids_.history_blog, ids_.lock_free_article) + "-lock-free-queues-part-2");
+  EXPECT_EQ(other.status, 404);
+  EXPECT_THAT(other.body, HasSubstr("<h1 class=\"page-title\">Not found</h1>"));
+  expect_well_formed_page(other.body, "/");
+  for (const char* missing : {"/blog/1/read/999999", "/blog/1/read/abc", "/blog/999999", "/blog/x",
+                              "/category/no-such-category", "/no/such/page", "/static/site.css"}) {
+    auto res = get(missing);
+    EXPECT_EQ(res.status, 404) << missing;
+    EXPECT_THAT(res.body, HasSubstr("Not found")) << missing;
+  }
+}
+
+TEST_F(SiteTest, UndatedArticleSaysDateUnknown) {
+  auto res = get(article_url(ids_.history_blog, ids_.undated_article) + "-notes-on-medieval-bookkeeping");
+  ASSERT_EQ(res.status, 200);
+  EXPECT_THAT(res.body, HasSubstr("date unknown"));
+}
+
+TEST_F(SiteTest, FeedMarkupIsEscapedAndUnsafeLinksUnlinked) {
+  auto front = get("/");
+  EXPECT_THAT(front.body, HasSubstr("&lt;script&gt;alert(1)&lt;/script&gt;"));
+  EXPECT_THAT(front.body, Not(HasSubstr("<script>alert")));
+  EXPECT_THAT(front.body, Not(HasSubstr("<img")));
+
+  auto article = get(article_url(ids_.evil_blog, ids_.evil_article) + "-script-alert-1-script");
+  ASSERT_EQ(article.status, 200) << article.body.substr(0, 300);
+  EXPECT_THAT(article.body, HasSubstr("<h1>&lt;script&gt;alert(1)&lt;/script&gt;</h1>"));
+  EXPECT_THAT(article.body, HasSubstr("&lt;img src=x onerror=alert(1)&gt;"));
+  EXPECT_THAT(article.body, Not(HasSubstr("javascript:")));
+  EXPECT_THAT(article.body, Not(HasSubstr("data-shortcut=\"read\"")));  // no link to the original at all
+  EXPECT_THAT(article.body, Not(HasSubstr("<script>alert")));
+
+  auto blog = get("/blog/" + std::to_string(ids_.evil_blog));
+  ASSERT_EQ(blog.status, 200);
+  EXPECT_THAT(blog.body, HasSubstr("<h1 class=\"page-title\">&lt;script&gt;alert(1)&lt;/script&gt;</h1>"));
+  EXPECT_THAT(blog.body, Not(HasSubstr("javascript:")));
+}
+
+TEST_F(SiteTest, BlogCategoryCategoriesAboutPages) {
+  auto blog = get("/blog/" + std::to_string(ids_.ada_blog));
+  ASSERT_EQ(blog.status, 200);
+  expect_well_formed_page(blog.body, "/blog/" + std::to_string(ids_.ada_blog));
+  EXPECT_THAT(blog.body, HasSubstr("<h1 class=\"page-title\">Ada&#39;s Notebook</h1>"));
+  EXPECT_THAT(blog.body, HasSubstr("<a href=\"https://ada.example.com/\" rel=\"noopener\">Website</a>"));
+  EXPECT_THAT(blog.body, HasSubstr("<a href=\"https://ada.example.com/feed.xml\" rel=\"noopener\">Feed</a>"));
+  EXPECT_THAT(blog.body, HasSubstr("30 articles"));
+  EXPECT_THAT(blog.body, HasSubstr("?page=2\""));
+
+  auto category = get("/category/history");
+  ASSERT_EQ(category.status, 200);
+  expect_well_formed_page(category.body, "/category/history");
+  EXPECT_THAT(category.body, HasSubstr("<h1 class=\"page-title\">History</h1>"));
+  EXPECT_THAT(category.body, HasSubstr("Notes on medieval bookkeeping"));
+  EXPECT_THAT(category.body, Not(HasSubstr("Notebook entry")));
+
+  auto categories = get("/categories");
+  ASSERT_EQ(categories.status, 200);
+  expect_well_formed_page(categories.body, "/categories");
+  EXPECT_THAT(categories.body, HasSubstr("<a href=\"/category/programming\">"));
+  EXPECT_THAT(categories.body, HasSubstr("33 articles"));  // 30 from Ada + 3 from Compiler Diaries
+  EXPECT_THAT(categories.body, HasSubstr("2 articles"));   // history
+
+  auto about = get("/about");
+  ASSERT_EQ(about.status, 200);
+  expect_well_formed_page(about.body, "/about");
+  EXPECT_THAT(about.body, HasSubstr("follows 4 personal blogs"));
+}
+
+TEST_F(SiteTest, SearchHighlightsMatches) {
+  auto empty = get("/search");
+  ASSERT_EQ(empty.status, 200);
+  EXPECT_THAT(empty.body, HasSubstr("<input id=\"search-q\" type=\"search\" name=\"q\" value=\"\""));
+  EXPECT_THAT(empty.body, Not(HasSubstr("<mark>")));
+
+  auto res = get("/search?q=zeppelin");
+  ASSERT_EQ(res.status, 200);
+  expect_well_formed_page(res.body, "/search?q=zeppelin");
+  EXPECT_THAT(res.body, HasSubstr("The last voyage of the Hindenburg&#39;s sister ship"));
+  EXPECT_TRUE(std::regex_search(res.body, std::regex("<mark>[Zz]eppelin</mark>"))) << res.body;
+
+  auto none = get("/search?q=%3Cb%3Enothingmatchesthis");
+  ASSERT_EQ(none.status, 200);
+  EXPECT_THAT(none.body, HasSubstr("Nothing matches “&lt;b&gt;nothingmatchesthis”"));
+}
+
+TEST_F(SiteTest, ConditionalGetAndGzip) {
+  auto first = get("/about");
+  const std::string etag(first.header("etag").value_or(""));
+  ASSERT_FALSE(etag.empty());
+  EXPECT_EQ(first.header("cache-control"), "no-cache");
+  auto again = get("/about", {{"If-None-Match", etag}});
+  EXPECT_EQ(again.status, 304);
+  EXPECT_TRUE(again.body.empty());
+
+  auto gz = get("/", {{"Accept-Encoding", "gzip"}});
+  ASSERT_EQ(gz.status, 200);
+  EXPECT_EQ(gz.header("content-encoding"), "gzip");
+  auto plain = web::gzip_decompress(gz.body);
+  ASSERT_TRUE(plain.has_value());
+  EXPECT_EQ(*plain, get("/").body);
+}
+
+TEST_F(SiteTest, StaticAssetsUnderHashedUrls) {
+  auto front = get("/");
+  std::smatch match;
+  ASSERT_TRUE(
+      std::regex_search(front.body, match, std::regex("href=\"(/static/site\\.[0-9a-f]{12}\\.css)\"")));
+  auto css = get(match[1].str(), {{"Accept-Encoding", "gzip"}});
+  ASSERT_EQ(css.status, 200);
+  EXPECT_THAT(css.header("content-type").value_or(""), HasSubstr("text/css"));
+  EXPECT_EQ(css.header("cache-control"), "public, max-age=31536000, immutable");
+  auto plain = web::gzip_decompress(css.body);
+  ASSERT_TRUE(plain.has_value());
+  EXPECT_THAT(*plain, HasSubstr("prefers-color-scheme: dark"));
+  auto not_modified = get(match[1].str(), {{"Accept-Encoding", "gzip"},
+                                           {"If-None-Match", std::string(css.header("etag").value_or("x"))}});
+  EXPECT_EQ(not_modified.status, 304);
+}
+
+TEST_F(SiteTest, MalformedRequestAndKeepAlive) {
+  auto raw = web::testing::raw_exchange(port_, "GARBAGE\r\n\r\n");
+  ASSERT_TRUE(raw.has_value());
+  EXPECT_TRUE(raw->starts_with("HTTP/1.1 400 ")) << *raw;
+
+  auto client = web::testing::Client::connect(port_);
+  ASSERT_TRUE(client.has_value());
+  auto a = client->request("GET", "/about");
+  auto b = client->request("GET", "/categories");
+  ASSERT_TRUE(a.has_value() && b.has_value());
+  EXPECT_EQ(a->status, 200);
+  EXPECT_EQ(b->status, 200);
+  EXPECT_THAT(b->body, HasSubstr("<h1 class=\"page-title\">Categories</h1>"));
+}
+
+TEST_F(SiteTest, NewArticlesShowUpAfterACrawl) {
+  ASSERT_THAT(get("/").body, Not(HasSubstr("A freshly crawled essay")));
+  storage::CrawlRecord record;
+  record.blog_id = ids_.compiler_blog;
+  record.attempted_at = now_seconds();
+  record.success = true;
+  record.status = "ok";
+  model::Article article;
+  article.guid = "fresh-1";
+  article.title = "A freshly crawled essay";
+  article.link = "https://compilers.example.net/fresh";
+  article.published = now_seconds();
+  article.first_seen = now_seconds();
+  article.text = "Fresh text about compilers.";
+  article.excerpt = article.text;
+  article.category = "programming";
+  record.articles.push_back(article);
+  ASSERT_TRUE(store_->save_crawl(record).has_value());
+  EXPECT_THAT(get("/").body, HasSubstr("A freshly crawled essay"));
+}
+
 }  // namespace
 }  // namespace longread::ui

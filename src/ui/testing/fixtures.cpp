@@ -125,6 +125,7 @@ Result<FixtureIds> seed_fixtures(storage::Store& store, TimePoint now) {
   ada_articles.push_back(make_article("ada-lock-free-2", "Lock-free queues, part 2",
                                       "https://ada.example.com/2022/lock-free-queues-2", long_text(0), may_23,
                                       may_23, "programming"));
+  ada_articles.back().reading_minutes = 8;
   for (int i = 1; i <= 29; ++i) {
     const TimePoint when = now - hours(3 * i);
     ada_articles.push_back(make_article(fmt::format("ada-note-{}", i), fmt::format("Notebook entry {}", i),
