@@ -20,13 +20,17 @@ void set_date(std::string_view raw, std::optional<TimePoint>& parsed, std::strin
   parsed = raw_out.empty() ? std::nullopt : parse_feed_date(raw_out);
 }
 
-// "jane@example.com (Jane Doe)" -> "Jane Doe"; RSS 2.0 wants an e-mail address in <author>.
+// RSS 2.0 wants an e-mail address in <author>: "jane@example.com (Jane Doe)" -> "Jane Doe", and the reverse
+// "Jane Doe (jane@example.com)" -> "Jane Doe".
 std::string author_name(std::string_view author) {
   const auto open = author.find('(');
   const auto close = author.rfind(')');
-  if (author.find('@') != std::string_view::npos && open != std::string_view::npos &&
-      close != std::string_view::npos && close > open + 1)
-    return plain_text(author.substr(open + 1, close - open - 1));
+  if (open != std::string_view::npos && close != std::string_view::npos && close > open + 1) {
+    const std::string_view inside = author.substr(open + 1, close - open - 1);
+    const std::string_view outside = trim(author.substr(0, open));
+    if (inside.find('@') != std::string_view::npos && !outside.empty()) return plain_text(outside);
+    if (outside.find('@') != std::string_view::npos) return plain_text(inside);
+  }
   return plain_text(author);
 }
 
@@ -87,12 +91,13 @@ Feed adapt_rss(const rss::Channel& channel) {
     Entry e;
     e.id = !item.guid.value.empty() ? item.guid.value : item.rdf_about;
     e.title = html_to_text(item.title);
-    if (!item.link.value.empty()) {
-      e.link = resolve_or_keep(item.link.base, item.link.value);
-      e.links.push_back(Link{e.link, "alternate", "text/html", {}, 0});
-    }
-    for (const auto& l : item.atom_links) {
-      Link link = to_link(l);
+    for (std::size_t i = 0; i <= item.links.size(); ++i) {
+      if (i == item.link_position && !item.link.value.empty()) {
+        e.link = resolve_or_keep(item.link.base, item.link.value);
+        e.links.push_back(Link{e.link, "alternate", "text/html", {}, 0});
+      }
+      if (i == item.links.size()) break;
+      Link link = to_link(item.links[i]);
       if (link.rel == "enclosure") e.enclosures.push_back(link);
       e.links.push_back(std::move(link));
     }
@@ -100,16 +105,11 @@ Feed adapt_rss(const rss::Channel& channel) {
     // RSS 2.0: a guid is a permalink unless isPermaLink="false"; readers use it when <link> is missing.
     if (e.link.empty() && !item.guid.value.empty() && item.guid_is_permalink.value_or(true))
       e.link = resolve_or_keep(item.guid.base, item.guid.value);
-    for (const auto& enc : item.enclosures) {
-      Link link = to_link(enc);
-      e.links.push_back(link);
-      e.enclosures.push_back(std::move(link));
-    }
     e.author = author_name(!item.dc_creator.empty() ? item.dc_creator : item.author);
     set_date(!item.pub_date.empty() ? item.pub_date : item.dc_date, e.published, e.published_raw);
     set_date(item.updated, e.updated, e.updated_raw);
-    e.summary = item.description;
-    e.content = item.content_encoded;
+    e.summary = trim(item.description);
+    e.content = trim(item.content_encoded);
     for (const auto& c : item.categories) e.categories.push_back(c);
     feed.entries.push_back(std::move(e));
   }
@@ -145,8 +145,8 @@ Feed adapt_atom(const atom::Feed& raw) {
     e.author = !entry.authors.empty() ? entry.authors.front().name : feed.author;
     set_date(entry.published, e.published, e.published_raw);
     set_date(entry.updated, e.updated, e.updated_raw);
-    if (entry.summary.present) e.summary = html_of(entry.summary);
-    if (entry.content.present && entry.content.src.empty()) e.content = html_of(entry.content);
+    if (entry.summary.present) e.summary = trim(html_of(entry.summary));
+    if (entry.content.present && entry.content.src.empty()) e.content = trim(html_of(entry.content));
     e.categories = entry.categories;
     feed.entries.push_back(std::move(e));
   }

@@ -1,5 +1,7 @@
 #include "feed/atom.h"
 
+#include <sodium.h>
+
 #include "core/strings.h"
 #include "feed/text.h"
 #include "feed/xml.h"
@@ -13,8 +15,12 @@ std::string base_of(const xmlNode* node, const std::string& parent_base) {
   return own.empty() ? parent_base : resolve_or_keep(parent_base, own);
 }
 
-bool is_atom_ns(Ns ns) {
-  return ns == Ns::kAtom10 || ns == Ns::kAtom03 || ns == Ns::kNone;
+// Atom elements: either Atom namespace, none, or whatever namespace the root uses (Atom 0.3's pre-release
+// "echo" namespaces).
+bool is_atom(const xmlNode* node, const xmlNs* root_ns) {
+  const Ns ns = xml::ns_of(node);
+  if (ns == Ns::kAtom10 || ns == Ns::kAtom03 || ns == Ns::kNone) return true;
+  return root_ns != nullptr && node->ns != nullptr && xmlStrEqual(node->ns->href, root_ns->href);
 }
 
 std::string trimmed_text(const xmlNode* node) {
@@ -33,23 +39,56 @@ std::string text_type(const xmlNode* node) {
   return "text";
 }
 
-Text read_text(const xmlNode* node, const std::string& parent_base) {
+// Atom 0.3 mode="base64", and Atom 1.0 content of a non-text, non-XML MIME type (RFC 4287 section 4.1.3.3),
+// is base64; decoded with libsodium.
+bool is_base64(const xmlNode* node) {
+  const std::string type = to_lower_ascii(trim(xml::attr(node, "type")));
+  const std::string mode = to_lower_ascii(trim(xml::attr(node, "mode")));
+  if (mode == "base64") return true;
+  if (type.find('/') == std::string::npos || type.starts_with("text/")) return false;
+  return !(type.ends_with("+xml") || type.ends_with("/xml"));
+}
+
+std::string decode_base64(std::string_view encoded) {
+  std::string out(encoded.size() / 4 * 3 + 3, '\0');
+  std::size_t length = 0;
+  if (sodium_base642bin(reinterpret_cast<unsigned char*>(out.data()), out.size(), encoded.data(),
+                        encoded.size(), " \t\r\n", &length, nullptr, sodium_base64_VARIANT_ORIGINAL) != 0)
+    return std::string(encoded);
+  out.resize(length);
+  return out;
+}
+
+bool has_element_child(const xmlNode* node) {
+  for (const xmlNode* c = node->children; c != nullptr; c = c->next)
+    if (xml::is_element(c)) return true;
+  return false;
+}
+
+Text read_text(const xmlNode* node, const std::string& parent_base, bool atom10) {
   Text t;
   t.present = true;
   t.base = base_of(node, parent_base);
   t.type = text_type(node);
   t.src = xml::attr(node, "src");
+  if (is_base64(node)) {
+    t.value = decode_base64(trim(xml::text(node)));
+    t.type = to_lower_ascii(trim(xml::attr(node, "type"))) == "text/plain" ? "text" : "html";
+    return t;
+  }
+  // Markup written inline in a "text" construct (Atom 0.3's default mode is xml) is read as markup.
+  if (t.type == "text" && has_element_child(node)) t.type = "xhtml";
   if (t.type == "xhtml") {
-    // RFC 4287 section 3.1.1.3: the content is a single xhtml:div whose children are the value.
+    // RFC 4287 section 3.1.1.3: Atom 1.0 xhtml content is a single xhtml:div whose children are the value;
+    // Atom 0.3 has no wrapper, so a div there is part of the content.
     const xmlNode* div = nullptr;
-    for (const xmlNode* c = node->children; c != nullptr; c = c->next) {
-      if (xml::is_element(c)) {
-        if (xml::name_of(c) == "div" && div == nullptr)
-          div = c;
-        else {
-          div = nullptr;
-          break;
-        }
+    for (const xmlNode* c = atom10 ? node->children : nullptr; c != nullptr; c = c->next) {
+      if (!xml::is_element(c)) continue;
+      if (xml::name_of(c) == "div" && div == nullptr) {
+        div = c;
+      } else {
+        div = nullptr;
+        break;
       }
     }
     if (div != nullptr) {
@@ -92,7 +131,7 @@ void set_once(std::string& field, std::string value) {
   if (field.empty()) field = std::move(value);
 }
 
-Entry read_entry(const xmlNode* node, const std::string& parent_base) {
+Entry read_entry(const xmlNode* node, const std::string& parent_base, bool atom10, const xmlNs* root_ns) {
   Entry e;
   e.base = base_of(node, parent_base);
   std::string issued, modified, created;
@@ -100,15 +139,15 @@ Entry read_entry(const xmlNode* node, const std::string& parent_base) {
     if (!xml::is_element(c)) continue;
     const Ns ns = xml::ns_of(c);
     const std::string_view name = xml::name_of(c);
-    if (is_atom_ns(ns)) {
+    if (is_atom(c, root_ns)) {
       if (name == "id")
         set_once(e.id, trimmed_text(c));
       else if (name == "title" && !e.title.present)
-        e.title = read_text(c, e.base);
+        e.title = read_text(c, e.base, atom10);
       else if (name == "summary" && !e.summary.present)
-        e.summary = read_text(c, e.base);
+        e.summary = read_text(c, e.base, atom10);
       else if (name == "content" && !e.content.present)
-        e.content = read_text(c, e.base);
+        e.content = read_text(c, e.base, atom10);
       else if (name == "link")
         e.links.push_back(read_link(c, e.base));
       else if (name == "author")
@@ -153,21 +192,20 @@ Feed read(const xmlNode* root, const std::string& base_url) {
     feed.version = "atom10";
   else
     feed.version = "atom";
+  const bool atom10 = feed.version != "atom03";
   feed.base = base_of(root, base_url);
   feed.language = xml::xml_lang(root);
   for (const xmlNode* c = root->children; c != nullptr; c = c->next) {
-    if (!xml::is_element(c)) continue;
-    const Ns ns = xml::ns_of(c);
-    if (!is_atom_ns(ns)) continue;
+    if (!xml::is_element(c) || !is_atom(c, root->ns)) continue;
     const std::string_view name = xml::name_of(c);
     if (name == "entry")
-      feed.entries.push_back(read_entry(c, feed.base));
+      feed.entries.push_back(read_entry(c, feed.base, atom10, root->ns));
     else if (name == "id")
       set_once(feed.id, trimmed_text(c));
     else if (name == "title" && !feed.title.present)
-      feed.title = read_text(c, feed.base);
+      feed.title = read_text(c, feed.base, atom10);
     else if ((name == "subtitle" || name == "tagline") && !feed.subtitle.present)
-      feed.subtitle = read_text(c, feed.base);
+      feed.subtitle = read_text(c, feed.base, atom10);
     else if (name == "link")
       feed.links.push_back(read_link(c, feed.base));
     else if (name == "author")

@@ -65,7 +65,7 @@ Result<Detected> detect_format(std::string_view text) {
   while (end < text.size() && !is_space(text[end]) && text[end] != '>' && text[end] != '/') ++end;
   std::string_view name = text.substr(root + 1, end - root - 1);
   if (const auto colon = name.find(':'); colon != std::string_view::npos) name = name.substr(colon + 1);
-  if (name == "rss" || name == "channel") return Detected{Format::kRss, start};
+  if (name == "rss" || name == "channel" || name == "CHANNEL") return Detected{Format::kRss, start};
   if (name == "RDF") return Detected{Format::kRdf, start};
   if (name == "feed") return Detected{Format::kAtom, start};
   if (iequals(name, "html")) return fail(ErrorKind::kNotAFeed, "feed: not a feed: got an HTML page");

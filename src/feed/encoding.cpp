@@ -52,11 +52,23 @@ std::string lower_charset(std::string_view s) {
 // charset parameter of a Content-Type (RFC 9110 section 8.3), or empty.
 std::string charset_of(std::string_view content_type) {
   const std::string lower = to_lower_ascii(content_type);
-  const auto pos = lower.find("charset=");
-  if (pos == std::string::npos) return {};
-  auto value = std::string_view(lower).substr(pos + 8);
-  value = value.substr(0, value.find(';'));
-  return lower_charset(value);
+  const auto params = split(lower, ';');
+  for (std::size_t i = 1; i < params.size(); ++i) {
+    const auto eq = params[i].find('=');
+    if (eq == std::string_view::npos || trim(params[i].substr(0, eq)) != "charset") continue;
+    return lower_charset(params[i].substr(eq + 1));
+  }
+  return {};
+}
+
+// The decoder to use for a label: browsers read latin-1 labels as windows-1252 (WHATWG Encoding Standard,
+// section 4.2) and gb2312 as its superset gb18030.
+std::string decoder_for(const std::string& label) {
+  if (label == "iso-8859-1" || label == "latin1" || label == "latin-1" || label == "l1" ||
+      label == "iso8859-1" || label == "cp819" || label == "ibm819")
+    return "windows-1252";
+  if (label == "gb2312" || label == "gbk" || label == "x-gbk") return "gb18030";
+  return label;
 }
 
 // encoding="..." of an XML declaration at the start of ASCII-compatible text, or empty.
@@ -105,6 +117,23 @@ bool convert(std::string_view bytes, const std::string& from, std::string& out) 
   return true;
 }
 }  // namespace
+
+void demoronize(std::string& text) {
+  if (text.find('\xC2') == std::string::npos) return;
+  std::string out;
+  out.reserve(text.size() + 8);
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    const auto c = static_cast<unsigned char>(text[i]);
+    const auto next = i + 1 < text.size() ? static_cast<unsigned char>(text[i + 1]) : 0;
+    if (c == 0xC2 && next >= 0x80 && next < 0xA0) {
+      append_utf8(out, cp1252(next));
+      ++i;
+    } else {
+      out.push_back(static_cast<char>(c));
+    }
+  }
+  text = std::move(out);
+}
 
 std::string repair_utf8(std::string_view bytes) {
   std::string out;
@@ -163,7 +192,11 @@ DecodedText decode_to_utf8(std::string_view bytes, std::string_view content_type
   result.encoding = encoding.empty() || encoding == "utf8" ? "utf-8" : encoding;
 
   if (!is_utf8_name(encoding)) {
-    if (convert(body, encoding, result.converted)) {
+    const std::string decoder = decoder_for(encoding);
+    if (decoder == "gb18030") result.encoding = decoder;
+    // windows-1252 leaves five bytes undefined; plain latin-1 takes those.
+    if (convert(body, decoder, result.converted) ||
+        (decoder != encoding && convert(body, encoding, result.converted))) {
       result.use_converted = true;
       return result;
     }

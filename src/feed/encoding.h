@@ -29,4 +29,9 @@ DecodedText decode_to_utf8(std::string_view bytes, std::string_view content_type
 // windows-1252 (the usual culprit: latin-1 text in a document declared UTF-8).
 std::string repair_utf8(std::string_view bytes);
 
+// Replaces C1 control characters U+0080..U+009F, which in feeds are always windows-1252 bytes mislabelled as
+// latin-1 or double-encoded, by the characters windows-1252 means (as browsers do for &#128;..&#159;,
+// HTML Living Standard 13.2.5.80).
+void demoronize(std::string& text);
+
 }  // namespace longread::feed

@@ -14,6 +14,7 @@ namespace {
 
 void make_valid(std::string& s) {
   if (!is_valid_utf8(s)) s = sanitize_utf8(s);
+  demoronize(s);
 }
 
 // Every string handed out is valid UTF-8, whatever the document held.

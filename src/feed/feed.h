@@ -36,7 +36,8 @@ struct Entry {
 };
 
 // A parsed feed. `version` uses feedparser's names: "rss090", "rss091u", "rss091n", "rss092", "rss093",
-// "rss094", "rss20", "rss10", "atom03", "atom10", "json1", "json11", or "" when unknown.
+// "rss094", "rss20", "rss10", "atom03", "atom10", "json1", "json11"; "rss" / "atom" when the document does
+// not say which version, "cdf" for Microsoft's Channel Definition Format; "" when unknown.
 struct Feed {
   std::string version;
   std::string title, link, subtitle, author, language, id;  // link = site URL, resolved

@@ -167,7 +167,7 @@ rss::Channel read_rss_in_json(const json& rss_object, const std::string& version
       if (g->is_object()) item.guid_is_permalink = str(*g, "isPermaLink") != "false";
     }
     if (const auto e = j.find("enclosure"); e != j.end() && e->is_object())
-      item.enclosures.push_back(
+      item.links.push_back(
           rss::RawLink{{str(*e, "url"), {}}, "enclosure", str(*e, "type"), {}, str(*e, "length")});
     if (const auto cat = j.find("category"); cat != j.end()) {
       if (cat->is_array()) {

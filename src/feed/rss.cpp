@@ -46,88 +46,144 @@ void set_once(std::string& field, std::string value) {
   if (field.empty()) field = std::move(value);
 }
 
+// <itunes:category text="Technology"><itunes:category text="Gadgets"/></itunes:category>
+void add_itunes_categories(const xmlNode* node, std::vector<std::string>& out) {
+  out.push_back(plain_text(xml::attr(node, "text")));
+  for (const xmlNode* c = node->children; c != nullptr; c = c->next)
+    if (xml::is_element(c) && xml::name_of(c) == "category") out.push_back(plain_text(xml::attr(c, "text")));
+}
+
 Item read_item(const xmlNode* node, const std::string& parent_base) {
   Item item;
   const std::string base = base_of(node, parent_base);
   item.rdf_about = xml::attr(node, "about", kRdfNs);
+  std::string itunes_author, itunes_summary, media_title;
   for (const xmlNode* c = node->children; c != nullptr; c = c->next) {
     if (!xml::is_element(c)) continue;
     const std::string_view name = xml::name_of(c);
     const Ns ns = xml::ns_of(c);
     if (is_rss_ns(ns)) {
-      if (name == "title")
+      if (name == "title") {
         set_once(item.title, xml::text_or_markup(c));
-      else if (name == "link") {
-        if (item.link.value.empty()) item.link = {trimmed_text(c), base_of(c, base)};
+      } else if (name == "link") {
+        if (item.link.value.empty()) {
+          item.link = {trimmed_text(c), base_of(c, base)};
+          item.link_position = item.links.size();
+        }
       } else if (name == "guid") {
         item.guid = {trimmed_text(c), base_of(c, base)};
         const std::string permalink = xml::attr(c, "isPermaLink");
         if (!permalink.empty()) item.guid_is_permalink = !iequals(trim(permalink), "false");
-      } else if (name == "description")
+      } else if (name == "description") {
         set_once(item.description, xml::text_or_markup(c));
-      else if (name == "author")
+      } else if (name == "author") {
         set_once(item.author, plain_text(xml::text(c)));
-      else if (name == "pubDate")
+      } else if (name == "pubDate") {
         set_once(item.pub_date, trimmed_text(c));
-      else if (name == "category")
+      } else if (name == "category") {
         item.categories.push_back(plain_text(xml::text(c)));
-      else if (name == "enclosure")
-        item.enclosures.push_back(read_enclosure(c, base));
+      } else if (name == "enclosure") {
+        item.links.push_back(read_enclosure(c, base));
+      } else if (name == "body" || name == "fullitem") {  // older spellings of the full text
+        set_once(item.content_encoded, xml::text_or_markup(c));
+      }
     } else if (ns == Ns::kDc) {
-      if (name == "creator")
+      if (name == "creator" || name == "author")
         set_once(item.dc_creator, plain_text(xml::text(c)));
       else if (name == "date")
         set_once(item.dc_date, trimmed_text(c));
       else if (name == "subject")
         item.categories.push_back(plain_text(xml::text(c)));
+      else if (name == "title")
+        set_once(item.title, xml::text_or_markup(c));
+      else if (name == "description")
+        set_once(item.description, xml::text_or_markup(c));
     } else if (ns == Ns::kContent) {
       if (name == "encoded") set_once(item.content_encoded, xml::text_or_markup(c));
+    } else if (ns == Ns::kXhtml) {
+      if (name == "body") set_once(item.content_encoded, xml::inner_xml(c));
     } else if (ns == Ns::kAtom10) {
       if (name == "link")
-        item.atom_links.push_back(read_atom_link(c, base));
+        item.links.push_back(read_atom_link(c, base));
       else if (name == "updated")
         set_once(item.updated, trimmed_text(c));
     } else if (ns == Ns::kDcTerms) {
-      if (name == "modified") set_once(item.updated, trimmed_text(c));
+      if (name == "modified")
+        set_once(item.updated, trimmed_text(c));
+      else if (name == "issued" || name == "created")
+        set_once(item.dc_date, trimmed_text(c));
+    } else if (ns == Ns::kItunes) {
+      // Podcast feeds: iTunes elements stand in for missing core ones.
+      if (name == "author") {
+        set_once(itunes_author, plain_text(xml::text(c)));
+      } else if (name == "summary") {
+        set_once(itunes_summary, xml::text(c));
+      } else if (name == "category") {
+        add_itunes_categories(c, item.categories);
+      }
+    } else if (ns == Ns::kMedia) {
+      if (name == "title") {
+        set_once(media_title, xml::text(c));
+      } else if (name == "category") {
+        item.categories.push_back(plain_text(xml::text(c)));
+      }
     }
   }
   std::erase_if(item.categories, [](const std::string& s) { return s.empty(); });
+  if (item.author.empty() && item.dc_creator.empty()) item.author = std::move(itunes_author);
+  if (item.description.empty()) item.description = escape_html(itunes_summary);
+  if (item.title.empty()) item.title = escape_html(media_title);
   return item;
 }
 
 void read_channel_fields(const xmlNode* node, const std::string& base, Channel& channel) {
+  std::string itunes_subtitle, itunes_author;
   for (const xmlNode* c = node->children; c != nullptr; c = c->next) {
     if (!xml::is_element(c)) continue;
     const std::string_view name = xml::name_of(c);
     const Ns ns = xml::ns_of(c);
     if (is_rss_ns(ns)) {
-      if (name == "item")
+      if (name == "item") {
         channel.items.push_back(read_item(c, base));
-      else if (name == "title")
+      } else if (name == "title") {
         set_once(channel.title, xml::text_or_markup(c));
-      else if (name == "link") {
+      } else if (name == "link") {
         if (channel.link.value.empty()) channel.link = {trimmed_text(c), base_of(c, base)};
-      } else if (name == "description")
+      } else if (name == "description") {
         set_once(channel.description, xml::text_or_markup(c));
-      else if (name == "language")
+      } else if (name == "language") {
         set_once(channel.language, trimmed_text(c));
-      else if (name == "managingEditor")
+      } else if (name == "managingEditor" || name == "author") {
         set_once(channel.managing_editor, plain_text(xml::text(c)));
-      else if (name == "pubDate")
+      } else if (name == "pubDate") {
         set_once(channel.pub_date, trimmed_text(c));
-      else if (name == "lastBuildDate")
+      } else if (name == "lastBuildDate") {
         set_once(channel.last_build_date, trimmed_text(c));
+      }
     } else if (ns == Ns::kDc) {
-      if (name == "creator")
+      if (name == "creator" || name == "author")
         set_once(channel.dc_creator, plain_text(xml::text(c)));
       else if (name == "date")
         set_once(channel.dc_date, trimmed_text(c));
       else if (name == "language")
         set_once(channel.language, trimmed_text(c));
+      else if (name == "title")
+        set_once(channel.title, xml::text_or_markup(c));
+      else if (name == "description")
+        set_once(channel.description, xml::text_or_markup(c));
+    } else if (ns == Ns::kDcTerms) {
+      if (name == "modified") set_once(channel.dc_date, trimmed_text(c));
     } else if (ns == Ns::kAtom10) {
       if (name == "link") channel.atom_links.push_back(read_atom_link(c, base));
+    } else if (ns == Ns::kItunes) {
+      if (name == "subtitle" || name == "summary")
+        set_once(itunes_subtitle, plain_text(xml::text(c)));
+      else if (name == "author")
+        set_once(itunes_author, plain_text(xml::text(c)));
     }
   }
+  if (channel.description.empty()) channel.description = escape_html(itunes_subtitle);
+  if (channel.managing_editor.empty()) channel.managing_editor = std::move(itunes_author);
 }
 
 std::string rss_version(const xmlNode* root) {
@@ -150,6 +206,25 @@ std::string rss_version(const xmlNode* root) {
 }
 }  // namespace
 
+// Microsoft's Channel Definition Format (1997): <CHANNEL HREF LASTMOD><TITLE/><ABSTRACT/><ITEM HREF>...
+void read_cdf(const xmlNode* node, const std::string& base, Channel& channel, Item* item) {
+  for (const xmlNode* c = node->children; c != nullptr; c = c->next) {
+    if (!xml::is_element(c)) continue;
+    const std::string_view name = xml::name_of(c);
+    if (name == "TITLE") {
+      set_once(item ? item->title : channel.title, xml::text_or_markup(c));
+    } else if (name == "ABSTRACT") {
+      set_once(item ? item->description : channel.description, xml::text_or_markup(c));
+    } else if (name == "ITEM" && item == nullptr) {
+      Item child;
+      child.link = {xml::attr(c, "HREF"), base_of(c, base)};
+      child.updated = xml::attr(c, "LASTMOD");
+      read_cdf(c, base, channel, &child);
+      channel.items.push_back(std::move(child));
+    }
+  }
+}
+
 Channel read(const xmlNode* root, const std::string& base_url) {
   Channel channel;
   const std::string base = base_of(root, base_url);
@@ -166,6 +241,13 @@ Channel read(const xmlNode* root, const std::string& base_url) {
       else if (name == "item")
         channel.items.push_back(read_item(c, base));
     }
+    return channel;
+  }
+  if (root_name == "CHANNEL") {
+    channel.version = "cdf";
+    channel.link = {xml::attr(root, "HREF"), base};
+    channel.dc_date = xml::attr(root, "LASTMOD");
+    read_cdf(root, base, channel, nullptr);
     return channel;
   }
   if (root_name == "channel") {

@@ -33,7 +33,8 @@ struct Item {
   std::string author, dc_creator;
   std::string pub_date, dc_date, updated;  // updated: atom:updated / dcterms:modified
   std::vector<std::string> categories;
-  std::vector<RawLink> enclosures, atom_links;
+  std::vector<RawLink> links;     // <atom:link> and <enclosure>, in document order
+  std::size_t link_position = 0;  // how many of `links` came before <link>
 };
 
 struct Channel {

@@ -52,7 +52,9 @@ Attempt parse_once(std::string_view utf8, int options) {
   }
   const int size = utf8.size() > static_cast<std::size_t>(INT_MAX) ? INT_MAX : static_cast<int>(utf8.size());
   result.doc.reset(xmlCtxtReadMemory(ctxt.get(), utf8.data(), size, nullptr, "UTF-8", options));
-  result.well_formed = ctxt->wellFormed != 0 && result.doc != nullptr;
+  // A prefix without a namespace declaration is a namespace error (Namespaces in XML 1.0 section 3), which
+  // libxml2 reports apart from well-formedness; a namespace-aware reader treats it as broken too.
+  result.well_formed = ctxt->wellFormed != 0 && ctxt->nsWellFormed != 0 && result.doc != nullptr;
   if (!result.well_formed) {
     const xmlError* err = xmlCtxtGetLastError(ctxt.get());
     std::string message = err && err->message ? std::string(trim(err->message)) : "not well-formed";
@@ -137,8 +139,11 @@ std::string repair_references(std::string_view text) {
       ++i;
       continue;
     }
-    if (name.empty() || is_xml_predefined(name) ||
-        text.find(fmt::format("<!ENTITY {} ", name)) != std::string_view::npos) {
+    if (name.empty() && text[i + 2] == 'X') {  // "&#X41;": XML wants a lower-case x
+      out.append("&#x");
+      out.append(text.substr(i + 3, len - 3));
+    } else if (name.empty() || is_xml_predefined(name) ||
+               text.find(fmt::format("<!ENTITY {} ", name)) != std::string_view::npos) {
       out.append(text.substr(i, len));
     } else {
       const std::string key(name);
@@ -183,10 +188,14 @@ Ns ns_of(const xmlNode* node) noexcept {
   if (href == "http://purl.org/dc/terms/") return Ns::kDcTerms;
   if (href == "http://www.w3.org/1999/xhtml") return Ns::kXhtml;
   if (href == "http://purl.org/atom/ns#") return Ns::kAtom03;
+  if (href == "http://www.itunes.com/dtds/podcast-1.0.dtd" ||
+      href == "http://www.itunes.com/DTDs/Podcast-1.0.dtd")
+    return Ns::kItunes;
+  if (href == "http://search.yahoo.com/mrss/" || href == "http://search.yahoo.com/mrss") return Ns::kMedia;
+  if (href == "http://search.yahoo.com/mrss/" || href == "http://search.yahoo.com/mrss") return Ns::kMedia;
   if (href == "http://my.netscape.com/rdf/simple/0.9/") return Ns::kRss090;
   // Historical and mistyped spellings that readers accept (feedparser's namespace table).
-  if (href == "http://backend.userland.com/rss2" || href == "http://blogs.law.harvard.edu/tech/rss" ||
-      href == "http://backend.userland.com/rss")
+  if (href.starts_with("http://backend.userland.com/rss") || href == "http://blogs.law.harvard.edu/tech/rss")
     return Ns::kNone;
   if (href == "http://purl.org/rss/1.0" || href == "http://purl.org/rss/1.0/modules/rss091#")
     return Ns::kRss10;
@@ -238,9 +247,14 @@ std::string inner_xml(const xmlNode* node) {
   if (!buffer) return {};
   for (xmlNode* c = node->children; c != nullptr; c = c->next) xmlNodeDump(buffer.get(), node->doc, c, 0, 0);
   const xmlChar* content = xmlBufferContent(buffer.get());
-  return content ? std::string(reinterpret_cast<const char*>(content),
-                               static_cast<std::size_t>(xmlBufferLength(buffer.get())))
-                 : std::string();
+  if (content == nullptr) return {};
+  std::string out(reinterpret_cast<const char*>(content),
+                  static_cast<std::size_t>(xmlBufferLength(buffer.get())));
+  // The XHTML namespace declaration means nothing once the markup is HTML again.
+  static constexpr std::string_view kXhtmlNs = " xmlns=\"http://www.w3.org/1999/xhtml\"";
+  for (auto pos = out.find(kXhtmlNs); pos != std::string::npos; pos = out.find(kXhtmlNs, pos))
+    out.erase(pos, kXhtmlNs.size());
+  return out;
 }
 
 std::string text_or_markup(const xmlNode* node) {

@@ -31,7 +31,21 @@ struct ParsedXml {
 [[nodiscard]] Result<ParsedXml> parse_tolerant(std::string_view utf8);
 
 // The namespaces feeds use, folded over their historical spellings.
-enum class Ns { kNone, kRss10, kRss090, kAtom10, kAtom03, kContent, kDc, kDcTerms, kRdf, kXhtml, kOther };
+enum class Ns {
+  kNone,
+  kRss10,
+  kRss090,
+  kAtom10,
+  kAtom03,
+  kContent,
+  kDc,
+  kDcTerms,
+  kRdf,
+  kXhtml,
+  kItunes,
+  kMedia,
+  kOther
+};
 Ns ns_of(const xmlNode* node) noexcept;
 
 inline std::string_view name_of(const xmlNode* node) noexcept {
