@@ -11,10 +11,10 @@ BUILD_PKGS=(
   zlib1g-dev
 )
 TEST_PKGS=(
-  python3 postgresql python3-aiosmtpd
+  python3 postgresql python3-aiosmtpd chromium
 )
 BENCH_PKGS=(
-  python3-feedparser newsboat nginx wrk chromium
+  python3-feedparser newsboat nginx wrk
 )
 
 want=("${BUILD_PKGS[@]}")
