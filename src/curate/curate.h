@@ -40,7 +40,7 @@ struct Verdict {
 
 // Language of a text as CLD2's code (ISO 639-1 where one exists, e.g. "en", "de"; "zh-Hant" and a few
 // others are longer), or "" when unknown or when CLD2 does not call its answer reliable. Looks at the
-// first 16 KiB only.
+// first 4 KiB only.
 [[nodiscard]] std::string detect_language(std::string_view text);
 
 // 64-bit SimHash (Charikar 2002) over overlapping 3-word shingles of the lowercased text with
