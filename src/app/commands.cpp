@@ -1,0 +1,220 @@
+#include "app/commands.h"
+
+#include <fmt/chrono.h>
+#include <fmt/format.h>
+#include <spdlog/spdlog.h>
+#include <unistd.h>
+
+#include <csignal>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+#include "app/progress.h"
+#include "app/store_setup.h"
+#include "core/strings.h"
+#include "core/url.h"
+#include "curate/curate.h"
+#include "feed/feed.h"
+#include "feed/opml.h"
+#include "fetch/http_client.h"
+#include "html/html.h"
+#include "pipeline/article_builder.h"
+#include "pipeline/crawler.h"
+#include "storage/store.h"
+
+namespace longread::app {
+namespace {
+
+std::optional<std::string> read_file(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return std::nullopt;
+  return std::string(std::istreambuf_iterator<char>(in), {});
+}
+
+std::string time_or_dash(const std::optional<TimePoint>& t) {
+  return t ? fmt::format("{:%Y-%m-%d %H:%M}", *t) : std::string("-");
+}
+
+nlohmann::json nullable_time(const std::optional<TimePoint>& t) {
+  return t ? nlohmann::json(format_rfc3339(*t)) : nlohmann::json(nullptr);
+}
+
+}  // namespace
+
+int cmd_import(const config::Config& config, const std::string& opml_path) {
+  auto store = open_store(config);
+  if (!store) return 1;
+  auto text = read_file(opml_path);
+  if (!text) {
+    fmt::print(stderr, "longread: cannot read {}\n", opml_path);
+    return 1;
+  }
+  auto imported = import_opml_text(*store, *text);
+  if (!imported) {
+    fmt::print(stderr, "longread: {}: {}\n", opml_path, imported.error().message);
+    return 1;
+  }
+  auto total = store->blog_count();
+  fmt::print("imported {} blogs from {} ({} blogs in all)\n", *imported, opml_path, total ? *total : -1);
+  return 0;
+}
+
+int cmd_export(const config::Config& config) {
+  auto store = open_store(config);
+  if (!store) return 1;
+  auto blogs = store->blogs();
+  if (!blogs) {
+    fmt::print(stderr, "longread: {}\n", blogs.error().message);
+    return 1;
+  }
+  std::vector<feed::OpmlBlog> out;
+  out.reserve(blogs->size());
+  for (const auto& b : *blogs) out.push_back({b.feed_url, b.site_url, b.title, b.category, b.short_form});
+  fmt::print("{}", feed::write_opml(out, "longread blogs"));
+  return 0;
+}
+
+int cmd_blogs(const config::Config& config) {
+  auto store = open_store(config);
+  if (!store) return 1;
+  auto blogs = store->blogs();
+  if (!blogs) {
+    fmt::print(stderr, "longread: {}\n", blogs.error().message);
+    return 1;
+  }
+  fmt::print("{:>5}  {:<28}  {:<13}  {:<44}  {:<24}  {:<16}  {:<16}  {:>8}\n", "id", "title", "category",
+             "feed URL", "last status", "last success", "next due", "articles");
+  auto cut = [](std::string_view s, std::size_t n) {
+    return s.size() <= n ? std::string(s) : std::string(s.substr(0, n - 1)) + "~";
+  };
+  for (const auto& b : *blogs) {
+    fmt::print("{:>5}  {:<28}  {:<13}  {:<44}  {:<24}  {:<16}  {:<16}  {:>8}\n", b.id, cut(b.title, 28),
+               cut(b.category, 13), cut(b.feed_url, 44),
+               cut(b.last_status.empty() ? "never crawled" : b.last_status, 24),
+               time_or_dash(b.last_success_at), b.next_due_at ? time_or_dash(b.next_due_at) : "now",
+               b.article_count);
+  }
+  return 0;
+}
+
+int cmd_crawl(const config::Config& config, bool all) {
+  auto store = open_store(config);
+  if (!store) return 1;
+  if (!ensure_blogs(config, *store)) return 1;
+  fetch::HttpClient client(client_options(config));
+  curate::JunkOptions junk;
+  junk.languages = config.curate.languages;
+  junk.min_words = config.curate.min_words;
+  pipeline::Crawler crawler(
+      *store, client, crawl_options(config, all),
+      {.classifier = nullptr, .junk_options = &junk, .category_threshold = config.curate.category_threshold});
+  auto observer = make_crawl_observer(isatty(STDERR_FILENO) != 0);
+  auto summary = crawler.run(observer.get());
+  if (!summary) {
+    fmt::print(stderr, "longread: {}\n", summary.error().message);
+    return 1;
+  }
+  fmt::print("{}\n", format_summary(*summary));
+  return 0;
+}
+
+int cmd_inspect(const config::Config& config, const std::string& feed_arg) {
+  std::string body;
+  std::string base_url;
+  std::string content_type;
+  if (feed_arg.find("://") != std::string::npos) {
+    fetch::HttpClient client(client_options(config));
+    auto response = client.fetch({.url = feed_arg});
+    if (response.error) {
+      fmt::print(stderr, "longread: {}: {}\n", feed_arg, response.error->message);
+      return 1;
+    }
+    body = std::move(response.body);
+    base_url = response.final_url.empty() ? feed_arg : response.final_url;
+    content_type = response.content_type;
+  } else {
+    auto text = read_file(feed_arg);
+    if (!text) {
+      fmt::print(stderr, "longread: cannot read {}\n", feed_arg);
+      return 1;
+    }
+    body = std::move(*text);
+    std::error_code ec;
+    base_url = "file://" + std::filesystem::absolute(feed_arg, ec).string();
+  }
+  auto parsed = feed::parse_feed(body, {.base_url = base_url, .content_type = content_type});
+  if (!parsed) {
+    fmt::print(stderr, "longread: {}: {}\n", feed_arg, parsed.error().message);
+    return 1;
+  }
+  const TimePoint now = now_seconds();
+  nlohmann::json f = {{"type", "feed"},
+                      {"title", parsed->title},
+                      {"link", parsed->link},
+                      {"version", parsed->version},
+                      {"entries", parsed->entries.size()},
+                      {"bozo", parsed->bozo},
+                      {"bozo_message", parsed->bozo_message}};
+  fmt::print("{}\n", f.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
+  model::Blog blog;
+  blog.feed_url = base_url;
+  blog.category = "uncategorized";
+  curate::JunkOptions junk;
+  junk.languages = config.curate.languages;
+  junk.min_words = config.curate.min_words;
+  const pipeline::CurationContext context{
+      .classifier = nullptr, .junk_options = &junk, .category_threshold = config.curate.category_threshold};
+  for (const auto& entry : parsed->entries) {
+    const auto a = pipeline::build_article(entry, blog, now, context);
+    nlohmann::json j = {{"type", "entry"},
+                        {"title", a.title},
+                        {"link", a.link},
+                        {"author", a.author},
+                        {"published", nullable_time(a.published)},
+                        {"undated", a.undated},
+                        {"words", a.word_count},
+                        {"summary_text", html::strip_boilerplate(html::html_to_text(entry.summary))},
+                        {"content_text", html::strip_boilerplate(html::html_to_text(entry.content))},
+                        {"junk", a.junk},
+                        {"junk_reason", a.junk_reason},
+                        {"category", a.category},
+                        {"reading_minutes", a.reading_minutes},
+                        {"excerpt", a.excerpt}};
+    fmt::print("{}\n", j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
+  }
+  return 0;
+}
+
+int cmd_junk_list(const config::Config& config, int limit) {
+  auto store = open_store(config);
+  if (!store) return 1;
+  auto junk = store->recent_junk(limit);
+  if (!junk) {
+    fmt::print(stderr, "longread: {}\n", junk.error().message);
+    return 1;
+  }
+  fmt::print("{:>7}  {:<24}  {:<40}  {}\n", "id", "blog", "title", "reason");
+  for (const auto& v : *junk) {
+    fmt::print("{:>7}  {:<24.24}  {:<40.40}  {}{}\n", v.article.id, v.blog_title, v.article.title,
+               v.article.junk_reason, v.article.keep_override ? " (marked junk by operator)" : "");
+  }
+  return 0;
+}
+
+int cmd_override(const config::Config& config, std::int64_t article_id, std::optional<bool> keep) {
+  auto store = open_store(config);
+  if (!store) return 1;
+  auto done = store->set_keep_override(article_id, keep);
+  if (!done) {
+    fmt::print(stderr, "longread: {}\n", done.error().message);
+    return 1;
+  }
+  fmt::print("article {}: {}\n", article_id,
+             !keep ? "override cleared" : (*keep ? "kept (shown on the site)" : "marked junk (hidden)"));
+  return 0;
+}
+
+}  // namespace longread::app

@@ -1,0 +1,21 @@
+// The `longread` subcommands. Each returns the process exit code; main() only parses arguments and
+// wires configuration.
+#pragma once
+
+#include <optional>
+#include <string>
+
+#include "config/config.h"
+
+namespace longread::app {
+
+int cmd_import(const config::Config& config, const std::string& opml_path);
+int cmd_export(const config::Config& config);
+int cmd_blogs(const config::Config& config);
+int cmd_crawl(const config::Config& config, bool all);
+int cmd_inspect(const config::Config& config, const std::string& feed);
+int cmd_junk_list(const config::Config& config, int limit);
+int cmd_override(const config::Config& config, std::int64_t article_id, std::optional<bool> keep);
+int cmd_serve(const config::Config& config);
+
+}  // namespace longread::app

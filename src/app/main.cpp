@@ -1,0 +1,85 @@
+// longread: one binary, subcommands. Configuration: defaults < --config FILE (TOML) < LONGREAD_* < flags.
+#include <fmt/format.h>
+#include <CLI/CLI.hpp>
+
+#include <cstdio>
+#include <cstdlib>
+
+#include "app/commands.h"
+#include "config/config.h"
+#include "core/log.h"
+
+int main(int argc, char** argv) {
+  using namespace longread;
+  CLI::App cli{"longread: a curated reading site for long-form writing by real people"};
+  cli.require_subcommand(1);
+  std::string config_path;
+  std::string db_path;
+  std::string log_level;
+  cli.add_option("--config", config_path, "TOML configuration file")->check(CLI::ExistingFile);
+  cli.add_option("--db", db_path, "SQLite database path (default ./data/longread.db)");
+  cli.add_option("--log-level", log_level, "trace, debug, info, warn, error or off");
+
+  std::string opml_path;
+  auto* import = cli.add_subcommand("import", "Import blogs from an OPML file (idempotent)");
+  import->add_option("FILE", opml_path, "OPML file")->required()->check(CLI::ExistingFile);
+
+  auto* export_cmd = cli.add_subcommand("export", "Write every blog as OPML to stdout");
+
+  auto* blogs =
+      cli.add_subcommand("blogs", "List blogs: id, title, category, feed URL, crawl state, articles");
+
+  bool all = false;
+  auto* crawl = cli.add_subcommand("crawl", "Crawl every due blog once");
+  crawl->add_flag("--all", all, "Ignore schedules: crawl every blog");
+
+  std::string feed;
+  auto* inspect =
+      cli.add_subcommand("inspect", "Parse a feed (file or URL) without storing; one JSON object per line");
+  inspect->add_option("FEED", feed, "Feed file path or http(s)/file URL")->required();
+
+  int junk_limit = 50;
+  std::int64_t article_id = 0;
+  auto* junk =
+      cli.add_subcommand("junk", "List recent junk with reasons, or `junk ID` to mark an article junk");
+  junk->add_option("ID", article_id, "Article to mark as junk (sticks across re-crawls)");
+  junk->add_option("--limit", junk_limit, "How many to list");
+  auto* keep =
+      cli.add_subcommand("keep", "Keep an article the junk filter dropped (sticks across re-crawls)");
+  keep->add_option("ID", article_id, "Article id")->required();
+  bool clear = false;
+  keep->add_flag("--clear", clear, "Remove the override instead: the filter decides again");
+
+  std::string listen;
+  auto* serve = cli.add_subcommand("serve", "Serve the site and crawl hourly in the background");
+  serve->add_option("--listen", listen, "Address to listen on (default 127.0.0.1:8080)");
+  bool no_crawl = false;
+  serve->add_flag("--no-crawl", no_crawl, "Do not crawl in the background");
+
+  CLI11_PARSE(cli, argc, argv);
+
+  auto loaded = config::load(config_path, config::longread_environment());
+  if (!loaded) {
+    fmt::print(stderr, "longread: {}\n", loaded.error().message);
+    return 2;
+  }
+  config::Config config = std::move(*loaded);
+  if (!db_path.empty()) config.db_path = db_path;
+  if (!log_level.empty()) config.log_level = log_level;
+  if (!listen.empty()) config.site.listen = listen;
+  if (no_crawl) config.site.crawl_in_background = false;
+  setup_logging(config.log_level);
+
+  if (*import) return app::cmd_import(config, opml_path);
+  if (*export_cmd) return app::cmd_export(config);
+  if (*blogs) return app::cmd_blogs(config);
+  if (*crawl) return app::cmd_crawl(config, all);
+  if (*inspect) return app::cmd_inspect(config, feed);
+  if (*junk) {
+    if (article_id > 0) return app::cmd_override(config, article_id, false);
+    return app::cmd_junk_list(config, junk_limit);
+  }
+  if (*keep) return app::cmd_override(config, article_id, clear ? std::nullopt : std::optional<bool>(true));
+  if (*serve) return app::cmd_serve(config);
+  return 1;
+}

@@ -1,0 +1,83 @@
+// `longread serve`: the site on the web thread pool, and the hourly crawler on a thread of its own.
+#include <fmt/format.h>
+#include <spdlog/spdlog.h>
+
+#include <condition_variable>
+#include <filesystem>
+#include <mutex>
+#include <stop_token>
+#include <thread>
+
+#include "app/commands.h"
+#include "app/progress.h"
+#include "app/store_setup.h"
+#include "curate/curate.h"
+#include "fetch/http_client.h"
+#include "pipeline/crawler.h"
+#include "storage/store.h"
+#include "ui/site.h"
+
+namespace longread::app {
+namespace {
+
+// Runs a crawl pass over due blogs, then sleeps until the next check (every minute: blogs fall due at
+// their own times), until asked to stop. Each blog's result is one transaction, so stopping mid-pass
+// loses nothing already stored.
+void crawl_loop(std::stop_token stop, const config::Config& config, storage::Store& store) {
+  fetch::HttpClient client(client_options(config));
+  curate::JunkOptions junk{.languages = config.curate.languages, .min_words = config.curate.min_words};
+  pipeline::Crawler crawler(
+      store, client, crawl_options(config, false),
+      {.classifier = nullptr, .junk_options = &junk, .category_threshold = config.curate.category_threshold});
+  std::stop_callback on_stop(stop, [&crawler] { crawler.stop(); });
+  auto observer = make_crawl_observer(false);
+  std::mutex mutex;
+  std::condition_variable_any wake;
+  while (!stop.stop_requested()) {
+    auto summary = crawler.run(observer.get());
+    if (!summary) {
+      spdlog::error("crawl: pass failed: {}", summary.error().message);
+    } else if (summary->total > 0) {
+      spdlog::info("crawl: {}", format_summary(*summary));
+    }
+    std::unique_lock lock(mutex);
+    wake.wait_for(lock, stop, std::chrono::seconds{60}, [] { return false; });
+  }
+}
+
+}  // namespace
+
+int cmd_serve(const config::Config& config) {
+  auto store = open_store(config);
+  if (!store) return 1;
+  if (!ensure_blogs(config, *store)) return 1;
+
+  ui::SiteOptions options;
+  options.listen = config.site.listen;
+  options.base_url = config.site.base_url;
+  options.site_name = config.site.name;
+  ui::Site site(*store, options);
+  auto server = ui::make_server(site);
+  if (!server) {
+    fmt::print(stderr, "longread: {}\n", server.error().message);
+    return 1;
+  }
+  spdlog::info("serve: listening on http://{}/ (database {})", config.site.listen, config.db_path);
+
+  std::jthread crawler;
+  if (config.site.crawl_in_background) {
+    crawler = std::jthread([&config, &store](std::stop_token stop) { crawl_loop(stop, config, *store); });
+  }
+  (*server)->run();  // returns after SIGTERM/SIGINT, once in-flight requests have finished
+  spdlog::info("serve: stopping");
+  if (crawler.joinable()) {
+    crawler.request_stop();
+    crawler.join();
+  }
+  server->reset();
+  store.reset();  // closes the database cleanly (WAL checkpoint)
+  spdlog::info("serve: stopped");
+  return 0;
+}
+
+}  // namespace longread::app

@@ -1,0 +1,97 @@
+#include "app/store_setup.h"
+
+#include <fmt/format.h>
+#include <spdlog/spdlog.h>
+
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+
+#include "app/default_blogs.h"
+#include "feed/opml.h"
+
+namespace longread::app {
+namespace {
+std::optional<std::string> read_whole_file(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return std::nullopt;
+  return std::string(std::istreambuf_iterator<char>(in), {});
+}
+}  // namespace
+
+std::unique_ptr<storage::Store> open_store(const config::Config& config) {
+  const auto parent = std::filesystem::path(config.db_path).parent_path();
+  if (!parent.empty()) {
+    std::error_code ec;
+    std::filesystem::create_directories(parent, ec);
+  }
+  auto store = storage::open_sqlite_store(config.db_path);
+  if (!store) {
+    fmt::print(stderr, "longread: {}\n", store.error().message);
+    return nullptr;
+  }
+  return std::move(*store);
+}
+
+fetch::ClientOptions client_options(const config::Config& config) {
+  fetch::ClientOptions o;
+  o.max_concurrent = config.crawl.concurrency;
+  o.max_per_host = config.crawl.per_host;
+  o.connect_timeout = config.crawl.connect_timeout;
+  o.total_timeout = config.crawl.timeout;
+  o.max_body_bytes = config.crawl.max_body_bytes;
+  o.user_agent = config.crawl.user_agent;
+  return o;
+}
+
+pipeline::CrawlOptions crawl_options(const config::Config& config, bool all) {
+  pipeline::CrawlOptions o;
+  o.schedule.interval = config.crawl.interval;
+  o.schedule.max_backoff = config.crawl.max_backoff;
+  o.all = all;
+  o.fetch_full_text = config.crawl.fetch_full_text;
+  return o;
+}
+
+Result<int> import_opml_text(storage::Store& store, std::string_view text) {
+  auto blogs = feed::parse_opml(text);
+  if (!blogs) return std::unexpected(blogs.error());
+  for (const auto& b : *blogs) {
+    auto id = store.upsert_blog({.feed_url = b.feed_url,
+                                 .site_url = b.site_url,
+                                 .title = b.title,
+                                 .category = b.category,
+                                 .short_form = b.short_form});
+    if (!id) return std::unexpected(id.error());
+  }
+  return static_cast<int>(blogs->size());
+}
+
+bool ensure_blogs(const config::Config& config, storage::Store& store) {
+  auto count = store.blog_count();
+  if (!count) {
+    fmt::print(stderr, "longread: {}\n", count.error().message);
+    return false;
+  }
+  if (*count > 0) return true;
+  std::string text;
+  if (!config.default_blog_list.empty()) {
+    auto file = read_whole_file(config.default_blog_list);
+    if (!file) {
+      fmt::print(stderr, "longread: cannot read default blog list {}\n", config.default_blog_list);
+      return false;
+    }
+    text = std::move(*file);
+  } else {
+    text = std::string(default_blog_list_opml());
+  }
+  auto imported = import_opml_text(store, text);
+  if (!imported) {
+    fmt::print(stderr, "longread: default blog list: {}\n", imported.error().message);
+    return false;
+  }
+  spdlog::info("app: first run: imported {} blogs from the default list", *imported);
+  return true;
+}
+
+}  // namespace longread::app

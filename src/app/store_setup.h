@@ -1,0 +1,24 @@
+// Shared set-up of the subcommands: opening the store, the first-run import, client and crawl options.
+#pragma once
+
+#include <memory>
+#include <string_view>
+
+#include "config/config.h"
+#include "core/error.h"
+#include "fetch/http_client.h"
+#include "pipeline/crawler.h"
+#include "storage/store.h"
+
+namespace longread::app {
+
+// Opens the configured database (creating its folder); prints the error and returns null on failure.
+std::unique_ptr<storage::Store> open_store(const config::Config& config);
+// On first run (no blogs yet) imports the default blog list; false (after printing why) on failure.
+bool ensure_blogs(const config::Config& config, storage::Store& store);
+// Imports the blogs of an OPML document; returns how many the list held.
+Result<int> import_opml_text(storage::Store& store, std::string_view text);
+fetch::ClientOptions client_options(const config::Config& config);
+pipeline::CrawlOptions crawl_options(const config::Config& config, bool all);
+
+}  // namespace longread::app
