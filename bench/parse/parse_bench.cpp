@@ -1,0 +1,76 @@
+// parse_bench DIR [REPS]: parses every feed file under DIR (recursively; licences, notes, OPML and feed-rs's
+// .serde.json expectations excluded) REPS times on one thread, and prints MB/s and entries/s. The file
+// selection matches feedparser_bench.py so that bench/parse/run.sh compares like with like.
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <chrono>
+#include <ctime>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "feed/feed.h"
+
+namespace fs = std::filesystem;
+
+namespace {
+bool is_feed_file(const fs::path& p) {
+  const std::string name = p.filename().string();
+  if (name.starts_with("LICENSE") || name == "COPYING" || name.ends_with(".md") ||
+      name.ends_with(".serde.json"))
+    return false;
+  return p.parent_path().filename() != "opml";
+}
+
+std::string read_file(const fs::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (argc < 2) {
+    fmt::print(stderr, "usage: parse_bench DIR [REPS]\n");
+    return 2;
+  }
+  const int reps = argc > 2 ? std::max(1, std::atoi(argv[2])) : 10;
+  std::vector<fs::path> paths;
+  for (const auto& item : fs::recursive_directory_iterator(argv[1]))
+    if (item.is_regular_file() && is_feed_file(item.path())) paths.push_back(item.path());
+  std::sort(paths.begin(), paths.end());
+  std::vector<std::string> files;
+  std::size_t bytes = 0;
+  for (const auto& p : paths) {
+    files.push_back(read_file(p));
+    bytes += files.back().size();
+  }
+
+  std::size_t entries = 0, failures = 0;
+  const auto start = std::chrono::steady_clock::now();
+  const std::clock_t cpu_start = std::clock();
+  for (int r = 0; r < reps; ++r) {
+    for (const auto& f : files) {
+      auto feed = longread::feed::parse_feed(f, {.base_url = "https://example.com/feed", .content_type = {}});
+      if (feed)
+        entries += feed->entries.size();
+      else
+        ++failures;
+    }
+  }
+  const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  // Rates per CPU second: the machine may be shared with builds.
+  const double seconds = static_cast<double>(std::clock() - cpu_start) / CLOCKS_PER_SEC;
+  const double mb = static_cast<double>(bytes) * reps / 1e6;
+  fmt::print(
+      "longread   files={} bytes={} reps={} entries={} failures={} wall={:.3f}s cpu={:.3f}s MB/s={:.2f} "
+      "entries/s={:.0f}\n",
+      files.size(), bytes, reps, entries / static_cast<std::size_t>(reps),
+      failures / static_cast<std::size_t>(reps), wall, seconds, mb / seconds,
+      static_cast<double>(entries) / seconds);
+  return 0;
+}
