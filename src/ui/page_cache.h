@@ -16,19 +16,24 @@ namespace longread::ui {
 
 class PageCache {
  public:
-  PageCache(std::chrono::seconds ttl, std::size_t max_entries) : ttl_(ttl), max_entries_(max_entries) {}
+  explicit PageCache(std::size_t max_entries) : max_entries_(max_entries) {}
 
+  // A fresh entry of this version is a hit. An expired one is handed out stale to everyone except the one
+  // caller chosen to re-render it (stale-while-revalidate, as RFC 5861 describes for HTTP caches), so a
+  // page expiring under load costs one render instead of a stall of every connection asking for it.
   [[nodiscard]] std::optional<web::Response> get(const std::string& key, std::int64_t version);
-  // Stores a 200 response: moves its body into a shared buffer and gzips it once (for Accept-Encoding).
-  void put(const std::string& key, std::int64_t version, web::Response& response);
+  // Stores a 200 response for `ttl`: moves its body into a shared buffer and gzips it once (for
+  // Accept-Encoding). A zero ttl stores nothing.
+  void put(const std::string& key, std::int64_t version, std::chrono::milliseconds ttl,
+           web::Response& response);
 
  private:
   struct Entry {
     std::int64_t version = 0;
     std::chrono::steady_clock::time_point expires;
+    std::chrono::steady_clock::time_point refresh_started{};  // zero: nobody is re-rendering it
     web::Response response;
   };
-  std::chrono::seconds ttl_;
   std::size_t max_entries_;
   std::mutex mutex_;
   std::unordered_map<std::string, Entry> entries_;

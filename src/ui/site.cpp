@@ -11,7 +11,7 @@ struct Site::Impl {
   Impl(storage::Store& store, SiteOptions options)
       : context{store, std::move(options), AssetTable{}},
         router(make_routes(context)),
-        cache(context.options.page_cache_ttl, context.options.page_cache_entries) {}
+        cache(context.options.page_cache_entries) {}
 
   SiteContext context;
   web::Router router;
@@ -30,16 +30,16 @@ Result<web::Response> Site::handle(const web::Request& request) {
   // Health checks and static files never go through the cache: one must be live, the other is in memory.
   const bool cacheable = (request.method == "GET" || request.method == "HEAD") &&
                          request.path != "/healthz" && !request.path.starts_with("/static/");
-  std::optional<std::int64_t> version;
-  if (cacheable) {
-    if (auto v = impl_->context.store.data_version()) version = *v;
-  }
+  if (!cacheable) return impl_->router.dispatch(request);
+  // Keyed by the store's data version when it has one; otherwise version 0 and the short micro-cache TTL.
+  const auto versioned = impl_->context.store.data_version();
+  const std::int64_t version = versioned ? *versioned : 0;
+  const auto ttl = versioned ? std::chrono::duration_cast<std::chrono::milliseconds>(options().page_cache_ttl)
+                             : options().unversioned_cache_ttl;
   const std::string& key = request.target;
-  if (version) {
-    if (auto hit = impl_->cache.get(key, *version)) return std::move(*hit);
-  }
+  if (auto hit = impl_->cache.get(key, version)) return std::move(*hit);
   auto result = impl_->router.dispatch(request);
-  if (result && version) impl_->cache.put(key, *version, *result);
+  if (result) impl_->cache.put(key, version, ttl, *result);
   return result;
 }
 

@@ -37,6 +37,9 @@ struct SiteOptions {
   // Rendered pages are cached per (target, Store::data_version()); relative ages ("5 minutes ago") make
   // a page stale with time alone, so entries also expire after this long.
   std::chrono::seconds page_cache_ttl{30};
+  // When the store cannot tell its data version, pages are still cached, but only this long ("micro-
+  // caching": a page is at most this stale). 0 turns caching off for such stores.
+  std::chrono::milliseconds unversioned_cache_ttl{1000};
   std::size_t page_cache_entries = 4096;
 };
 

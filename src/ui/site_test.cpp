@@ -37,6 +37,9 @@ class SiteTest : public ::testing::Test {
     options.base_url = "https://longread.test";
     options.threads = 2;
     options.access_log = false;
+    // Stores without Store::data_version() get a 1 s micro-cache; off here so that every test sees the
+    // data it just wrote. With a versioned store, caching stays on and must still show fresh data.
+    options.unversioned_cache_ttl = std::chrono::milliseconds(0);
     site_ = std::make_unique<Site>(*store_, options);
     auto server = make_server(*site_, false);
     ASSERT_TRUE(server.has_value()) << server.error().message;

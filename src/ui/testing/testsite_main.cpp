@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <iostream>
 
+#include "core/log.h"
 #include "storage/store.h"
 #include "ui/site.h"
 #include "ui/testing/fixtures.h"
@@ -26,7 +27,7 @@ int main(int argc, char** argv) {
   cli.add_flag("--quiet", quiet, "no access log");
   CLI11_PARSE(cli, argc, argv);
   options.access_log = !quiet;
-  spdlog::set_level(quiet ? spdlog::level::warn : spdlog::level::info);
+  longread::setup_logging(quiet ? "warn" : "info");  // to stderr: stdout carries the "listening" line
 
   auto store = longread::storage::open_sqlite_store(db);
   if (!store) {
