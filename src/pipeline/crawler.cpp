@@ -2,12 +2,18 @@
 
 #include <spdlog/spdlog.h>
 
+#include <algorithm>
+#include <memory>
+#include <mutex>
+#include <thread>
 #include <unordered_map>
+#include <unordered_set>
 
 #include "core/strings.h"
 #include "feed/feed.h"
 #include "fetch/http_client.h"
 #include "html/html.h"
+#include "pipeline/task_pool.h"
 #include "storage/store.h"
 
 namespace longread::pipeline {
@@ -20,9 +26,10 @@ std::chrono::milliseconds since(Clock::time_point start) {
 }
 
 // The hash of an entry as the feed gave it, before any full-text replacement: decides whether a
-// re-crawled entry changed.
-std::string feed_hash(const model::Article& a) {
-  return stable_hash_hex(a.title + "\x1f" + a.link + "\x1f" + a.summary_html + "\x1f" + a.content_html);
+// re-crawled entry changed (and lets an unchanged one skip curation).
+std::string entry_hash(const feed::Entry& e) {
+  return stable_hash_hex(e.title + "\x1f" + e.link + "\x1f" + e.published_raw + "\x1f" + e.summary + "\x1f" +
+                         e.content);
 }
 
 // A blog whose feed was read and which waits for full-text pages before its record is saved.
@@ -77,8 +84,19 @@ Result<CrawlSummary> Crawler::run(CrawlObserver* observer) {
     by_id.emplace(static_cast<std::uint64_t>(blog.id), std::move(blog));
   }
 
+  // libcurl fetches on this thread; parsing, curation, extraction and saving run on the pool, so every
+  // core works while transfers continue. `mutex` guards everything below that the tasks share.
+  std::mutex mutex;
+  std::unordered_map<std::uint64_t, PendingBlog> pending;  // blogs waiting for full-text pages
+  struct PageJob {
+    std::uint64_t blog_tag;
+    std::size_t article_index;
+  };
+  std::vector<fetch::Request> page_requests;
+  std::vector<PageJob> page_jobs;
+
   auto finish_blog = [&](storage::CrawlRecord& record, BlogResult& result, Clock::time_point started) {
-    auto saved = store_.save_crawl(record);
+    auto saved = store_.save_crawl(record);  // one transaction; the store serialises writers
     if (!saved) {
       result.status = "not saved: " + saved.error().message;
       result.error_kind = saved.error().kind;
@@ -89,6 +107,7 @@ Result<CrawlSummary> Crawler::run(CrawlObserver* observer) {
       result.updated_articles = saved->updated;
     }
     result.elapsed = since(started);
+    std::lock_guard lock(mutex);
     ++summary.done;
     if (result.error_kind) {
       ++summary.failed;
@@ -104,17 +123,9 @@ Result<CrawlSummary> Crawler::run(CrawlObserver* observer) {
     if (observer) observer->on_blog_done(result, summary);
   };
 
-  std::unordered_map<std::uint64_t, PendingBlog> pending;  // blogs waiting for full-text pages
-  struct PageJob {
-    std::uint64_t blog_tag;
-    std::size_t article_index;
-  };
-  std::vector<fetch::Request> page_requests;
-  std::vector<PageJob> page_jobs;
-
-  const auto started = Clock::now();
-  client_.fetch_all(std::move(requests), [&](fetch::Response response) {
-    auto& blog = by_id.at(response.tag);
+  auto process_feed = [&](const fetch::Response& response) {
+    const auto started = Clock::now() - response.elapsed;
+    const model::Blog& blog = by_id.at(response.tag);
     storage::CrawlRecord record;
     record.blog_id = blog.id;
     record.attempted_at = now;
@@ -159,69 +170,103 @@ Result<CrawlSummary> Crawler::run(CrawlObserver* observer) {
         result.status = "ok";
         result.entries = static_cast<int>(parsed->entries.size());
 
-        auto articles = build_articles(*parsed, blog, now, curation_);
         std::unordered_map<std::string, storage::StoredArticleKey> known;
         if (auto keys = store_.article_keys(blog.id)) {
           for (auto& key : *keys) known.emplace(key.guid, std::move(key));
         }
-        int full_text_budget = options_.fetch_full_text ? options_.max_full_text_per_blog : 0;
-        for (auto& article : articles) {
-          article.content_hash = feed_hash(article);
-          const auto it = known.find(article.guid);
-          if (it != known.end() && it->second.content_hash == article.content_hash) {
-            // Unchanged in the feed: keep what is stored (including a full text fetched earlier).
-            article.full_text_fetched = it->second.full_text_fetched;
-            continue;
-          }
+        for (const auto& entry : parsed->entries) {
+          // Unchanged in the feed: keep what is stored (including a full text fetched earlier) and skip
+          // the curation work entirely.
+          const auto it = known.find(entry_identity(entry));
+          if (it != known.end() && it->second.content_hash == entry_hash(entry)) continue;
+          auto article = build_article(entry, blog, now, curation_);
+          article.content_hash = entry_hash(entry);
+          if (it != known.end()) known.erase(it);
           record.articles.push_back(std::move(article));
         }
-        int outstanding = 0;
-        for (std::size_t i = 0; i < record.articles.size() && full_text_budget > 0; ++i) {
+        // Entries repeated within one feed: the first wins.
+        std::unordered_set<std::string> seen;
+        std::erase_if(record.articles,
+                      [&seen](const model::Article& a) { return !seen.insert(a.guid).second; });
+
+        int budget = options_.fetch_full_text ? options_.max_full_text_per_blog : 0;
+        std::vector<std::size_t> wanted;
+        for (std::size_t i = 0; i < record.articles.size() && budget > 0; ++i) {
           const auto& article = record.articles[i];
           if (article.link.empty() || article.full_text_fetched) continue;
           const std::string& body =
               article.content_html.empty() ? article.summary_html : article.content_html;
           if (!html::looks_like_summary(body, article.text)) continue;
-          page_requests.push_back({.url = article.link, .tag = static_cast<std::uint64_t>(page_jobs.size())});
-          page_jobs.push_back({response.tag, i});
-          --full_text_budget;
-          ++outstanding;
+          wanted.push_back(i);
+          --budget;
         }
-        if (outstanding > 0) {
-          pending.emplace(response.tag,
-                          PendingBlog{blog, std::move(record), std::move(result), started, outstanding});
+        if (!wanted.empty() && !stop_requested_) {
+          std::lock_guard lock(mutex);
+          for (const auto i : wanted) {
+            page_requests.push_back(
+                {.url = record.articles[i].link, .tag = static_cast<std::uint64_t>(page_jobs.size())});
+            page_jobs.push_back({response.tag, i});
+          }
+          pending.emplace(response.tag, PendingBlog{blog, std::move(record), std::move(result), started,
+                                                    static_cast<int>(wanted.size())});
           return;
         }
       }
     }
     finish_blog(record, result, started);
-  });
+  };
 
-  if (!page_requests.empty() && !stop_requested_) {
-    client_.fetch_all(std::move(page_requests), [&](fetch::Response response) {
+  auto process_page = [&](const fetch::Response& response) {
+    PendingBlog* p = nullptr;
+    model::Article* article = nullptr;
+    {
+      std::lock_guard lock(mutex);
       const auto& job = page_jobs.at(response.tag);
       auto it = pending.find(job.blog_tag);
       if (it == pending.end()) return;
-      PendingBlog& p = it->second;
-      auto& article = p.record.articles.at(job.article_index);
-      if (response.ok()) {
-        if (auto extracted = html::extract_main_content(response.body, response.final_url)) {
-          // Keep the page's text only when it is a real improvement over the feed's summary.
-          const auto words = count_words(extracted->text);
-          if (words > static_cast<std::size_t>(article.word_count)) {
-            article.content_html = extracted->content_html;
-            curate_article(article, p.blog, curation_);
-            ++p.result.full_text_fetched;
-          }
+      p = &it->second;
+      article = &p->record.articles.at(job.article_index);  // each job owns its article; no resize happens
+    }
+    bool improved = false;
+    if (response.ok()) {
+      if (auto extracted = html::extract_main_content(response.body, response.final_url)) {
+        // Keep the page's text only when it is a real improvement over the feed's summary.
+        if (count_words(extracted->text) > static_cast<std::size_t>(article->word_count)) {
+          article->content_html = std::move(extracted->content_html);
+          curate_article(*article, p->blog, curation_);
+          improved = true;
         }
       }
-      // Fetched once whatever came of it: a failed page keeps the summary and is not retried each hour.
-      article.full_text_fetched = true;
-      if (--p.pages_outstanding == 0) {
-        finish_blog(p.record, p.result, p.started);
+    }
+    // Fetched once whatever came of it: a failed page keeps the summary and is not retried each hour.
+    article->full_text_fetched = true;
+    std::optional<PendingBlog> done;
+    {
+      std::lock_guard lock(mutex);
+      if (improved) ++p->result.full_text_fetched;
+      if (--p->pages_outstanding == 0) {
+        const auto it = pending.find(page_jobs.at(response.tag).blog_tag);
+        done.emplace(std::move(it->second));
         pending.erase(it);
       }
+    }
+    if (done) finish_blog(done->record, done->result, done->started);
+  };
+
+  {
+    TaskPool pool(std::max(1U, std::thread::hardware_concurrency()));
+    client_.fetch_all(std::move(requests), [&](fetch::Response response) {
+      auto shared = std::make_shared<fetch::Response>(std::move(response));
+      pool.submit([&process_feed, shared] { process_feed(*shared); });
     });
+    pool.wait_idle();
+    if (!page_requests.empty() && !stop_requested_) {
+      client_.fetch_all(std::move(page_requests), [&](fetch::Response response) {
+        auto shared = std::make_shared<fetch::Response>(std::move(response));
+        pool.submit([&process_page, shared] { process_page(*shared); });
+      });
+      pool.wait_idle();
+    }
   }
   // Anything still pending (stopped early): save with the summaries.
   for (auto& [tag, p] : pending) finish_blog(p.record, p.result, p.started);
