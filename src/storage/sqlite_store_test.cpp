@@ -153,8 +153,8 @@ class StoreTest : public ::testing::Test {
 
 TEST_F(StoreTest, MigrationsApplyOnceAndReopenIsANoOp) {
   const auto versions = raw_query(path_, "SELECT version FROM schema_migrations ORDER BY version");
-  ASSERT_GE(versions.size(), 2u);
-  EXPECT_EQ(versions[0], "1");
+  ASSERT_GE(versions.size(), 4u);
+  for (std::size_t i = 0; i < versions.size(); ++i) EXPECT_EQ(versions[i], std::to_string(i + 1));
   store_.reset();
   for (int i = 0; i < 2; ++i) {
     auto again = open_sqlite_store(path_);
@@ -162,6 +162,49 @@ TEST_F(StoreTest, MigrationsApplyOnceAndReopenIsANoOp) {
   }
   EXPECT_EQ(raw_query(path_, "SELECT version FROM schema_migrations ORDER BY version"), versions);
   EXPECT_EQ(raw_query(path_, "PRAGMA journal_mode"), std::vector<std::string>{"wal"});
+}
+
+// A database made by an older longread (schema version 2, with data) is upgraded in place: the later
+// migrations backfill what they add.
+TEST(StoreUpgradeTest, UpgradeFromVersionTwoKeepsDataAndBackfills) {
+  TempDir dir;
+  const std::string path = dir.file("old.db");
+  const fs::path migrations = fs::path(LONGREAD_SOURCE_DIR) / "src/storage/migrations";
+  for (const char* file : {"0001_initial.sql", "0002_search_fts5.sql"}) {
+    std::ifstream in(migrations / file);
+    ASSERT_TRUE(in) << file;
+    const std::string sql((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    if (auto* db = static_cast<sqlite3*>(nullptr); sqlite3_open(path.c_str(), &db) == SQLITE_OK) {
+      EXPECT_EQ(sqlite3_exec(db, sql.c_str(), nullptr, nullptr, nullptr), SQLITE_OK) << sqlite3_errmsg(db);
+      sqlite3_close(db);
+    }
+  }
+  ASSERT_EQ(
+      raw_exec(
+          path,
+          "CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL,"
+          " applied_at BIGINT NOT NULL);"
+          "INSERT INTO schema_migrations VALUES (1, 'initial', 0), (2, 'search_fts5', 0);"
+          "INSERT INTO categories (slug, name) VALUES ('history', 'History');"
+          "INSERT INTO blogs (id, feed_url, category, created_at) VALUES (1, 'https://a/feed', 'history', 0);"
+          "INSERT INTO articles (blog_id, guid, title, text, first_seen, display_at, category, junk, visible)"
+          " VALUES (1, 'g1', 'Byzantine bureaucracy', 'Ledgers of Byzantium', 0, 0, 'history', 0, 1),"
+          " (1, 'g2', 'Spam', 'Byzantine spam', 0, 0, 'history', 1, 0);"),
+      "");
+  auto store = open_sqlite_store(path);
+  ASSERT_TRUE(store) << store.error().message;
+  // Every version once, none skipped.
+  EXPECT_EQ(raw_query(path,
+                      "SELECT COUNT(DISTINCT version) = MAX(version) AND COUNT(*) = MAX(version) "
+                      "AND MAX(version) >= 4 FROM schema_migrations"),
+            std::vector<std::string>{"1"});
+  EXPECT_EQ((*store)->blog(1).value()->article_count, 1);
+  EXPECT_EQ((*store)->categories().value().at(0).article_count, 1);
+  const auto hits = (*store)->search("byzantine", 10, 0);
+  ASSERT_TRUE(hits) << hits.error().message;
+  ASSERT_EQ(hits->size(), 1u);
+  EXPECT_EQ(hits->at(0).view.article.guid, "g1");
+  EXPECT_EQ(raw_exec(path, "INSERT INTO articles_fts (articles_fts) VALUES ('integrity-check')"), "");
 }
 
 TEST_F(StoreTest, OpeningAFileThatIsNotADatabaseIsAClearError) {
@@ -544,6 +587,76 @@ TEST_F(StoreTest, HostileSearchQueriesNeverError) {
   EXPECT_EQ(store_->search("AND", 10, 0).value().size(), 1u);  // a word, not an operator
   EXPECT_EQ(store_->article_count().value(), 1);
   EXPECT_EQ(raw_exec(path_, "INSERT INTO articles_fts (articles_fts) VALUES ('integrity-check')"), "");
+}
+
+TEST_F(StoreTest, SearchFollowsKeepOverrides) {
+  const auto blog = add_blog("https://a.example/feed");
+  auto a = make_article("a", "Sourdough starter", day(0));
+  a.junk = true;
+  save(ok_record(blog, day(0), {a}));
+  EXPECT_TRUE(store_->search("sourdough", 10, 0).value().empty());
+  const auto id = store_->article_keys(blog).value().at(0).id;
+  ASSERT_TRUE(store_->set_keep_override(id, true));
+  EXPECT_EQ(store_->search("sourdough", 10, 0).value().size(), 1u);
+  ASSERT_TRUE(store_->set_keep_override(id, false));
+  EXPECT_TRUE(store_->search("sourdough", 10, 0).value().empty());
+  EXPECT_EQ(raw_exec(path_, "INSERT INTO articles_fts (articles_fts) VALUES ('integrity-check')"), "");
+}
+
+// The per-blog and per-category counts are kept by triggers; they must equal a recount after every kind
+// of change: inserts, content updates that flip junk, operator overrides, re-filing a blog.
+TEST_F(StoreTest, VisibleCountsMatchARecountAfterEveryKindOfChange) {
+  const auto a = add_blog("https://a.example/feed", "programming");
+  const auto b = add_blog("https://b.example/feed", "history");
+  auto check = [&](const char* when) {
+    SCOPED_TRACE(when);
+    const auto blogs = store_->blogs().value();
+    for (const auto& blog : blogs) {
+      const auto recount = raw_query(
+          path_, ("SELECT COUNT(*) FROM articles WHERE visible = 1 AND blog_id = " + std::to_string(blog.id))
+                     .c_str());
+      EXPECT_EQ(std::to_string(blog.article_count), recount.at(0)) << blog.feed_url;
+      EXPECT_EQ(store_->count_articles({.blog_id = blog.id}).value(), blog.article_count);
+    }
+    const auto categories = store_->categories().value();
+    for (const auto& category : categories) {
+      const auto recount = raw_query(
+          path_,
+          ("SELECT COUNT(*) FROM articles WHERE visible = 1 AND category = '" + category.slug + "'").c_str());
+      EXPECT_EQ(std::to_string(category.article_count), recount.at(0)) << category.slug;
+      EXPECT_EQ(store_->count_articles({.category = category.slug}).value(), category.article_count);
+    }
+    EXPECT_EQ(std::to_string(store_->count_articles({}).value()),
+              raw_query(path_, "SELECT COUNT(*) FROM articles WHERE visible = 1").at(0));
+    EXPECT_EQ(store_->count_articles({}).value(), static_cast<std::int64_t>(list({.limit = 1000}).size()));
+  };
+  std::vector<model::Article> batch;
+  for (int i = 0; i < 12; ++i) {
+    auto art = make_article(std::to_string(i), "Article " + std::to_string(i), day(i));
+    art.junk = i % 4 == 0;
+    if (i % 3 == 0) art.category = "science";
+    batch.push_back(art);
+  }
+  save(ok_record(a, day(0), batch));
+  save(ok_record(b, day(0), {make_article("b1", "B one", day(1)), make_article("b2", "B two", day(2))}));
+  check("after inserts");
+
+  batch[1].title = "Now junk";
+  batch[1].junk = true;
+  batch[0].title = "No longer junk";
+  batch[0].junk = false;
+  batch[3].category = "";  // back to the blog's category
+  save(ok_record(a, day(1), batch));
+  check("after updates");
+
+  const auto keys = store_->article_keys(a).value();
+  ASSERT_TRUE(store_->set_keep_override(keys.at(4).id, false));
+  ASSERT_TRUE(store_->set_keep_override(keys.at(8).id, true));
+  ASSERT_TRUE(store_->set_keep_override(keys.at(8).id, true));
+  check("after overrides");
+
+  add_blog("https://a.example/feed", "history");
+  check("after re-filing");
 }
 
 TEST_F(StoreTest, TwoStoresOnOneFileSeeEachOther) {

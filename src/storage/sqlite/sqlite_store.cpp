@@ -63,11 +63,11 @@ constexpr const char* kSelectBlogCategory = "SELECT category FROM blogs WHERE id
 constexpr const char* kRefileBlogArticles =
     "UPDATE articles SET category = :category WHERE blog_id = :blog_id AND category_from_blog = 1";
 
+// article_count is the trigger-kept count of visible articles (migration 0004).
 #define LONGREAD_BLOG_COLUMNS                                                                           \
   "b.id, b.feed_url, b.site_url, b.title, b.author, b.category, b.short_form, b.etag, b.last_modified," \
   " b.last_attempt_at, b.last_success_at, b.next_due_at, b.consecutive_failures, b.last_status,"        \
-  " b.last_error, b.last_error_at,"                                                                     \
-  " (SELECT COUNT(*) FROM articles a WHERE a.blog_id = b.id AND a.visible = 1)"
+  " b.last_error, b.last_error_at, b.visible_articles"
 
 constexpr const char* kSelectBlogById = "SELECT " LONGREAD_BLOG_COLUMNS " FROM blogs b WHERE b.id = :id";
 constexpr const char* kSelectBlogByFeedUrl =
@@ -148,9 +148,13 @@ constexpr const char* kSetKeepOverride =
     " visible = CASE WHEN :keep IS NULL THEN 1 - junk ELSE :keep END WHERE id = :id";
 
 constexpr const char* kSelectCategories =
-    "SELECT c.slug, c.name,"
-    " (SELECT COUNT(*) FROM articles a WHERE a.category = c.slug AND a.visible = 1)"
-    " FROM categories c ORDER BY c.name, c.slug";
+    "SELECT slug, name, visible_articles FROM categories ORDER BY name, slug";
+
+// count_articles without filters, or by blog or category alone, reads the trigger-kept counts.
+constexpr const char* kCountAllVisible = "SELECT COALESCE(SUM(visible_articles), 0) FROM categories";
+constexpr const char* kCountVisibleInBlog = "SELECT visible_articles FROM blogs WHERE id = :blog_id";
+constexpr const char* kCountVisibleInCategory =
+    "SELECT visible_articles FROM categories WHERE slug = :category";
 
 // Listings read every article field except the three big ones (summary_html, content_html, text), which
 // only the article page needs: a page of 30 would otherwise carry megabytes. Same column positions as the
@@ -190,15 +194,19 @@ constexpr const char* kSelectRecentJunk =
     "SELECT " LONGREAD_ARTICLE_COLUMNS_HEAD " '', '', ''," LONGREAD_ARTICLE_COLUMNS_TAIL LONGREAD_ARTICLE_FROM
     " WHERE a.junk = 1 OR a.keep_override = 0 ORDER BY a.first_seen DESC, a.id DESC LIMIT :limit";
 
-// Full-text search (migration 0002, SQLite-specific): BM25 with the title weighted 10x the text;
-// snippet() of the text column with \x01 / \x02 around matches
-// (https://sqlite.org/fts5.html#the_snippet_function).
+// Full-text search (migrations 0002/0003, SQLite-specific). The index holds only visible articles, so the
+// inner query ranks (BM25, title weighted 10x the text), pages and builds snippets on the index alone;
+// only the page of hits is joined with its rows. snippet() marks matches in the text column with \x01 and
+// \x02 (https://sqlite.org/fts5.html#the_snippet_function).
 constexpr const char* kSearchArticles =
     "SELECT " LONGREAD_ARTICLE_COLUMNS_HEAD " '', '', ''," LONGREAD_ARTICLE_COLUMNS_TAIL
-    ", snippet(articles_fts, 1, char(1), char(2), '…', 32)"
-    " FROM articles_fts JOIN articles a ON a.id = articles_fts.rowid JOIN blogs b ON b.id = a.blog_id"
-    " WHERE articles_fts MATCH :match AND a.visible = 1"
-    " ORDER BY bm25(articles_fts, 10.0, 1.0), a.id DESC LIMIT :limit OFFSET :offset";
+    ", s.snippet FROM ("
+    "  SELECT rowid AS id, bm25(articles_fts, 10.0, 1.0) AS rank_score,"
+    "   snippet(articles_fts, 1, char(1), char(2), '…', 32) AS snippet"
+    "  FROM articles_fts WHERE articles_fts MATCH :match"
+    "  ORDER BY rank_score, rowid DESC LIMIT :limit OFFSET :offset"
+    " ) s JOIN articles a ON a.id = s.id JOIN blogs b ON b.id = a.blog_id"
+    " ORDER BY s.rank_score, s.id DESC";
 
 // ------------------------------------------------------------------------------------------ helpers
 
@@ -590,12 +598,24 @@ class SqliteStore final : public Store {
   Result<std::int64_t> count_articles(const ArticleQuery& query) override {
     auto db = readers_.acquire();
     if (!db) return std::unexpected(db.error());
-    auto q = (*db)->query(listing_sql(kCountListedArticles, query, false));
+    const bool only_blog_or_category = !query.include_junk && !query.since && !query.exclude_blog_id &&
+                                       !query.exclude_article_id && !(query.blog_id && query.category);
+    std::string sql;
+    if (!only_blog_or_category) {
+      sql = listing_sql(kCountListedArticles, query, false);
+    } else if (query.blog_id) {
+      sql = kCountVisibleInBlog;
+    } else if (query.category) {
+      sql = kCountVisibleInCategory;
+    } else {
+      sql = kCountAllVisible;
+    }
+    auto q = (*db)->query(sql);
     if (!q) return db_error("cannot count articles", q.error());
     bind_listing_filters(*q, query);
     auto row = q->step();
     if (!row) return db_error("cannot count articles", row.error());
-    return q->int64(0);
+    return *row ? q->int64(0) : 0;  // no row: no such blog or category
   }
 
   Result<std::vector<SearchHit>> search(std::string_view query, int limit, int offset) override {

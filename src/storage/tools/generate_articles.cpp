@@ -153,6 +153,47 @@ model::Article make_article(TextGenerator& gen, int index, const std::string& bl
   return a;
 }
 
+// Times the queries the site's pages make (warm cache, one thread) and prints the mean per call.
+bool measure_queries(storage::Store& store, int rounds, TimePoint now) {
+  auto time_it = [&](const char* name, auto&& call) {
+    if (!call()) return false;  // warm up, and stop on the first error
+    const auto start = std::chrono::steady_clock::now();
+    for (int i = 0; i < rounds; ++i) {
+      if (!call()) return false;
+    }
+    const double us =
+        std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - start).count() / rounds;
+    fmt::print("  {:<44} {:>9.1f} us/call\n", name, us);
+    return true;
+  };
+  auto list = [&](storage::ArticleQuery q) { return [&store, q] { return store.articles(q).has_value(); }; };
+  auto count = [&](storage::ArticleQuery q) {
+    return [&store, q] { return store.count_articles(q).has_value(); };
+  };
+  auto search = [&](const char* terms) {
+    return [&store, terms] { return store.search(terms, 20, 0).has_value(); };
+  };
+  fmt::print("query timings ({} rounds each):\n", rounds);
+  return time_it("articles newest, page 1", list({})) &&
+         time_it("articles newest, page 100 (offset 2970)", list({.offset = 2970})) &&
+         time_it("articles top", list({.order = storage::ArticleOrder::kTop})) &&
+         time_it("articles top this week (since)",
+                 list({.since = now - std::chrono::days(7), .order = storage::ArticleOrder::kTop})) &&
+         time_it("articles hot", list({.order = storage::ArticleOrder::kHot})) &&
+         time_it("articles by category, newest", list({.category = "history"})) &&
+         time_it("articles by category, hot",
+                 list({.category = "history", .order = storage::ArticleOrder::kHot})) &&
+         time_it("articles by blog, newest", list({.blog_id = 7})) &&
+         time_it("count_articles (all visible)", count({})) &&
+         time_it("count_articles (category)", count({.category = "history"})) &&
+         time_it("article(id) with body", [&] { return store.article(4242).has_value(); }) &&
+         time_it("categories() with counts", [&] { return store.categories().has_value(); }) &&
+         time_it("blogs() with counts", [&] { return store.blogs().has_value(); }) &&
+         time_it("search \"compiler\" (1 common term)", search("compiler")) &&
+         time_it("search \"forgotten compiler\" (2 terms)", search("forgotten compiler")) &&
+         time_it("search \"telescope cathedral ledger\"", search("telescope cathedral ledger"));
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -162,10 +203,12 @@ int main(int argc, char** argv) {
   int blog_total = 200;
   int batch = 5'000;
   std::uint64_t seed = 42;
+  int measure_rounds = 0;
   app.add_option("--db", db_path, "database file (created if missing)")->capture_default_str();
-  app.add_option("-n,--articles", article_total, "number of articles")
+  app.add_option("-n,--articles", article_total,
+                 "number of articles (0: only --measure an existing database)")
       ->capture_default_str()
-      ->check(CLI::PositiveNumber);
+      ->check(CLI::Range(0, 100'000'000));
   app.add_option("-b,--blogs", blog_total, "number of blogs")
       ->capture_default_str()
       ->check(CLI::PositiveNumber);
@@ -173,6 +216,8 @@ int main(int argc, char** argv) {
       ->capture_default_str()
       ->check(CLI::PositiveNumber);
   app.add_option("--seed", seed, "random seed")->capture_default_str();
+  app.add_option("--measure", measure_rounds, "then time each listing/search query this many times (0: skip)")
+      ->check(CLI::Range(0, 100'000'000));
   CLI11_PARSE(app, argc, argv);
 
   const auto started = std::chrono::steady_clock::now();
@@ -183,6 +228,8 @@ int main(int argc, char** argv) {
   }
   TextGenerator gen(seed);
   const TimePoint now = longread::now_seconds();
+
+  if (article_total == 0) return measure_rounds > 0 && measure_queries(**store, measure_rounds, now) ? 0 : 1;
 
   std::vector<std::int64_t> blog_ids;
   std::vector<std::string> blog_categories;
