@@ -8,12 +8,12 @@
 // `Header:` lines (default text/xml).
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <chrono>
 #include <filesystem>
 #include <fstream>
 #include <map>
 #include <optional>
-#include <regex>
 #include <set>
 #include <sstream>
 #include <string>
@@ -415,19 +415,30 @@ std::optional<Case> read_case(const fs::path& file, const fs::path& root, const 
   // UTF-16/32 files are decoded before the comment is searched for, as upstream does.
   const auto decoded = feed::decode_to_utf8(bytes, {});
   const std::string text(decoded.text());
-  static const std::regex kExpect(R"(Description:\s*([\s\S]*?)\s*Expect:\s*(.*)\s*-->)");
-  static const std::regex kHeader(R"(Header:\s*([A-Za-z-]+):\s*(.*))");
-  std::smatch m;
-  if (!std::regex_search(text, m, kExpect)) return std::nullopt;
+  // Upstream's regex `Description:\s*(.*?)\s*Expect:\s*(.*)\s*-->`: the expression is the rest of the line.
+  const auto description = text.find("Description:");
+  const auto expect = text.find("Expect:", description == std::string::npos ? 0 : description);
+  if (description == std::string::npos || expect == std::string::npos) return std::nullopt;
+  std::string_view expression = std::string_view(text).substr(expect + 7);
+  expression = expression.substr(0, expression.find('\n'));
+  expression = expression.substr(0, expression.find("-->"));
   Case c;
   c.path = fs::relative(file, root).generic_string();
-  c.expression = std::string(trim(m[2].str()));
+  c.expression = std::string(trim(expression));
   c.http = c.path.find("http") != std::string::npos;
-  for (auto it = std::sregex_iterator(text.begin(), text.end(), kHeader); it != std::sregex_iterator(); ++it)
-    if (iequals((*it)[1].str(), "Content-type"))
-      c.content_type = std::string(trim((*it)[2].str()));
-    else if (iequals((*it)[1].str(), "Content-Location"))
-      c.content_location = std::string(trim((*it)[2].str()));
+  // `Header: Name: value` lines.
+  for (auto pos = text.find("Header:"); pos != std::string::npos; pos = text.find("Header:", pos + 7)) {
+    std::string_view line = std::string_view(text).substr(pos + 7);
+    line = line.substr(0, line.find('\n'));
+    const auto colon = line.find(':');
+    if (colon == std::string_view::npos) continue;
+    const auto name = trim(line.substr(0, colon));
+    const auto value = std::string(trim(line.substr(colon + 1)));
+    if (iequals(name, "Content-type"))
+      c.content_type = value;
+    else if (iequals(name, "Content-Location"))
+      c.content_location = value;
+  }
   c.needs_chardet = text.find("SkipUnless") != std::string::npos && text.find("chardet") != std::string::npos;
   if (c.http && c.content_type.empty()) c.content_type = "text/xml";
   return c;
