@@ -1,0 +1,194 @@
+// stage_bench DIR [REPS]: where ingest CPU time goes, stage by stage, on one thread. Parses every feed file
+// under DIR (same selection as bench/parse), then runs each curation stage of the crawl over every entry
+// REPS times and prints thread CPU microseconds per entry for each. It also prints a digest of every
+// stage's output (texts, excerpts, simhashes, languages, verdicts) so that an optimisation can be checked
+// to change no result: the digest before and after must be equal.
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <ctime>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "core/strings.h"
+#include "curate/curate.h"
+#include "feed/feed.h"
+#include "html/html.h"
+#include "pipeline/article_builder.h"
+
+namespace fs = std::filesystem;
+
+namespace {
+bool is_feed_file(const fs::path& p) {
+  const std::string name = p.filename().string();
+  if (name.starts_with("LICENSE") || name == "COPYING" || name.ends_with(".md") ||
+      name.ends_with(".serde.json"))
+    return false;
+  return p.parent_path().filename() != "opml";
+}
+
+std::string read_file(const fs::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+double thread_cpu_seconds() {
+  timespec ts{};
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+  return static_cast<double>(ts.tv_sec) + static_cast<double>(ts.tv_nsec) * 1e-9;
+}
+
+// FNV-1a, folded over every output so that two builds can be compared by one number.
+struct Digest {
+  std::uint64_t h = 0xcbf29ce484222325ULL;
+  void add(std::string_view s) {
+    for (const char c : s) {
+      h ^= static_cast<unsigned char>(c);
+      h *= 0x100000001b3ULL;
+    }
+    h ^= 0xff;
+    h *= 0x100000001b3ULL;
+  }
+  void add(std::uint64_t v) { add(std::string_view(reinterpret_cast<const char*>(&v), sizeof v)); }
+};
+
+struct Stage {
+  const char* name;
+  double seconds = 0;
+};
+}  // namespace
+
+int main(int argc, char** argv) {
+  using namespace longread;
+  if (argc < 2) {
+    fmt::print(stderr, "usage: stage_bench DIR [REPS]\n");
+    return 2;
+  }
+  const int reps = argc > 2 ? std::max(1, std::atoi(argv[2])) : 3;
+  std::vector<fs::path> paths;
+  for (const auto& item : fs::recursive_directory_iterator(argv[1]))
+    if (item.is_regular_file() && is_feed_file(item.path())) paths.push_back(item.path());
+  std::sort(paths.begin(), paths.end());
+  std::vector<std::string> files;
+  std::size_t bytes = 0;
+  for (const auto& p : paths) {
+    files.push_back(read_file(p));
+    bytes += files.back().size();
+  }
+
+  Stage parse{"parse_feed"}, to_text{"html_to_text"}, boiler{"strip_boilerplate"}, excerpt{"make_excerpt"},
+      words{"count_words"}, simhash{"simhash"}, language{"detect_language"}, judge{"judge"},
+      build{"build_article (all of curation)"};
+  std::vector<feed::Feed> feeds;
+  for (int r = 0; r < reps; ++r) {
+    feeds.clear();
+    const double t0 = thread_cpu_seconds();
+    for (const auto& f : files) {
+      if (auto parsed = feed::parse_feed(f, {.base_url = "https://example.com/feed", .content_type = {}}))
+        feeds.push_back(std::move(*parsed));
+    }
+    parse.seconds += thread_cpu_seconds() - t0;
+  }
+
+  std::vector<std::string> bodies;
+  for (const auto& feed : feeds)
+    for (const auto& e : feed.entries)
+      bodies.push_back(e.content.size() >= e.summary.size() ? e.content : e.summary);
+  const std::size_t n = bodies.size();
+
+  Digest digest;
+  model::Blog blog;
+  blog.id = 1;
+  blog.category = "tech";
+  const curate::JunkOptions junk_options;
+  pipeline::CurationContext context;
+  context.junk_options = &junk_options;
+  const TimePoint now = now_seconds();
+  for (int r = 0; r < reps; ++r) {
+    const bool record = r == 0;
+    std::vector<std::string> raw(n), texts(n);
+    double t0 = thread_cpu_seconds();
+    for (std::size_t i = 0; i < n; ++i) raw[i] = html::html_to_text(bodies[i]);
+    to_text.seconds += thread_cpu_seconds() - t0;
+    t0 = thread_cpu_seconds();
+    for (std::size_t i = 0; i < n; ++i) texts[i] = html::strip_boilerplate(raw[i]);
+    boiler.seconds += thread_cpu_seconds() - t0;
+    t0 = thread_cpu_seconds();
+    for (std::size_t i = 0; i < n; ++i) {
+      const std::string e = html::make_excerpt(texts[i], 2000);
+      if (record) digest.add(e);
+    }
+    excerpt.seconds += thread_cpu_seconds() - t0;
+    t0 = thread_cpu_seconds();
+    std::size_t total_words = 0;
+    for (std::size_t i = 0; i < n; ++i) total_words += count_words(texts[i]);
+    words.seconds += thread_cpu_seconds() - t0;
+    t0 = thread_cpu_seconds();
+    std::vector<std::uint64_t> hashes(n);
+    for (std::size_t i = 0; i < n; ++i) hashes[i] = curate::simhash(texts[i]);
+    simhash.seconds += thread_cpu_seconds() - t0;
+    t0 = thread_cpu_seconds();
+    std::vector<std::string> languages(n);
+    for (std::size_t i = 0; i < n; ++i) languages[i] = curate::detect_language(texts[i]);
+    language.seconds += thread_cpu_seconds() - t0;
+    if (record) {
+      digest.add(total_words);
+      for (std::size_t i = 0; i < n; ++i) {
+        digest.add(raw[i]);
+        digest.add(texts[i]);
+        digest.add(hashes[i]);
+        digest.add(languages[i]);
+      }
+    }
+    t0 = thread_cpu_seconds();
+    std::size_t k = 0;
+    for (const auto& feed : feeds) {
+      for (const auto& e : feed.entries) {
+        auto article = pipeline::build_article(e, blog, now, context);
+        if (record) {
+          digest.add(article.text);
+          digest.add(article.excerpt);
+          digest.add(article.title);
+          digest.add(article.simhash);
+          digest.add(static_cast<std::uint64_t>(article.word_count));
+          digest.add(article.junk_reason);
+        }
+        ++k;
+      }
+    }
+    build.seconds += thread_cpu_seconds() - t0;
+    // judge alone, on articles built above (rebuild cheaply: judge only needs the curated fields).
+    t0 = thread_cpu_seconds();
+    k = 0;
+    for (const auto& feed : feeds) {
+      for (const auto& e : feed.entries) {
+        model::Article a;
+        a.title = e.title;
+        a.link = e.link;
+        a.text = texts[k];
+        a.content_html = e.content;
+        a.summary_html = e.summary;
+        a.word_count = static_cast<int>(count_words(a.text));
+        const auto verdict = curate::judge(a, blog, junk_options);
+        if (record) digest.add(verdict.reason);
+        ++k;
+      }
+    }
+    judge.seconds += thread_cpu_seconds() - t0;
+  }
+
+  fmt::print("{} files, {:.2f} MB, {} entries, {} reps (thread CPU time)\n", files.size(),
+             static_cast<double>(bytes) / 1048576.0, n, reps);
+  const double per = 1e6 / static_cast<double>(n * static_cast<std::size_t>(reps));
+  for (const Stage* s : {&parse, &to_text, &boiler, &excerpt, &words, &simhash, &language, &judge, &build}) {
+    fmt::print("  {:<34} {:9.1f} us/entry {:8.3f} s per pass\n", s->name, s->seconds * per,
+               s->seconds / reps);
+  }
+  fmt::print("output digest: {:016x}\n", digest.h);
+  return 0;
+}
