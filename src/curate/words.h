@@ -7,18 +7,16 @@
 
 namespace longread::curate::detail {
 
-// Calls f(std::string_view word) for each word of UTF-8 text, lowercased (ASCII letters only; other
-// scripts are kept as they are). A word is a run of ASCII letters/digits and non-ASCII letters;
-// ASCII punctuation, General Punctuation (U+2000-U+206F: curly quotes, dashes, ellipsis), Latin-1
-// punctuation and symbols (U+00A0-U+00BF, U+00D7, U+00F7) and CJK punctuation (U+3000-U+303F)
-// separate words. An apostrophe inside a word is dropped ("don't" -> "dont").
-template <typename F>
-void for_each_word(std::string_view text, F&& f) {
-  std::string word;
+// The scanner behind for_each_word: calls append(std::string_view bytes) for each piece of the current
+// word (ASCII bytes already lowercased) and end_word() after each non-empty word, with no allocation, so
+// a caller can hash words without building them.
+template <typename Append, typename EndWord>
+void scan_words(std::string_view text, Append&& append, EndWord&& end_word) {
+  bool in_word = false;
   auto flush = [&] {
-    if (!word.empty()) {
-      f(std::string_view(word));
-      word.clear();
+    if (in_word) {
+      end_word();
+      in_word = false;
     }
   };
   std::size_t i = 0;
@@ -26,10 +24,13 @@ void for_each_word(std::string_view text, F&& f) {
     const auto c = static_cast<unsigned char>(text[i]);
     if (c < 0x80) {
       if ((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9')) {
-        word += static_cast<char>(c);
+        append(text.substr(i, 1));
+        in_word = true;
       } else if (c >= 'A' && c <= 'Z') {
-        word += static_cast<char>(c - 'A' + 'a');
-      } else if (c == '\'' && !word.empty() && i + 1 < text.size() &&
+        const char lower = static_cast<char>(c - 'A' + 'a');
+        append(std::string_view(&lower, 1));
+        in_word = true;
+      } else if (c == '\'' && in_word && i + 1 < text.size() &&
                  std::isalpha(static_cast<unsigned char>(text[i + 1]))) {
         // apostrophe inside a word: skip it
       } else {
@@ -44,18 +45,35 @@ void for_each_word(std::string_view text, F&& f) {
     for (std::size_t k = 1; k < len; ++k) cp = (cp << 6) | (static_cast<unsigned char>(text[i + k]) & 0x3F);
     const bool separator = (cp >= 0x2000 && cp <= 0x206F) || (cp >= 0x00A0 && cp <= 0x00BF) || cp == 0x00D7 ||
                            cp == 0x00F7 || (cp >= 0x3000 && cp <= 0x303F) || cp == 0xFFFD || cp == 0xFEFF;
-    if (cp == 0x2019 && !word.empty() && i + len < text.size() &&
+    if (cp == 0x2019 && in_word && i + len < text.size() &&
         static_cast<unsigned char>(text[i + len]) < 0x80 &&
         std::isalpha(static_cast<unsigned char>(text[i + len]))) {
       // right single quotation mark used as an apostrophe: skip it like '\''
     } else if (separator) {
       flush();
     } else {
-      word.append(text.substr(i, len));
+      append(text.substr(i, len));
+      in_word = true;
     }
     i += len;
   }
   flush();
+}
+
+// Calls f(std::string_view word) for each word of UTF-8 text, lowercased (ASCII letters only; other
+// scripts are kept as they are). A word is a run of ASCII letters/digits and non-ASCII letters;
+// ASCII punctuation, General Punctuation (U+2000-U+206F: curly quotes, dashes, ellipsis), Latin-1
+// punctuation and symbols (U+00A0-U+00BF, U+00D7, U+00F7) and CJK punctuation (U+3000-U+303F)
+// separate words. An apostrophe inside a word is dropped ("don't" -> "dont").
+template <typename F>
+void for_each_word(std::string_view text, F&& f) {
+  std::string word;
+  scan_words(
+      text, [&](std::string_view piece) { word.append(piece); },
+      [&] {
+        f(std::string_view(word));
+        word.clear();
+      });
 }
 
 }  // namespace longread::curate::detail
