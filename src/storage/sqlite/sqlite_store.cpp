@@ -195,17 +195,18 @@ constexpr const char* kSelectRecentJunk =
     " WHERE a.junk = 1 OR a.keep_override = 0 ORDER BY a.first_seen DESC, a.id DESC LIMIT :limit";
 
 // Full-text search (migrations 0002/0003, SQLite-specific). The index holds only visible articles, so the
-// inner query ranks (BM25, title weighted 10x the text), pages and builds snippets on the index alone;
-// only the page of hits is joined with its rows. snippet() marks matches in the text column with \x01 and
-// \x02 (https://sqlite.org/fts5.html#the_snippet_function).
+// inner query ranks (BM25, title weighted 10x the text) and pages on the index alone. snippet() must not
+// be computed there (it would run for every match before the sort), so the page of hits is looked up in
+// the index again by rowid (CROSS JOIN fixes that join order) to build snippets, with \x01 and \x02
+// around matches (https://sqlite.org/fts5.html#the_snippet_function), and joined with its rows.
 constexpr const char* kSearchArticles =
     "SELECT " LONGREAD_ARTICLE_COLUMNS_HEAD " '', '', ''," LONGREAD_ARTICLE_COLUMNS_TAIL
-    ", s.snippet FROM ("
-    "  SELECT rowid AS id, bm25(articles_fts, 10.0, 1.0) AS rank_score,"
-    "   snippet(articles_fts, 1, char(1), char(2), '…', 32) AS snippet"
+    ", snippet(articles_fts, 1, char(1), char(2), '…', 32) FROM ("
+    "  SELECT rowid AS id, bm25(articles_fts, 10.0, 1.0) AS rank_score"
     "  FROM articles_fts WHERE articles_fts MATCH :match"
     "  ORDER BY rank_score, rowid DESC LIMIT :limit OFFSET :offset"
-    " ) s JOIN articles a ON a.id = s.id JOIN blogs b ON b.id = a.blog_id"
+    " ) s CROSS JOIN articles_fts ON articles_fts.rowid = s.id AND articles_fts MATCH :match"
+    " JOIN articles a ON a.id = s.id JOIN blogs b ON b.id = a.blog_id"
     " ORDER BY s.rank_score, s.id DESC";
 
 // ------------------------------------------------------------------------------------------ helpers

@@ -277,5 +277,6 @@ int main(int argc, char** argv) {
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
   fmt::print("{} blogs, {} articles inserted ({} in the database) into {} in {:.1f} s\n", blog_total,
              inserted, (*store)->article_count().value_or(-1), db_path, seconds);
+  if (measure_rounds > 0) return measure_queries(**store, measure_rounds, now) ? 0 : 1;
   return 0;
 }
