@@ -146,7 +146,34 @@ std::optional<std::string> limit_nesting(std::string_view html, int max_depth) {
   return out;
 }
 
-Document::Document(std::string_view html) {
+void* Arena::allocate(std::size_t size) {
+  constexpr std::size_t kAlign = alignof(std::max_align_t);
+  size = (size + kAlign - 1) & ~(kAlign - 1);
+  if (size == 0) size = kAlign;
+  if (size > left_) {
+    if (size > kBlockBytes / 4) {
+      // Large pieces (big text nodes, long vectors) get a block of their own; the current block stays.
+      blocks_.push_back(std::make_unique_for_overwrite<std::byte[]>(size));
+      return blocks_.back().get();
+    }
+    blocks_.push_back(std::make_unique_for_overwrite<std::byte[]>(kBlockBytes));
+    next_ = blocks_.back().get();
+    left_ = kBlockBytes;
+  }
+  void* out = next_;
+  next_ += size;
+  left_ -= size;
+  return out;
+}
+
+namespace {
+void* arena_allocate(void* arena, std::size_t size) {
+  return static_cast<Arena*>(arena)->allocate(size);
+}
+void arena_deallocate(void* /*arena*/, void* /*ptr*/) {}  // released with the whole arena
+}  // namespace
+
+Document::Document(std::string_view html) : arena_(std::make_unique<Arena>()) {
   if (html.size() > kMaxInputBytes) {
     html = html.substr(0, kMaxInputBytes);
     truncated_ = true;
@@ -158,22 +185,25 @@ Document::Document(std::string_view html) {
   }
   GumboOptions options = kGumboDefaultOptions;
   options.max_errors = 0;  // parse errors are not needed; recording them costs memory on hostile input
+  options.allocator = arena_allocate;
+  options.deallocator = arena_deallocate;
+  options.userdata = arena_.get();
   output_ = gumbo_parse_with_options(&options, buffer_.data(), buffer_.size());
 }
 
-Document::~Document() {
-  if (output_) gumbo_destroy_output(&kGumboDefaultOptions, output_);
-}
+// The tree is in arena_: no gumbo_destroy_output walk is needed.
+Document::~Document() = default;
 
 Document::Document(Document&& other) noexcept
     : buffer_(std::move(other.buffer_)),
+      arena_(std::move(other.arena_)),
       output_(std::exchange(other.output_, nullptr)),
       truncated_(other.truncated_) {}
 
 Document& Document::operator=(Document&& other) noexcept {
   if (this != &other) {
-    if (output_) gumbo_destroy_output(&kGumboDefaultOptions, output_);
     buffer_ = std::move(other.buffer_);
+    arena_ = std::move(other.arena_);
     output_ = std::exchange(other.output_, nullptr);
     truncated_ = other.truncated_;
   }
