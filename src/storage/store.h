@@ -87,6 +87,72 @@ struct SearchHit {
   std::string snippet{};  // text with matches wrapped in \x01 ... \x02 (the page escapes, then marks)
 };
 
+// --- readers (issue 4): accounts, sessions, votes, reading list, newsletter.
+
+// A reader's account as stored: the password hash is an Argon2id string (libsodium crypto_pwhash_str).
+struct ReaderAccount {
+  std::int64_t id = 0;
+  std::string email{};
+  std::string password_hash{};
+  TimePoint created_at{};
+};
+
+// A server-side session. The cookie holds a random token; only its hash is stored, so a copy of the
+// database does not log anyone in.
+struct SessionRecord {
+  std::string token_hash{};
+  std::int64_t reader_id = 0;
+  TimePoint created_at{};
+  TimePoint expires_at{};
+};
+
+// Who a live session belongs to.
+struct SessionReader {
+  std::int64_t reader_id = 0;
+  std::string email{};
+  TimePoint expires_at{};
+};
+
+// An article's vote state after a vote or unvote.
+struct VoteState {
+  bool voted = false;
+  int votes = 0;
+};
+
+// Which of some articles a reader has voted for and saved.
+struct ReaderMarks {
+  std::vector<std::int64_t> voted{};
+  std::vector<std::int64_t> saved{};
+};
+
+// One reading-list entry with its article.
+struct SavedArticle {
+  ArticleView view{};
+  TimePoint saved_at{};
+  std::optional<TimePoint> read_at{};
+};
+
+struct Subscriber {
+  std::int64_t id = 0;
+  std::string email{};
+  TimePoint created_at{};
+  std::optional<TimePoint> confirmed_at{};
+};
+
+// One weekly issue: which articles it carries is fixed when it is first created, so a send that is
+// interrupted and resumed sends the same issue.
+struct NewsletterIssue {
+  std::int64_t id = 0;
+  std::string key{};  // "2024-W21"
+  std::vector<std::int64_t> article_ids{};
+  TimePoint created_at{};
+};
+
+// Per-recipient delivery states. "sending" is written (and committed) before the SMTP transaction starts
+// and is never retried, so a crash mid-send cannot deliver twice (at most once); "retry" after a
+// temporary failure; "sent"; "failed" after a permanent (5xx) refusal.
+enum class DeliveryState { kSending, kSent, kRetry, kFailed };
+
 // The store. Every method is safe to call from several threads; implementations serialise as needed.
 class Store {
  public:
@@ -126,6 +192,113 @@ class Store {
   // Sets (or clears with nullopt) the operator's keep/junk override of an article.
   virtual Result<void> set_keep_override(std::int64_t article_id, std::optional<bool> keep) = 0;
   virtual Result<std::vector<ArticleView>> recent_junk(int limit) = 0;
+
+  // --- readers (issue 4). Defaults say "unsupported" so other backends keep compiling until they add them.
+  // A new account; kConflict when the email is taken (compared case-insensitively).
+  virtual Result<std::int64_t> create_reader(std::string_view /*email*/, std::string_view /*password_hash*/,
+                                             TimePoint /*now*/) {
+    return unsupported("create_reader");
+  }
+  virtual Result<std::optional<ReaderAccount>> reader_by_email(std::string_view /*email*/) {
+    return unsupported("reader_by_email");
+  }
+  virtual Result<void> create_session(const SessionRecord& /*session*/) {
+    return unsupported("create_session");
+  }
+  // The reader of an unexpired session, else nullopt.
+  virtual Result<std::optional<SessionReader>> session_reader(std::string_view /*token_hash*/,
+                                                              TimePoint /*now*/) {
+    return unsupported("session_reader");
+  }
+  virtual Result<void> delete_session(std::string_view /*token_hash*/) {
+    return unsupported("delete_session");
+  }
+  virtual Result<int> delete_expired_sessions(TimePoint /*now*/) {
+    return unsupported("delete_expired_sessions");
+  }
+
+  // Votes: one per reader and article. kNotFound for an unknown or hidden (junk) article. The article's
+  // votes and its hot score (migration 0005) change in the same transaction.
+  virtual Result<VoteState> set_vote(std::int64_t /*reader_id*/, std::int64_t /*article_id*/, bool /*vote*/,
+                                     TimePoint /*now*/) {
+    return unsupported("set_vote");
+  }
+  virtual Result<ReaderMarks> reader_marks(std::int64_t /*reader_id*/,
+                                           const std::vector<std::int64_t>& /*article_ids*/) {
+    return unsupported("reader_marks");
+  }
+
+  // Reading list. kNotFound for an unknown or hidden article.
+  virtual Result<void> set_saved(std::int64_t /*reader_id*/, std::int64_t /*article_id*/, bool /*saved*/,
+                                 TimePoint /*now*/) {
+    return unsupported("set_saved");
+  }
+  // kNotFound when the article is not on the reader's list.
+  virtual Result<void> set_read(std::int64_t /*reader_id*/, std::int64_t /*article_id*/, bool /*read*/,
+                                TimePoint /*now*/) {
+    return unsupported("set_read");
+  }
+  // Newest saved first.
+  virtual Result<std::vector<SavedArticle>> reading_list(std::int64_t /*reader_id*/, int /*limit*/,
+                                                         int /*offset*/) {
+    return unsupported("reading_list");
+  }
+  // Saved and not yet marked read.
+  virtual Result<std::int64_t> reading_list_unread(std::int64_t /*reader_id*/) {
+    return unsupported("reading_list_unread");
+  }
+
+  // Newsletter subscribers. add_subscriber is idempotent (an existing address keeps its state; a
+  // previously unsubscribed one becomes pending again).
+  virtual Result<Subscriber> add_subscriber(std::string_view /*email*/, TimePoint /*now*/) {
+    return unsupported("add_subscriber");
+  }
+  // false when there is no such (subscribed) address.
+  virtual Result<bool> confirm_subscriber(std::string_view /*email*/, TimePoint /*now*/) {
+    return unsupported("confirm_subscriber");
+  }
+  virtual Result<bool> unsubscribe(std::string_view /*email*/, TimePoint /*now*/) {
+    return unsupported("unsubscribe");
+  }
+  virtual Result<std::vector<Subscriber>> confirmed_subscribers() {
+    return unsupported("confirmed_subscribers");
+  }
+  virtual Result<void> record_subscriber_error(std::int64_t /*subscriber_id*/, std::string_view /*error*/,
+                                               TimePoint /*now*/) {
+    return unsupported("record_subscriber_error");
+  }
+  // The issue with this key, created with `article_ids` when it does not exist yet.
+  virtual Result<NewsletterIssue> newsletter_issue(std::string_view /*key*/,
+                                                   const std::vector<std::int64_t>& /*article_ids*/,
+                                                   TimePoint /*now*/) {
+    return unsupported("newsletter_issue");
+  }
+  // Takes the right to send `issue_id` to `subscriber_id`: true (and state "sending" committed) when it
+  // was never attempted or is waiting for a retry; false when it is sent, failed or was being sent.
+  virtual Result<bool> claim_delivery(std::int64_t /*issue_id*/, std::int64_t /*subscriber_id*/,
+                                      TimePoint /*now*/) {
+    return unsupported("claim_delivery");
+  }
+  virtual Result<void> finish_delivery(std::int64_t /*issue_id*/, std::int64_t /*subscriber_id*/,
+                                       DeliveryState /*state*/, std::string_view /*error*/,
+                                       TimePoint /*now*/) {
+    return unsupported("finish_delivery");
+  }
+  // Count of deliveries of an issue in `state`.
+  virtual Result<std::int64_t> count_deliveries(std::int64_t /*issue_id*/, DeliveryState /*state*/) {
+    return unsupported("count_deliveries");
+  }
+
+  // A named secret (keys for CSRF tokens and signed links): `candidate` is stored when the name has none
+  // yet; the stored value is returned, so every process sharing the database uses the same key.
+  virtual Result<std::string> secret(std::string_view /*name*/, std::string_view /*candidate*/) {
+    return unsupported("secret");
+  }
+
+ protected:
+  static std::unexpected<Error> unsupported(const char* what) {
+    return fail(ErrorKind::kInternal, std::string("store: ") + what + " not supported by this backend");
+  }
 };
 
 // Opens (creating if needed) the SQLite database at `path`, applies pending migrations, enables WAL.

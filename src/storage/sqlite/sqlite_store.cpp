@@ -209,6 +209,124 @@ constexpr const char* kSearchArticles =
     " JOIN articles a ON a.id = s.id JOIN blogs b ON b.id = a.blog_id"
     " ORDER BY s.rank_score, s.id DESC";
 
+// ------------------------------------------------------------------------------ readers (issue 4)
+
+constexpr const char* kInsertReader =
+    "INSERT INTO readers (email, email_key, password_hash, created_at)"
+    " VALUES (:email, :email_key, :password_hash, :created_at) ON CONFLICT (email_key) DO NOTHING";
+constexpr const char* kSelectReaderByEmail =
+    "SELECT id, email, password_hash, created_at FROM readers WHERE email_key = :email_key";
+constexpr const char* kInsertSession =
+    "INSERT INTO sessions (token_hash, reader_id, created_at, expires_at)"
+    " VALUES (:token_hash, :reader_id, :created_at, :expires_at)";
+constexpr const char* kSelectSessionReader =
+    "SELECT r.id, r.email, s.expires_at FROM sessions s JOIN readers r ON r.id = s.reader_id"
+    " WHERE s.token_hash = :token_hash AND s.expires_at > :now";
+constexpr const char* kDeleteSession = "DELETE FROM sessions WHERE token_hash = :token_hash";
+constexpr const char* kDeleteExpiredSessions = "DELETE FROM sessions WHERE expires_at <= :now";
+
+constexpr const char* kSelectVisibleArticle = "SELECT 1 FROM articles WHERE id = :id AND visible = 1";
+constexpr const char* kInsertVote =
+    "INSERT INTO votes (reader_id, article_id, created_at) VALUES (:reader_id, :article_id, :now)"
+    " ON CONFLICT (reader_id, article_id) DO NOTHING";
+constexpr const char* kDeleteVote =
+    "DELETE FROM votes WHERE reader_id = :reader_id AND article_id = :article_id";
+// The hot score follows votes through the trigger of migration 0005.
+constexpr const char* kAddArticleVotes = "UPDATE articles SET votes = votes + :delta WHERE id = :id";
+constexpr const char* kSelectArticleVotes =
+    "SELECT a.votes, EXISTS (SELECT 1 FROM votes v WHERE v.reader_id = :reader_id AND v.article_id = a.id)"
+    " FROM articles a WHERE a.id = :id";
+constexpr const char* kSelectVotedAmong =
+    "SELECT article_id FROM votes WHERE reader_id = :reader_id AND article_id IN (SELECT value FROM "
+    "json_each(:ids))";
+constexpr const char* kSelectSavedAmong =
+    "SELECT article_id FROM reading_list WHERE reader_id = :reader_id AND article_id IN (SELECT value FROM "
+    "json_each(:ids))";
+
+constexpr const char* kInsertSaved =
+    "INSERT INTO reading_list (reader_id, article_id, saved_at) VALUES (:reader_id, :article_id, :now)"
+    " ON CONFLICT (reader_id, article_id) DO NOTHING";
+constexpr const char* kDeleteSaved =
+    "DELETE FROM reading_list WHERE reader_id = :reader_id AND article_id = :article_id";
+constexpr const char* kSetRead =
+    "UPDATE reading_list SET read_at = :read_at WHERE reader_id = :reader_id AND article_id = :article_id";
+constexpr const char* kSelectReadingList =
+    "SELECT " LONGREAD_ARTICLE_COLUMNS_HEAD " '', '', ''," LONGREAD_ARTICLE_COLUMNS_TAIL
+    ", l.saved_at, l.read_at FROM reading_list l JOIN articles a ON a.id = l.article_id"
+    " JOIN blogs b ON b.id = a.blog_id WHERE l.reader_id = :reader_id"
+    " ORDER BY l.saved_at DESC, l.article_id DESC LIMIT :limit OFFSET :offset";
+constexpr const char* kCountUnread =
+    "SELECT COUNT(*) FROM reading_list WHERE reader_id = :reader_id AND read_at IS NULL";
+
+constexpr const char* kUpsertSubscriber =
+    "INSERT INTO subscribers (email, email_key, created_at) VALUES (:email, :email_key, :now)"
+    " ON CONFLICT (email_key) DO UPDATE SET unsubscribed_at = NULL,"
+    "  confirmed_at = CASE WHEN subscribers.unsubscribed_at IS NULL THEN subscribers.confirmed_at END"
+    " RETURNING id, email, created_at, confirmed_at";
+constexpr const char* kConfirmSubscriber =
+    "UPDATE subscribers SET confirmed_at = COALESCE(confirmed_at, :now)"
+    " WHERE email_key = :email_key AND unsubscribed_at IS NULL";
+constexpr const char* kUnsubscribe =
+    "UPDATE subscribers SET unsubscribed_at = :now, confirmed_at = NULL"
+    " WHERE email_key = :email_key AND unsubscribed_at IS NULL";
+constexpr const char* kSelectConfirmedSubscribers =
+    "SELECT id, email, created_at, confirmed_at FROM subscribers"
+    " WHERE confirmed_at IS NOT NULL AND unsubscribed_at IS NULL ORDER BY id";
+constexpr const char* kSetSubscriberError =
+    "UPDATE subscribers SET last_error = :error, last_error_at = :now WHERE id = :id";
+constexpr const char* kInsertIssue =
+    "INSERT INTO newsletter_issues (issue_key, article_ids, created_at) VALUES (:key, :article_ids, :now)"
+    " ON CONFLICT (issue_key) DO NOTHING";
+constexpr const char* kSelectIssue =
+    "SELECT id, issue_key, article_ids, created_at FROM newsletter_issues WHERE issue_key = :key";
+constexpr const char* kSelectDeliveryState =
+    "SELECT state FROM newsletter_deliveries WHERE issue_id = :issue_id AND subscriber_id = :subscriber_id";
+constexpr const char* kClaimDelivery =
+    "INSERT INTO newsletter_deliveries (issue_id, subscriber_id, state, attempts, updated_at)"
+    " VALUES (:issue_id, :subscriber_id, 'sending', 1, :now)"
+    " ON CONFLICT (issue_id, subscriber_id) DO UPDATE SET state = 'sending',"
+    "  attempts = newsletter_deliveries.attempts + 1, updated_at = :now";
+constexpr const char* kFinishDelivery =
+    "UPDATE newsletter_deliveries SET state = :state, last_error = :error, updated_at = :now"
+    " WHERE issue_id = :issue_id AND subscriber_id = :subscriber_id";
+constexpr const char* kCountDeliveries =
+    "SELECT COUNT(*) FROM newsletter_deliveries WHERE issue_id = :issue_id AND state = :state";
+constexpr const char* kInsertSecret =
+    "INSERT INTO secrets (name, value, created_at) VALUES (:name, :value, :now) ON CONFLICT (name) DO "
+    "NOTHING";
+constexpr const char* kSelectSecret = "SELECT value FROM secrets WHERE name = :name";
+
+// Emails are matched case-insensitively (ASCII lower-casing; the local part is case-sensitive by RFC 5321
+// in theory but not in practice).
+std::string email_key(std::string_view email) {
+  std::string key(email);
+  for (char& c : key) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return key;
+}
+
+std::string ids_json(const std::vector<std::int64_t>& ids) {
+  std::string json = "[";
+  for (std::size_t i = 0; i < ids.size(); ++i) {
+    if (i > 0) json += ',';
+    json += std::to_string(ids[i]);
+  }
+  return json + "]";
+}
+
+const char* delivery_state_name(DeliveryState state) {
+  switch (state) {
+    case DeliveryState::kSending:
+      return "sending";
+    case DeliveryState::kSent:
+      return "sent";
+    case DeliveryState::kRetry:
+      return "retry";
+    case DeliveryState::kFailed:
+      return "failed";
+  }
+  return "sending";
+}
+
 // ------------------------------------------------------------------------------------------ helpers
 
 std::unexpected<Error> db_error(std::string_view what, const Error& cause) {
@@ -673,7 +791,362 @@ class SqliteStore final : public Store {
     return read_article_views(*q, "cannot list junk");
   }
 
+  // ---------------------------------------------------------------------------- readers (issue 4)
+
+  Result<std::int64_t> create_reader(std::string_view email, std::string_view password_hash,
+                                     TimePoint now) override {
+    std::lock_guard lock(writer_mutex_);
+    auto q = writer_->query(kInsertReader);
+    if (!q) return db_error("cannot create reader", q.error());
+    q->bind(":email", email).bind(":email_key", email_key(email)).bind(":password_hash", password_hash);
+    q->bind(":created_at", to_unix(now));
+    if (auto ok = q->run(); !ok) return db_error("cannot create reader", ok.error());
+    if (writer_->changes() == 0) return fail(ErrorKind::kConflict, "store: reader email taken");
+    return writer_->last_insert_rowid();
+  }
+
+  Result<std::optional<ReaderAccount>> reader_by_email(std::string_view email) override {
+    auto db = readers_.acquire();
+    if (!db) return std::unexpected(db.error());
+    auto q = (*db)->query(kSelectReaderByEmail);
+    if (!q) return db_error("cannot read reader", q.error());
+    q->bind(":email_key", email_key(email));
+    auto row = q->step();
+    if (!row) return db_error("cannot read reader", row.error());
+    if (!*row) return std::optional<ReaderAccount>{};
+    return std::optional<ReaderAccount>{ReaderAccount{.id = q->int64(0),
+                                                      .email = q->text(1),
+                                                      .password_hash = q->text(2),
+                                                      .created_at = from_unix(q->int64(3))}};
+  }
+
+  Result<void> create_session(const SessionRecord& session) override {
+    std::lock_guard lock(writer_mutex_);
+    auto q = writer_->query(kInsertSession);
+    if (!q) return db_error("cannot create session", q.error());
+    q->bind(":token_hash", session.token_hash).bind(":reader_id", session.reader_id);
+    q->bind(":created_at", to_unix(session.created_at)).bind(":expires_at", to_unix(session.expires_at));
+    if (auto ok = q->run(); !ok) return db_error("cannot create session", ok.error());
+    return {};
+  }
+
+  Result<std::optional<SessionReader>> session_reader(std::string_view token_hash, TimePoint now) override {
+    auto db = readers_.acquire();
+    if (!db) return std::unexpected(db.error());
+    auto q = (*db)->query(kSelectSessionReader);
+    if (!q) return db_error("cannot read session", q.error());
+    q->bind(":token_hash", token_hash).bind(":now", to_unix(now));
+    auto row = q->step();
+    if (!row) return db_error("cannot read session", row.error());
+    if (!*row) return std::optional<SessionReader>{};
+    return std::optional<SessionReader>{
+        SessionReader{.reader_id = q->int64(0), .email = q->text(1), .expires_at = from_unix(q->int64(2))}};
+  }
+
+  Result<void> delete_session(std::string_view token_hash) override {
+    return write_one(kDeleteSession, "cannot delete session",
+                     [&](Query& q) { q.bind(":token_hash", token_hash); });
+  }
+
+  Result<int> delete_expired_sessions(TimePoint now) override {
+    std::lock_guard lock(writer_mutex_);
+    auto q = writer_->query(kDeleteExpiredSessions);
+    if (!q) return db_error("cannot delete sessions", q.error());
+    q->bind(":now", to_unix(now));
+    if (auto ok = q->run(); !ok) return db_error("cannot delete sessions", ok.error());
+    return writer_->changes();
+  }
+
+  Result<VoteState> set_vote(std::int64_t reader_id, std::int64_t article_id, bool vote,
+                             TimePoint now) override {
+    std::lock_guard lock(writer_mutex_);
+    Connection& db = *writer_;
+    auto tx = Transaction::begin(db);
+    if (!tx) return db_error("cannot vote", tx.error());
+    if (auto visible = visible_article(db, article_id); !visible) {
+      return std::unexpected(visible.error());
+    }
+    {
+      auto q = db.query(vote ? kInsertVote : kDeleteVote);
+      if (!q) return db_error("cannot vote", q.error());
+      q->bind(":reader_id", reader_id).bind(":article_id", article_id);
+      if (vote) q->bind(":now", to_unix(now));
+      if (auto ok = q->run(); !ok) return db_error("cannot vote", ok.error());
+    }
+    if (db.changes() > 0) {  // a repeated vote (or unvote) changes nothing
+      auto q = db.query(kAddArticleVotes);
+      if (!q) return db_error("cannot vote", q.error());
+      q->bind(":delta", vote ? 1 : -1).bind(":id", article_id);
+      if (auto ok = q->run(); !ok) return db_error("cannot vote", ok.error());
+    }
+    VoteState state;
+    {
+      auto q = db.query(kSelectArticleVotes);
+      if (!q) return db_error("cannot vote", q.error());
+      q->bind(":reader_id", reader_id).bind(":id", article_id);
+      auto row = q->step();
+      if (!row) return db_error("cannot vote", row.error());
+      state.votes = q->integer(0);
+      state.voted = q->int64(1) != 0;
+    }
+    if (auto ok = tx->commit(); !ok) return db_error("cannot vote", ok.error());
+    return state;
+  }
+
+  Result<ReaderMarks> reader_marks(std::int64_t reader_id,
+                                   const std::vector<std::int64_t>& article_ids) override {
+    ReaderMarks marks;
+    if (article_ids.empty()) return marks;
+    auto db = readers_.acquire();
+    if (!db) return std::unexpected(db.error());
+    const std::string ids = ids_json(article_ids);
+    for (const bool voted : {true, false}) {
+      auto q = (*db)->query(voted ? kSelectVotedAmong : kSelectSavedAmong);
+      if (!q) return db_error("cannot read reader marks", q.error());
+      q->bind(":reader_id", reader_id).bind(":ids", ids);
+      for (;;) {
+        auto row = q->step();
+        if (!row) return db_error("cannot read reader marks", row.error());
+        if (!*row) break;
+        (voted ? marks.voted : marks.saved).push_back(q->int64(0));
+      }
+    }
+    return marks;
+  }
+
+  Result<void> set_saved(std::int64_t reader_id, std::int64_t article_id, bool saved,
+                         TimePoint now) override {
+    std::lock_guard lock(writer_mutex_);
+    Connection& db = *writer_;
+    auto tx = Transaction::begin(db);
+    if (!tx) return db_error("cannot change reading list", tx.error());
+    if (saved) {
+      if (auto visible = visible_article(db, article_id); !visible) return std::unexpected(visible.error());
+    }
+    auto q = db.query(saved ? kInsertSaved : kDeleteSaved);
+    if (!q) return db_error("cannot change reading list", q.error());
+    q->bind(":reader_id", reader_id).bind(":article_id", article_id);
+    if (saved) q->bind(":now", to_unix(now));
+    if (auto ok = q->run(); !ok) return db_error("cannot change reading list", ok.error());
+    if (auto ok = tx->commit(); !ok) return db_error("cannot change reading list", ok.error());
+    return {};
+  }
+
+  Result<void> set_read(std::int64_t reader_id, std::int64_t article_id, bool read, TimePoint now) override {
+    std::lock_guard lock(writer_mutex_);
+    auto q = writer_->query(kSetRead);
+    if (!q) return db_error("cannot mark read", q.error());
+    q->bind(":reader_id", reader_id).bind(":article_id", article_id);
+    q->bind(":read_at", read ? std::optional<std::int64_t>(to_unix(now)) : std::nullopt);
+    if (auto ok = q->run(); !ok) return db_error("cannot mark read", ok.error());
+    if (writer_->changes() == 0) {
+      return fail(ErrorKind::kNotFound,
+                  fmt::format("store: article {} is not on the reading list", article_id),
+                  "That article is not on your reading list.");
+    }
+    return {};
+  }
+
+  Result<std::vector<SavedArticle>> reading_list(std::int64_t reader_id, int limit, int offset) override {
+    auto db = readers_.acquire();
+    if (!db) return std::unexpected(db.error());
+    auto q = (*db)->query(kSelectReadingList);
+    if (!q) return db_error("cannot read reading list", q.error());
+    q->bind(":reader_id", reader_id).bind(":limit", std::max(limit, 0)).bind(":offset", std::max(offset, 0));
+    std::vector<SavedArticle> out;
+    for (;;) {
+      auto row = q->step();
+      if (!row) return db_error("cannot read reading list", row.error());
+      if (!*row) break;
+      out.push_back({.view = read_article_view(*q),
+                     .saved_at = from_unix(q->int64(kArticleColumnCount)),
+                     .read_at = optional_time(*q, kArticleColumnCount + 1)});
+    }
+    return out;
+  }
+
+  Result<std::int64_t> reading_list_unread(std::int64_t reader_id) override {
+    auto db = readers_.acquire();
+    if (!db) return std::unexpected(db.error());
+    auto q = (*db)->query(kCountUnread);
+    if (!q) return db_error("cannot count reading list", q.error());
+    q->bind(":reader_id", reader_id);
+    auto row = q->step();
+    if (!row) return db_error("cannot count reading list", row.error());
+    return q->int64(0);
+  }
+
+  Result<Subscriber> add_subscriber(std::string_view email, TimePoint now) override {
+    std::lock_guard lock(writer_mutex_);
+    auto q = writer_->query(kUpsertSubscriber);
+    if (!q) return db_error("cannot add subscriber", q.error());
+    q->bind(":email", email).bind(":email_key", email_key(email)).bind(":now", to_unix(now));
+    auto row = q->step();
+    if (!row) return db_error("cannot add subscriber", row.error());
+    return read_subscriber(*q);
+  }
+
+  Result<bool> confirm_subscriber(std::string_view email, TimePoint now) override {
+    return write_changes(kConfirmSubscriber, "cannot confirm subscriber", [&](Query& q) {
+      q.bind(":email_key", email_key(email)).bind(":now", to_unix(now));
+    });
+  }
+
+  Result<bool> unsubscribe(std::string_view email, TimePoint now) override {
+    return write_changes(kUnsubscribe, "cannot unsubscribe", [&](Query& q) {
+      q.bind(":email_key", email_key(email)).bind(":now", to_unix(now));
+    });
+  }
+
+  Result<std::vector<Subscriber>> confirmed_subscribers() override {
+    auto db = readers_.acquire();
+    if (!db) return std::unexpected(db.error());
+    auto q = (*db)->query(kSelectConfirmedSubscribers);
+    if (!q) return db_error("cannot list subscribers", q.error());
+    std::vector<Subscriber> out;
+    for (;;) {
+      auto row = q->step();
+      if (!row) return db_error("cannot list subscribers", row.error());
+      if (!*row) break;
+      out.push_back(read_subscriber(*q));
+    }
+    return out;
+  }
+
+  Result<void> record_subscriber_error(std::int64_t subscriber_id, std::string_view error,
+                                       TimePoint now) override {
+    return write_one(kSetSubscriberError, "cannot record delivery error", [&](Query& q) {
+      q.bind(":error", error).bind(":now", to_unix(now)).bind(":id", subscriber_id);
+    });
+  }
+
+  Result<NewsletterIssue> newsletter_issue(std::string_view key, const std::vector<std::int64_t>& article_ids,
+                                           TimePoint now) override {
+    std::lock_guard lock(writer_mutex_);
+    Connection& db = *writer_;
+    auto tx = Transaction::begin(db);
+    if (!tx) return db_error("cannot create issue", tx.error());
+    {
+      std::string ids;
+      for (const auto id : article_ids) ids += (ids.empty() ? "" : ",") + std::to_string(id);
+      auto q = db.query(kInsertIssue);
+      if (!q) return db_error("cannot create issue", q.error());
+      q->bind(":key", key).bind(":article_ids", ids).bind(":now", to_unix(now));
+      if (auto ok = q->run(); !ok) return db_error("cannot create issue", ok.error());
+    }
+    NewsletterIssue issue;
+    {
+      auto q = db.query(kSelectIssue);
+      if (!q) return db_error("cannot create issue", q.error());
+      q->bind(":key", key);
+      auto row = q->step();
+      if (!row) return db_error("cannot create issue", row.error());
+      issue.id = q->int64(0);
+      issue.key = q->text(1);
+      const std::string ids = q->text(2);
+      for (const std::string_view id : split(ids, ',')) {
+        if (!id.empty()) issue.article_ids.push_back(std::stoll(std::string(id)));
+      }
+      issue.created_at = from_unix(q->int64(3));
+    }
+    if (auto ok = tx->commit(); !ok) return db_error("cannot create issue", ok.error());
+    return issue;
+  }
+
+  Result<bool> claim_delivery(std::int64_t issue_id, std::int64_t subscriber_id, TimePoint now) override {
+    std::lock_guard lock(writer_mutex_);
+    Connection& db = *writer_;
+    auto tx = Transaction::begin(db);
+    if (!tx) return db_error("cannot claim delivery", tx.error());
+    {
+      auto q = db.query(kSelectDeliveryState);
+      if (!q) return db_error("cannot claim delivery", q.error());
+      q->bind(":issue_id", issue_id).bind(":subscriber_id", subscriber_id);
+      auto row = q->step();
+      if (!row) return db_error("cannot claim delivery", row.error());
+      if (*row && q->text(0) != "retry") return false;
+    }
+    auto q = db.query(kClaimDelivery);
+    if (!q) return db_error("cannot claim delivery", q.error());
+    q->bind(":issue_id", issue_id).bind(":subscriber_id", subscriber_id).bind(":now", to_unix(now));
+    if (auto ok = q->run(); !ok) return db_error("cannot claim delivery", ok.error());
+    if (auto ok = tx->commit(); !ok) return db_error("cannot claim delivery", ok.error());
+    return true;
+  }
+
+  Result<void> finish_delivery(std::int64_t issue_id, std::int64_t subscriber_id, DeliveryState state,
+                               std::string_view error, TimePoint now) override {
+    return write_one(kFinishDelivery, "cannot record delivery", [&](Query& q) {
+      q.bind(":state", delivery_state_name(state)).bind(":error", error).bind(":now", to_unix(now));
+      q.bind(":issue_id", issue_id).bind(":subscriber_id", subscriber_id);
+    });
+  }
+
+  Result<std::int64_t> count_deliveries(std::int64_t issue_id, DeliveryState state) override {
+    auto db = readers_.acquire();
+    if (!db) return std::unexpected(db.error());
+    auto q = (*db)->query(kCountDeliveries);
+    if (!q) return db_error("cannot count deliveries", q.error());
+    q->bind(":issue_id", issue_id).bind(":state", delivery_state_name(state));
+    auto row = q->step();
+    if (!row) return db_error("cannot count deliveries", row.error());
+    return q->int64(0);
+  }
+
+  Result<std::string> secret(std::string_view name, std::string_view candidate) override {
+    std::lock_guard lock(writer_mutex_);
+    {
+      auto q = writer_->query(kInsertSecret);
+      if (!q) return db_error("cannot store secret", q.error());
+      q->bind(":name", name).bind(":value", candidate).bind(":now", to_unix(now_seconds()));
+      if (auto ok = q->run(); !ok) return db_error("cannot store secret", ok.error());
+    }
+    auto q = writer_->query(kSelectSecret);
+    if (!q) return db_error("cannot read secret", q.error());
+    q->bind(":name", name);
+    auto row = q->step();
+    if (!row) return db_error("cannot read secret", row.error());
+    return q->text(0);
+  }
+
  private:
+  static Result<void> visible_article(Connection& db, std::int64_t article_id) {
+    auto q = db.query(kSelectVisibleArticle);
+    if (!q) return db_error("cannot read article", q.error());
+    q->bind(":id", article_id);
+    auto row = q->step();
+    if (!row) return db_error("cannot read article", row.error());
+    if (!*row) {
+      return fail(ErrorKind::kNotFound, fmt::format("store: no visible article {}", article_id),
+                  "No such article.");
+    }
+    return {};
+  }
+
+  static Subscriber read_subscriber(const Query& q) {
+    return {.id = q.int64(0),
+            .email = q.text(1),
+            .created_at = from_unix(q.int64(2)),
+            .confirmed_at = optional_time(q, 3)};
+  }
+
+  template <typename Bind>
+  Result<void> write_one(const char* sql, std::string_view what, Bind bind) {
+    auto changed = write_changes(sql, what, bind);
+    if (!changed) return std::unexpected(changed.error());
+    return {};
+  }
+
+  template <typename Bind>
+  Result<bool> write_changes(const char* sql, std::string_view what, Bind bind) {
+    std::lock_guard lock(writer_mutex_);
+    auto q = writer_->query(sql);
+    if (!q) return db_error(what, q.error());
+    bind(*q);
+    if (auto ok = q->run(); !ok) return db_error(what, ok.error());
+    return writer_->changes() > 0;
+  }
+
   // Inserts, updates or leaves one article of a crawl (inside the crawl's transaction).
   static Result<void> save_article(Connection& db, const CrawlRecord& record,
                                    const std::string& blog_category, const model::Article& article,

@@ -6,6 +6,7 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <future>
 #include <random>
 #include <string>
 #include <vector>
@@ -248,14 +249,14 @@ int main(int argc, char** argv) {
     blog_categories.push_back(category);
   }
 
-  // Each blog gets an equal share of the articles, saved in crawls of at most `batch` articles,
-  // each crawl one transaction.
+  // Each blog gets an equal share of the articles, saved in crawls of at most `batch` articles, each
+  // crawl one transaction. One thread makes the next blog's crawls while this one writes (2 cores).
   int written = 0;
-  std::int64_t inserted = 0;
-  for (std::size_t b = 0; b < blog_ids.size(); ++b) {
+  auto make_crawls = [&](std::size_t b) {
+    std::vector<storage::CrawlRecord> records;
     const int share = article_total / blog_total + (static_cast<int>(b) < article_total % blog_total ? 1 : 0);
     for (int done = 0; done < share;) {
-      storage::CrawlRecord record;
+      storage::CrawlRecord& record = records.emplace_back();
       record.blog_id = blog_ids[b];
       record.attempted_at = now;
       record.success = true;
@@ -263,15 +264,26 @@ int main(int argc, char** argv) {
       record.next_due_at = now + std::chrono::hours(1);
       const int count = std::min(batch, share - done);
       record.articles.reserve(static_cast<std::size_t>(count));
-      for (int i = 0; i < count; ++i)
+      for (int i = 0; i < count; ++i) {
         record.articles.push_back(make_article(gen, written++, blog_categories[b], now));
+      }
+      done += count;
+    }
+    return records;
+  };
+  std::int64_t inserted = 0;
+  auto next = std::async(std::launch::async, make_crawls, 0);
+  for (std::size_t b = 0; b < blog_ids.size(); ++b) {
+    auto records = next.get();
+    if (b + 1 < blog_ids.size()) next = std::async(std::launch::async, make_crawls, b + 1);
+    for (const auto& record : records) {
       auto stats = (*store)->save_crawl(record);
       if (!stats) {
         fmt::print(stderr, "{}\n", stats.error().message);
+        if (next.valid()) next.wait();
         return 1;
       }
       inserted += stats->inserted;
-      done += count;
     }
   }
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
