@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include <atomic>
+#include <cmath>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -296,7 +297,9 @@ TEST_F(StoreTest, UpdateKeepsIdVotesFirstSeenAndKeepOverride) {
   EXPECT_EQ(a.id, id);
   EXPECT_EQ(a.title, "Revised");
   EXPECT_EQ(a.votes, 5);
-  EXPECT_DOUBLE_EQ(a.score, 2.5);
+  // The store owns the hot score (migration 0005): log10(1 + votes) + days since 2020 of the date.
+  EXPECT_DOUBLE_EQ(a.score,
+                   std::log10(6.0) + static_cast<double>(to_unix(day(0)) - 1'577'836'800) / 86'400.0);
   EXPECT_EQ(a.first_seen, day(0));
   EXPECT_EQ(a.display_date(), day(0));
   EXPECT_TRUE(a.undated == false);
@@ -450,7 +453,9 @@ TEST_F(StoreTest, ListingsOrderFilterAndPaginate) {
   EXPECT_EQ(titles(list({})),
             (std::vector<std::string>{"Undated", "Hist one", "Filed under history", "Mid", "Old"}));
   EXPECT_EQ(titles(list({.order = ArticleOrder::kTop})).front(), "Old");
-  EXPECT_EQ(titles(list({.order = ArticleOrder::kHot})).front(), "Mid");
+  // Hot (migration 0005): Mid's 3 votes are worth log10(4) = 0.6 days of newness; Undated is 5 days newer.
+  EXPECT_EQ(titles(list({.order = ArticleOrder::kHot})),
+            (std::vector<std::string>{"Undated", "Hist one", "Filed under history", "Mid", "Old"}));
   EXPECT_EQ(titles(list({.blog_id = hist})), std::vector<std::string>{"Hist one"});
   EXPECT_EQ(titles(list({.category = "history"})),
             (std::vector<std::string>{"Hist one", "Filed under history"}));

@@ -79,13 +79,14 @@ CREATE TABLE secrets (
 -- newness is worth a factor of ten in votes. The score of an article never changes with the clock, only
 -- with its votes or date, so the stored value stays comparable across articles without periodic
 -- recomputation, and ORDER BY score on the articles_hot index is the hot order. Kept by triggers, so
--- every write path (crawl inserts, updates, votes) maintains it. (PostgreSQL spells log10 as log.)
+-- every write path (crawl inserts, updates, votes) maintains it; a score given on insert is replaced. (PostgreSQL spells log10 as log.)
 CREATE TRIGGER articles_hot_insert AFTER INSERT ON articles BEGIN
   UPDATE articles SET score = log10(1 + new.votes) + (MIN(new.display_at, new.first_seen) - 1577836800) / 86400.0
   WHERE id = new.id;
 END;
 
-CREATE TRIGGER articles_hot_update AFTER UPDATE OF votes, display_at ON articles BEGIN
+CREATE TRIGGER articles_hot_update AFTER UPDATE OF votes, display_at ON articles
+WHEN old.votes IS NOT new.votes OR old.display_at IS NOT new.display_at BEGIN
   UPDATE articles SET score = log10(1 + new.votes) + (MIN(new.display_at, new.first_seen) - 1577836800) / 86400.0
   WHERE id = new.id;
 END;

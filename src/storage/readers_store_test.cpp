@@ -1,0 +1,246 @@
+// Tests of the readers part of the SQLite Store (issue 4): accounts, sessions, votes and the stored hot
+// score, reading lists, newsletter subscribers, issues and per-recipient deliveries. Real database files.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "storage/store.h"
+
+namespace longread::storage {
+namespace {
+
+namespace fs = std::filesystem;
+
+TimePoint at(std::int64_t hours_after) {
+  return from_unix(1'700'000'000 + hours_after * 3600);
+}
+
+// The formula of migration 0005 (README, "Ranking"), written out again so the test can fail.
+double hot_score(int votes, TimePoint date) {
+  return std::log10(1.0 + votes) + static_cast<double>(to_unix(date) - 1'577'836'800) / 86'400.0;
+}
+
+class ReadersStoreTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = fs::temp_directory_path() / ("longread-readers-" + std::to_string(::getpid()) + "-" +
+                                        ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    fs::remove_all(dir_);
+    fs::create_directories(dir_);
+    auto store = open_sqlite_store((dir_ / "db.sqlite").string());
+    ASSERT_TRUE(store) << store.error().message;
+    store_ = std::move(*store);
+    auto blog = store_->upsert_blog({.feed_url = "https://example.org/feed", .title = "Blog"});
+    ASSERT_TRUE(blog) << blog.error().message;
+    CrawlRecord record{.blog_id = *blog, .attempted_at = at(100), .success = true, .status = "ok"};
+    for (int i = 0; i < 4; ++i) {
+      model::Article a;
+      a.guid = "g" + std::to_string(i);
+      a.title = "Article " + std::to_string(i);
+      a.link = "https://example.org/" + a.guid;
+      a.published = at(10 * i);  // article 3 is the newest
+      a.text = "text";
+      a.junk = i == 0;  // article 0 is hidden
+      record.articles.push_back(a);
+    }
+    ASSERT_TRUE(store_->save_crawl(record));
+    auto listed = store_->articles({.include_junk = true, .limit = 10});
+    ASSERT_TRUE(listed);
+    for (const auto& v : *listed) ids_[v.article.guid.back() - '0'] = v.article.id;
+  }
+  void TearDown() override {
+    store_.reset();
+    fs::remove_all(dir_);
+  }
+
+  std::int64_t reader(const std::string& email) {
+    auto id = store_->create_reader(email, "$argon2id$fake", at(0));
+    EXPECT_TRUE(id) << id.error().message;
+    return id.value_or(0);
+  }
+
+  fs::path dir_;
+  std::unique_ptr<Store> store_;
+  std::int64_t ids_[4]{};
+};
+
+TEST_F(ReadersStoreTest, EmailsAreUniqueCaseInsensitively) {
+  const auto id = reader("Ada@Example.org");
+  auto again = store_->create_reader("ada@example.ORG", "x", at(1));
+  ASSERT_FALSE(again);
+  EXPECT_EQ(again.error().kind, ErrorKind::kConflict);
+  auto found = store_->reader_by_email("ADA@example.org");
+  ASSERT_TRUE(found && *found);
+  EXPECT_EQ((*found)->id, id);
+  EXPECT_EQ((*found)->email, "Ada@Example.org");
+  auto missing = store_->reader_by_email("nobody@example.org");
+  ASSERT_TRUE(missing);
+  EXPECT_FALSE(*missing);
+}
+
+TEST_F(ReadersStoreTest, SessionsExpireAndAreRevocable) {
+  const auto id = reader("a@example.org");
+  ASSERT_TRUE(store_->create_session(
+      {.token_hash = "h1", .reader_id = id, .created_at = at(0), .expires_at = at(5)}));
+  ASSERT_TRUE(store_->create_session(
+      {.token_hash = "h2", .reader_id = id, .created_at = at(0), .expires_at = at(50)}));
+  auto live = store_->session_reader("h1", at(4));
+  ASSERT_TRUE(live && *live);
+  EXPECT_EQ((*live)->reader_id, id);
+  EXPECT_EQ((*live)->email, "a@example.org");
+  auto expired = store_->session_reader("h1", at(5));
+  ASSERT_TRUE(expired);
+  EXPECT_FALSE(*expired);
+  EXPECT_EQ(store_->delete_expired_sessions(at(6)).value_or(-1), 1);
+  ASSERT_TRUE(store_->delete_session("h2"));
+  EXPECT_FALSE(store_->session_reader("h2", at(6)).value());
+}
+
+TEST_F(ReadersStoreTest, OneVotePerReaderWithdrawableAndScoreFollows) {
+  const auto a = reader("a@example.org");
+  const auto b = reader("b@example.org");
+  const auto article = ids_[1];
+  auto before = store_->article(article);
+  ASSERT_TRUE(before && *before);
+  EXPECT_DOUBLE_EQ((*before)->article.score, hot_score(0, at(10)));
+
+  auto v1 = store_->set_vote(a, article, true, at(101));
+  ASSERT_TRUE(v1) << v1.error().message;
+  EXPECT_TRUE(v1->voted);
+  EXPECT_EQ(v1->votes, 1);
+  auto v2 = store_->set_vote(a, article, true, at(102));  // double vote counts once
+  ASSERT_TRUE(v2);
+  EXPECT_EQ(v2->votes, 1);
+  auto v3 = store_->set_vote(b, article, true, at(103));
+  ASSERT_TRUE(v3);
+  EXPECT_EQ(v3->votes, 2);
+  auto after = store_->article(article);
+  EXPECT_DOUBLE_EQ((*after)->article.score, hot_score(2, at(10)));
+
+  auto marks = store_->reader_marks(a, {ids_[1], ids_[2], ids_[3]});
+  ASSERT_TRUE(marks);
+  EXPECT_EQ(marks->voted, std::vector<std::int64_t>{article});
+
+  auto u1 = store_->set_vote(a, article, false, at(104));
+  ASSERT_TRUE(u1);
+  EXPECT_FALSE(u1->voted);
+  EXPECT_EQ(u1->votes, 1);
+  auto u2 = store_->set_vote(a, article, false, at(105));  // unvoting twice takes one vote away, not two
+  EXPECT_EQ(u2->votes, 1);
+  EXPECT_DOUBLE_EQ(store_->article(article).value()->article.score, hot_score(1, at(10)));
+}
+
+TEST_F(ReadersStoreTest, HotOrderPrefersVotesButNewnessWins) {
+  const auto a = reader("a@example.org");
+  // Article 1 (20 hours older than article 3) with one vote: log10(2) days = 7.2 hours, not enough.
+  ASSERT_TRUE(store_->set_vote(a, ids_[1], true, at(101)));
+  auto hot = store_->articles({.order = ArticleOrder::kHot, .limit = 10});
+  ASSERT_TRUE(hot);
+  ASSERT_EQ(hot->size(), 3u);
+  EXPECT_EQ((*hot)[0].article.id, ids_[3]);
+  // Article 2 is 10 hours older than article 3: one vote (7.2 h) is not enough, a second makes it
+  // log10(3) days = 11.4 hours, which is.
+  ASSERT_TRUE(store_->set_vote(a, ids_[2], true, at(101)));
+  EXPECT_EQ(store_->articles({.order = ArticleOrder::kHot, .limit = 1}).value()[0].article.id, ids_[3]);
+  const auto b = reader("b@example.org");
+  ASSERT_TRUE(store_->set_vote(b, ids_[2], true, at(101)));
+  EXPECT_EQ(store_->articles({.order = ArticleOrder::kHot, .limit = 1}).value()[0].article.id, ids_[2]);
+}
+
+TEST_F(ReadersStoreTest, VotesAndSavesOnHiddenOrUnknownArticlesAreNotFound) {
+  const auto a = reader("a@example.org");
+  for (const std::int64_t article : {ids_[0], std::int64_t{999999}}) {
+    auto vote = store_->set_vote(a, article, true, at(101));
+    ASSERT_FALSE(vote);
+    EXPECT_EQ(vote.error().kind, ErrorKind::kNotFound);
+    auto save = store_->set_saved(a, article, true, at(101));
+    ASSERT_FALSE(save);
+    EXPECT_EQ(save.error().kind, ErrorKind::kNotFound);
+  }
+  EXPECT_EQ(store_->article(ids_[0]).value()->article.votes, 0);
+}
+
+TEST_F(ReadersStoreTest, ReadingListNewestSavedFirstWithReadMarks) {
+  const auto a = reader("a@example.org");
+  const auto b = reader("b@example.org");
+  ASSERT_TRUE(store_->set_saved(a, ids_[3], true, at(101)));
+  ASSERT_TRUE(store_->set_saved(a, ids_[1], true, at(102)));
+  ASSERT_TRUE(store_->set_saved(a, ids_[2], true, at(103)));
+  ASSERT_TRUE(store_->set_saved(a, ids_[2], true, at(104)));  // saving twice keeps the first time
+  ASSERT_TRUE(store_->set_saved(b, ids_[3], true, at(101)));
+  auto list = store_->reading_list(a, 10, 0);
+  ASSERT_TRUE(list) << list.error().message;
+  ASSERT_EQ(list->size(), 3u);
+  EXPECT_EQ((*list)[0].view.article.id, ids_[2]);
+  EXPECT_EQ((*list)[0].saved_at, at(103));
+  EXPECT_EQ((*list)[1].view.article.id, ids_[1]);
+  EXPECT_EQ((*list)[2].view.article.id, ids_[3]);
+  EXPECT_EQ((*list)[0].view.blog_title, "Blog");
+  EXPECT_EQ(store_->reading_list_unread(a).value(), 3);
+
+  ASSERT_TRUE(store_->set_read(a, ids_[1], true, at(105)));
+  EXPECT_EQ(store_->reading_list_unread(a).value(), 2);
+  EXPECT_EQ(store_->reading_list(a, 10, 0).value()[1].read_at, at(105));
+  auto not_saved = store_->set_read(b, ids_[1], true, at(105));
+  ASSERT_FALSE(not_saved);
+  EXPECT_EQ(not_saved.error().kind, ErrorKind::kNotFound);
+
+  ASSERT_TRUE(store_->set_saved(a, ids_[1], false, at(106)));
+  EXPECT_EQ(store_->reading_list(a, 10, 0).value().size(), 2u);
+  EXPECT_EQ(store_->reader_marks(a, {ids_[1], ids_[2], ids_[3]}).value().saved.size(), 2u);
+  EXPECT_EQ(store_->reading_list(b, 10, 0).value().size(), 1u);
+}
+
+TEST_F(ReadersStoreTest, SubscribersNeedConfirmationAndCanLeave) {
+  auto s = store_->add_subscriber("Reader@Example.org", at(0));
+  ASSERT_TRUE(s) << s.error().message;
+  EXPECT_FALSE(s->confirmed_at);
+  EXPECT_TRUE(store_->confirmed_subscribers().value().empty());
+  EXPECT_FALSE(store_->confirm_subscriber("nobody@example.org", at(1)).value());
+  EXPECT_TRUE(store_->confirm_subscriber("reader@example.org", at(1)).value());
+  auto again = store_->add_subscriber("reader@example.org", at(2));  // idempotent: stays confirmed
+  ASSERT_TRUE(again);
+  EXPECT_EQ(again->id, s->id);
+  EXPECT_EQ(again->confirmed_at, at(1));
+  ASSERT_EQ(store_->confirmed_subscribers().value().size(), 1u);
+
+  EXPECT_TRUE(store_->unsubscribe("READER@example.org", at(3)).value());
+  EXPECT_FALSE(store_->unsubscribe("reader@example.org", at(3)).value());
+  EXPECT_TRUE(store_->confirmed_subscribers().value().empty());
+  // Subscribing again after leaving needs a new confirmation.
+  EXPECT_FALSE(store_->add_subscriber("reader@example.org", at(4)).value().confirmed_at);
+}
+
+TEST_F(ReadersStoreTest, DeliveriesAreClaimedAtMostOnce) {
+  auto s1 = store_->add_subscriber("a@example.org", at(0)).value();
+  auto issue = store_->newsletter_issue("2023-W46", {ids_[3], ids_[1]}, at(0));
+  ASSERT_TRUE(issue) << issue.error().message;
+  EXPECT_EQ(issue->article_ids, (std::vector<std::int64_t>{ids_[3], ids_[1]}));
+  // The same key returns the issue as first created.
+  auto same = store_->newsletter_issue("2023-W46", {ids_[2]}, at(5));
+  ASSERT_TRUE(same);
+  EXPECT_EQ(same->id, issue->id);
+  EXPECT_EQ(same->article_ids, issue->article_ids);
+
+  EXPECT_TRUE(store_->claim_delivery(issue->id, s1.id, at(1)).value());
+  // Claimed and not finished (a crash mid-send): never claimed again.
+  EXPECT_FALSE(store_->claim_delivery(issue->id, s1.id, at(2)).value());
+  ASSERT_TRUE(store_->finish_delivery(issue->id, s1.id, DeliveryState::kRetry, "421 busy", at(2)));
+  EXPECT_TRUE(store_->claim_delivery(issue->id, s1.id, at(3)).value());  // a retry may be claimed
+  ASSERT_TRUE(store_->finish_delivery(issue->id, s1.id, DeliveryState::kSent, "", at(3)));
+  EXPECT_FALSE(store_->claim_delivery(issue->id, s1.id, at(4)).value());
+  EXPECT_EQ(store_->count_deliveries(issue->id, DeliveryState::kSent).value(), 1);
+  EXPECT_EQ(store_->count_deliveries(issue->id, DeliveryState::kRetry).value(), 0);
+}
+
+TEST_F(ReadersStoreTest, SecretIsCreatedOnceAndShared) {
+  EXPECT_EQ(store_->secret("csrf", "first").value(), "first");
+  EXPECT_EQ(store_->secret("csrf", "second").value(), "first");
+  EXPECT_EQ(store_->secret("links", "other").value(), "other");
+}
+
+}  // namespace
+}  // namespace longread::storage
