@@ -1,0 +1,142 @@
+#include "accounts/accounts.h"
+
+#include <fmt/format.h>
+
+#include "accounts/validate.h"
+
+namespace longread::accounts {
+namespace {
+
+constexpr const char* kMasterKeyName = "master-key";
+constexpr std::uint64_t kCsrfPurpose = 1;
+constexpr std::uint64_t kLinkPurpose = 2;
+constexpr const char* kBadCredentials = "Email or password is incorrect.";
+
+std::string lower(std::string_view s) {
+  std::string out(s);
+  for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return out;
+}
+
+std::unexpected<Error> limited(std::string_view what, std::chrono::seconds wait) {
+  return fail(ErrorKind::kRateLimited, fmt::format("accounts: {} rate limited for {} s", what, wait.count()),
+              try_again_message(wait));
+}
+
+}  // namespace
+
+Result<std::unique_ptr<Accounts>> Accounts::open(storage::Store& store, AccountsOptions options) {
+  if (!crypto_ready()) return fail(ErrorKind::kInternal, "accounts: libsodium cannot initialise");
+  auto hex = store.secret(kMasterKeyName, new_master_key_hex());
+  if (!hex) return std::unexpected(hex.error());
+  auto master = key_from_hex(*hex);
+  if (!master) return std::unexpected(master.error());
+  return std::make_unique<Accounts>(store, std::move(options), *master);
+}
+
+Accounts::Accounts(storage::Store& store, AccountsOptions options, const Key& master)
+    : store_(store),
+      options_(std::move(options)),
+      csrf_key_(derive_key(master, kCsrfPurpose)),
+      link_key_(derive_key(master, kLinkPurpose)),
+      dummy_hash_(hash_password(random_token(), options_.password_cost).value_or("")),
+      login_ip_(options_.login_failures_per_ip, options_.login_window),
+      login_account_(options_.login_failures_per_account, options_.login_window),
+      signup_ip_(options_.signups_per_ip, options_.signup_window),
+      signup_account_(options_.signups_per_account, options_.signup_window) {}
+
+Result<NewSession> Accounts::sign_up(std::string_view email_input, std::string_view password,
+                                     std::string_view client_ip, TimePoint now) {
+  auto email = normalize_email(email_input);
+  if (!email) return std::unexpected(email.error());
+  if (auto ok = check_password(password); !ok) return std::unexpected(ok.error());
+  const std::string ip_key = "ip:" + std::string(client_ip);
+  const std::string account_key = "account:" + lower(*email);
+  if (auto wait = signup_ip_.retry_after(ip_key, now)) return limited("sign-up per IP", *wait);
+  if (auto wait = signup_account_.retry_after(account_key, now)) return limited("sign-up per account", *wait);
+  signup_ip_.record(ip_key, now);
+  signup_account_.record(account_key, now);
+
+  auto hash = hash_password(password, options_.password_cost);
+  if (!hash) return std::unexpected(hash.error());
+  auto id = store_.create_reader(*email, *hash, now);
+  if (id) return start_session(*id, now);
+  if (id.error().kind != ErrorKind::kConflict) return std::unexpected(id.error());
+  // The address has an account. Signing up again with its password logs in, like a new account would;
+  // with another password the answer is the one a failed login gets, not "already registered".
+  auto existing = store_.reader_by_email(*email);
+  if (!existing) return std::unexpected(existing.error());
+  if (*existing && verify_password((*existing)->password_hash, password)) {
+    return start_session((*existing)->id, now);
+  }
+  return fail(ErrorKind::kInvalidInput, "accounts: sign-up for an existing account with another password",
+              "That email and password cannot be used to sign up. If you have an account, log in.");
+}
+
+Result<NewSession> Accounts::log_in(std::string_view email_input, std::string_view password,
+                                    std::string_view client_ip, TimePoint now) {
+  auto email = normalize_email(email_input);
+  if (!email) return std::unexpected(email.error());
+  if (password.empty() || password.size() > kMaxPasswordLength) {
+    return fail(ErrorKind::kInvalidInput, "accounts: empty or oversized password", kBadCredentials);
+  }
+  const std::string ip_key = "ip:" + std::string(client_ip);
+  const std::string account_key = "account:" + lower(*email);
+  if (auto wait = login_ip_.retry_after(ip_key, now)) return limited("login per IP", *wait);
+  if (auto wait = login_account_.retry_after(account_key, now)) return limited("login per account", *wait);
+
+  auto account = store_.reader_by_email(*email);
+  if (!account) return std::unexpected(account.error());
+  const bool ok = *account ? verify_password((*account)->password_hash, password)
+                           : (static_cast<void>(verify_password(dummy_hash_, password)), false);
+  if (!ok) {
+    login_ip_.record(ip_key, now);
+    login_account_.record(account_key, now);
+    return fail(ErrorKind::kInvalidInput, "accounts: login failed", kBadCredentials);
+  }
+  login_account_.reset(account_key);
+  return start_session((*account)->id, now);
+}
+
+Result<NewSession> Accounts::start_session(std::int64_t reader_id, TimePoint now) {
+  NewSession session{
+      .token = random_token(), .reader_id = reader_id, .expires_at = now + options_.session_lifetime};
+  auto ok = store_.create_session({.token_hash = token_hash(session.token),
+                                   .reader_id = reader_id,
+                                   .created_at = now,
+                                   .expires_at = session.expires_at});
+  if (!ok) return std::unexpected(ok.error());
+  return session;
+}
+
+Result<void> Accounts::log_out(std::string_view token) {
+  if (token.empty()) return {};
+  return store_.delete_session(token_hash(token));
+}
+
+Result<std::optional<storage::SessionReader>> Accounts::reader(std::string_view token, TimePoint now) {
+  // Tokens are 43 base64url characters; anything else cannot be one, so the database is not asked.
+  if (token.empty() || token.size() > 128) return std::optional<storage::SessionReader>{};
+  return store_.session_reader(token_hash(token), now);
+}
+
+std::string Accounts::csrf_token(std::string_view binding) const {
+  return mac(csrf_key_, fmt::format("csrf\n{}", binding));
+}
+
+bool Accounts::csrf_valid(std::string_view binding, std::string_view token) const {
+  return !binding.empty() && !token.empty() && mac_valid(csrf_key_, fmt::format("csrf\n{}", binding), token);
+}
+
+std::string Accounts::link_signature(std::string_view purpose, std::string_view email,
+                                     std::int64_t expires_unix) const {
+  return mac(link_key_, fmt::format("{}\n{}\n{}", purpose, lower(email), expires_unix));
+}
+
+bool Accounts::link_valid(std::string_view purpose, std::string_view email, std::int64_t expires_unix,
+                          std::string_view signature, TimePoint now) const {
+  if (expires_unix != 0 && to_unix(now) >= expires_unix) return false;
+  return mac_valid(link_key_, fmt::format("{}\n{}\n{}", purpose, lower(email), expires_unix), signature);
+}
+
+}  // namespace longread::accounts

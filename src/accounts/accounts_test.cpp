@@ -1,0 +1,196 @@
+// Accounts over a real SQLite store: validation, Argon2id, sessions, rate limits, CSRF tokens, links.
+#include "accounts/accounts.h"
+
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <filesystem>
+
+#include "accounts/validate.h"
+
+namespace longread::accounts {
+namespace {
+
+namespace fs = std::filesystem;
+using std::chrono::minutes;
+
+TimePoint t0() {
+  return from_unix(1'700'000'000);
+}
+
+TEST(Validate, Emails) {
+  EXPECT_EQ(normalize_email("  ada@example.org ").value(), "ada@example.org");
+  EXPECT_TRUE(normalize_email("o'brien+news@mail.example.co.uk"));
+  for (const char* bad :
+       {"", "ada", "ada@", "@example.org", "ada@example", "a..b@example.org", ".a@example.org", "ada@-x.org",
+        "<script>@x.org", "a b@example.org", "x@example.org'; DROP TABLE readers;--", "ada@exa_mple.org"}) {
+    auto r = normalize_email(bad);
+    ASSERT_FALSE(r) << bad;
+    EXPECT_EQ(r.error().kind, ErrorKind::kInvalidInput);
+    EXPECT_FALSE(r.error().user_message.empty());
+  }
+  auto huge = normalize_email(std::string(10'000, 'a') + "@example.org");
+  ASSERT_FALSE(huge);
+  EXPECT_EQ(huge.error().user_message, "That email address is too long.");
+}
+
+TEST(Validate, Passwords) {
+  EXPECT_FALSE(check_password("123456789"));
+  EXPECT_TRUE(check_password("1234567890"));
+  EXPECT_FALSE(check_password("ééééé"));  // 10 bytes, 5 characters
+  EXPECT_FALSE(check_password(std::string(2000, 'x')));
+}
+
+TEST(Crypto, PasswordsTokensAndMacs) {
+  auto hash = hash_password("correct horse battery", PasswordCost::minimum());
+  ASSERT_TRUE(hash);
+  EXPECT_TRUE(hash->starts_with("$argon2id$"));
+  EXPECT_TRUE(verify_password(*hash, "correct horse battery"));
+  EXPECT_FALSE(verify_password(*hash, "correct horse battery!"));
+  EXPECT_FALSE(verify_password("garbage", "x"));
+  EXPECT_NE(random_token(), random_token());
+  EXPECT_EQ(random_token().size(), 43u);
+  EXPECT_EQ(token_hash("abc"), token_hash("abc"));
+  EXPECT_EQ(token_hash("abc").size(), 64u);
+  const Key key = derive_key(key_from_hex(new_master_key_hex()).value(), 1);
+  const std::string tag = mac(key, "hello");
+  EXPECT_TRUE(mac_valid(key, "hello", tag));
+  EXPECT_FALSE(mac_valid(key, "hellp", tag));
+  EXPECT_FALSE(mac_valid(key, "hello", tag.substr(1)));
+  EXPECT_FALSE(mac_valid(key, "hello", std::string(5000, 'A')));
+}
+
+TEST(RateLimiterTest, SlidingWindow) {
+  RateLimiter limiter(3, minutes(15));
+  for (int i = 0; i < 3; ++i) {
+    EXPECT_FALSE(limiter.retry_after("k", t0() + minutes(i)));
+    limiter.record("k", t0() + minutes(i));
+  }
+  auto wait = limiter.retry_after("k", t0() + minutes(3));
+  ASSERT_TRUE(wait);
+  EXPECT_EQ(*wait, minutes(12));
+  EXPECT_EQ(try_again_message(*wait), "Too many attempts. Try again in 12 minutes.");
+  EXPECT_EQ(try_again_message(std::chrono::seconds(5)), "Too many attempts. Try again in 1 minute.");
+  EXPECT_FALSE(limiter.retry_after("other", t0() + minutes(3)));
+  EXPECT_FALSE(limiter.retry_after("k", t0() + minutes(15)));  // the first attempt left the window
+  limiter.reset("k");
+  EXPECT_FALSE(limiter.retry_after("k", t0() + minutes(3)));
+}
+
+class AccountsTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = fs::temp_directory_path() / ("longread-accounts-" + std::to_string(::getpid()) + "-" +
+                                        ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    fs::remove_all(dir_);
+    fs::create_directories(dir_);
+    store_ = storage::open_sqlite_store((dir_ / "db.sqlite").string()).value();
+    AccountsOptions options;
+    options.password_cost = PasswordCost::minimum();
+    options.login_failures_per_account = 3;
+    options.session_lifetime = std::chrono::hours(1);
+    accounts_ = Accounts::open(*store_, options).value();
+  }
+  void TearDown() override {
+    accounts_.reset();
+    store_.reset();
+    fs::remove_all(dir_);
+  }
+  fs::path dir_;
+  std::unique_ptr<storage::Store> store_;
+  std::unique_ptr<Accounts> accounts_;
+};
+
+TEST_F(AccountsTest, SignUpLogInLogOut) {
+  auto created = accounts_->sign_up("Ada@Example.org", "a long passphrase", "10.0.0.1", t0());
+  ASSERT_TRUE(created) << created.error().message;
+  auto who = accounts_->reader(created->token, t0());
+  ASSERT_TRUE(who && *who);
+  EXPECT_EQ((*who)->email, "Ada@Example.org");
+  // The stored hash is Argon2id, and the token itself is nowhere in the database.
+  EXPECT_TRUE(store_->reader_by_email("ada@example.org").value()->password_hash.starts_with("$argon2id$"));
+  EXPECT_FALSE(store_->session_reader(created->token, t0()).value());
+
+  auto login = accounts_->log_in("ada@example.ORG", "a long passphrase", "10.0.0.2", t0());
+  ASSERT_TRUE(login) << login.error().message;
+  EXPECT_NE(login->token, created->token);
+  ASSERT_TRUE(accounts_->log_out(login->token));
+  EXPECT_FALSE(accounts_->reader(login->token, t0()).value());
+  EXPECT_TRUE(accounts_->reader(created->token, t0()).value());  // other sessions live on
+  // Sessions expire.
+  EXPECT_FALSE(accounts_->reader(created->token, t0() + std::chrono::hours(1)).value());
+  EXPECT_FALSE(accounts_->reader("forged", t0()).value());
+}
+
+TEST_F(AccountsTest, LoginFailuresSayTheSameForUnknownEmails) {
+  ASSERT_TRUE(accounts_->sign_up("ada@example.org", "a long passphrase", "10.0.0.1", t0()));
+  auto wrong = accounts_->log_in("ada@example.org", "not the passphrase", "10.0.0.1", t0());
+  auto unknown = accounts_->log_in("nobody@example.org", "not the passphrase", "10.0.0.1", t0());
+  ASSERT_FALSE(wrong);
+  ASSERT_FALSE(unknown);
+  EXPECT_EQ(wrong.error().kind, unknown.error().kind);
+  EXPECT_EQ(wrong.error().user_message, unknown.error().user_message);
+  EXPECT_EQ(wrong.error().user_message, "Email or password is incorrect.");
+}
+
+TEST_F(AccountsTest, LoginIsRateLimitedPerAccountAndPerIp) {
+  ASSERT_TRUE(accounts_->sign_up("ada@example.org", "a long passphrase", "10.0.0.1", t0()));
+  for (int i = 0; i < 3; ++i) {
+    EXPECT_FALSE(
+        accounts_->log_in("ada@example.org", "wrong password", "10.0.0." + std::to_string(10 + i), t0()));
+  }
+  // Even the right password waits now, from any IP.
+  auto limited = accounts_->log_in("ada@example.org", "a long passphrase", "10.0.0.99", t0() + minutes(1));
+  ASSERT_FALSE(limited);
+  EXPECT_EQ(limited.error().kind, ErrorKind::kRateLimited);
+  EXPECT_EQ(limited.error().user_message, "Too many attempts. Try again in 14 minutes.");
+  EXPECT_TRUE(accounts_->log_in("ada@example.org", "a long passphrase", "10.0.0.99", t0() + minutes(15)));
+
+  // Per IP: 20 failures over many accounts from one address.
+  for (int i = 0; i < 20; ++i) {
+    EXPECT_FALSE(
+        accounts_->log_in("u" + std::to_string(i) + "@example.org", "wrong password", "10.9.9.9", t0()));
+  }
+  auto still = accounts_->log_in("zz@example.org", "wrong password", "10.9.9.9", t0() + minutes(1));
+  ASSERT_FALSE(still);
+  EXPECT_EQ(still.error().kind, ErrorKind::kRateLimited);
+  EXPECT_TRUE(accounts_->log_in("ada@example.org", "a long passphrase", "10.9.9.9", t0() + minutes(20)));
+}
+
+TEST_F(AccountsTest, SignUpChecksInputAndExistingAccounts) {
+  auto short_password = accounts_->sign_up("ada@example.org", "short", "10.0.0.1", t0());
+  ASSERT_FALSE(short_password);
+  EXPECT_EQ(short_password.error().user_message, "Please choose a password of at least 10 characters.");
+  EXPECT_FALSE(store_->reader_by_email("ada@example.org").value());
+  ASSERT_TRUE(accounts_->sign_up("ada@example.org", "a long passphrase", "10.0.0.1", t0()));
+  EXPECT_TRUE(accounts_->sign_up("ADA@example.org", "a long passphrase", "10.0.0.1", t0()));  // logs in
+  auto other = accounts_->sign_up("ada@example.org", "another passphrase", "10.0.0.1", t0());
+  ASSERT_FALSE(other);
+  EXPECT_EQ(other.error().kind, ErrorKind::kInvalidInput);
+}
+
+TEST_F(AccountsTest, CsrfTokensAndSignedLinks) {
+  const std::string token = accounts_->csrf_token("session-a");
+  EXPECT_TRUE(accounts_->csrf_valid("session-a", token));
+  EXPECT_FALSE(accounts_->csrf_valid("session-b", token));
+  EXPECT_FALSE(accounts_->csrf_valid("session-a", ""));
+  EXPECT_FALSE(accounts_->csrf_valid("", token));
+  // Another Accounts over the same database shares the key (serve and `newsletter send`).
+  auto again = Accounts::open(*store_, {.password_cost = PasswordCost::minimum()}).value();
+  EXPECT_TRUE(again->csrf_valid("session-a", token));
+
+  const auto expires = to_unix(t0()) + 3600;
+  const std::string sig = accounts_->link_signature("confirm", "Ada@example.org", expires);
+  EXPECT_TRUE(accounts_->link_valid("confirm", "ada@example.org", expires, sig, t0()));
+  EXPECT_FALSE(
+      accounts_->link_valid("confirm", "ada@example.org", expires, sig, t0() + std::chrono::hours(1)));
+  EXPECT_FALSE(accounts_->link_valid("unsubscribe", "ada@example.org", expires, sig, t0()));
+  EXPECT_FALSE(accounts_->link_valid("confirm", "eve@example.org", expires, sig, t0()));
+  EXPECT_FALSE(accounts_->link_valid("confirm", "ada@example.org", expires + 1, sig, t0()));
+  const std::string forever = accounts_->link_signature("unsubscribe", "ada@example.org", 0);
+  EXPECT_TRUE(
+      accounts_->link_valid("unsubscribe", "ada@example.org", 0, forever, t0() + std::chrono::days(3650)));
+}
+
+}  // namespace
+}  // namespace longread::accounts
