@@ -81,6 +81,27 @@ TEST(StripBoilerplate, ProseThatMentionsThePhrasesIsKept) {
   }
 }
 
+// The rules were std::regex expressions until the ingest work of issue 2; these pin down details of their
+// meaning that the plain string checks keep (checked against the old expressions on the corpus and on a
+// million generated strings).
+TEST(StripBoilerplate, KeepsTheMeaningOfTheFormerRegularExpressions) {
+  // The "quote" before a Continue-reading title was a byte set: any character U+2000-U+2FFF counts.
+  EXPECT_EQ(strip_boilerplate("Intro. Continue reading \xE2\x80\x94 the next part"), "Intro.");
+  // A title may not span lines; a quoted one may not either.
+  EXPECT_EQ(strip_boilerplate("Intro. Continue reading \"The\nnext part"),
+            "Intro. Continue reading \"The\nnext part");
+  // Markers are case-insensitive, more-links are not.
+  EXPECT_EQ(strip_boilerplate("It is [&HELLIP;]"), "It is\xE2\x80\xA6");
+  EXPECT_EQ(strip_boilerplate("Intro. read more"), "Intro. read more");
+  EXPECT_EQ(strip_boilerplate("Intro text (More...)"), "Intro text");
+  // Paragraph rules are case-insensitive and whitespace-folded.
+  EXPECT_EQ(strip_boilerplate(std::string(kBody) + "\n\nVIEW   COMMENTS (3):"), kBody);
+  EXPECT_EQ(strip_boilerplate(std::string(kBody) + "\n\nTagged with : go, queues"), kBody);
+  EXPECT_EQ(strip_boilerplate(std::string(kBody) + "\n\n12 Responses so far."), kBody);
+  EXPECT_EQ(strip_boilerplate(std::string(kBody) + "\n\nRead the restaurant guide"),
+            std::string(kBody) + "\n\nRead the restaurant guide");
+}
+
 TEST(StripBoilerplate, OnlyTrailingParagraphsAreExamined) {
   const std::string text = "Read more\n\nThe actual essay starts here and goes on.";
   EXPECT_EQ(strip_boilerplate(text), text);
