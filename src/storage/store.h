@@ -153,6 +153,14 @@ struct NewsletterIssue {
 // temporary failure; "sent"; "failed" after a permanent (5xx) refusal.
 enum class DeliveryState { kSending, kSent, kRetry, kFailed };
 
+// One article in the near-duplicate index.
+struct SimhashEntry {
+  std::int64_t id = 0;
+  std::int64_t blog_id = 0;
+  std::uint64_t simhash = 0;
+  TimePoint date{};  // published, else first seen
+};
+
 // The store. Every method is safe to call from several threads; implementations serialise as needed.
 class Store {
  public:
@@ -191,6 +199,15 @@ class Store {
   // --- curation
   // Sets (or clears with nullopt) the operator's keep/junk override of an article.
   virtual Result<void> set_keep_override(std::int64_t article_id, std::optional<bool> keep) = 0;
+  // Near-duplicate detection (issue 5): the SimHash of every stored article that is not itself a
+  // duplicate, with what decides which copy is the original (earliest date, then lowest id).
+  virtual Result<std::vector<SimhashEntry>> simhash_index() {
+    return fail(ErrorKind::kStorage, "store: simhash index unsupported by this backend");
+  }
+  // Marks `article_id` a duplicate of `original_id`: hidden as junk with reason "duplicate of article N".
+  virtual Result<void> mark_duplicate(std::int64_t /*article_id*/, std::int64_t /*original_id*/) {
+    return fail(ErrorKind::kStorage, "store: mark_duplicate unsupported by this backend");
+  }
   virtual Result<std::vector<ArticleView>> recent_junk(int limit) = 0;
 
   // --- readers (issue 4). Defaults say "unsupported" so other backends keep compiling until they add them.

@@ -147,6 +147,16 @@ constexpr const char* kSetKeepOverride =
     "UPDATE articles SET keep_override = :keep,"
     " visible = CASE WHEN :keep IS NULL THEN 1 - junk ELSE :keep END WHERE id = :id";
 
+constexpr const char* kDataVersion = "PRAGMA data_version";
+
+// Originals only: an article already marked a duplicate never becomes the original of another.
+constexpr const char* kSelectSimhashIndex =
+    "SELECT id, blog_id, simhash, display_at FROM articles WHERE duplicate_of IS NULL AND simhash <> 0";
+
+constexpr const char* kMarkDuplicate =
+    "UPDATE articles SET duplicate_of = :original, junk = 1, junk_reason = :reason,"
+    " visible = CASE WHEN keep_override IS NULL THEN 0 ELSE keep_override END WHERE id = :id";
+
 constexpr const char* kSelectCategories =
     "SELECT slug, name, visible_articles FROM categories ORDER BY name, slug";
 
@@ -583,7 +593,7 @@ Result<void> apply_migrations(Connection& db) {
 class SqliteStore final : public Store {
  public:
   SqliteStore(std::unique_ptr<Connection> writer, std::string path)
-      : writer_(std::move(writer)), readers_(std::move(path)) {}
+      : path_(path), writer_(std::move(writer)), readers_(std::move(path)) {}
 
   Result<std::int64_t> upsert_blog(const BlogSeed& seed) override {
     const std::string category = seed.category.empty() ? kDefaultCategory : seed.category;
@@ -768,6 +778,51 @@ class SqliteStore final : public Store {
       out.push_back({.slug = q->text(0), .name = q->text(1), .article_count = q->int64(2)});
     }
     return out;
+  }
+
+  // PRAGMA data_version on a connection that never writes changes whenever any other connection, of
+  // this process or another (the CLI's `keep`, a second crawler), commits: a cheap, exact version of
+  // the data for the site's page cache.
+  Result<std::int64_t> data_version() override {
+    std::lock_guard lock(version_mutex_);
+    if (!version_) {
+      auto connection = Connection::open(path_, false);
+      if (!connection) return std::unexpected(connection.error());
+      version_ = std::move(*connection);
+    }
+    auto q = version_->query(kDataVersion);
+    if (!q) return db_error("cannot read data version", q.error());
+    auto row = q->step();
+    if (!row) return db_error("cannot read data version", row.error());
+    return *row ? q->int64(0) : 0;
+  }
+
+  Result<std::vector<SimhashEntry>> simhash_index() override {
+    auto db = readers_.acquire();
+    if (!db) return std::unexpected(db.error());
+    auto q = (*db)->query(kSelectSimhashIndex);
+    if (!q) return db_error("cannot read simhash index", q.error());
+    std::vector<SimhashEntry> out;
+    for (;;) {
+      auto row = q->step();
+      if (!row) return db_error("cannot read simhash index", row.error());
+      if (!*row) break;
+      out.push_back({.id = q->int64(0),
+                     .blog_id = q->int64(1),
+                     .simhash = std::bit_cast<std::uint64_t>(q->int64(2)),
+                     .date = from_unix(q->int64(3))});
+    }
+    return out;
+  }
+
+  Result<void> mark_duplicate(std::int64_t article_id, std::int64_t original_id) override {
+    std::lock_guard lock(writer_mutex_);
+    auto q = writer_->query(kMarkDuplicate);
+    if (!q) return db_error("cannot mark duplicate", q.error());
+    q->bind(":id", article_id).bind(":original", original_id);
+    q->bind(":reason", fmt::format("duplicate of article {}", original_id));
+    if (auto ok = q->run(); !ok) return db_error("cannot mark duplicate", ok.error());
+    return {};
   }
 
   Result<void> set_keep_override(std::int64_t article_id, std::optional<bool> keep) override {
@@ -1301,9 +1356,12 @@ class SqliteStore final : public Store {
     return out;
   }
 
+  std::string path_;
   std::mutex writer_mutex_;
   std::unique_ptr<Connection> writer_;  // guarded by writer_mutex_
   ReaderPool readers_;
+  std::mutex version_mutex_;
+  std::unique_ptr<Connection> version_;  // guarded by version_mutex_; only ever reads PRAGMA data_version
 };
 
 }  // namespace

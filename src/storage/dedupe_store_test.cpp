@@ -1,0 +1,106 @@
+// Store support for near-duplicates and the page cache's data version (issues 3 and 5).
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <filesystem>
+
+#include "storage/store.h"
+
+namespace longread::storage {
+namespace {
+namespace fs = std::filesystem;
+
+class DedupeStoreTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = fs::temp_directory_path() / ("longread_dedupe_" + std::to_string(getpid()) + "_" +
+                                        ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    fs::remove_all(dir_);
+    auto store = open_sqlite_store((dir_ / "t.db").string());
+    ASSERT_TRUE(store) << store.error().message;
+    store_ = std::move(*store);
+    auto blog =
+        store_->upsert_blog({.feed_url = "https://a.example/feed", .title = "A", .category = "essays"});
+    ASSERT_TRUE(blog);
+    blog_ = *blog;
+  }
+  void TearDown() override {
+    store_.reset();
+    fs::remove_all(dir_);
+  }
+
+  void save(const std::string& guid, std::uint64_t simhash, std::int64_t day) {
+    CrawlRecord r;
+    r.blog_id = blog_;
+    r.success = true;
+    r.status = "ok";
+    r.attempted_at = from_unix(day * 86400);
+    model::Article a;
+    a.guid = guid;
+    a.title = guid;
+    a.text = "text of " + guid;
+    a.simhash = simhash;
+    a.published = from_unix(day * 86400);
+    r.articles.push_back(a);
+    auto saved = store_->save_crawl(r);
+    ASSERT_TRUE(saved) << saved.error().message;
+  }
+
+  std::int64_t id_of(const std::string& guid) {
+    auto keys = store_->article_keys(blog_);
+    EXPECT_TRUE(keys);
+    for (const auto& k : *keys)
+      if (k.guid == guid) return k.id;
+    return 0;
+  }
+
+  fs::path dir_;
+  std::unique_ptr<Store> store_;
+  std::int64_t blog_ = 0;
+};
+
+TEST_F(DedupeStoreTest, SimhashIndexListsOriginalsAndMarkDuplicateHidesTheCopy) {
+  save("original", 0xF0F0F0F0F0F0F0F0ULL, 19000);
+  save("copy", 0xF0F0F0F0F0F0F0F1ULL, 19001);
+  save("unhashed", 0, 19002);
+  auto index = store_->simhash_index();
+  ASSERT_TRUE(index) << index.error().message;
+  ASSERT_EQ(index->size(), 2u);  // articles without a hash are not indexed
+  EXPECT_EQ(index->at(0).simhash + index->at(1).simhash, 0xF0F0F0F0F0F0F0F0ULL + 0xF0F0F0F0F0F0F0F1ULL);
+
+  const auto original = id_of("original");
+  const auto copy = id_of("copy");
+  ASSERT_TRUE(store_->mark_duplicate(copy, original));
+  auto view = store_->article(copy);
+  ASSERT_TRUE(view && *view);
+  EXPECT_EQ((*view)->article.duplicate_of, original);
+  EXPECT_TRUE((*view)->article.junk);
+  EXPECT_EQ((*view)->article.junk_reason, "duplicate of article " + std::to_string(original));
+  ArticleQuery visible;
+  auto listed = store_->articles(visible);
+  ASSERT_TRUE(listed);
+  for (const auto& v : *listed) EXPECT_NE(v.article.id, copy);
+  index = store_->simhash_index();
+  ASSERT_TRUE(index);
+  EXPECT_EQ(index->size(), 1u);  // a duplicate is never the original of another
+}
+
+TEST_F(DedupeStoreTest, DataVersionChangesOnEveryCommitIncludingOtherConnections) {
+  auto v1 = store_->data_version();
+  ASSERT_TRUE(v1) << v1.error().message;
+  EXPECT_EQ(store_->data_version().value(), *v1);  // reading changes nothing
+  save("one", 1, 19000);
+  auto v2 = store_->data_version();
+  ASSERT_TRUE(v2);
+  EXPECT_NE(*v2, *v1);
+  // A second store on the same file (another process, e.g. `longread keep`) writes: the version moves.
+  auto other = open_sqlite_store((dir_ / "t.db").string());
+  ASSERT_TRUE(other);
+  ASSERT_TRUE((*other)->set_keep_override(id_of("one"), false));
+  auto v3 = store_->data_version();
+  ASSERT_TRUE(v3);
+  EXPECT_NE(*v3, *v2);
+}
+
+}  // namespace
+}  // namespace longread::storage
