@@ -308,6 +308,11 @@ std::size_t more_link_start(std::string_view tail) {
       }
     }
   }
+  // Every other form needs one of these words; most paragraphs have none, so skip the scan.
+  const bool has_link_text =
+      tail.find("Read") != std::string_view::npos || tail.find("READ MORE") != std::string_view::npos ||
+      tail.find("Keep reading") != std::string_view::npos || tail.find("Continue") != std::string_view::npos;
+  if (!has_link_text) return paren_more;
   for (std::size_t pos = 0; pos < tail.size() && pos < paren_more; ++pos) {
     if (more_link_at(tail, pos)) return pos;
   }
