@@ -250,5 +250,57 @@ TEST_F(CrawlTest, SummaryOnlyEntriesGetTheirPageOnce) {
   EXPECT_GT(stored[0].article.word_count, 400);
 }
 
+std::string syndicated_feed(const std::string& title, const std::string& date, const std::string& footer) {
+  std::string body;
+  for (int p = 0; p < 5; ++p) body += "<p>" + paragraph(100 + p, 60) + "</p>";
+  return "<?xml version=\"1.0\"?><rss version=\"2.0\"><channel><title>" + title +
+         "</title><item><title>Lock-free " + "queues</title><guid>" + title + "-q</guid><link>https://" +
+         title + ".example/q</link><pubDate>" + date + "</pubDate><description><![CDATA[" + body + footer +
+         "]]></description></item></channel></rss>";
+}
+
+// Issue 5: the same post syndicated on two blogs with different boilerplate keeps the earliest original
+// and marks the other a duplicate of it, whichever is crawled first.
+TEST_F(CrawlTest, SyndicatedCopiesAreMarkedDuplicatesOfTheEarliestOriginal) {
+  write(dir_ / "www/orig.xml", syndicated_feed("orig", "Mon, 23 May 2022 10:00:00 GMT",
+                                               "<p>The post Lock-free queues appeared first on Orig.</p>"));
+  write(dir_ / "www/copy.xml", syndicated_feed("copy", "Tue, 24 May 2022 10:00:00 GMT",
+                                               "<p>Originally published at orig.example. Follow me on Medium "
+                                               "for more stories about concurrency.</p>"));
+  // The copy is crawled first, then the original arrives.
+  const auto copy = add_blog("/copy.xml");
+  crawl();
+  const auto orig = add_blog("/orig.xml");
+  crawl();
+  const auto o = articles_of(orig);
+  const auto c = articles_of(copy);
+  ASSERT_EQ(o.size(), 1u);
+  ASSERT_EQ(c.size(), 1u);
+  EXPECT_FALSE(o[0].article.junk) << o[0].article.junk_reason;
+  EXPECT_TRUE(c[0].article.junk);
+  EXPECT_EQ(c[0].article.duplicate_of, o[0].article.id);
+  EXPECT_EQ(c[0].article.junk_reason, "duplicate of article " + std::to_string(o[0].article.id));
+
+  // A third copy, crawled after the original, is marked at once; a different post is not.
+  write(dir_ / "www/third.xml", syndicated_feed("third", "Wed, 25 May 2022 10:00:00 GMT", ""));
+  std::string history;
+  for (int i = 0; i < 300; ++i) {
+    static const char* kOther[] = {"the",        "abbey", "was",         "founded",   "in",   "1132",
+                                   "by",         "monks", "from",        "clairvaux", "who",  "drained",
+                                   "marshes",    "and",   "built",       "granges",   "wool", "trade",
+                                   "flourished", "until", "dissolution", "under",     "henry"};
+    history += std::string(kOther[(i * 5 + i / 7) % 23]) + (i % 11 == 10 ? ". " : " ");
+  }
+  write(dir_ / "www/other.xml",
+        "<rss version=\"2.0\"><channel><title>Other</title><item><title>Abbeys</title>"
+        "<guid>abbeys</guid><description>" +
+            history + "</description></item></channel></rss>");
+  const auto third = add_blog("/third.xml");
+  const auto other = add_blog("/other.xml");
+  crawl();
+  EXPECT_EQ(articles_of(third).at(0).article.duplicate_of, o[0].article.id);
+  EXPECT_FALSE(articles_of(other).at(0).article.duplicate_of.has_value());
+}
+
 }  // namespace
 }  // namespace longread::pipeline
