@@ -9,7 +9,7 @@ using PageFn = Result<web::Response> (*)(View&, const web::Request&, const web::
 
 web::RouteHandler page(SiteContext& context, PageFn fn) {
   return [&context, fn](const web::Request& request, const web::RouteParams& params) {
-    View view(context);
+    View view(context, &request);
     return fn(view, request, params);
   };
 }
@@ -27,6 +27,20 @@ web::Router make_routes(SiteContext& context) {
   router.add("GET", "/about", page(context, pages::about));
   router.add("GET", "/search", page(context, pages::search));
   router.add("GET", "/healthz", page(context, pages::healthz));
+  router.add("GET", "/signup", page(context, pages::signup_form));
+  router.add("POST", "/signup", page(context, pages::signup));
+  router.add("GET", "/login", page(context, pages::login_form));
+  router.add("POST", "/login", page(context, pages::login));
+  router.add("POST", "/logout", page(context, pages::logout));
+  router.add("POST", "/articles/{id}/vote", page(context, pages::vote));
+  router.add("POST", "/articles/{id}/unvote", page(context, pages::unvote));
+  router.add("GET", "/reading-list", page(context, pages::reading_list));
+  router.add("POST", "/reading-list/{id}", page(context, pages::reading_list_change));
+  router.add("GET", "/newsletter", page(context, pages::newsletter_form));
+  router.add("POST", "/newsletter", page(context, pages::subscribe));
+  router.add("GET", "/newsletter/confirm", page(context, pages::confirm_subscription));
+  router.add("GET", "/newsletter/unsubscribe", page(context, pages::unsubscribe));
+  router.add("POST", "/newsletter/unsubscribe", page(context, pages::unsubscribe));
   router.add("GET", "/static/{file}",
              [&context](const web::Request&, const web::RouteParams& params) -> Result<web::Response> {
                if (auto asset = context.assets.response(params.get("file"))) return std::move(*asset);

@@ -1,5 +1,7 @@
 #include "ui/site.h"
 
+#include <stdexcept>
+
 #include "pages/pages.h"
 #include "ui/page_cache.h"
 #include "ui/routes.h"
@@ -7,9 +9,21 @@
 
 namespace longread::ui {
 
+namespace {
+
+// Start-up: a store that cannot give the site its key is a configuration error, reported by exception.
+std::unique_ptr<accounts::Accounts> open_accounts(storage::Store& store,
+                                                  const accounts::AccountsOptions& options) {
+  auto opened = accounts::Accounts::open(store, options);
+  if (!opened) throw std::runtime_error(opened.error().message);
+  return std::move(*opened);
+}
+
+}  // namespace
+
 struct Site::Impl {
   Impl(storage::Store& store, SiteOptions options)
-      : context{store, std::move(options), AssetTable{}},
+      : context{store, options, AssetTable{}, open_accounts(store, options.accounts)},
         router(make_routes(context)),
         cache(context.options.page_cache_entries) {}
 
@@ -28,8 +42,11 @@ const SiteOptions& Site::options() const {
 
 Result<web::Response> Site::handle(const web::Request& request) {
   // Health checks and static files never go through the cache: one must be live, the other is in memory.
+  // Pages for a visitor with a session or CSRF cookie carry their votes, reading list and tokens: those
+  // are rendered per request; everyone else shares the cached copies.
   const bool cacheable = (request.method == "GET" || request.method == "HEAD") &&
-                         request.path != "/healthz" && !request.path.starts_with("/static/");
+                         request.path != "/healthz" && !request.path.starts_with("/static/") &&
+                         !request.cookie(kSessionCookie) && !request.cookie(kCsrfCookie);
   if (!cacheable) return impl_->router.dispatch(request);
   // Keyed by the store's data version when it has one; otherwise version 0 and the short micro-cache TTL.
   const auto versioned = impl_->context.store.data_version();
@@ -39,7 +56,11 @@ Result<web::Response> Site::handle(const web::Request& request) {
   const std::string& key = request.target;
   if (auto hit = impl_->cache.get(key, version)) return std::move(*hit);
   auto result = impl_->router.dispatch(request);
-  if (result) impl_->cache.put(key, version, ttl, *result);
+  if (result && !result->header("Set-Cookie") &&
+      !result->header("Cache-Control").value_or("").starts_with("private") &&
+      result->header("Cache-Control").value_or("").find("no-store") == std::string_view::npos) {
+    impl_->cache.put(key, version, ttl, *result);
+  }
   return result;
 }
 

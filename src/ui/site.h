@@ -16,10 +16,12 @@
 
 #include <chrono>
 #include <cstddef>
+#include <functional>
 #include <memory>
 #include <string>
 #include <string_view>
 
+#include "accounts/accounts.h"
 #include "core/error.h"
 #include "storage/store.h"
 #include "web/http.h"
@@ -41,6 +43,12 @@ struct SiteOptions {
   // caching": a page is at most this stale). 0 turns caching off for such stores.
   std::chrono::milliseconds unversioned_cache_ttl{1000};
   std::size_t page_cache_entries = 4096;
+  // Readers (issue 4): password cost, session lifetime, rate limits.
+  accounts::AccountsOptions accounts{};
+  // Sends the newsletter's double opt-in mail to `email` with `confirm_url` (the app wires this to the
+  // mail stage's SMTP sender). Unset: the "Stay updated" form answers that the newsletter is not set up.
+  std::function<Result<void>(std::string_view email, std::string_view confirm_url)> send_confirmation{};
+  std::chrono::hours confirmation_lifetime{48};  // how long a confirmation link works
 };
 
 // The site: routes table, page handlers, page cache and static assets. Thread-safe; one instance serves

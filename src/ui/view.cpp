@@ -1,5 +1,6 @@
 #include "ui/view.h"
 
+#include <algorithm>
 #include <charconv>
 
 #include "core/strings.h"
@@ -42,6 +43,8 @@ const Html kShortcutsOverlay = Html::literal(
 <dt><kbd>alt</kbd>+<kbd>shift</kbd>+<kbd>b</kbd></dt><dd>The article&rsquo;s blog</dd>
 <dt><kbd>alt</kbd>+<kbd>shift</kbd>+<kbd>f</kbd></dt><dd>Full width on/off</dd>
 <dt><kbd>alt</kbd>+<kbd>shift</kbd>+<kbd>d</kbd></dt><dd>Dark mode on/off</dd>
+<dt><kbd>alt</kbd>+<kbd>shift</kbd>+<kbd>s</kbd></dt><dd>Sign up</dd>
+<dt><kbd>alt</kbd>+<kbd>shift</kbd>+<kbd>l</kbd></dt><dd>Log in</dd>
 <dt><kbd>alt</kbd>+<kbd>shift</kbd>+<kbd>k</kbd></dt><dd>This list</dd>
 </dl>
 <button type="button" data-action="close-shortcuts">Close</button>
@@ -49,14 +52,123 @@ const Html kShortcutsOverlay = Html::literal(
 </div>
 )");
 
+// Header links: "Sign Up [alt+shift+s]" and "Log In [alt+shift+l]" for visitors (coming back to this
+// page after logging in); the reading list with its unread count and "Log out" for readers.
+Html account_links(const View& view, const Page& page) {
+  if (!view.logged_in()) {
+    const std::string next = web::url_encode(page.path.empty() ? "/" : page.path);
+    return html(
+        "<nav class=\"account\" aria-label=\"Account\">"
+        "<a href=\"{}\" data-shortcut=\"signup\">Sign Up <span class=\"key\">[alt+shift+s]</span></a>"
+        "<a href=\"{}\" data-shortcut=\"login\">Log In <span class=\"key\">[alt+shift+l]</span></a></nav>\n",
+        attr("/signup?next=" + next), attr("/login?next=" + next));
+  }
+  const auto unread = view.store().reading_list_unread(view.reader()->reader_id);
+  return html(
+      "<nav class=\"account\" aria-label=\"Account\">"
+      "<a href=\"/reading-list\" data-shortcut=\"reading-list-page\">Reading list "
+      "<span class=\"count\" data-reading-count>{}</span></a>"
+      "<form method=\"post\" action=\"/logout\" class=\"inline\"><input type=\"hidden\" name=\"csrf\" "
+      "value=\"{}\"><button type=\"submit\" class=\"link\" title=\"{}\">Log out</button></form></nav>\n",
+      number(unread.value_or(0)), attr(view.csrf_token()), attr(view.reader()->email));
+}
+
 }  // namespace
+
+const std::optional<storage::SessionReader>& View::reader() const {
+  if (!reader_loaded_) {
+    reader_loaded_ = true;
+    if (request_ != nullptr && context_.accounts) {
+      if (const auto token = request_->cookie(kSessionCookie)) {
+        auto found = context_.accounts->reader(*token, now_);
+        if (found) reader_ = std::move(*found);
+      }
+    }
+  }
+  return reader_;
+}
+
+std::string View::csrf_token(bool create) const {
+  if (!context_.accounts) return {};
+  if (logged_in())
+    return context_.accounts->csrf_token("s:" + std::string(*request_->cookie(kSessionCookie)));
+  if (anon_binding_.empty() && request_ != nullptr) {
+    if (const auto value = request_->cookie(kCsrfCookie);
+        value && value->size() >= 20 && value->size() <= 64) {
+      anon_binding_ = *value;
+    }
+  }
+  if (anon_binding_.empty() && create) {
+    anon_binding_ = accounts::random_token();
+    set_cookies_.push_back(cookie(kCsrfCookie, anon_binding_, 0));
+  }
+  return anon_binding_.empty() ? std::string() : context_.accounts->csrf_token("a:" + anon_binding_);
+}
+
+bool View::csrf_valid(std::string_view token) const {
+  if (!context_.accounts || request_ == nullptr) return false;
+  if (logged_in()) {
+    return context_.accounts->csrf_valid("s:" + std::string(*request_->cookie(kSessionCookie)), token);
+  }
+  const auto value = request_->cookie(kCsrfCookie);
+  return value && !value->empty() && context_.accounts->csrf_valid("a:" + std::string(*value), token);
+}
+
+std::string View::cookie(std::string_view name, std::string_view value, std::int64_t max_age) const {
+  std::string c = std::string(name) + "=" + std::string(value) + "; Path=/; HttpOnly; SameSite=Lax";
+  if (options().base_url.starts_with("https://")) c += "; Secure";
+  if (max_age != 0) c += "; Max-Age=" + std::to_string(max_age < 0 ? 0 : max_age);
+  return c;
+}
+
+void View::add_cookies(web::Response& response) const {
+  for (const auto& c : set_cookies_) response.headers.emplace_back("Set-Cookie", c);
+  set_cookies_.clear();
+}
+
+void View::load_marks(const std::vector<std::int64_t>& article_ids) const {
+  if (!logged_in() || article_ids.empty()) return;
+  auto marks = store().reader_marks(reader()->reader_id, article_ids);
+  if (!marks) return;
+  marks_.voted.insert(marks_.voted.end(), marks->voted.begin(), marks->voted.end());
+  marks_.saved.insert(marks_.saved.end(), marks->saved.begin(), marks->saved.end());
+}
+
+bool View::voted(std::int64_t article_id) const {
+  return std::find(marks_.voted.begin(), marks_.voted.end(), article_id) != marks_.voted.end();
+}
+
+bool View::saved(std::int64_t article_id) const {
+  return std::find(marks_.saved.begin(), marks_.saved.end(), article_id) != marks_.saved.end();
+}
+
+std::string safe_next(std::string_view next) {
+  if (next.empty() || next.front() != '/' || next.starts_with("//") || next.starts_with("/\\") ||
+      next.find_first_of("\r\n\\") != std::string_view::npos || next.size() > 2000) {
+    return "/";
+  }
+  return std::string(next);
+}
+
+Html vote_control(const View& view, const model::Article& a) {
+  const bool voted = view.voted(a.id);
+  return html(
+      "<form method=\"post\" action=\"/articles/{}/{}\" class=\"vote\" data-vote>"
+      "<input type=\"hidden\" name=\"csrf\" value=\"{}\"><input type=\"hidden\" name=\"next\" value=\"{}\">"
+      "<button type=\"submit\" aria-pressed=\"{}\" title=\"{}\"><span aria-hidden=\"true\">&#9650;</span> "
+      "<span class=\"votes\">{}</span></button></form>",
+      number(a.id), voted ? Html::literal("unvote") : Html::literal("vote"), attr(view.csrf_token()),
+      attr(view.target()), voted ? Html::literal("true") : Html::literal("false"),
+      voted ? Html::literal("Withdraw your vote") : Html::literal("Vote for this article"),
+      text(plural(a.votes, "vote", "votes")));
+}
 
 web::Response View::render(const Page& page) const {
   const SiteOptions& opts = options();
   const std::string canonical = opts.base_url + page.path;
   const std::string full_title = page.title.empty() ? opts.site_name : page.title + " — " + opts.site_name;
 
-  Html nav = nav_link(page.nav, "new", "/", "New");
+  Html nav = nav_link(page.nav, "new", "/", "Hot");
   if (has_votes() || page.nav == "top") nav += nav_link(page.nav, "top", "/top", "Top");
   nav += nav_link(page.nav, "categories", "/categories", "Categories");
   nav += nav_link(page.nav, "about", "/about", "About");
@@ -81,7 +193,7 @@ web::Response View::render(const Page& page) const {
       "aria-label=\"Toggle full width\" hidden>&harr;</button>\n"
       "<button type=\"button\" class=\"icon\" data-action=\"theme\" title=\"Dark mode (alt+shift+d)\" "
       "aria-label=\"Toggle dark mode\" hidden>&#9680;</button>\n"
-      "</div>\n</div></header>\n"
+      "{}</div>\n</div></header>\n"
       "<main id=\"main\"><div class=\"wrap\">\n{}</div></main>\n"
       "<footer class=\"site-footer\"><div class=\"wrap\">{} collects long-form writing from personal blogs. "
       "Press <kbd>alt</kbd>+<kbd>shift</kbd>+<kbd>k</kbd> for keyboard shortcuts.</div></footer>\n"
@@ -89,15 +201,21 @@ web::Response View::render(const Page& page) const {
       text(full_title), attr(page.description.empty() ? opts.site_name : page.description), attr(canonical),
       attr(context_.assets.url("site.css")), attr(context_.assets.url("favicon.svg")),
       attr(context_.assets.url("theme.js")), attr(context_.assets.url("site.js")), text(opts.site_name), nav,
-      attr(page.search_query), page.body, text(opts.site_name), kShortcutsOverlay);
+      attr(page.search_query), account_links(*this, page), page.body, text(opts.site_name),
+      kShortcutsOverlay);
 
   web::Response res;
+  add_cookies(res);
+  if (logged_in() || !set_cookies_.empty()) {
+    // Pages for one visitor (votes, reading list, a CSRF token) are never stored by shared caches.
+    res.set_header("Cache-Control", "private, no-cache");
+  }
   res.status = page.status;
   res.content_type = "text/html; charset=utf-8";
   res.body = std::move(doc).str();
   // Pages change whenever the data does: caches must revalidate every time (RFC 9111 section 5.2.2.4);
   // the ETag makes that revalidation a cheap 304 (RFC 9110 section 13.1.2).
-  res.set_header("Cache-Control", "no-cache");
+  if (!res.header("Cache-Control")) res.set_header("Cache-Control", "no-cache");
   res.set_header("ETag", "\"" + stable_hash_hex(res.body) + "\"");
   return res;
 }
@@ -153,9 +271,13 @@ std::string blog_display_name(std::string_view title, std::string_view site_url)
 Html article_item(const View& view, const storage::ArticleView& item, const ItemOptions& options) {
   const model::Article& a = item.article;
   const std::string title = trim(a.title).empty() ? "Untitled" : std::string(trim(a.title));
+  // Logged-in readers go straight to the original; visitors see the article page first.
+  const auto original = view.logged_in() ? href(a.link) : std::nullopt;
+  const Html target = original ? *original : attr(article_path(a));
+  const Html rel = original ? Html::literal(" rel=\"noopener\"") : Html();
   const Html heading = options.heading_h3
-                           ? html("<h3><a href=\"{}\">{}</a></h3>", attr(article_path(a)), text(title))
-                           : html("<h2><a href=\"{}\">{}</a></h2>", attr(article_path(a)), text(title));
+                           ? html("<h3><a href=\"{}\"{}>{}</a></h3>", target, rel, text(title))
+                           : html("<h2><a href=\"{}\"{}>{}</a></h2>", target, rel, text(title));
   std::vector<Html> meta;
   if (options.show_blog) {
     const std::string category = article_category(item);
@@ -176,7 +298,7 @@ Html article_item(const View& view, const storage::ArticleView& item, const Item
     meta.push_back(html("<time datetime=\"{}\" title=\"{}\">{}</time>", attr(format_rfc3339(date)),
                         attr(ordinal_date(date)), text(relative_age(date, view.now()))));
   }
-  meta.push_back(html("<span class=\"votes\">{}</span>", text(plural(a.votes, "vote", "votes"))));
+  meta.push_back(vote_control(view, a));
   if (a.reading_minutes > 1) meta.push_back(text(reading_time(a.reading_minutes)));
 
   const std::string& source = a.excerpt.empty() ? a.text : a.excerpt;
@@ -188,6 +310,9 @@ Html article_item(const View& view, const storage::ArticleView& item, const Item
 
 Html article_list(const View& view, const std::vector<storage::ArticleView>& articles,
                   const ItemOptions& options) {
+  std::vector<std::int64_t> ids;
+  for (const auto& article : articles) ids.push_back(article.article.id);
+  view.load_marks(ids);
   Html items;
   for (const auto& article : articles) items += article_item(view, article, options);
   return html("<ol class=\"items\">\n{}</ol>\n", items);

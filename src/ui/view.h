@@ -2,11 +2,13 @@
 // building blocks that several pages share (article list items, pager, paths).
 #pragma once
 
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "accounts/accounts.h"
 #include "core/time.h"
 #include "storage/store.h"
 #include "ui/assets.h"
@@ -16,12 +18,18 @@
 
 namespace longread::ui {
 
-// Shared by every request: options, store, assets. Built once by Site.
+// Shared by every request: options, store, assets, accounts. Built once by Site.
 struct SiteContext {
   storage::Store& store;
   SiteOptions options;
   AssetTable assets;
+  std::unique_ptr<accounts::Accounts> accounts;                         // readers (issue 4)
+  accounts::RateLimiter newsletter_limiter{10, std::chrono::hours(1)};  // subscriptions per IP
 };
+
+// Cookie names: the session token, and before login a random value CSRF tokens are bound to.
+inline constexpr std::string_view kSessionCookie = "lr_session";
+inline constexpr std::string_view kCsrfCookie = "lr_csrf";
 
 // One page's content, handed to View::render, which wraps it in the layout.
 struct Page {
@@ -37,9 +45,37 @@ struct Page {
 // Per-request helper that pages render through.
 class View {
  public:
-  explicit View(SiteContext& context) : context_(context), now_(now_seconds()) {}
+  explicit View(SiteContext& context, const web::Request* request = nullptr)
+      : context_(context), request_(request), now_(now_seconds()) {}
 
   [[nodiscard]] storage::Store& store() const { return context_.store; }
+  [[nodiscard]] accounts::Accounts& accounts() const { return *context_.accounts; }
+  [[nodiscard]] SiteContext& context() const { return context_; }
+  // The request being answered ("/" target for a View without one, e.g. error pages).
+  [[nodiscard]] std::string_view target() const {
+    return request_ ? std::string_view(request_->target) : "/";
+  }
+
+  // The logged-in reader, from the session cookie (looked up once per request).
+  [[nodiscard]] const std::optional<storage::SessionReader>& reader() const;
+  [[nodiscard]] bool logged_in() const { return reader().has_value(); }
+  // The CSRF token for this visitor's forms: bound to the session when logged in, else to the lr_csrf
+  // cookie, which is created (and set by render()) when `create` and the visitor has none. Empty when the
+  // visitor has no binding and `create` is false (cached anonymous pages carry no token).
+  [[nodiscard]] std::string csrf_token(bool create = false) const;
+  // Checks the form's token against this visitor's binding.
+  [[nodiscard]] bool csrf_valid(std::string_view token) const;
+  // Cookies render() adds to the response (a new lr_csrf).
+  [[nodiscard]] const std::vector<std::string>& set_cookies() const { return set_cookies_; }
+  // "name=value; Path=/; HttpOnly; SameSite=Lax[; Secure]; Max-Age=N" (RFC 6265 section 4.1).
+  [[nodiscard]] std::string cookie(std::string_view name, std::string_view value, std::int64_t max_age) const;
+  // Adds this request's Set-Cookie headers to `response`.
+  void add_cookies(web::Response& response) const;
+
+  // Which of `article_ids` the reader voted for / saved (one query per list; nothing when logged out).
+  void load_marks(const std::vector<std::int64_t>& article_ids) const;
+  [[nodiscard]] bool voted(std::int64_t article_id) const;
+  [[nodiscard]] bool saved(std::int64_t article_id) const;
   [[nodiscard]] const SiteOptions& options() const { return context_.options; }
   [[nodiscard]] TimePoint now() const { return now_; }
 
@@ -54,9 +90,20 @@ class View {
 
  private:
   SiteContext& context_;
+  const web::Request* request_;
   TimePoint now_;
   mutable std::optional<std::vector<model::Category>> categories_;
+  mutable bool reader_loaded_ = false;
+  mutable std::optional<storage::SessionReader> reader_;
+  mutable std::string anon_binding_;  // lr_csrf value, read from the request or created
+  mutable std::vector<std::string> set_cookies_;
+  mutable storage::ReaderMarks marks_;
 };
+
+// A local path to come back to after a form ("next"): only "/..." and never "//host"; else "/".
+std::string safe_next(std::string_view next);
+// The vote control of an article: a form posting to /articles/<id>/vote or /unvote, with the count.
+Html vote_control(const View& view, const model::Article& article);
 
 // Paths of the site.
 std::string article_path(const model::Article& article);  // "/blog/3/read/42-lock-free-queues"

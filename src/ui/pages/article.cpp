@@ -95,16 +95,24 @@ Result<web::Response> article(View& view, const web::Request&, const Params& par
 
   std::vector<Html> meta{date_line(a)};
   if (a.reading_minutes > 1) meta.push_back(text(reading_time(a.reading_minutes)));
-  meta.push_back(html("<span class=\"votes\">{}</span>", text(plural(a.votes, "vote", "votes"))));
+  view.load_marks({a.id});
+  meta.push_back(vote_control(view, a));
   if (!a.author.empty()) meta.push_back(html("by {}", text(a.author)));
 
   Html actions;
   actions += external_link(a.link, Html::literal("Read now &rarr;"),
                            Html::literal("class=\"button primary\" data-shortcut=\"read\""));
+  // Visitors are sent to log in by the handler and come back here ("next").
+  const bool saved = view.saved(a.id);
   actions += html(
       "<form method=\"post\" action=\"/reading-list/{}\" data-shortcut=\"reading-list\">"
-      "<button type=\"submit\" title=\"alt+a\">Add to reading list</button></form>",
-      number(a.id));
+      "<input type=\"hidden\" name=\"csrf\" value=\"{}\"><input type=\"hidden\" name=\"next\" value=\"{}\">"
+      "<input type=\"hidden\" name=\"action\" value=\"{}\">"
+      "<button type=\"submit\" title=\"alt+a\" aria-pressed=\"{}\">{}</button></form>",
+      number(a.id), attr(view.csrf_token()), attr(article_path(a)),
+      saved ? Html::literal("remove") : Html::literal("add"),
+      saved ? Html::literal("true") : Html::literal("false"),
+      saved ? Html::literal("Remove from reading list") : Html::literal("Add to reading list"));
 
   Page out;
   out.title = title;
@@ -117,7 +125,8 @@ Result<web::Response> article(View& view, const web::Request&, const Params& par
       "<div class=\"actions\">{}</div>\n</article>\n"
       "<aside class=\"newsletter\">\n<h2>Stay updated</h2>\n"
       "<p>A weekly newsletter with the top 5 articles worth reading.</p>\n"
-      "<form method=\"post\" action=\"/newsletter\"><label class=\"visually-hidden\" "
+      "<form method=\"post\" action=\"/newsletter\"><input type=\"hidden\" name=\"csrf\" value=\"{}\">"
+      "<label class=\"visually-hidden\" "
       "for=\"newsletter-email\">"
       "Email address</label><input id=\"newsletter-email\" type=\"email\" name=\"email\" required "
       "placeholder=\"you@example.com\" autocomplete=\"email\"><button "
@@ -126,7 +135,8 @@ Result<web::Response> article(View& view, const web::Request&, const Params& par
       text(title), attr(blog_path(a.blog_id)), text(blog_name), attr(category_path(category)),
       text(view.category_name(category)),
       join(meta, Html::literal("<span class=\"sep\" aria-hidden=\"true\">•</span>")), paragraphs(excerpt),
-      actions, more_from_blog(view, item, blog_name), more_in_category(view, item, category));
+      actions, attr(view.csrf_token()), more_from_blog(view, item, blog_name),
+      more_in_category(view, item, category));
   return view.render(out);
 }
 

@@ -19,6 +19,20 @@ Result<web::Response> categories(View& view, const web::Request& request, const 
 Result<web::Response> about(View& view, const web::Request& request, const Params& params);
 Result<web::Response> search(View& view, const web::Request& request, const Params& params);
 Result<web::Response> healthz(View& view, const web::Request& request, const Params& params);
+// Readers (issue 4): accounts, votes, reading list, newsletter.
+Result<web::Response> signup_form(View& view, const web::Request& request, const Params& params);
+Result<web::Response> signup(View& view, const web::Request& request, const Params& params);
+Result<web::Response> login_form(View& view, const web::Request& request, const Params& params);
+Result<web::Response> login(View& view, const web::Request& request, const Params& params);
+Result<web::Response> logout(View& view, const web::Request& request, const Params& params);
+Result<web::Response> vote(View& view, const web::Request& request, const Params& params);
+Result<web::Response> unvote(View& view, const web::Request& request, const Params& params);
+Result<web::Response> reading_list(View& view, const web::Request& request, const Params& params);
+Result<web::Response> reading_list_change(View& view, const web::Request& request, const Params& params);
+Result<web::Response> newsletter_form(View& view, const web::Request& request, const Params& params);
+Result<web::Response> subscribe(View& view, const web::Request& request, const Params& params);
+Result<web::Response> confirm_subscription(View& view, const web::Request& request, const Params& params);
+Result<web::Response> unsubscribe(View& view, const web::Request& request, const Params& params);
 // The site's error page for a status and a message safe to show.
 web::Response error(const View& view, int status, std::string_view message);
 

@@ -1,4 +1,5 @@
-// "/top" — the most voted articles of the past week.
+// "/top" — the most voted articles of the past week; "?period=month" and "?period=all" for the past 30
+// days and all time.
 #include <chrono>
 
 #include "pages/pages.h"
@@ -9,9 +10,25 @@ Result<web::Response> top(View& view, const web::Request& request, const Params&
   auto page = page_number(request);
   if (!page) return std::unexpected(page.error());
   const int size = view.options().page_size;
+  const std::string_view period = request.param("period").value_or("week");
+  std::string heading;
+  std::string base;
   storage::ArticleQuery query;
   query.order = storage::ArticleOrder::kTop;
-  query.since = view.now() - std::chrono::days(7);
+  if (period == "week") {
+    query.since = view.now() - std::chrono::days(7);
+    heading = "Top this week";
+    base = "/top";
+  } else if (period == "month") {
+    query.since = view.now() - std::chrono::days(30);
+    heading = "Top this month";
+    base = "/top?period=month";
+  } else if (period == "all") {
+    heading = "Top of all time";
+    base = "/top?period=all";
+  } else {
+    return fail(ErrorKind::kNotFound, "ui: unknown top period", "There is no such page.");
+  }
   query.limit = size + 1;
   query.offset = (*page - 1) * size;
   auto articles = view.store().articles(query);
@@ -22,15 +39,22 @@ Result<web::Response> top(View& view, const web::Request& request, const Params&
   const bool has_older = static_cast<int>(articles->size()) > size;
   if (has_older) articles->pop_back();
 
+  auto tab = [&](std::string_view name, std::string_view path, std::string_view label) {
+    return period == name ? html("<a href=\"{}\" aria-current=\"page\">{}</a>", attr(path), text(label))
+                          : html("<a href=\"{}\">{}</a>", attr(path), text(label));
+  };
   Page out;
-  out.title = "Top this week";
-  out.description = "The most voted long-form articles of the past week.";
-  out.path = *page == 1 ? "/top" : "/top?page=" + std::to_string(*page);
+  out.title = heading;
+  out.description = "The most voted long-form articles: this week, this month and of all time.";
+  out.path = *page == 1 ? base : base + (period == "week" ? "?" : "&") + "page=" + std::to_string(*page);
   out.nav = "top";
-  out.body = html("<h1 class=\"page-title\">Top this week</h1>\n{}{}",
-                  articles->empty() ? Html::literal("<p class=\"empty\">No votes this week yet.</p>\n")
-                                    : article_list(view, *articles, {}),
-                  pager("/top", *page, has_older));
+  out.body = html(
+      "<h1 class=\"page-title\">{}</h1>\n<nav class=\"periods\" aria-label=\"Period\">{}{}{}</nav>\n{}{}",
+      text(heading), tab("week", "/top", "This week"), tab("month", "/top?period=month", "This month"),
+      tab("all", "/top?period=all", "All time"),
+      articles->empty() ? Html::literal("<p class=\"empty\">No votes in this period yet.</p>\n")
+                        : article_list(view, *articles, {}),
+      pager(base, *page, has_older));
   return view.render(out);
 }
 

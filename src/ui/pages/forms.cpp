@@ -1,0 +1,76 @@
+#include "pages/forms.h"
+
+#include <charconv>
+
+#include "core/strings.h"
+#include "pages/pages.h"
+
+namespace longread::ui::pages {
+
+Result<web::Fields> parse_form(const web::Request& request) {
+  const auto type = request.header("Content-Type").value_or("");
+  if (!type.empty() && !to_lower_ascii(type).starts_with("application/x-www-form-urlencoded")) {
+    return fail(ErrorKind::kInvalidInput, "ui: form is not urlencoded",
+                "The form was sent in an unknown encoding.");
+  }
+  web::Fields fields;
+  for (const std::string_view pair : split(request.body, '&')) {
+    if (pair.empty()) continue;
+    const auto eq = pair.find('=');
+    const std::string_view name = pair.substr(0, eq);
+    const std::string_view value = eq == std::string_view::npos ? std::string_view() : pair.substr(eq + 1);
+    fields.emplace_back(web::url_decode(name, true), web::url_decode(value, true));
+  }
+  return fields;
+}
+
+std::string_view form_value(const web::Fields& form, std::string_view name) {
+  for (const auto& [key, value] : form) {
+    if (key == name) return value;
+  }
+  return {};
+}
+
+Result<std::int64_t> route_id(std::string_view segment, std::string_view what) {
+  std::int64_t id = 0;
+  const auto [end, ec] = std::from_chars(segment.data(), segment.data() + segment.size(), id);
+  if (ec != std::errc{} || end != segment.data() + segment.size() || id <= 0) {
+    return fail(ErrorKind::kNotFound, "ui: malformed " + std::string(what) + " id", "No such article.");
+  }
+  return id;
+}
+
+bool wants_json(const web::Request& request) {
+  return request.header("Accept").value_or("").find("application/json") != std::string_view::npos;
+}
+
+web::Response json_response(int status, std::string body) {
+  web::Response res = web::Response::text(status, std::move(body), "application/json");
+  res.set_header("Cache-Control", "no-store");
+  return res;
+}
+
+web::Response see_other(const View& view, std::string_view location) {
+  web::Response res = web::Response::redirect(303, std::string(location));
+  res.set_header("Cache-Control", "no-store");
+  view.add_cookies(res);
+  return res;
+}
+
+web::Response login_first(const View& view, const web::Request& request, std::string_view next) {
+  const std::string login = "/login?next=" + web::url_encode(safe_next(next));
+  if (wants_json(request)) {
+    // The URL is a site path built from an encoded value: no quote or backslash can appear in it.
+    return json_response(401, "{\"error\":\"Please log in first.\",\"login\":\"" + login + "\"}");
+  }
+  return see_other(view, login);
+}
+
+web::Response csrf_rejected(const View& view, const web::Request& request) {
+  constexpr std::string_view kMessage =
+      "This form has expired or was not sent from this site. Please reload the page and try again.";
+  if (wants_json(request)) return json_response(403, "{\"error\":\"" + std::string(kMessage) + "\"}");
+  return error(view, 403, kMessage);
+}
+
+}  // namespace longread::ui::pages

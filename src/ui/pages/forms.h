@@ -1,0 +1,33 @@
+// What the reader pages share: form bodies, JSON answers for script requests, the login redirect.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "core/error.h"
+#include "ui/view.h"
+#include "web/http.h"
+
+namespace longread::ui::pages {
+
+// An application/x-www-form-urlencoded body (HTML 5 section 4.10.21.7) as name/value pairs.
+// kInvalidInput for another content type.
+Result<web::Fields> parse_form(const web::Request& request);
+// The first value of `name`, or "".
+std::string_view form_value(const web::Fields& form, std::string_view name);
+// A positive integer id from a route segment; kNotFound otherwise.
+Result<std::int64_t> route_id(std::string_view segment, std::string_view what);
+
+// Script requests (fetch with Accept: application/json) get JSON instead of redirects.
+bool wants_json(const web::Request& request);
+web::Response json_response(int status, std::string body);
+
+// 303 See Other to `location` (RFC 9110 section 15.4.4: the answer to a POST is fetched with GET).
+web::Response see_other(const View& view, std::string_view location);
+// A visitor who must log in first: to /login, coming back to `next` afterwards (JSON: 401 with the URL).
+web::Response login_first(const View& view, const web::Request& request, std::string_view next);
+// A form whose CSRF token is missing or wrong: 403 with a message (JSON or the error page).
+web::Response csrf_rejected(const View& view, const web::Request& request);
+
+}  // namespace longread::ui::pages

@@ -1,0 +1,41 @@
+// "POST /articles/<id>/vote" and "/unvote": one vote per reader and article (issue 4). With JavaScript the
+// page posts with Accept: application/json and gets {"voted":..,"votes":..}; without, a 303 back to "next".
+#include "pages/forms.h"
+#include "pages/pages.h"
+
+namespace longread::ui::pages {
+namespace {
+
+Result<web::Response> set_vote(View& view, const web::Request& request, const Params& params, bool vote) {
+  auto id = route_id(params.get("id"), "article");
+  if (!id) return std::unexpected(id.error());
+  auto form = parse_form(request);
+  if (!form) return std::unexpected(form.error());
+  const std::string next = safe_next(form_value(*form, "next"));
+  if (!view.logged_in()) return login_first(view, request, next);
+  if (!view.csrf_valid(form_value(*form, "csrf"))) return csrf_rejected(view, request);
+  auto state = view.store().set_vote(view.reader()->reader_id, *id, vote, view.now());
+  if (!state) {
+    if (state.error().kind == ErrorKind::kNotFound && wants_json(request)) {
+      return json_response(404, "{\"error\":\"No such article.\"}");
+    }
+    return std::unexpected(state.error());
+  }
+  if (wants_json(request)) {
+    return json_response(200, "{\"voted\":" + std::string(state->voted ? "true" : "false") +
+                                  ",\"votes\":" + std::to_string(state->votes) + "}");
+  }
+  return see_other(view, next);
+}
+
+}  // namespace
+
+Result<web::Response> vote(View& view, const web::Request& request, const Params& params) {
+  return set_vote(view, request, params, true);
+}
+
+Result<web::Response> unvote(View& view, const web::Request& request, const Params& params) {
+  return set_vote(view, request, params, false);
+}
+
+}  // namespace longread::ui::pages

@@ -1,0 +1,520 @@
+// Readers over real HTTP (issue 4): sign-up, login, logout, CSRF, rate limits, session expiry, votes,
+// reading list and the newsletter's web side, against the site on an ephemeral port over a real SQLite
+// store filled with the fixture blogs.
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <map>
+#include <regex>
+#include <thread>
+
+#include "accounts/crypto.h"
+#include "ui/site.h"
+#include "ui/testing/fixtures.h"
+#include "web/testing/client.h"
+
+namespace longread::ui {
+namespace {
+
+using ::testing::HasSubstr;
+using ::testing::Not;
+using web::testing::ClientResponse;
+
+// A visitor with a cookie jar, as a browser would be.
+class Visitor {
+ public:
+  explicit Visitor(std::uint16_t port) : port_(port) {}
+
+  ClientResponse get(const std::string& target, web::Fields headers = {}) {
+    return send("GET", target, {}, std::move(headers));
+  }
+  ClientResponse post(const std::string& target, const std::map<std::string, std::string>& form,
+                      web::Fields headers = {}) {
+    std::string body;
+    for (const auto& [name, value] : form) {
+      if (!body.empty()) body += '&';
+      body += web::url_encode(name) + "=" + web::url_encode(value);
+    }
+    headers.emplace_back("Content-Type", "application/x-www-form-urlencoded");
+    return send("POST", target, body, std::move(headers));
+  }
+  // The CSRF token of the first form on a page.
+  static std::string token_in(const std::string& body) {
+    std::smatch m;
+    if (!std::regex_search(body, m, std::regex("name=\"csrf\" value=\"([^\"]*)\""))) return {};
+    return m[1];
+  }
+  std::string cookie(const std::string& name) const {
+    const auto it = jar_.find(name);
+    return it == jar_.end() ? std::string() : it->second;
+  }
+  void set_cookie(const std::string& name, const std::string& value) { jar_[name] = value; }
+  std::vector<std::string> last_set_cookies;
+
+ private:
+  ClientResponse send(const std::string& method, const std::string& target, std::string body,
+                      web::Fields headers) {
+    std::string cookies;
+    for (const auto& [name, value] : jar_) {
+      if (!cookies.empty()) cookies += "; ";
+      cookies += name + "=" + value;
+    }
+    if (!cookies.empty()) headers.emplace_back("Cookie", cookies);
+    auto client = web::testing::Client::connect(port_);
+    EXPECT_TRUE(client.has_value());
+    if (!client) return {};
+    auto res = client->request(method, target, headers, std::move(body));
+    EXPECT_TRUE(res.has_value()) << target;
+    if (!res) return {};
+    last_set_cookies.clear();
+    for (const auto& [name, value] : res->headers) {
+      if (!iequals_ascii(name, "set-cookie")) continue;
+      last_set_cookies.push_back(value);
+      const auto eq = value.find('=');
+      const auto semi = value.find(';');
+      const std::string cookie_name = value.substr(0, eq);
+      const std::string cookie_value = value.substr(eq + 1, semi - eq - 1);
+      if (value.find("Max-Age=0") != std::string::npos) {
+        jar_.erase(cookie_name);
+      } else {
+        jar_[cookie_name] = cookie_value;
+      }
+    }
+    return *res;
+  }
+  static bool iequals_ascii(std::string_view a, std::string_view b) {
+    return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) {
+             return std::tolower(static_cast<unsigned char>(x)) ==
+                    std::tolower(static_cast<unsigned char>(y));
+           });
+  }
+
+  std::uint16_t port_;
+  std::map<std::string, std::string> jar_;
+};
+
+class ReadersTest : public ::testing::Test {
+ protected:
+  static void SetUpTestSuite() {
+    dir_ = std::filesystem::temp_directory_path() / ("longread-readers-test-" + std::to_string(::getpid()));
+    std::filesystem::remove_all(dir_);
+    std::filesystem::create_directories(dir_);
+    store_ = storage::open_sqlite_store((dir_ / "site.db").string()).value();
+    ids_ = testing::seed_fixtures(*store_, now_seconds()).value();
+    SiteOptions options;
+    options.listen = "127.0.0.1:0";
+    options.base_url = "https://longread.test";
+    options.threads = 2;
+    options.access_log = false;
+    options.accounts.password_cost = accounts::PasswordCost::minimum();
+    options.accounts.login_failures_per_account = 3;
+    options.accounts.signups_per_ip = 1000;
+    options.send_confirmation = [](std::string_view email, std::string_view url) -> Result<void> {
+      std::lock_guard lock(mail_mutex_);
+      confirmations_.emplace_back(std::string(email), std::string(url));
+      return {};
+    };
+    site_ = std::make_unique<Site>(*store_, options);
+    server_ = make_server(*site_, false).value();
+    port_ = server_->port();
+    runner_ = std::thread([] { server_->run(); });
+  }
+
+  static void TearDownTestSuite() {
+    if (server_) server_->stop();
+    if (runner_.joinable()) runner_.join();
+    server_.reset();
+    site_.reset();
+    store_.reset();
+    std::filesystem::remove_all(dir_);
+  }
+
+  // A visitor who signed up as `email` (and is logged in).
+  static Visitor signed_up(const std::string& email) {
+    Visitor v(port_);
+    auto form = v.get("/signup");
+    EXPECT_EQ(form.status, 200);
+    auto res = v.post("/signup", {{"csrf", Visitor::token_in(form.body)},
+                                  {"email", email},
+                                  {"password", "a long passphrase"},
+                                  {"next", "/about"}});
+    EXPECT_EQ(res.status, 303) << res.body;
+    EXPECT_FALSE(v.cookie("lr_session").empty());
+    return v;
+  }
+
+  static std::string article_path(std::int64_t id) {
+    auto a = store_->article(id).value();
+    return "/blog/" + std::to_string(a->article.blog_id) + "/read/" + std::to_string(id) + "-" +
+           slug(a->article.title);
+  }
+  static std::string slug(const std::string& title) {
+    std::string s;
+    for (char c : title) {
+      if (std::isalnum(static_cast<unsigned char>(c)))
+        s += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+      else if (!s.empty() && s.back() != '-')
+        s += '-';
+    }
+    while (!s.empty() && s.back() == '-') s.pop_back();
+    return s;
+  }
+  static int votes(std::int64_t id) { return store_->article(id).value()->article.votes; }
+
+  static inline std::filesystem::path dir_;
+  static inline std::unique_ptr<storage::Store> store_;
+  static inline testing::FixtureIds ids_;
+  static inline std::unique_ptr<Site> site_;
+  static inline std::unique_ptr<web::Server> server_;
+  static inline std::uint16_t port_ = 0;
+  static inline std::thread runner_;
+  static inline std::mutex mail_mutex_;
+  static inline std::vector<std::pair<std::string, std::string>> confirmations_;
+};
+
+TEST_F(ReadersTest, HeaderLinksForVisitors) {
+  Visitor v(port_);
+  auto res = v.get("/");
+  ASSERT_EQ(res.status, 200);
+  EXPECT_THAT(res.body, HasSubstr("Sign Up <span class=\"key\">[alt+shift+s]</span>"));
+  EXPECT_THAT(res.body, HasSubstr("Log In <span class=\"key\">[alt+shift+l]</span>"));
+  EXPECT_THAT(res.body, HasSubstr("data-shortcut=\"signup\""));
+  EXPECT_THAT(res.body, HasSubstr("data-shortcut=\"login\""));
+  // Visitors see the article page first, not the original.
+  EXPECT_THAT(res.body, HasSubstr("<h2><a href=\"/blog/"));
+}
+
+TEST_F(ReadersTest, SignUpLogOutLogIn) {
+  Visitor v(port_);
+  auto form = v.get("/signup?next=/categories");
+  ASSERT_EQ(form.status, 200);
+  EXPECT_THAT(form.header("Cache-Control").value_or(""), HasSubstr("no-store"));
+  const std::string token = Visitor::token_in(form.body);
+  ASSERT_FALSE(token.empty());
+  ASSERT_FALSE(v.cookie("lr_csrf").empty());
+  auto res = v.post("/signup", {{"csrf", token},
+                                {"email", "reader1@example.org"},
+                                {"password", "a long passphrase"},
+                                {"next", "/categories"}});
+  ASSERT_EQ(res.status, 303) << res.body;
+  EXPECT_EQ(res.header("Location").value_or(""), "/categories");
+  bool session_cookie = false;
+  for (const auto& c : v.last_set_cookies) {
+    if (!c.starts_with("lr_session=")) continue;
+    session_cookie = true;
+    EXPECT_THAT(c, HasSubstr("HttpOnly"));
+    EXPECT_THAT(c, HasSubstr("SameSite=Lax"));
+    EXPECT_THAT(c, HasSubstr("Secure"));  // the base URL is https
+    EXPECT_THAT(c, HasSubstr("Max-Age=2592000"));
+  }
+  EXPECT_TRUE(session_cookie);
+  const std::string session = v.cookie("lr_session");
+
+  auto front = v.get("/");
+  ASSERT_EQ(front.status, 200);
+  EXPECT_THAT(front.body, HasSubstr("Reading list <span class=\"count\" data-reading-count>0</span>"));
+  EXPECT_THAT(front.body, HasSubstr("Log out"));
+  EXPECT_THAT(front.body, Not(HasSubstr("[alt+shift+s]")));
+  EXPECT_THAT(front.header("Cache-Control").value_or(""), HasSubstr("private"));
+  // Logged-in readers' titles go straight to the original article.
+  EXPECT_THAT(front.body, HasSubstr("<h2><a href=\"https://"));
+
+  // Log out: the session ends server-side, so the old cookie no longer works.
+  auto out = v.post("/logout", {{"csrf", Visitor::token_in(front.body.substr(front.body.find("/logout")))}});
+  ASSERT_EQ(out.status, 303) << out.body;
+  EXPECT_TRUE(v.cookie("lr_session").empty());
+  Visitor replay(port_);
+  replay.set_cookie("lr_session", session);
+  EXPECT_THAT(replay.get("/").body, HasSubstr("[alt+shift+l]"));
+
+  // Log in again, with the address in another case.
+  auto login_form = v.get("/login?next=/about");
+  auto login = v.post("/login", {{"csrf", Visitor::token_in(login_form.body)},
+                                 {"email", "READER1@example.org"},
+                                 {"password", "a long passphrase"},
+                                 {"next", "/about"}});
+  ASSERT_EQ(login.status, 303) << login.body;
+  EXPECT_EQ(login.header("Location").value_or(""), "/about");
+  EXPECT_THAT(v.get("/about").body, HasSubstr("Log out"));
+}
+
+TEST_F(ReadersTest, MissingOrForgedCsrfIsRejectedAndNothingIsWritten) {
+  Visitor v(port_);
+  auto no_token = v.post("/signup", {{"email", "csrf1@example.org"}, {"password", "a long passphrase"}});
+  EXPECT_EQ(no_token.status, 403);
+  EXPECT_THAT(no_token.body, HasSubstr("This form has expired or was not sent from this site"));
+  v.get("/signup");
+  auto forged = v.post(
+      "/signup", {{"csrf", "AAAAforged"}, {"email", "csrf1@example.org"}, {"password", "a long passphrase"}});
+  EXPECT_EQ(forged.status, 403);
+  EXPECT_FALSE(store_->reader_by_email("csrf1@example.org").value());
+
+  // A token from another visitor does not work either.
+  Visitor other(port_);
+  const std::string other_token = Visitor::token_in(other.get("/signup").body);
+  auto stolen = v.post(
+      "/signup", {{"csrf", other_token}, {"email", "csrf1@example.org"}, {"password", "a long passphrase"}});
+  EXPECT_EQ(stolen.status, 403);
+  EXPECT_FALSE(store_->reader_by_email("csrf1@example.org").value());
+
+  // Logged in: a vote without the session's token changes nothing.
+  Visitor reader = signed_up("csrf2@example.org");
+  const int before = votes(ids_.lock_free_article);
+  auto vote =
+      reader.post("/articles/" + std::to_string(ids_.lock_free_article) + "/vote", {{"csrf", other_token}});
+  EXPECT_EQ(vote.status, 403);
+  auto vote_json = reader.post("/articles/" + std::to_string(ids_.lock_free_article) + "/vote", {},
+                               {{"Accept", "application/json"}});
+  EXPECT_EQ(vote_json.status, 403);
+  EXPECT_THAT(vote_json.body, HasSubstr("\"error\""));
+  EXPECT_EQ(votes(ids_.lock_free_article), before);
+  // Logging out needs the token too.
+  EXPECT_EQ(reader.post("/logout", {}).status, 403);
+  EXPECT_THAT(reader.get("/").body, HasSubstr("Log out"));
+}
+
+TEST_F(ReadersTest, BadInputGetsClearMessagesAndWritesNothing) {
+  Visitor v(port_);
+  auto form = v.get("/signup");
+  const std::string token = Visitor::token_in(form.body);
+  const std::string huge(10'000, 'a');
+  auto res = v.post("/signup",
+                    {{"csrf", token}, {"email", huge + "@example.org"}, {"password", "a long passphrase"}});
+  EXPECT_EQ(res.status, 400);
+  EXPECT_THAT(res.body, HasSubstr("That email address is too long."));
+  EXPECT_THAT(res.body, Not(HasSubstr(huge)));
+  auto short_pw =
+      v.post("/signup", {{"csrf", token}, {"email", "short@example.org"}, {"password", "123456789"}});
+  EXPECT_EQ(short_pw.status, 400);
+  EXPECT_THAT(short_pw.body, HasSubstr("at least 10 characters"));
+  EXPECT_FALSE(store_->reader_by_email("short@example.org").value());
+
+  const std::string evil = "<script>alert(1)</script>'; DROP TABLE readers;--";
+  for (const char* path : {"/signup", "/login"}) {
+    auto r = v.post(path, {{"csrf", token}, {"email", evil}, {"password", evil}, {"next", evil}});
+    EXPECT_EQ(r.status, 400) << path;
+    EXPECT_THAT(r.body, Not(HasSubstr("<script>alert(1)")));
+    EXPECT_THAT(r.body, HasSubstr("&lt;script&gt;alert(1)&lt;/script&gt;"));
+  }
+  auto nl = v.post("/newsletter", {{"csrf", token}, {"email", evil}});
+  EXPECT_EQ(nl.status, 400);
+  EXPECT_THAT(nl.body, Not(HasSubstr("<script>alert(1)")));
+  // "next" may only be a path on this site.
+  Visitor reader = signed_up("next@example.org");
+  auto redirect =
+      reader.post("/articles/" + std::to_string(ids_.lock_free_article) + "/vote",
+                  {{"csrf", Visitor::token_in(reader.get("/about").body)}, {"next", "//evil.example/x"}});
+  EXPECT_EQ(redirect.status, 303);
+  EXPECT_EQ(redirect.header("Location").value_or(""), "/");
+  EXPECT_TRUE(store_->reader_by_email("next@example.org").value());
+  EXPECT_EQ(store_->article_count().value() > 0, true);  // the tables are all still there
+}
+
+TEST_F(ReadersTest, LoginMessagesDoNotRevealAccountsAndAreRateLimited) {
+  signed_up("limited@example.org");
+  Visitor v(port_);
+  const std::string token = Visitor::token_in(v.get("/login").body);
+  auto wrong =
+      v.post("/login", {{"csrf", token}, {"email", "limited@example.org"}, {"password", "wrong password"}});
+  auto unknown =
+      v.post("/login", {{"csrf", token}, {"email", "nobody@example.org"}, {"password", "wrong password"}});
+  EXPECT_EQ(wrong.status, 400);
+  EXPECT_EQ(unknown.status, 400);
+  EXPECT_THAT(wrong.body, HasSubstr("Email or password is incorrect."));
+  EXPECT_THAT(unknown.body, HasSubstr("Email or password is incorrect."));
+  v.post("/login", {{"csrf", token}, {"email", "limited@example.org"}, {"password", "wrong again"}});
+  v.post("/login", {{"csrf", token}, {"email", "limited@example.org"}, {"password", "wrong thrice"}});
+  auto limited = v.post(
+      "/login", {{"csrf", token}, {"email", "limited@example.org"}, {"password", "a long passphrase"}});
+  EXPECT_EQ(limited.status, 429);
+  EXPECT_THAT(limited.body, HasSubstr("Too many attempts. Try again in 15 minutes."));
+  EXPECT_TRUE(limited.header("Retry-After"));
+  EXPECT_TRUE(v.cookie("lr_session").empty());
+}
+
+TEST_F(ReadersTest, ExpiredSessionsAreLoggedOut) {
+  const std::int64_t reader =
+      store_->create_reader("expired@example.org", "$argon2id$x", now_seconds()).value();
+  const std::string token = accounts::random_token();
+  ASSERT_TRUE(store_->create_session({.token_hash = accounts::token_hash(token),
+                                      .reader_id = reader,
+                                      .created_at = now_seconds() - std::chrono::hours(48),
+                                      .expires_at = now_seconds() - std::chrono::seconds(1)}));
+  Visitor v(port_);
+  v.set_cookie("lr_session", token);
+  EXPECT_THAT(v.get("/").body, HasSubstr("[alt+shift+l]"));
+  auto vote = v.post("/articles/" + std::to_string(ids_.recent_article) + "/vote", {{"next", "/"}});
+  EXPECT_EQ(vote.status, 303);
+  EXPECT_THAT(vote.header("Location").value_or(""), HasSubstr("/login?next="));
+  EXPECT_EQ(store_->reader_marks(reader, {ids_.recent_article}).value().voted.size(), 0u);
+}
+
+TEST_F(ReadersTest, VotesCountOnceAndCanBeWithdrawn) {
+  Visitor v = signed_up("voter@example.org");
+  const std::string token = Visitor::token_in(v.get("/about").body);
+  const auto id = ids_.recent_article;
+  const std::string base = "/articles/" + std::to_string(id);
+  const int before = votes(id);
+
+  // Without JavaScript: a form post and a redirect back.
+  auto first = v.post(base + "/vote", {{"csrf", token}, {"next", "/top"}});
+  ASSERT_EQ(first.status, 303) << first.body;
+  EXPECT_EQ(first.header("Location").value_or(""), "/top");
+  // With JavaScript: JSON, no reload. A second vote counts once.
+  auto second = v.post(base + "/vote", {{"csrf", token}}, {{"Accept", "application/json"}});
+  ASSERT_EQ(second.status, 200);
+  EXPECT_EQ(second.body, "{\"voted\":true,\"votes\":" + std::to_string(before + 1) + "}");
+  EXPECT_EQ(votes(id), before + 1);
+
+  // Shown everywhere, as voted for this reader; the Top tab appears.
+  auto front = v.get("/");
+  EXPECT_THAT(front.body, HasSubstr("action=\"/articles/" + std::to_string(id) + "/unvote\""));
+  EXPECT_THAT(front.body, HasSubstr("href=\"/top\""));
+  Visitor other(port_);
+  EXPECT_THAT(other.get("/top").body,
+              HasSubstr(std::to_string(before + 1) + (before + 1 == 1 ? " vote<" : " votes<")));
+  EXPECT_THAT(other.get("/top?period=all").body, HasSubstr("Top of all time"));
+  EXPECT_EQ(other.get("/top?period=month").status, 200);
+  EXPECT_EQ(other.get("/top?period=decade").status, 404);
+
+  auto withdrawn = v.post(base + "/unvote", {{"csrf", token}}, {{"Accept", "application/json"}});
+  EXPECT_EQ(withdrawn.body, "{\"voted\":false,\"votes\":" + std::to_string(before) + "}");
+  EXPECT_EQ(votes(id), before);
+
+  // Unknown, malformed and hidden (junk) articles.
+  EXPECT_EQ(v.post("/articles/99999999/vote", {{"csrf", token}}).status, 404);
+  EXPECT_EQ(v.post("/articles/abc/vote", {{"csrf", token}}).status, 404);
+  EXPECT_EQ(v.post("/articles/99999999/vote", {{"csrf", token}}, {{"Accept", "application/json"}}).status,
+            404);
+  auto junk = store_->recent_junk(1).value();
+  if (!junk.empty()) {
+    EXPECT_EQ(v.post("/articles/" + std::to_string(junk[0].article.id) + "/vote", {{"csrf", token}}).status,
+              404);
+    EXPECT_EQ(junk[0].article.votes, votes(junk[0].article.id));
+  }
+  // Logged out: asked to log in (JSON: 401 with where to go).
+  Visitor visitor(port_);
+  auto anon = visitor.post(base + "/vote", {{"next", "/"}}, {{"Accept", "application/json"}});
+  EXPECT_EQ(anon.status, 401);
+  EXPECT_THAT(anon.body, HasSubstr("/login?next="));
+  EXPECT_EQ(votes(id), before);
+}
+
+TEST_F(ReadersTest, ReadingListNeedsAnAccountAndComesBackToTheArticle) {
+  const auto id = ids_.lock_free_article;
+  const std::string path = article_path(id);
+  Visitor v(port_);
+  auto page = v.get(path);
+  ASSERT_EQ(page.status, 200) << path;
+  EXPECT_THAT(page.body, HasSubstr("Add to reading list"));
+  auto ask = v.post("/reading-list/" + std::to_string(id), {{"next", path}});
+  ASSERT_EQ(ask.status, 303);
+  EXPECT_EQ(ask.header("Location").value_or(""), "/login?next=" + web::url_encode(path));
+  EXPECT_EQ(v.get("/reading-list").status, 303);
+
+  // Sign up from there and come back to the article.
+  auto form = v.get(std::string(*ask.header("Location")).replace(0, 6, "/signup"));
+  auto created = v.post("/signup", {{"csrf", Visitor::token_in(form.body)},
+                                    {"email", "saver@example.org"},
+                                    {"password", "a long passphrase"},
+                                    {"next", path}});
+  ASSERT_EQ(created.status, 303);
+  EXPECT_EQ(created.header("Location").value_or(""), path);
+
+  auto article = v.get(path);
+  const std::string token =
+      Visitor::token_in(article.body.substr(article.body.find("data-shortcut=\"reading-list\"") - 200));
+  auto add =
+      v.post("/reading-list/" + std::to_string(id), {{"csrf", token}, {"next", path}, {"action", "add"}});
+  ASSERT_EQ(add.status, 303) << add.body;
+  EXPECT_EQ(add.header("Location").value_or(""), path);
+  auto second =
+      v.post("/reading-list/" + std::to_string(ids_.recent_article), {{"csrf", token}, {"action", "add"}});
+  ASSERT_EQ(second.status, 303);
+  auto after = v.get(path);
+  EXPECT_THAT(after.body, HasSubstr("Remove from reading list"));
+  EXPECT_THAT(after.body, HasSubstr("data-reading-count>2<"));
+
+  auto list = v.get("/reading-list");
+  ASSERT_EQ(list.status, 200);
+  // Newest saved first.
+  const auto first_pos = list.body.find("data-saved=\"" + std::to_string(ids_.recent_article) + "\"");
+  const auto second_pos = list.body.find("data-saved=\"" + std::to_string(id) + "\"");
+  ASSERT_NE(first_pos, std::string::npos);
+  ASSERT_NE(second_pos, std::string::npos);
+  EXPECT_LT(first_pos, second_pos);
+
+  ASSERT_EQ(v.post("/reading-list/" + std::to_string(id), {{"csrf", token}, {"action", "read"}}).status, 303);
+  EXPECT_THAT(v.get("/reading-list").body, HasSubstr("Mark as unread"));
+  EXPECT_THAT(v.get("/").body, HasSubstr("data-reading-count>1<"));
+  ASSERT_EQ(v.post("/reading-list/" + std::to_string(id), {{"csrf", token}, {"action", "remove"}}).status,
+            303);
+  EXPECT_THAT(v.get("/reading-list").body, Not(HasSubstr("data-saved=\"" + std::to_string(id) + "\"")));
+  EXPECT_EQ(v.post("/reading-list/99999999", {{"csrf", token}, {"action", "add"}}).status, 404);
+  EXPECT_EQ(v.post("/reading-list/" + std::to_string(id), {{"csrf", token}, {"action", "explode"}}).status,
+            400);
+  EXPECT_EQ(v.post("/reading-list/" + std::to_string(id), {{"csrf", "x"}, {"action", "add"}}).status, 403);
+}
+
+TEST_F(ReadersTest, NewsletterDoubleOptInAndOneClickUnsubscribe) {
+  Visitor v(port_);
+  // The cached article page has no token for a cookie-less visitor: the post asks to confirm on a form.
+  auto first = v.post("/newsletter", {{"email", "news@example.org"}});
+  EXPECT_EQ(first.status, 403);
+  EXPECT_THAT(first.body, HasSubstr("Please confirm your subscription."));
+  EXPECT_THAT(first.body, HasSubstr("value=\"news@example.org\""));
+  auto res = v.post("/newsletter", {{"csrf", Visitor::token_in(first.body)}, {"email", "news@example.org"}});
+  ASSERT_EQ(res.status, 200) << res.body;
+  EXPECT_THAT(res.body, HasSubstr("a confirmation link is on its way"));
+  std::string url;
+  {
+    std::lock_guard lock(mail_mutex_);
+    ASSERT_FALSE(confirmations_.empty());
+    EXPECT_EQ(confirmations_.back().first, "news@example.org");
+    url = confirmations_.back().second;
+  }
+  ASSERT_TRUE(url.starts_with("https://longread.test/newsletter/confirm?"));
+  const std::string target = url.substr(std::string("https://longread.test").size());
+  EXPECT_TRUE(store_->confirmed_subscribers().value().empty());
+  // A tampered link does nothing.
+  auto tampered = v.get(std::regex_replace(target, std::regex("news%40"), "eve%40"));
+  EXPECT_EQ(tampered.status, 400);
+  auto confirmed = v.get(target);
+  ASSERT_EQ(confirmed.status, 200) << confirmed.body;
+  EXPECT_THAT(confirmed.body, HasSubstr("will get the weekly newsletter"));
+  ASSERT_EQ(store_->confirmed_subscribers().value().size(), 1u);
+
+  // An expired link.
+  const auto expired = to_unix(now_seconds()) - 10;
+  const std::string sig = site_->options().base_url.empty() ? "" : "x";
+  EXPECT_EQ(
+      v.get("/newsletter/confirm?email=news%40example.org&expires=" + std::to_string(expired) + "&sig=" + sig)
+          .status,
+      400);
+
+  // One-click unsubscribe: RFC 8058 POST, and the link in the body (GET).
+  auto accounts =
+      accounts::Accounts::open(*store_, {.password_cost = accounts::PasswordCost::minimum()}).value();
+  const std::string unsub = "/newsletter/unsubscribe?email=news%40example.org&sig=" +
+                            accounts->link_signature("unsubscribe", "news@example.org", 0);
+  EXPECT_EQ(
+      v.post("/newsletter/unsubscribe?email=news%40example.org&sig=bad", {{"List-Unsubscribe", "One-Click"}})
+          .status,
+      400);
+  auto one_click = v.post(unsub, {{"List-Unsubscribe", "One-Click"}});
+  EXPECT_EQ(one_click.status, 200);
+  EXPECT_TRUE(store_->confirmed_subscribers().value().empty());
+  auto again = v.get(unsub);
+  EXPECT_EQ(again.status, 200);
+  EXPECT_THAT(again.body, HasSubstr("will get no more newsletters"));
+
+  auto bad =
+      v.post("/newsletter", {{"csrf", Visitor::token_in(first.body)}, {"email", std::string(10'000, 'x')}});
+  EXPECT_EQ(bad.status, 400);
+  EXPECT_THAT(bad.body, HasSubstr("too long"));
+}
+
+}  // namespace
+}  // namespace longread::ui
