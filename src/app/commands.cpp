@@ -105,12 +105,14 @@ int cmd_crawl(const config::Config& config, bool all) {
   if (!store) return 1;
   if (!ensure_blogs(config, *store)) return 1;
   fetch::HttpClient client(client_options(config));
+  const auto classifier = load_classifier(config);
   curate::JunkOptions junk;
   junk.languages = config.curate.languages;
   junk.min_words = config.curate.min_words;
-  pipeline::Crawler crawler(
-      *store, client, crawl_options(config, all),
-      {.classifier = nullptr, .junk_options = &junk, .category_threshold = config.curate.category_threshold});
+  pipeline::Crawler crawler(*store, client, crawl_options(config, all),
+                            {.classifier = classifier ? &*classifier : nullptr,
+                             .junk_options = &junk,
+                             .category_threshold = config.curate.category_threshold});
   auto observer = make_crawl_observer(isatty(STDERR_FILENO) != 0);
   auto summary = crawler.run(observer.get());
   if (!summary) {
@@ -159,14 +161,16 @@ int cmd_inspect(const config::Config& config, const std::string& feed_arg) {
                       {"bozo", parsed->bozo},
                       {"bozo_message", parsed->bozo_message}};
   fmt::print("{}\n", f.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
+  const auto classifier = load_classifier(config);
   model::Blog blog;
   blog.feed_url = base_url;
   blog.category = "uncategorized";
   curate::JunkOptions junk;
   junk.languages = config.curate.languages;
   junk.min_words = config.curate.min_words;
-  const pipeline::CurationContext context{
-      .classifier = nullptr, .junk_options = &junk, .category_threshold = config.curate.category_threshold};
+  const pipeline::CurationContext context{.classifier = classifier ? &*classifier : nullptr,
+                                          .junk_options = &junk,
+                                          .category_threshold = config.curate.category_threshold};
   for (const auto& entry : parsed->entries) {
     const auto a = pipeline::build_article(entry, blog, now, context);
     nlohmann::json j = {{"type", "entry"},

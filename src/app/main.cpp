@@ -50,6 +50,11 @@ int main(int argc, char** argv) {
   bool clear = false;
   keep->add_flag("--clear", clear, "Remove the override instead: the filter decides again");
 
+  double holdout = 0.2;
+  auto* train = cli.add_subcommand("train", "Train the article-category classifier on stored articles");
+  train->add_option("--holdout", holdout, "Share of articles held out to report accuracy")
+      ->check(CLI::Range(0.0, 0.9));
+
   std::string listen;
   auto* serve = cli.add_subcommand("serve", "Serve the site and crawl hourly in the background");
   serve->add_option("--listen", listen, "Address to listen on (default 127.0.0.1:8080)");
@@ -81,5 +86,6 @@ int main(int argc, char** argv) {
   }
   if (*keep) return app::cmd_override(config, article_id, clear ? std::nullopt : std::optional<bool>(true));
   if (*serve) return app::cmd_serve(config);
+  if (*train) return app::cmd_train(config, holdout);
   return 1;
 }

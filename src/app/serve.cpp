@@ -25,10 +25,12 @@ namespace {
 // loses nothing already stored.
 void crawl_loop(std::stop_token stop, const config::Config& config, storage::Store& store) {
   fetch::HttpClient client(client_options(config));
+  const auto classifier = load_classifier(config);
   curate::JunkOptions junk{.languages = config.curate.languages, .min_words = config.curate.min_words};
-  pipeline::Crawler crawler(
-      store, client, crawl_options(config, false),
-      {.classifier = nullptr, .junk_options = &junk, .category_threshold = config.curate.category_threshold});
+  pipeline::Crawler crawler(store, client, crawl_options(config, false),
+                            {.classifier = classifier ? &*classifier : nullptr,
+                             .junk_options = &junk,
+                             .category_threshold = config.curate.category_threshold});
   std::stop_callback on_stop(stop, [&crawler] { crawler.stop(); });
   auto observer = make_crawl_observer(false);
   std::mutex mutex;

@@ -6,6 +6,7 @@
 
 #include "config/config.h"
 #include "core/error.h"
+#include "curate/curate.h"
 #include "fetch/http_client.h"
 #include "pipeline/crawler.h"
 #include "storage/store.h"
@@ -20,5 +21,8 @@ bool ensure_blogs(const config::Config& config, storage::Store& store);
 Result<int> import_opml_text(storage::Store& store, std::string_view text);
 fetch::ClientOptions client_options(const config::Config& config);
 pipeline::CrawlOptions crawl_options(const config::Config& config, bool all);
+// The trained category classifier (`longread train`), when there is one.
+std::optional<curate::CategoryClassifier> load_classifier(const config::Config& config);
+std::string model_path(const config::Config& config);
 
 }  // namespace longread::app

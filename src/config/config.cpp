@@ -60,6 +60,7 @@ std::vector<Setting> settings() {
   str("db", [](Config& c) -> std::string& { return c.db_path; });
   str("default_blog_list", [](Config& c) -> std::string& { return c.default_blog_list; });
   str("log_level", [](Config& c) -> std::string& { return c.log_level; });
+  str("curate.model_path", [](Config& c) -> std::string& { return c.curate.model_path; });
   str("site.listen", [](Config& c) -> std::string& { return c.site.listen; });
   str("site.base_url", [](Config& c) -> std::string& { return c.site.base_url; });
   str("site.name", [](Config& c) -> std::string& { return c.site.name; });

@@ -28,6 +28,7 @@ struct CurateConfig {
   std::vector<std::string> languages{"en"};
   int min_words = 150;
   double category_threshold = 0.8;
+  std::string model_path;  // trained category classifier (JSON); empty: classifier.json beside the database
 };
 
 struct SiteConfig {

@@ -1,0 +1,95 @@
+// `longread train`: the article-category classifier, trained on stored articles labelled by their blogs'
+// categories, evaluated on a held-out split, then retrained on everything and saved for the crawler.
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+
+#include "app/commands.h"
+#include "app/store_setup.h"
+#include "core/strings.h"
+#include "curate/curate.h"
+
+namespace longread::app {
+
+std::string model_path(const config::Config& config) {
+  if (!config.curate.model_path.empty()) return config.curate.model_path;
+  const auto parent = std::filesystem::path(config.db_path).parent_path();
+  return (parent / "classifier.json").string();
+}
+
+std::optional<curate::CategoryClassifier> load_classifier(const config::Config& config) {
+  const auto path = model_path(config);
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return std::nullopt;  // not trained yet: articles take their blog's category
+  const std::string json((std::istreambuf_iterator<char>(in)), {});
+  auto model = curate::CategoryClassifier::deserialize(json);
+  if (!model) {
+    fmt::print(stderr, "longread: ignoring classifier {}: {}\n", path, model.error().message);
+    return std::nullopt;
+  }
+  return std::move(*model);
+}
+
+int cmd_train(const config::Config& config, double holdout) {
+  auto store = open_store(config);
+  if (!store) return 1;
+  storage::ArticleQuery query;
+  query.limit = 1'000'000;
+  auto articles = store->articles(query);
+  if (!articles) {
+    fmt::print(stderr, "longread: {}\n", articles.error().message);
+    return 1;
+  }
+  // Labels are the blogs' categories; the deterministic split keeps every run comparable.
+  std::vector<std::pair<std::string, std::string>> train;
+  std::vector<std::pair<std::string, std::string>> test;
+  for (const auto& v : *articles) {
+    if (v.blog_category.empty() || v.article.word_count < curate::CategoryClassifier::kMinWords) continue;
+    // Listings carry the ~2,000-character excerpt, not the whole text: enough words to learn from, and
+    // training over 100,000 articles stays a read of one column.
+    auto example = std::make_pair(v.article.title + "\n" + v.article.excerpt, v.blog_category);
+    const bool held_out = (std::stoull(stable_hash_hex(v.article.guid).substr(0, 8), nullptr, 16) % 1000) <
+                          static_cast<unsigned long long>(holdout * 1000);
+    (held_out ? test : train).push_back(std::move(example));
+  }
+  if (train.empty()) {
+    fmt::print(stderr, "longread: no articles to train on yet: crawl first\n");
+    return 1;
+  }
+  curate::CategoryClassifier classifier;
+  if (!test.empty()) {
+    classifier.train(train);
+    int correct = 0;
+    for (const auto& [text, category] : test) {
+      const auto guess = classifier.classify(text);
+      if (guess && guess->first == category) ++correct;
+    }
+    fmt::print("held-out accuracy: {}/{} = {:.1f}% ({} training articles, {} categories)\n", correct,
+               test.size(), 100.0 * correct / static_cast<double>(test.size()), train.size(),
+               classifier.categories().size());
+  }
+  train.insert(train.end(), test.begin(), test.end());
+  classifier.train(train);
+  const auto path = model_path(config);
+  const auto tmp = path + ".tmp";
+  {
+    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
+    out << classifier.serialize();
+    if (!out) {
+      fmt::print(stderr, "longread: cannot write {}\n", tmp);
+      return 1;
+    }
+  }
+  std::error_code ec;
+  std::filesystem::rename(tmp, path, ec);  // atomic: a crawler never reads half a model
+  if (ec) {
+    fmt::print(stderr, "longread: cannot write {}: {}\n", path, ec.message());
+    return 1;
+  }
+  fmt::print("saved the classifier ({} articles) to {}\n", train.size(), path);
+  return 0;
+}
+
+}  // namespace longread::app
