@@ -1,0 +1,377 @@
+// The newsletter against a real SMTP server (tests/smtp/smtp_server.py, Debian's python3-aiosmtpd) started
+// on 127.0.0.1 by the test: the digest's headers and body, permanent and temporary failures, the site's
+// double opt-in and one-click unsubscribe, and no duplicate after kill -9 during a send and a restart.
+#include "mail/newsletter.h"
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <regex>
+#include <sstream>
+#include <thread>
+
+#include "ui/site.h"
+#include "ui/testing/fixtures.h"
+#include "web/testing/client.h"
+
+namespace longread::mail {
+namespace {
+
+namespace fs = std::filesystem;
+using ::testing::HasSubstr;
+using ::testing::Not;
+
+constexpr const char* kPython = "/usr/bin/python3";
+
+SmtpOptions smtp_options(const std::string& url) {
+  SmtpOptions options;
+  options.url = url;
+  options.from = "longread <news@longread.test>";
+  return options;
+}
+
+bool aiosmtpd_available() {
+  return std::system("/usr/bin/python3 -c 'import aiosmtpd' >/dev/null 2>&1") == 0;
+}
+
+// A child process whose first stdout line is read; killed (SIGKILL by default) on destruction.
+class Child {
+ public:
+  explicit Child(std::vector<std::string> argv) {
+    int out[2];
+    if (pipe(out) != 0) return;
+    pid_ = fork();
+    if (pid_ == 0) {
+      dup2(out[1], 1);
+      close(out[0]);
+      close(out[1]);
+      std::vector<char*> args;
+      for (auto& a : argv) args.push_back(a.data());
+      args.push_back(nullptr);
+      execv(args[0], args.data());
+      _exit(127);
+    }
+    close(out[1]);
+    stdout_ = fdopen(out[0], "r");
+  }
+  ~Child() {
+    kill_now(SIGKILL);
+    if (stdout_ != nullptr) fclose(stdout_);
+  }
+  Child(const Child&) = delete;
+  Child& operator=(const Child&) = delete;
+
+  std::string read_line() {
+    char buffer[4096];
+    if (stdout_ == nullptr || fgets(buffer, sizeof buffer, stdout_) == nullptr) return {};
+    return buffer;
+  }
+  std::string read_all() {
+    std::string all;
+    for (std::string line = read_line(); !line.empty(); line = read_line()) all += line;
+    return all;
+  }
+  void kill_now(int signal) {
+    if (pid_ <= 0) return;
+    ::kill(pid_, signal);
+    waitpid(pid_, nullptr, 0);
+    pid_ = -1;
+  }
+  int wait_exit() {
+    int status = 0;
+    if (pid_ > 0) waitpid(pid_, &status, 0);
+    pid_ = -1;
+    return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  }
+
+ private:
+  pid_t pid_ = -1;
+  FILE* stdout_ = nullptr;
+};
+
+class SmtpServer {
+ public:
+  SmtpServer(const fs::path& maildir, std::vector<std::string> extra = {}) : maildir_(maildir) {
+    std::vector<std::string> argv{kPython, std::string(LONGREAD_SOURCE_DIR) + "/tests/smtp/smtp_server.py",
+                                  "--maildir", maildir.string()};
+    argv.insert(argv.end(), extra.begin(), extra.end());
+    child_ = std::make_unique<Child>(argv);
+    const std::string line = child_->read_line();
+    if (line.starts_with("listening ")) port_ = std::stoi(line.substr(10));
+  }
+  [[nodiscard]] int port() const { return port_; }
+  [[nodiscard]] std::string url() const { return "smtp://127.0.0.1:" + std::to_string(port_); }
+  // Received messages: file name -> content.
+  [[nodiscard]] std::map<std::string, std::string> messages() const {
+    std::map<std::string, std::string> out;
+    if (!fs::exists(maildir_)) return out;
+    for (const auto& entry : fs::directory_iterator(maildir_)) {
+      const std::string name = entry.path().filename().string();
+      if (name.starts_with(".")) continue;
+      std::ifstream in(entry.path(), std::ios::binary);
+      std::stringstream ss;
+      ss << in.rdbuf();
+      out[name] = ss.str();
+    }
+    return out;
+  }
+  [[nodiscard]] std::vector<std::string> messages_to(const std::string& rcpt) const {
+    std::vector<std::string> out;
+    for (const auto& [name, text] : messages()) {
+      if (name.substr(7) == rcpt + ".eml") out.push_back(text);
+    }
+    return out;
+  }
+  // Waits (up to 20 s) until at least `n` messages have arrived.
+  bool wait_for(std::size_t n) const {
+    for (int i = 0; i < 400; ++i) {
+      if (messages().size() >= n) return true;
+      std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    }
+    return false;
+  }
+
+ private:
+  fs::path maildir_;
+  std::unique_ptr<Child> child_;
+  int port_ = 0;
+};
+
+std::string header_value(const std::string& message, const std::string& name) {
+  std::smatch m;
+  if (!std::regex_search(message, m, std::regex("\r\n" + name + ": ([^\r]*(\r\n [^\r]*)*)\r\n"))) return {};
+  return m[1];
+}
+
+class NewsletterTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    if (!aiosmtpd_available()) GTEST_SKIP() << "skipped: /usr/bin/python3 has no aiosmtpd (python3-aiosmtpd)";
+    dir_ = fs::temp_directory_path() / ("longread-mail-" + std::to_string(::getpid()) + "-" +
+                                        ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    fs::remove_all(dir_);
+    fs::create_directories(dir_);
+    db_ = (dir_ / "db.sqlite").string();
+    store_ = storage::open_sqlite_store(db_).value();
+    ids_ = ui::testing::seed_fixtures(*store_, now_seconds()).value();
+    accounts_ =
+        accounts::Accounts::open(*store_, {.password_cost = accounts::PasswordCost::minimum()}).value();
+    // Votes: the recent article most, then the lock-free one.
+    for (int i = 0; i < 3; ++i) {
+      const auto reader =
+          store_->create_reader("voter" + std::to_string(i) + "@example.org", "x", now_seconds()).value();
+      ASSERT_TRUE(store_->set_vote(reader, ids_.recent_article, true, now_seconds()));
+      if (i == 0) {
+        ASSERT_TRUE(store_->set_vote(reader, ids_.lock_free_article, true, now_seconds()));
+      }
+    }
+    options_.site_name = "longread";
+    options_.base_url = "https://longread.test";
+    options_.from = "longread <news@longread.test>";
+  }
+  void TearDown() override {
+    accounts_.reset();
+    store_.reset();
+    if (!dir_.empty()) fs::remove_all(dir_);
+  }
+  void subscribe(const std::string& email) {
+    ASSERT_TRUE(store_->add_subscriber(email, now_seconds()));
+    ASSERT_TRUE(store_->confirm_subscriber(email, now_seconds()).value());
+  }
+
+  fs::path dir_;
+  std::string db_;
+  std::unique_ptr<storage::Store> store_;
+  std::unique_ptr<accounts::Accounts> accounts_;
+  ui::testing::FixtureIds ids_;
+  NewsletterOptions options_;
+};
+
+TEST_F(NewsletterTest, DigestHeadersBodyAndFailures) {
+  SmtpServer smtp(dir_ / "mail", {"--reject", "gone@example.org=550", "--tempfail-once", "busy@example.org"});
+  ASSERT_NE(smtp.port(), 0);
+  subscribe("ok@example.org");
+  subscribe("gone@example.org");
+  subscribe("busy@example.org");
+  ASSERT_TRUE(store_->add_subscriber("pending@example.org", now_seconds()));  // never confirmed
+  const SmtpSender sender(smtp_options(smtp.url()));
+
+  auto first = send_newsletter(*store_, *accounts_, sender, options_, now_seconds(), false);
+  ASSERT_TRUE(first) << first.error().message;
+  EXPECT_EQ(first->sent, 1);
+  EXPECT_EQ(first->permanent, 1);
+  EXPECT_EQ(first->temporary, 1);
+  EXPECT_EQ(first->articles, 5);
+
+  auto mails = smtp.messages_to("ok@example.org");
+  ASSERT_EQ(mails.size(), 1u);
+  const std::string& m = mails[0];
+  EXPECT_THAT(m, HasSubstr("\r\nFrom: longread <news@longread.test>\r\n"));
+  EXPECT_THAT(m, HasSubstr("\r\nTo: ok@example.org\r\n"));
+  EXPECT_THAT(header_value(m, "Subject"), HasSubstr("=?UTF-8?B?"));  // "—" and "’" are not ASCII
+  EXPECT_FALSE(header_value(m, "Date").empty());
+  EXPECT_THAT(header_value(m, "Message-ID"), ::testing::MatchesRegex("<.*@longread.test>"));
+  EXPECT_EQ(header_value(m, "MIME-Version"), "1.0");
+  EXPECT_EQ(header_value(m, "Content-Type"), "text/plain; charset=utf-8");
+  const std::string unsubscribe = header_value(m, "List-Unsubscribe");
+  EXPECT_THAT(
+      unsubscribe,
+      ::testing::MatchesRegex(
+          "<https://longread.test/newsletter/unsubscribe\\?email=ok%40example.org&sig=[A-Za-z0-9_-]+>, "
+          "<mailto:news@longread.test\\?subject=unsubscribe>"));
+  EXPECT_EQ(header_value(m, "List-Unsubscribe-Post"), "List-Unsubscribe=One-Click");
+  const std::string body = m.substr(m.find("\r\n\r\n") + 4);
+  // The most voted first; each with blog, excerpt, original link and site link; no tracking.
+  const auto recent = store_->article(ids_.recent_article).value()->article;
+  const auto lock_free = store_->article(ids_.lock_free_article).value()->article;
+  EXPECT_THAT(body, HasSubstr("1. " + recent.title + "\r\n   from Field Notes on History · 3 votes\r\n"));
+  EXPECT_THAT(body, HasSubstr("\r\n5. "));  // five articles of the past week
+  EXPECT_THAT(body, Not(HasSubstr(lock_free.title)));  // voted, but from 2022: not this week's
+  EXPECT_THAT(body, HasSubstr("   Read: " + recent.link + "\r\n"));
+  EXPECT_THAT(body, HasSubstr("   On longread: https://longread.test/blog/"));
+  EXPECT_THAT(body, HasSubstr("Unsubscribe with one click: "
+                              "https://longread.test/newsletter/unsubscribe?email=ok%40example.org&sig="));
+  EXPECT_THAT(body, Not(HasSubstr("utm_")));
+  EXPECT_TRUE(smtp.messages_to("gone@example.org").empty());
+  EXPECT_TRUE(smtp.messages_to("pending@example.org").empty());
+
+  // The next run retries the temporary failure only; nobody gets the issue twice.
+  auto second = send_newsletter(*store_, *accounts_, sender, options_, now_seconds(), false);
+  ASSERT_TRUE(second) << second.error().message;
+  EXPECT_EQ(second->sent, 1);
+  EXPECT_EQ(second->skipped, 2);
+  EXPECT_EQ(smtp.messages_to("busy@example.org").size(), 1u);
+  EXPECT_EQ(smtp.messages_to("ok@example.org").size(), 1u);
+  EXPECT_EQ(store_->count_deliveries(first->issue_id, storage::DeliveryState::kFailed).value(), 1);
+  EXPECT_EQ(store_->count_deliveries(first->issue_id, storage::DeliveryState::kSent).value(), 2);
+
+  // --dry-run prints and records nothing.
+  std::string printed;
+  auto dry = send_newsletter(*store_, *accounts_, sender, options_, now_seconds(), true,
+                             [&](std::string_view text) { printed = text; });
+  ASSERT_TRUE(dry);
+  EXPECT_THAT(printed, HasSubstr("List-Unsubscribe-Post: List-Unsubscribe=One-Click"));
+  EXPECT_EQ(smtp.messages().size(), 2u);
+}
+
+TEST_F(NewsletterTest, SiteDoubleOptInAndOneClickUnsubscribe) {
+  SmtpServer smtp(dir_ / "mail");
+  ASSERT_NE(smtp.port(), 0);
+  const SmtpSender sender(smtp_options(smtp.url()));
+  ui::SiteOptions site_options;
+  site_options.listen = "127.0.0.1:0";
+  site_options.base_url = options_.base_url;
+  site_options.threads = 1;
+  site_options.access_log = false;
+  site_options.accounts.password_cost = accounts::PasswordCost::minimum();
+  const NewsletterOptions options = options_;
+  site_options.send_confirmation = [&sender, options](std::string_view email,
+                                                      std::string_view url) -> Result<void> {
+    const auto message = confirmation_message(options, email, url);
+    const auto outcome =
+        sender.send(email, render_message(message, now_seconds(), "confirm.1@longread.test"));
+    if (!outcome.sent()) return fail(ErrorKind::kNetwork, outcome.detail);
+    return {};
+  };
+  ui::Site site(*store_, site_options);
+  auto server = ui::make_server(site, false).value();
+  std::thread runner([&] { server->run(); });
+  const auto port = server->port();
+
+  // The "Stay updated" form, as a browser posts it after reading the page with the token.
+  auto form = web::testing::http_get(port, "/newsletter").value();
+  std::string cookie;
+  for (const auto& [name, value] : form.headers) {
+    if (name == "Set-Cookie" || name == "set-cookie") cookie = value.substr(0, value.find(';'));
+  }
+  std::smatch token;
+  ASSERT_TRUE(std::regex_search(form.body, token, std::regex("name=\"csrf\" value=\"([^\"]+)\"")));
+  auto client = web::testing::Client::connect(port).value();
+  auto posted = client.request("POST", "/newsletter",
+                               {{"Cookie", cookie}, {"Content-Type", "application/x-www-form-urlencoded"}},
+                               "csrf=" + std::string(token[1]) + "&email=new%40example.org");
+  ASSERT_TRUE(posted);
+  EXPECT_EQ(posted->status, 200) << posted->body;
+  ASSERT_TRUE(smtp.wait_for(1));
+  auto confirmations = smtp.messages_to("new@example.org");
+  ASSERT_EQ(confirmations.size(), 1u);
+  EXPECT_THAT(confirmations[0], HasSubstr("Subject: Confirm your subscription to longread\r\n"));
+  std::smatch link;
+  ASSERT_TRUE(std::regex_search(confirmations[0], link,
+                                std::regex("https://longread.test(/newsletter/confirm\\?[^\r\n]+)")));
+  EXPECT_TRUE(store_->confirmed_subscribers().value().empty());  // only confirmed addresses get the digest
+  auto confirmed = web::testing::http_get(port, link[1].str()).value();
+  EXPECT_EQ(confirmed.status, 200);
+  ASSERT_EQ(store_->confirmed_subscribers().value().size(), 1u);
+
+  auto sent = send_newsletter(*store_, *accounts_, sender, options_, now_seconds(), false);
+  ASSERT_TRUE(sent) << sent.error().message;
+  EXPECT_EQ(sent->sent, 1);
+  ASSERT_TRUE(smtp.wait_for(2));
+  auto digests = smtp.messages_to("new@example.org");
+  ASSERT_EQ(digests.size(), 2u);
+  std::smatch unsubscribe;
+  const std::string header = header_value(digests[1], "List-Unsubscribe");
+  ASSERT_TRUE(std::regex_search(header, unsubscribe, std::regex("<https://longread.test([^>]+)>")));
+  // RFC 8058 one-click: the mail client POSTs List-Unsubscribe=One-Click, with no cookie and no token.
+  auto client2 = web::testing::Client::connect(port).value();
+  auto one_click =
+      client2.request("POST", std::string(unsubscribe[1]),
+                      {{"Content-Type", "application/x-www-form-urlencoded"}}, "List-Unsubscribe=One-Click");
+  ASSERT_TRUE(one_click);
+  EXPECT_EQ(one_click->status, 200);
+  EXPECT_TRUE(store_->confirmed_subscribers().value().empty());
+  // The body's link works with one click too (GET), and says so.
+  auto page = web::testing::http_get(port, std::string(unsubscribe[1])).value();
+  EXPECT_EQ(page.status, 200);
+  EXPECT_THAT(page.body, HasSubstr("will get no more newsletters"));
+
+  server->stop();
+  runner.join();
+}
+
+TEST_F(NewsletterTest, KillDuringSendThenRestartSendsNoDuplicates) {
+  SmtpServer smtp(dir_ / "mail", {"--delay", "0.3"});
+  ASSERT_NE(smtp.port(), 0);
+  constexpr int kSubscribers = 8;
+  for (int i = 0; i < kSubscribers; ++i) subscribe("s" + std::to_string(i) + "@example.org");
+  store_.reset();  // the sender processes own the database now
+  accounts_.reset();
+  const std::string binary = std::string(LONGREAD_BINARY_DIR) + "/src/mail/longread-newsletter-send";
+  const std::vector<std::string> argv{binary,
+                                      "--db",
+                                      db_,
+                                      "--smtp",
+                                      smtp.url(),
+                                      "--base-url",
+                                      "https://longread.test",
+                                      "--from",
+                                      "longread <news@longread.test>"};
+  {
+    Child first(argv);
+    ASSERT_TRUE(smtp.wait_for(2));
+    first.kill_now(SIGKILL);  // mid-send: a message is (most likely) in flight
+  }
+  const std::size_t before_restart = smtp.messages().size();
+  EXPECT_LT(before_restart, static_cast<std::size_t>(kSubscribers));
+  Child second(argv);
+  const std::string output = second.read_all();
+  EXPECT_EQ(second.wait_exit(), 0) << output;
+  std::this_thread::sleep_for(std::chrono::milliseconds(500));  // a message accepted after the kill lands
+
+  std::map<std::string, int> per_recipient;
+  for (const auto& [name, text] : smtp.messages()) ++per_recipient[name.substr(7)];
+  for (const auto& [rcpt, count] : per_recipient) EXPECT_EQ(count, 1) << rcpt;
+  // At most the one delivery that was in flight at the kill is given up (at most once, not at least once).
+  EXPECT_GE(per_recipient.size(), static_cast<std::size_t>(kSubscribers - 1)) << output;
+  EXPECT_THAT(output, HasSubstr("skipped"));
+}
+
+}  // namespace
+}  // namespace longread::mail
