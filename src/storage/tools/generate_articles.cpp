@@ -1,6 +1,7 @@
 // longread-generate: fills a database with synthetic but plausible blogs and articles (titles,
-// multi-paragraph text, excerpts, dates over two years, heavy-tailed votes) for benchmarks of the web
-// stage. Deterministic for a given --seed. Writes through the Store, so the data is what the site reads.
+// multi-paragraph text, excerpts, dates over two years, heavy-tailed votes; the store derives the hot
+// score) for benchmarks of the web stage. Deterministic for a given --seed. Writes through the Store, so
+// the data is what the site reads.
 #include <algorithm>
 #include <array>
 #include <chrono>
@@ -148,9 +149,6 @@ model::Article make_article(TextGenerator& gen, int index, const std::string& bl
 
   // Heavy-tailed votes: most articles get a few, a handful get hundreds.
   a.votes = static_cast<int>(std::floor(std::exp(gen.unit() * gen.unit() * 6.5))) - 1;
-  // Hot score as the web stage computes it when votes change (votes decayed by age, Lobsters-style).
-  const double age_hours = std::chrono::duration<double, std::ratio<3600>>(now - published).count();
-  a.score = (a.votes + 1) / std::pow(age_hours + 2.0, 1.5);
   return a;
 }
 
