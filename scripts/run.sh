@@ -3,6 +3,8 @@
 # list on first run. Extra arguments go to `longread serve`.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# ccache hits across checkouts in different folders (CI clones afresh each time).
+export CCACHE_BASEDIR="$PWD" CCACHE_NOHASHDIR=1
 bash scripts/install-deps.sh build
 cmake -S . -B build -G Ninja >/dev/null
 cmake --build build --target longread

@@ -3,6 +3,8 @@
 #   --sanitize   build into build-asan with AddressSanitizer + UndefinedBehaviorSanitizer and test that
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# ccache hits across checkouts in different folders (CI clones afresh each time).
+export CCACHE_BASEDIR="$PWD" CCACHE_NOHASHDIR=1
 bash scripts/install-deps.sh test
 
 build_dir=build
