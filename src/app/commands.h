@@ -17,6 +17,8 @@ int cmd_inspect(const config::Config& config, const std::string& feed);
 int cmd_junk_list(const config::Config& config, int limit);
 int cmd_override(const config::Config& config, std::int64_t article_id, std::optional<bool> keep);
 int cmd_serve(const config::Config& config);
+// `newsletter send [--dry-run]`: this week's issue to every confirmed subscriber who has not had it.
+int cmd_newsletter_send(const config::Config& config, bool dry_run);
 int cmd_train(const config::Config& config, double holdout);
 
 }  // namespace longread::app

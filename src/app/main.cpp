@@ -61,6 +61,13 @@ int main(int argc, char** argv) {
   bool no_crawl = false;
   serve->add_flag("--no-crawl", no_crawl, "Do not crawl in the background");
 
+  auto* newsletter = cli.add_subcommand("newsletter", "The weekly newsletter");
+  newsletter->require_subcommand(1);
+  bool dry_run = false;
+  auto* newsletter_send = newsletter->add_subcommand(
+      "send", "Send this week's issue to confirmed subscribers (at most once each)");
+  newsletter_send->add_flag("--dry-run", dry_run, "Print the issue instead of sending it");
+
   CLI11_PARSE(cli, argc, argv);
 
   auto loaded = config::load(config_path, config::longread_environment());
@@ -86,6 +93,7 @@ int main(int argc, char** argv) {
   }
   if (*keep) return app::cmd_override(config, article_id, clear ? std::nullopt : std::optional<bool>(true));
   if (*serve) return app::cmd_serve(config);
+  if (*newsletter_send) return app::cmd_newsletter_send(config, dry_run);
   if (*train) return app::cmd_train(config, holdout);
   return 1;
 }

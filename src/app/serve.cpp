@@ -18,6 +18,11 @@
 #include "ui/site.h"
 
 namespace longread::app {
+
+std::function<Result<void>(std::string_view, std::string_view)> confirmation_sender(
+    const config::Config& config);
+void newsletter_loop(std::stop_token stop, const config::Config& config, storage::Store& store);
+
 namespace {
 
 // Runs a crawl pass over due blogs, then sleeps until the next check (every minute: blogs fall due at
@@ -58,6 +63,8 @@ int cmd_serve(const config::Config& config) {
   options.listen = config.site.listen;
   options.base_url = config.site.base_url;
   options.site_name = config.site.name;
+  options.accounts.password_cost = {};  // Argon2id "interactive" cost
+  options.send_confirmation = confirmation_sender(config);
   ui::Site site(*store, options);
   auto server = ui::make_server(site);
   if (!server) {
@@ -70,8 +77,11 @@ int cmd_serve(const config::Config& config) {
   if (config.site.crawl_in_background) {
     crawler = std::jthread([&config, &store](std::stop_token stop) { crawl_loop(stop, config, *store); });
   }
+  std::jthread newsletter([&config, &store](std::stop_token stop) { newsletter_loop(stop, config, *store); });
   (*server)->run();  // returns after SIGTERM/SIGINT, once in-flight requests have finished
   spdlog::info("serve: stopping");
+  newsletter.request_stop();
+  newsletter.join();
   if (crawler.joinable()) {
     crawler.request_stop();
     crawler.join();

@@ -91,6 +91,28 @@ std::vector<Setting> settings() {
                  c.site.crawl_in_background = *b;
                  return {};
                }});
+  str("smtp.url", [](Config& c) -> std::string& { return c.smtp.url; });
+  str("smtp.username", [](Config& c) -> std::string& { return c.smtp.username; });
+  str("smtp.password", [](Config& c) -> std::string& { return c.smtp.password; });
+  str("smtp.from", [](Config& c) -> std::string& { return c.smtp.from; });
+  str("newsletter.unsubscribe_mailto",
+      [](Config& c) -> std::string& { return c.newsletter.unsubscribe_mailto; });
+  num("newsletter.day",
+      [](Config& c, long long n) { c.newsletter.day = static_cast<int>(std::min(6LL, n)); });
+  num("newsletter.hour",
+      [](Config& c, long long n) { c.newsletter.hour = static_cast<int>(std::min(23LL, n)); });
+  s.push_back({"smtp.starttls", [](Config& c, std::string_view v) -> Result<void> {
+                 auto b = parse_bool("smtp.starttls", v);
+                 if (!b) return std::unexpected(b.error());
+                 c.smtp.starttls = *b;
+                 return {};
+               }});
+  s.push_back({"newsletter.enabled", [](Config& c, std::string_view v) -> Result<void> {
+                 auto b = parse_bool("newsletter.enabled", v);
+                 if (!b) return std::unexpected(b.error());
+                 c.newsletter.enabled = *b;
+                 return {};
+               }});
   s.push_back({"curate.languages", [](Config& c, std::string_view v) -> Result<void> {
                  c.curate.languages.clear();
                  std::string cur;

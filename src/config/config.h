@@ -38,6 +38,24 @@ struct SiteConfig {
   bool crawl_in_background = true;
 };
 
+// SMTP delivery for the newsletter (issue 4): smtp://host:port or smtps://host:port (implicit TLS);
+// starttls requires STARTTLS on smtp://; username empty: no AUTH.
+struct SmtpConfig {
+  std::string url;  // empty: the newsletter is not set up
+  bool starttls = false;
+  std::string username;
+  std::string password;
+  std::string from = "longread <newsletter@localhost>";
+};
+
+// The weekly newsletter: `serve` sends it on `day` (0 = Sunday ... 6 = Saturday) at `hour` (UTC).
+struct NewsletterConfig {
+  bool enabled = true;
+  int day = 1;
+  int hour = 8;
+  std::string unsubscribe_mailto;  // List-Unsubscribe mailto address; empty: smtp.from
+};
+
 struct Config {
   std::string db_path = "data/longread.db";
   std::string default_blog_list;  // OPML imported on first run; empty: the one shipped in the repo
@@ -45,6 +63,8 @@ struct Config {
   CrawlConfig crawl;
   CurateConfig curate;
   SiteConfig site;
+  SmtpConfig smtp;
+  NewsletterConfig newsletter;
 };
 
 // Loads `path` (TOML; empty path: defaults only) and then applies `env` (LONGREAD_DB, LONGREAD_LISTEN,

@@ -84,7 +84,7 @@ MailMessage digest_message(const NewsletterOptions& options,
                         collapse_whitespace(blog), a.votes, a.votes == 1 ? "vote" : "votes");
     const std::string excerpt = short_excerpt(a);
     if (!excerpt.empty()) body += "   " + excerpt + "\n";
-    if (!a.link.empty()) body += "   Read: " + a.link + "\n";
+    if (is_http_url(a.link)) body += "   Read: " + a.link + "\n";  // never javascript: and friends
     body += "   On " + options.site_name + ": " + options.base_url + article_path(a) + "\n\n";
   }
   body += fmt::format(
