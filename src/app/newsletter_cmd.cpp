@@ -1,0 +1,106 @@
+// `longread newsletter send [--dry-run]`, and what `serve` needs for the newsletter: the confirmation
+// mail sender for the site and the weekly schedule.
+#include <fmt/format.h>
+#include <spdlog/spdlog.h>
+
+#include <chrono>
+#include <condition_variable>
+#include <mutex>
+
+#include "accounts/accounts.h"
+#include "app/commands.h"
+#include "app/store_setup.h"
+#include "mail/newsletter.h"
+
+namespace longread::app {
+
+mail::SmtpOptions smtp_options(const config::Config& config) {
+  mail::SmtpOptions smtp;
+  smtp.url = config.smtp.url;
+  smtp.starttls = config.smtp.starttls;
+  smtp.username = config.smtp.username;
+  smtp.password = config.smtp.password;
+  smtp.from = config.smtp.from;
+  return smtp;
+}
+
+mail::NewsletterOptions newsletter_options(const config::Config& config) {
+  mail::NewsletterOptions options;
+  options.site_name = config.site.name;
+  options.base_url = config.site.base_url;
+  options.from = config.smtp.from;
+  options.unsubscribe_mailto = config.newsletter.unsubscribe_mailto;
+  return options;
+}
+
+int cmd_newsletter_send(const config::Config& config, bool dry_run) {
+  if (config.smtp.url.empty() && !dry_run) {
+    fmt::print(stderr, "longread: set smtp.url (or LONGREAD_SMTP_URL) to send the newsletter\n");
+    return 1;
+  }
+  auto store = open_store(config);
+  if (!store) return 1;
+  auto accounts = accounts::Accounts::open(*store, {});
+  if (!accounts) {
+    fmt::print(stderr, "longread: {}\n", accounts.error().message);
+    return 1;
+  }
+  const mail::SmtpSender sender(smtp_options(config));
+  auto summary = mail::send_newsletter(*store, **accounts, sender, newsletter_options(config), now_seconds(),
+                                       dry_run, [](std::string_view text) { fmt::print("{}", text); });
+  if (!summary) {
+    fmt::print(stderr, "longread: {}\n", summary.error().message);
+    return 1;
+  }
+  fmt::print("issue {}: {} articles, {} sent, {} skipped, {} to retry, {} refused\n", summary->issue_key,
+             summary->articles, summary->sent, summary->skipped, summary->temporary, summary->permanent);
+  return 0;
+}
+
+std::function<Result<void>(std::string_view, std::string_view)> confirmation_sender(
+    const config::Config& config) {
+  if (config.smtp.url.empty()) return {};
+  return [sender = mail::SmtpSender(smtp_options(config)), options = newsletter_options(config)](
+             std::string_view email, std::string_view url) -> Result<void> {
+    const auto message = mail::confirmation_message(options, email, url);
+    const auto outcome = sender.send(
+        email, mail::render_message(message, now_seconds(),
+                                    fmt::format("confirm.{}@{}", accounts::random_token(12), "longread")));
+    if (!outcome.sent()) return fail(ErrorKind::kNetwork, outcome.detail);
+    return {};
+  };
+}
+
+void newsletter_loop(std::stop_token stop, const config::Config& config, storage::Store& store) {
+  if (config.smtp.url.empty() || !config.newsletter.enabled) return;
+  auto accounts = accounts::Accounts::open(store, {});
+  if (!accounts) {
+    spdlog::error("newsletter: {}", accounts.error().message);
+    return;
+  }
+  const mail::SmtpSender sender(smtp_options(config));
+  std::mutex mutex;
+  std::condition_variable_any wake;
+  while (!stop.stop_requested()) {
+    // Due from the configured weekday and hour (UTC) on; within a week's issue the per-recipient records
+    // make repeated runs cheap and safe, and they retry temporary failures.
+    const auto now = now_seconds();
+    const auto day = std::chrono::floor<std::chrono::days>(now);
+    const unsigned weekday = std::chrono::weekday{day}.c_encoding();
+    const auto hour = std::chrono::duration_cast<std::chrono::hours>(now - day).count();
+    const int days_since = (static_cast<int>(weekday) - config.newsletter.day + 7) % 7;
+    if (days_since > 0 || hour >= config.newsletter.hour) {
+      auto summary = mail::send_newsletter(store, **accounts, sender, newsletter_options(config), now, false);
+      if (!summary) {
+        spdlog::error("newsletter: {}", summary.error().message);
+      } else if (summary->sent + summary->temporary + summary->permanent > 0) {
+        spdlog::info("newsletter: issue {} sent={} retry={} refused={}", summary->issue_key, summary->sent,
+                     summary->temporary, summary->permanent);
+      }
+    }
+    std::unique_lock lock(mutex);
+    wake.wait_for(lock, stop, std::chrono::minutes{10}, [] { return false; });
+  }
+}
+
+}  // namespace longread::app
