@@ -79,6 +79,8 @@
       else if (event.code === "KeyB") follow("[data-shortcut='blog']");
       else if (event.code === "KeyF") toggleWidth();
       else if (event.code === "KeyD") toggleTheme();
+      else if (event.code === "KeyS") { if (!follow("[data-shortcut='signup']")) handled = false; }
+      else if (event.code === "KeyL") { if (!follow("[data-shortcut='login']")) handled = false; }
       else handled = false;
       if (handled) event.preventDefault();
       return;
@@ -103,6 +105,33 @@
       default: return;
     }
     event.preventDefault();
+  });
+
+  // Votes without a reload: the form posts with Accept: application/json and the button shows the new
+  // count. A visitor is sent to log in (the server answers 401 with where to go).
+  document.querySelectorAll("form[data-vote]").forEach(function (form) {
+    form.addEventListener("submit", function (event) {
+      if (!window.fetch) return;
+      event.preventDefault();
+      fetch(form.action, {
+        method: "POST",
+        headers: { "Accept": "application/json", "Content-Type": "application/x-www-form-urlencoded" },
+        body: new URLSearchParams(new FormData(form)).toString(),
+        credentials: "same-origin"
+      }).then(function (response) {
+        return response.json().then(function (data) { return { status: response.status, data: data }; });
+      }).then(function (result) {
+        if (result.status === 401 && result.data.login) { window.location.href = result.data.login; return; }
+        if (result.status !== 200) { window.alert(result.data.error || "The vote did not go through."); return; }
+        var voted = result.data.voted, votes = result.data.votes;
+        form.action = form.action.replace(/\/(un)?vote$/, voted ? "/unvote" : "/vote");
+        var button = form.querySelector("button");
+        button.setAttribute("aria-pressed", voted ? "true" : "false");
+        button.title = voted ? "Withdraw your vote" : "Vote for this article";
+        var count = form.querySelector(".votes");
+        if (count) count.textContent = votes + (votes === 1 ? " vote" : " votes");
+      }).catch(function () { form.submit(); });
+    });
   });
 
   document.querySelectorAll("[data-action]").forEach(function (button) {

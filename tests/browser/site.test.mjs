@@ -49,7 +49,7 @@ try {
   await check("front page lists articles", async () => {
     const response = await page.goto(base + "/");
     assert.equal(response.status(), 200);
-    assert.equal(await page.textContent("h1"), "Newest articles");
+    assert.equal(await page.textContent("h1"), "Hot right now");
     assert.ok((await page.$$("[data-item]")).length >= 20);
     assert.match(await page.textContent("body"), /5 minutes ago/);
     await page.screenshot({ path: path.join(shots, "front.png") });
@@ -157,6 +157,49 @@ try {
     page.on("dialog", async (dialog) => { alerts.push(dialog.message()); await dialog.dismiss(); });
     assert.ok(await page.isVisible("text=<script>alert(1)</script>"));
     assert.deepEqual(alerts, []);
+  });
+
+  await check("readers: sign up, log out, log in, vote without reload, alt+a to the reading list", async () => {
+    const readerContext = await browser.newContext({ viewport: { width: 1280, height: 900 }, colorScheme: "light" });
+    const reader = watch(await readerContext.newPage());
+    const email = `reader${Date.now()}@example.org`;
+    await reader.goto(base + "/about");
+    assert.match(await reader.textContent("header"), /Sign Up \[alt\+shift\+s\]/);
+    assert.match(await reader.textContent("header"), /Log In \[alt\+shift\+l\]/);
+    await Promise.all([reader.waitForNavigation(), reader.keyboard.press("Alt+Shift+KeyS")]);
+    assert.match(reader.url(), /\/signup\?next=%2Fabout$/);
+    await reader.fill("#email", email);
+    await reader.fill("#password", "a long passphrase");
+    await Promise.all([reader.waitForNavigation(), reader.click("form.account-form button[type=submit]")]);
+    assert.match(reader.url(), /\/about$/);
+    assert.ok(await reader.isVisible("text=Log out"));
+
+    await Promise.all([reader.waitForNavigation(), reader.click("text=Log out")]);
+    await Promise.all([reader.waitForNavigation(), reader.keyboard.press("Alt+Shift+KeyL")]);
+    assert.match(reader.url(), /\/login\?next=/);
+    await reader.fill("#email", email);
+    await reader.fill("#password", "a long passphrase");
+    await Promise.all([reader.waitForNavigation(), reader.click("form.account-form button[type=submit]")]);
+    assert.ok(await reader.isVisible("text=Log out"));
+
+    await reader.goto(base + articlePath);
+    await reader.evaluate(() => { window.__noReload = true; });
+    const before = await reader.textContent(".article form.vote .votes");
+    await reader.click(".article form.vote button");
+    await reader.waitForFunction((b) => document.querySelector(".article form.vote .votes").textContent !== b, before);
+    assert.equal(await reader.textContent(".article form.vote .votes"), "1 vote");
+    assert.equal(await reader.getAttribute(".article form.vote button", "aria-pressed"), "true");
+    assert.equal(await reader.evaluate(() => window.__noReload), true, "voting did not reload the page");
+
+    await Promise.all([reader.waitForNavigation(), reader.keyboard.press("Alt+KeyA")]);
+    assert.match(reader.url(), /\/read\/\d+-lock-free-queues-part-2$/);
+    assert.ok(await reader.isVisible("text=Remove from reading list"));
+    assert.equal(await reader.textContent("[data-reading-count]"), "1");
+    await reader.goto(base + "/reading-list");
+    assert.equal(await reader.textContent("h1"), "Reading list");
+    assert.ok(await reader.isVisible(".reading-list >> text=Lock-free queues, part 2"));
+    await reader.screenshot({ path: path.join(shots, "reading-list.png") });
+    await readerContext.close();
   });
 
   await check("no JavaScript errors on any page", async () => {
