@@ -19,6 +19,7 @@ web::RouteHandler page(SiteContext& context, PageFn fn) {
 web::Router make_routes(SiteContext& context) {
   web::Router router;
   router.add("GET", "/", page(context, pages::front));
+  router.add("GET", "/newest", page(context, pages::newest));
   router.add("GET", "/top", page(context, pages::top));
   router.add("GET", "/blog/{blog}/read/{article}", page(context, pages::article));
   router.add("GET", "/blog/{blog}", page(context, pages::blog));

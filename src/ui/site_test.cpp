@@ -128,6 +128,22 @@ TEST_F(SiteTest, FrontPagePagination) {
   EXPECT_EQ(get("/?page=0").status, 400);
 }
 
+// "/newest" lists strictly by date, whatever the votes, with its own pagination.
+TEST_F(SiteTest, NewestPageListsByDate) {
+  auto res = get("/newest");
+  ASSERT_EQ(res.status, 200);
+  expect_well_formed_page(res.body, "/newest");
+  EXPECT_THAT(res.body, HasSubstr("<h1 class=\"page-title\">Newest articles</h1>"));
+  const auto hindenburg = res.body.find("The last voyage of the Hindenburg");
+  const auto compiler = res.body.find("Register allocation, week 1");
+  ASSERT_NE(hindenburg, std::string::npos);
+  ASSERT_NE(compiler, std::string::npos);
+  EXPECT_LT(hindenburg, compiler);  // 5 minutes ago before 3 hours ago
+  EXPECT_THAT(res.body, HasSubstr("href=\"/newest?page=2\""));
+  EXPECT_THAT(get("/newest?page=2").body, HasSubstr("Lock-free queues, part 2"));
+  EXPECT_EQ(get("/newest?page=99").status, 404);
+}
+
 TEST_F(SiteTest, ArticlePage) {
   const std::string canonical =
       article_url(ids_.ada_blog, ids_.lock_free_article) + "-lock-free-queues-part-2";

@@ -169,6 +169,7 @@ web::Response View::render(const Page& page) const {
   const std::string full_title = page.title.empty() ? opts.site_name : page.title + " — " + opts.site_name;
 
   Html nav = nav_link(page.nav, "new", "/", "Hot");
+  nav += nav_link(page.nav, "newest", "/newest", "Newest");
   if (has_votes() || page.nav == "top") nav += nav_link(page.nav, "top", "/top", "Top");
   nav += nav_link(page.nav, "categories", "/categories", "Categories");
   nav += nav_link(page.nav, "about", "/about", "About");

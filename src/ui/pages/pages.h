@@ -11,6 +11,7 @@ namespace longread::ui::pages {
 using Params = web::RouteParams;
 
 Result<web::Response> front(View& view, const web::Request& request, const Params& params);
+Result<web::Response> newest(View& view, const web::Request& request, const Params& params);
 Result<web::Response> top(View& view, const web::Request& request, const Params& params);
 Result<web::Response> article(View& view, const web::Request& request, const Params& params);
 Result<web::Response> blog(View& view, const web::Request& request, const Params& params);
