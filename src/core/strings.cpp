@@ -192,6 +192,37 @@ std::string slugify(std::string_view s, std::size_t max_len) {
   return out;
 }
 
+void append_html_escaped(std::string& out, std::string_view s) {
+  for (const char ch : s) {
+    switch (ch) {
+      case '&':
+        out += "&amp;";
+        break;
+      case '<':
+        out += "&lt;";
+        break;
+      case '>':
+        out += "&gt;";
+        break;
+      case '"':
+        out += "&quot;";
+        break;
+      case '\'':
+        out += "&#39;";
+        break;
+      default:
+        out.push_back(ch);
+    }
+  }
+}
+
+std::string html_escape(std::string_view s) {
+  std::string out;
+  out.reserve(s.size() + s.size() / 8);
+  append_html_escaped(out, s);
+  return out;
+}
+
 std::string stable_hash_hex(std::string_view s) {
   std::uint64_t h = 1469598103934665603ULL;
   for (const char c : s) {

@@ -30,6 +30,11 @@ std::size_t count_words(std::string_view s) noexcept;
 // Lowercase ASCII slug for URLs: "Lock-free Queues, part 2" -> "lock-free-queues-part-2".
 std::string slugify(std::string_view s, std::size_t max_len = 60);
 
+// Appends `s` with & < > " ' replaced by character references: safe as HTML text and inside
+// double- or single-quoted attribute values (HTML Living Standard 13.1.2.3, 13.2.6).
+void append_html_escaped(std::string& out, std::string_view s);
+std::string html_escape(std::string_view s);
+
 // Hex of a 64-bit FNV-1a hash: stable identity keys that are not security relevant.
 std::string stable_hash_hex(std::string_view s);
 

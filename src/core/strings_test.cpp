@@ -40,3 +40,13 @@ TEST(Strings, StableHashIsStableAndDistinct) {
 
 }  // namespace
 }  // namespace longread
+
+namespace longread {
+namespace {
+TEST(Strings, HtmlEscapeCoversTextAndBothAttributeQuotes) {
+  EXPECT_EQ(html_escape("<a href=\"x\" title='y'>&</a>"),
+            "&lt;a href=&quot;x&quot; title=&#39;y&#39;&gt;&amp;&lt;/a&gt;");
+  EXPECT_EQ(html_escape("caf\xC3\xA9"), "caf\xC3\xA9");
+}
+}  // namespace
+}  // namespace longread

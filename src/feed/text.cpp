@@ -47,27 +47,7 @@ std::string html_to_text(std::string_view html) {
 }
 
 std::string escape_html(std::string_view text) {
-  std::string out;
-  out.reserve(text.size());
-  for (const char c : text) {
-    switch (c) {
-      case '&':
-        out += "&amp;";
-        break;
-      case '<':
-        out += "&lt;";
-        break;
-      case '>':
-        out += "&gt;";
-        break;
-      case '"':
-        out += "&quot;";
-        break;
-      default:
-        out.push_back(c);
-    }
-  }
-  return out;
+  return html_escape(text);
 }
 
 std::string resolve_or_keep(std::string_view base, std::string_view ref) {

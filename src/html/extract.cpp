@@ -707,31 +707,6 @@ void Extractor::clean_subtree(int top) {
   }
 }
 
-void escape_into(std::string& out, std::string_view s, bool attribute) {
-  for (const char c : s) {
-    switch (c) {
-      case '&':
-        out += "&amp;";
-        break;
-      case '<':
-        out += "&lt;";
-        break;
-      case '>':
-        out += "&gt;";
-        break;
-      case '"':
-        if (attribute) {
-          out += "&quot;";
-          break;
-        }
-        out += c;
-        break;
-      default:
-        out += c;
-    }
-  }
-}
-
 bool is_void_tag(GumboTag t) {
   switch (t) {
     case GUMBO_TAG_AREA:
@@ -781,7 +756,7 @@ std::string Extractor::serialize(const std::vector<int>& content, std::string_vi
         continue;
       }
       if (n.text) {
-        escape_into(out, n.g->v.text.text, false);
+        append_html_escaped(out, n.g->v.text.text);
         continue;
       }
       const std::string name = detail::tag_name(n.g);
@@ -805,7 +780,7 @@ std::string Extractor::serialize(const std::vector<int>& content, std::string_vi
         out += ' ';
         out += aname;
         out += "=\"";
-        escape_into(out, value, true);
+        append_html_escaped(out, value);
         out += '"';
       }
       out += '>';

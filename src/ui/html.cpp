@@ -18,27 +18,7 @@ Html format_checked_html(fmt::string_view format, fmt::format_args args) {
 namespace {
 
 void append_escaped(std::string& out, std::string_view s) {
-  for (const char ch : s) {
-    switch (ch) {
-      case '&':
-        out += "&amp;";
-        break;
-      case '<':
-        out += "&lt;";
-        break;
-      case '>':
-        out += "&gt;";
-        break;
-      case '"':
-        out += "&quot;";
-        break;
-      case '\'':
-        out += "&#39;";
-        break;
-      default:
-        out += ch;
-    }
-  }
+  append_html_escaped(out, s);
 }
 
 std::string escape(std::string_view s) {
