@@ -9,4 +9,4 @@ bash scripts/install-deps.sh build
 cmake -S . -B build -G Ninja >/dev/null
 cmake --build build --target longread
 mkdir -p data
-exec ./build/src/app/longread serve --db data/longread.db "$@"
+exec ./build/src/app/longread --db data/longread.db serve "$@"
