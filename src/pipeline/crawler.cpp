@@ -11,10 +11,10 @@
 #include <unordered_set>
 
 #include "core/strings.h"
-#include "curate/curate.h"
 #include "feed/feed.h"
 #include "fetch/http_client.h"
 #include "html/html.h"
+#include "pipeline/duplicates.h"
 #include "pipeline/task_pool.h"
 #include "storage/store.h"
 
@@ -97,68 +97,10 @@ Result<CrawlSummary> Crawler::run(CrawlObserver* observer) {
   std::vector<fetch::Request> page_requests;
   std::vector<PageJob> page_jobs;
 
-  // Near-duplicates (issue 5): every stored original's SimHash; a new article within the threshold of
-  // one is a copy of whichever is older. Checking, saving and indexing happen under one lock so two
-  // copies crawled at once cannot both become originals.
-  std::mutex dedupe_mutex;
-  std::vector<storage::SimhashEntry> index;
-  bool dedupe = true;
-  if (auto loaded = store_.simhash_index()) {
-    index = std::move(*loaded);
-  } else {
-    dedupe = false;
-    spdlog::warn("crawl: near-duplicate detection off: {}", loaded.error().message);
-  }
+  DuplicateIndex duplicates(store_);
 
   auto finish_blog = [&](storage::CrawlRecord& record, BlogResult& result, Clock::time_point started) {
-    std::unique_lock dedupe_lock(dedupe_mutex, std::defer_lock);
-    // Articles whose stored copy is newer than them: they are the original, the stored one the copy.
-    std::vector<std::pair<std::string, std::int64_t>> originals_of;  // (guid, id of the later copy)
-    if (dedupe) {
-      dedupe_lock.lock();
-      for (auto& article : record.articles) {
-        if (article.simhash == 0 || article.junk) continue;
-        const storage::SimhashEntry* best = nullptr;
-        for (const auto& entry : index) {
-          if (entry.id == article.id || !curate::near_duplicate(entry.simhash, article.simhash)) continue;
-          if (best == nullptr || entry.date < best->date) best = &entry;
-        }
-        if (best == nullptr) continue;
-        if (best->date <= article.display_date()) {
-          article.junk = true;
-          article.duplicate_of = best->id;
-          article.junk_reason = fmt::format("duplicate of article {}", best->id);
-        } else {
-          originals_of.emplace_back(article.guid, best->id);
-        }
-      }
-    }
-    auto saved = store_.save_crawl(record);  // one transaction; the store serialises writers
-    if (dedupe && saved) {
-      std::unordered_map<std::string, std::int64_t> ids;
-      if (auto keys = store_.article_keys(record.blog_id)) {
-        for (const auto& key : *keys) ids.emplace(key.guid, key.id);
-      }
-      for (const auto& article : record.articles) {
-        if (article.simhash == 0 || article.junk || article.id != 0) continue;
-        const auto id = ids.find(article.guid);
-        if (id == ids.end()) continue;
-        index.push_back({.id = id->second,
-                         .blog_id = record.blog_id,
-                         .simhash = article.simhash,
-                         .date = article.display_date()});
-      }
-      for (const auto& [guid, copy_id] : originals_of) {
-        const auto id = ids.find(guid);
-        if (id == ids.end()) continue;
-        if (auto marked = store_.mark_duplicate(copy_id, id->second); !marked) {
-          spdlog::warn("crawl: cannot mark article_id={} duplicate: {}", copy_id, marked.error().message);
-          continue;
-        }
-        std::erase_if(index, [copy_id](const storage::SimhashEntry& e) { return e.id == copy_id; });
-      }
-    }
-    if (dedupe_lock.owns_lock()) dedupe_lock.unlock();
+    auto saved = duplicates.save(record);
     if (!saved) {
       result.status = "not saved: " + saved.error().message;
       result.error_kind = saved.error().kind;
