@@ -121,8 +121,14 @@ struct Server::Impl {
   ServerOptions options;
   App app;
   ErrorPageRenderer error_page;
-  net::io_context ioc;
+  net::io_context ioc;  // the acceptor, signals and stop; connections live on `workers`
   net::strand<net::io_context::executor_type> control;  // acceptor, signals and stop run here
+  // One io_context per serving thread, each run by exactly one thread: a connection's reads, handler and
+  // writes stay on one thread with its own epoll set, instead of every thread contending for one
+  // scheduler (which cost most of the CPU in context switches under wrk). Created by run().
+  std::vector<std::unique_ptr<net::io_context>> workers;
+  std::vector<net::executor_work_guard<net::io_context::executor_type>> worker_guards;
+  std::size_t next_worker = 0;  // only used on `control`
   tcp::acceptor acceptor;
   net::signal_set signals;
   std::atomic<bool> stopping{false};
@@ -138,6 +144,8 @@ struct Server::Impl {
     beast::error_code ec;
     acceptor.close(ec);
     signals.cancel(ec);
+    // Workers may now return once their connections have ended.
+    for (auto& guard : worker_guards) guard.reset();
     std::lock_guard lock(connections_mutex);
     for (auto& [id, conn] : connections) {
       net::post(conn->stream.get_executor(), [conn] {
@@ -155,7 +163,8 @@ struct Server::Impl {
     for (;;) {
       beast::error_code ec;
       tcp::socket socket =
-          co_await acceptor.async_accept(net::make_strand(ioc), net::redirect_error(net::use_awaitable, ec));
+          co_await acceptor.async_accept(net::make_strand(*workers[next_worker++ % workers.size()]),
+                                         net::redirect_error(net::use_awaitable, ec));
       if (stopping) co_return;
       if (ec) {
         if (ec == net::error::operation_aborted || ec == net::error::bad_descriptor) co_return;
@@ -302,16 +311,23 @@ void Server::run() {
           impl.begin_stop();
         }));
   }
-  net::co_spawn(impl.control, impl.accept_loop(), net::detached);
-  spdlog::info("http listening on port {}", port());
-
   int threads =
       impl.options.threads > 0 ? impl.options.threads : static_cast<int>(std::thread::hardware_concurrency());
   threads = std::max(threads, 1);
+  for (int i = 0; i < threads; ++i) {
+    impl.workers.push_back(std::make_unique<net::io_context>(1));
+    impl.worker_guards.push_back(net::make_work_guard(*impl.workers.back()));
+  }
+  if (impl.stopping) {
+    for (auto& guard : impl.worker_guards) guard.reset();  // stop() came before run()
+  }
+  net::co_spawn(impl.control, impl.accept_loop(), net::detached);
+  spdlog::info("http listening on port {}", port());
+
   std::vector<std::thread> pool;
-  pool.reserve(static_cast<std::size_t>(threads - 1));
-  for (int i = 1; i < threads; ++i) pool.emplace_back([&impl] { impl.ioc.run(); });
-  impl.ioc.run();
+  pool.reserve(static_cast<std::size_t>(threads));
+  for (auto& worker : impl.workers) pool.emplace_back([context = worker.get()] { context->run(); });
+  impl.ioc.run();  // accept and signals, until stopped
   for (auto& thread : pool) thread.join();
   spdlog::info("http stopped");
 }
