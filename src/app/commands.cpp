@@ -85,15 +85,27 @@ int cmd_blogs(const config::Config& config) {
     fmt::print(stderr, "longread: {}\n", blogs.error().message);
     return 1;
   }
-  fmt::print("{:>5}  {:<28}  {:<13}  {:<44}  {:<24}  {:<16}  {:<16}  {:>8}\n", "id", "title", "category",
-             "feed URL", "last status", "last success", "next due", "articles");
-  auto cut = [](std::string_view s, std::size_t n) {
-    return s.size() <= n ? std::string(s) : std::string(s.substr(0, n - 1)) + "~";
+  constexpr const char* kRow = "{:>5}  {:<28}  {:<13}  {:<44}  {:<28}  {:<16}  {:<16}  {:<16}  {:>8}\n";
+  fmt::print(kRow, "id", "title", "category", "feed URL", "last status", "last error at", "last success",
+             "next due", "articles");
+  // Cuts to `n` code points, never inside a UTF-8 sequence (fmt pads by display width).
+  auto cell = [](std::string_view s, std::size_t n) {
+    std::size_t bytes = 0;
+    std::size_t points = 0;
+    while (bytes < s.size() && points < n) {
+      ++bytes;
+      while (bytes < s.size() && (static_cast<unsigned char>(s[bytes]) & 0xC0) == 0x80) ++bytes;
+      ++points;
+    }
+    if (bytes == s.size()) return std::string(s);
+    std::size_t last = bytes - 1;  // replace the last code point with "~"
+    while (last > 0 && (static_cast<unsigned char>(s[last]) & 0xC0) == 0x80) --last;
+    return std::string(s.substr(0, last)) + "~";
   };
   for (const auto& b : *blogs) {
-    fmt::print("{:>5}  {:<28}  {:<13}  {:<44}  {:<24}  {:<16}  {:<16}  {:>8}\n", b.id, cut(b.title, 28),
-               cut(b.category, 13), cut(b.feed_url, 44),
-               cut(b.last_status.empty() ? "never crawled" : b.last_status, 24),
+    fmt::print(kRow, b.id, cell(b.title, 28), cell(b.category, 13), cell(b.feed_url, 44),
+               cell(b.last_status.empty() ? "never crawled" : b.last_status, 28),
+               b.last_error.empty() ? std::string("-") : time_or_dash(b.last_error_at),
                time_or_dash(b.last_success_at), b.next_due_at ? time_or_dash(b.next_due_at) : "now",
                b.article_count);
   }

@@ -1,0 +1,144 @@
+// The `longread` command line end to end (issue 2): import/export round trip, `blogs` after a crawl that
+// fails for one blog, `inspect` JSON lines, and clear errors for bad arguments and bad configuration.
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <regex>
+#include <sstream>
+
+#include "fixture_server/fixture_server.h"
+
+namespace {
+namespace fs = std::filesystem;
+
+struct Run {
+  int status = -1;
+  std::string output;  // stdout and stderr
+};
+
+Run run(const std::string& command) {
+  Run r;
+  FILE* pipe = popen((command + " 2>&1").c_str(), "r");
+  if (!pipe) return r;
+  char buf[4096];
+  while (std::fgets(buf, sizeof buf, pipe)) r.output += buf;
+  const int status = pclose(pipe);
+  r.status = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  return r;
+}
+
+class CliTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = fs::temp_directory_path() / ("longread_cli_" + std::to_string(getpid()) + "_" +
+                                        ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    fs::remove_all(dir_);
+    fs::create_directories(dir_ / "www");
+    bin_ = std::string(LONGREAD_BINARY_DIR "/src/app/longread --db ") + (dir_ / "t.db").string();
+  }
+  void TearDown() override { fs::remove_all(dir_); }
+  fs::path dir_;
+  std::string bin_;
+};
+
+TEST_F(CliTest, ImportIsIdempotentAndExportRoundTrips) {
+  std::ofstream(dir_ / "list.opml") << R"(<?xml version="1.0"?><opml version="2.0"><body>
+<outline text="history"><outline type="rss" text="Abbeys &amp; Granges" xmlUrl="https://abbeys.example/feed"/></outline>
+<outline text="systems"><outline text="nested"><outline type="rss" text="Caches" xmlUrl="https://caches.example/atom.xml" htmlUrl="https://caches.example/"/></outline></outline>
+</body></opml>)";
+  auto first = run(bin_ + " import " + (dir_ / "list.opml").string());
+  ASSERT_EQ(first.status, 0) << first.output;
+  EXPECT_NE(first.output.find("imported 2 blogs"), std::string::npos) << first.output;
+  auto again = run(bin_ + " import " + (dir_ / "list.opml").string());
+  EXPECT_NE(again.output.find("(2 blogs in all)"), std::string::npos) << again.output;
+
+  auto exported = run(bin_ + " export");
+  ASSERT_EQ(exported.status, 0);
+  std::ofstream(dir_ / "exported.opml") << exported.output;
+  const std::string other =
+      std::string(LONGREAD_BINARY_DIR "/src/app/longread --db ") + (dir_ / "u.db").string();
+  ASSERT_EQ(run(other + " import " + (dir_ / "exported.opml").string()).status, 0);
+  EXPECT_EQ(run(other + " export").output, exported.output);  // export -> import -> export is stable
+  EXPECT_NE(exported.output.find("Abbeys &amp; Granges"), std::string::npos);
+  EXPECT_NE(exported.output.find("text=\"history\""), std::string::npos);
+}
+
+TEST_F(CliTest, BlogsShowsCrawlStateAndErrors) {
+  std::ofstream(dir_ / "www/feed.xml")
+      << "<rss version=\"2.0\"><channel><title>Fine</title><item><title>a</title>"
+         "<guid>a</guid></item></channel></rss>";
+  auto server = longread::testing::FixtureServer::start(dir_ / "www");
+  ASSERT_TRUE(server) << server.error().message;
+  std::ofstream(dir_ / "list.opml") << "<opml version=\"2.0\"><body><outline text=\"essays\">"
+                                       "<outline type=\"rss\" text=\"Fine\" xmlUrl=\"" +
+                                           server->url("/feed.xml") +
+                                           "\"/><outline type=\"rss\" text=\"Gone\" xmlUrl=\"" +
+                                           server->url("/status/404") + "\"/></outline></body></opml>";
+  ASSERT_EQ(run(bin_ + " import " + (dir_ / "list.opml").string()).status, 0);
+  auto crawl = run(bin_ + " crawl");
+  ASSERT_EQ(crawl.status, 0) << crawl.output;
+  EXPECT_NE(crawl.output.find("1 fetched, 0 not modified, 1 failed (1 http_status); 1 new articles"),
+            std::string::npos)
+      << crawl.output;
+  auto blogs = run(bin_ + " blogs");
+  ASSERT_EQ(blogs.status, 0);
+  std::istringstream lines(blogs.output);
+  std::string header, row1, row2;
+  std::getline(lines, header);
+  std::getline(lines, row1);
+  std::getline(lines, row2);
+  EXPECT_NE(header.find("last error at"), std::string::npos);
+  const std::string& fine = row1.find("Fine") != std::string::npos ? row1 : row2;
+  const std::string& gone = row1.find("Gone") != std::string::npos ? row1 : row2;
+  EXPECT_NE(fine.find("ok"), std::string::npos) << fine;
+  EXPECT_NE(gone.find("HTTP 404"), std::string::npos) << gone;
+  // The failing blog has an error time; the fine one shows "-" there.
+  EXPECT_TRUE(std::regex_search(gone, std::regex(R"(HTTP 404 +20\d\d-\d\d-\d\d \d\d:\d\d)"))) << gone;
+  EXPECT_TRUE(std::regex_search(fine, std::regex(R"( ok +- +20\d\d-)"))) << fine;
+}
+
+TEST_F(CliTest, InspectPrintsOneJsonObjectPerEntry) {
+  std::ofstream(dir_ / "f.xml") << R"(<?xml version="1.0"?><rss version="2.0"><channel><title>Notes</title>
+<item><title>Draft</title><guid>d</guid><pubDate>Mon, 01 Jan 0001 00:00:00 +0000</pubDate><description>Pending.</description></item>
+<item><title>Real</title><guid>r</guid><link>/r.html</link><pubDate>Mon, 23 May 2022 10:00:00 GMT</pubDate><description>A &amp; B</description></item>
+</channel></rss>)";
+  auto out = run(bin_ + " inspect " + (dir_ / "f.xml").string());
+  ASSERT_EQ(out.status, 0) << out.output;
+  std::istringstream lines(out.output);
+  std::vector<nlohmann::json> objects;
+  for (std::string line; std::getline(lines, line);) objects.push_back(nlohmann::json::parse(line));
+  ASSERT_EQ(objects.size(), 3u);
+  EXPECT_EQ(objects[0]["type"], "feed");
+  EXPECT_EQ(objects[0]["title"], "Notes");
+  const auto& draft = objects[1];
+  EXPECT_TRUE(draft["published"].is_null());
+  EXPECT_EQ(draft["undated"], true);
+  EXPECT_EQ(draft["junk"], true);
+  EXPECT_NE(draft["junk_reason"].get<std::string>().find("draft placeholder"), std::string::npos);
+  const auto& real = objects[2];
+  EXPECT_EQ(real["published"], "2022-05-23T10:00:00Z");
+  EXPECT_EQ(real["summary_text"], "A & B");
+  for (const char* key :
+       {"title", "link", "author", "words", "content_text", "category", "reading_minutes", "excerpt"})
+    EXPECT_TRUE(real.contains(key)) << key;
+  EXPECT_EQ(run(bin_ + " inspect " + (dir_ / "missing.xml").string()).status, 1);
+}
+
+TEST_F(CliTest, BadArgumentsAndConfigurationAreClearErrors) {
+  auto bad_env = run("LONGREAD_CRAWL_TIMEOUT=soon " + bin_ + " blogs");
+  EXPECT_EQ(bad_env.status, 2);
+  EXPECT_NE(bad_env.output.find("crawl.timeout must be an integer"), std::string::npos) << bad_env.output;
+  auto no_command = run(bin_);
+  EXPECT_NE(no_command.status, 0);
+  std::ofstream(dir_ / "not.db") << "this is not a database, just text that is long enough to be read";
+  auto bad_db =
+      run(std::string(LONGREAD_BINARY_DIR "/src/app/longread --db ") + (dir_ / "not.db").string() + " blogs");
+  EXPECT_EQ(bad_db.status, 1);
+  EXPECT_NE(bad_db.output.find("file is not a database"), std::string::npos) << bad_db.output;
+}
+
+}  // namespace
