@@ -538,20 +538,6 @@ Outcome run_case(const Case& c, const std::string& bytes, std::string& why) {
   return Outcome::kPass;
 }
 
-std::map<std::string, std::string> read_known_failures(const fs::path& file) {
-  std::map<std::string, std::string> known;
-  std::ifstream in(file);
-  std::string line;
-  while (std::getline(in, line)) {
-    const auto t = trim(line);
-    if (t.empty() || t.front() == '#') continue;
-    const auto space = t.find_first_of(" \t");
-    known.emplace(std::string(t.substr(0, space)),
-                  space == std::string_view::npos ? std::string() : std::string(trim(t.substr(space))));
-  }
-  return known;
-}
-
 }  // namespace
 
 int run_feedparser(std::span<const std::string_view> args) {

@@ -7,6 +7,28 @@
 
 #include "modes.h"
 
+#include <fstream>
+
+#include "core/strings.h"
+
+namespace longread::conformance {
+
+std::map<std::string, std::string> read_known_failures(const std::filesystem::path& file) {
+  std::map<std::string, std::string> known;
+  std::ifstream in(file);
+  std::string line;
+  while (std::getline(in, line)) {
+    const auto t = trim(line);
+    if (t.empty() || t.front() == '#') continue;
+    const auto space = t.find_first_of(" \t");
+    known.emplace(std::string(t.substr(0, space)),
+                  space == std::string_view::npos ? std::string() : std::string(trim(t.substr(space))));
+  }
+  return known;
+}
+
+}  // namespace longread::conformance
+
 namespace {
 using longread::conformance::run_feedparser;
 using longread::conformance::run_readability;

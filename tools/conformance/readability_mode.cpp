@@ -34,21 +34,6 @@ std::string slurp(const fs::path& p) {
   return ss.str();
 }
 
-// "name reason..." per line; '#' starts a comment line.
-std::map<std::string, std::string> read_known(const fs::path& file) {
-  std::map<std::string, std::string> known;
-  std::ifstream in(file);
-  std::string line;
-  while (std::getline(in, line)) {
-    const auto t = trim(line);
-    if (t.empty() || t.front() == '#') continue;
-    const auto space = t.find_first_of(" \t");
-    known.emplace(std::string(t.substr(0, space)),
-                  space == std::string_view::npos ? std::string() : std::string(trim(t.substr(space))));
-  }
-  return known;
-}
-
 }  // namespace
 
 int run_readability(std::span<const std::string_view> args) {
@@ -64,7 +49,7 @@ int run_readability(std::span<const std::string_view> args) {
     fmt::print("skipped: {} not present\n", root.string());
     return kExitSkipped;
   }
-  const auto known = read_known(known_file);
+  const auto known = read_known_failures(known_file);
 
   std::vector<fs::path> pages;
   for (const auto& item : fs::directory_iterator(root))
