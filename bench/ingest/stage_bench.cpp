@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "../common/corpus.h"
 #include "core/strings.h"
 #include "curate/curate.h"
 #include "feed/feed.h"
@@ -22,20 +23,8 @@
 namespace fs = std::filesystem;
 
 namespace {
-bool is_feed_file(const fs::path& p) {
-  const std::string name = p.filename().string();
-  if (name.starts_with("LICENSE") || name == "COPYING" || name.ends_with(".md") ||
-      name.ends_with(".serde.json"))
-    return false;
-  return p.parent_path().filename() != "opml";
-}
-
-std::string read_file(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
+using longread::bench::is_feed_file;
+using longread::bench::read_file;
 
 double thread_cpu_seconds() {
   timespec ts{};
