@@ -67,8 +67,7 @@ int cmd_export(const config::Config& config) {
   if (!store) return 1;
   auto blogs = store->blogs();
   if (!blogs) {
-    fmt::print(stderr, "longread: {}\n", blogs.error().message);
-    return 1;
+    return report_failure(blogs.error());
   }
   std::vector<feed::OpmlBlog> out;
   out.reserve(blogs->size());
@@ -82,8 +81,7 @@ int cmd_blogs(const config::Config& config) {
   if (!store) return 1;
   auto blogs = store->blogs();
   if (!blogs) {
-    fmt::print(stderr, "longread: {}\n", blogs.error().message);
-    return 1;
+    return report_failure(blogs.error());
   }
   constexpr const char* kRow = "{:>5}  {:<28}  {:<13}  {:<44}  {:<28}  {:<16}  {:<16}  {:<16}  {:>8}\n";
   fmt::print(kRow, "id", "title", "category", "feed URL", "last status", "last error at", "last success",
@@ -128,8 +126,7 @@ int cmd_crawl(const config::Config& config, bool all) {
   auto observer = make_crawl_observer(isatty(STDERR_FILENO) != 0);
   auto summary = crawler.run(observer.get());
   if (!summary) {
-    fmt::print(stderr, "longread: {}\n", summary.error().message);
-    return 1;
+    return report_failure(summary.error());
   }
   fmt::print("{}\n", format_summary(*summary));
   return 0;
@@ -209,8 +206,7 @@ int cmd_junk_list(const config::Config& config, int limit) {
   if (!store) return 1;
   auto junk = store->recent_junk(limit);
   if (!junk) {
-    fmt::print(stderr, "longread: {}\n", junk.error().message);
-    return 1;
+    return report_failure(junk.error());
   }
   fmt::print("{:>7}  {:<24}  {:<40}  {}\n", "id", "blog", "title", "reason");
   for (const auto& v : *junk) {
@@ -225,8 +221,7 @@ int cmd_override(const config::Config& config, std::int64_t article_id, std::opt
   if (!store) return 1;
   auto done = store->set_keep_override(article_id, keep);
   if (!done) {
-    fmt::print(stderr, "longread: {}\n", done.error().message);
-    return 1;
+    return report_failure(done.error());
   }
   fmt::print("article {}: {}\n", article_id,
              !keep ? "override cleared" : (*keep ? "kept (shown on the site)" : "marked junk (hidden)"));

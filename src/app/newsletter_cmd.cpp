@@ -42,15 +42,13 @@ int cmd_newsletter_send(const config::Config& config, bool dry_run) {
   if (!store) return 1;
   auto accounts = accounts::Accounts::open(*store, {});
   if (!accounts) {
-    fmt::print(stderr, "longread: {}\n", accounts.error().message);
-    return 1;
+    return report_failure(accounts.error());
   }
   const mail::SmtpSender sender(smtp_options(config));
   auto summary = mail::send_newsletter(*store, **accounts, sender, newsletter_options(config), now_seconds(),
                                        dry_run, [](std::string_view text) { fmt::print("{}", text); });
   if (!summary) {
-    fmt::print(stderr, "longread: {}\n", summary.error().message);
-    return 1;
+    return report_failure(summary.error());
   }
   fmt::print("issue {}: {} articles, {} sent, {} skipped, {} to retry, {} refused\n", summary->issue_key,
              summary->articles, summary->sent, summary->skipped, summary->temporary, summary->permanent);

@@ -68,8 +68,7 @@ int cmd_serve(const config::Config& config) {
   ui::Site site(*store, options);
   auto server = ui::make_server(site);
   if (!server) {
-    fmt::print(stderr, "longread: {}\n", server.error().message);
-    return 1;
+    return report_failure(server.error());
   }
   spdlog::info("serve: listening on http://{}/ (database {})", config.site.listen, config.db_path);
 

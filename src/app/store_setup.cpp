@@ -19,6 +19,11 @@ std::optional<std::string> read_whole_file(const std::string& path) {
 }
 }  // namespace
 
+int report_failure(const Error& error) {
+  fmt::print(stderr, "longread: {}\n", error.message);
+  return 1;
+}
+
 std::unique_ptr<storage::Store> open_store(const config::Config& config) {
   const auto parent = std::filesystem::path(config.db_path).parent_path();
   if (!parent.empty()) {

@@ -13,6 +13,9 @@
 
 namespace longread::app {
 
+// Prints "longread: <message>" on stderr and returns exit code 1: how every subcommand reports a failure.
+int report_failure(const Error& error);
+
 // Opens the configured database (creating its folder); prints the error and returns null on failure.
 std::unique_ptr<storage::Store> open_store(const config::Config& config);
 // On first run (no blogs yet) imports the default blog list; false (after printing why) on failure.

@@ -39,8 +39,7 @@ int cmd_train(const config::Config& config, double holdout) {
   query.limit = 1'000'000;
   auto articles = store->articles(query);
   if (!articles) {
-    fmt::print(stderr, "longread: {}\n", articles.error().message);
-    return 1;
+    return report_failure(articles.error());
   }
   // Labels are the blogs' categories; the deterministic split keeps every run comparable.
   std::vector<std::pair<std::string, std::string>> train;
