@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cstdlib>
 #include <ctime>
 #include <filesystem>
 #include <fstream>
@@ -17,6 +18,8 @@
 #include "core/strings.h"
 #include "curate/curate.h"
 #include "feed/feed.h"
+#include "html/compare.h"
+#include "html/dom.h"
 #include "html/html.h"
 #include "pipeline/article_builder.h"
 
@@ -70,7 +73,7 @@ int main(int argc, char** argv) {
     bytes += files.back().size();
   }
 
-  Stage parse{"parse_feed"}, to_text{"html_to_text"}, boiler{"strip_boilerplate"}, excerpt{"make_excerpt"},
+  Stage parse{"parse_feed"}, to_text{"html_to_text"}, to_text_gumbo{"html_to_text, gumbo (reference)"}, boiler{"strip_boilerplate"}, excerpt{"make_excerpt"},
       words{"count_words"}, simhash{"simhash"}, language{"detect_language"}, judge{"judge"},
       build{"build_article (all of curation)"};
   std::vector<feed::Feed> feeds;
@@ -98,12 +101,43 @@ int main(int argc, char** argv) {
   pipeline::CurationContext context;
   context.junk_options = &junk_options;
   const TimePoint now = now_seconds();
+  std::string agreement;
   for (int r = 0; r < reps; ++r) {
     const bool record = r == 0;
     std::vector<std::string> raw(n), texts(n);
     double t0 = thread_cpu_seconds();
     for (std::size_t i = 0; i < n; ++i) raw[i] = html::html_to_text(bodies[i]);
     to_text.seconds += thread_cpu_seconds() - t0;
+    std::vector<std::string> reference(n);
+    t0 = thread_cpu_seconds();
+    for (std::size_t i = 0; i < n; ++i) reference[i] = html::detail::html_to_text_gumbo(bodies[i]);
+    to_text_gumbo.seconds += thread_cpu_seconds() - t0;
+    if (record) {
+      // How far the libxml2 SAX text is from gumbo's HTML5 text on the same entries.
+      std::size_t same = 0;
+      double f1 = 0;
+      double worst = 1;
+      std::size_t worst_i = 0;
+      for (std::size_t i = 0; i < n; ++i) {
+        if (raw[i] == reference[i]) {
+          ++same;
+          f1 += 1;
+          continue;
+        }
+        const double f = html::token_f1(raw[i], reference[i]).f1;
+        f1 += f;
+        if (f < worst) {
+          worst = f;
+          worst_i = i;
+        }
+      }
+      agreement = fmt::format(
+          "html_to_text vs gumbo reference: {} of {} entries identical, mean token F1 {:.4f}, lowest {:.4f}", same,
+          n, f1 / static_cast<double>(n), worst);
+      if (std::getenv("STAGE_BENCH_SHOW_WORST") != nullptr)
+        fmt::print("worst entry:\n--- html\n{}\n--- libxml2\n{}\n--- gumbo\n{}\n", bodies[worst_i], raw[worst_i],
+                   reference[worst_i]);
+    }
     t0 = thread_cpu_seconds();
     for (std::size_t i = 0; i < n; ++i) texts[i] = html::strip_boilerplate(raw[i]);
     boiler.seconds += thread_cpu_seconds() - t0;
@@ -174,10 +208,11 @@ int main(int argc, char** argv) {
   fmt::print("{} files, {:.2f} MB, {} entries, {} reps (thread CPU time)\n", files.size(),
              static_cast<double>(bytes) / 1048576.0, n, reps);
   const double per = 1e6 / static_cast<double>(n * static_cast<std::size_t>(reps));
-  for (const Stage* s : {&parse, &to_text, &boiler, &excerpt, &words, &simhash, &language, &judge, &build}) {
+  for (const Stage* s : {&parse, &to_text, &to_text_gumbo, &boiler, &excerpt, &words, &simhash, &language, &judge, &build}) {
     fmt::print("  {:<34} {:9.1f} us/entry {:8.3f} s per pass\n", s->name, s->seconds * per,
                s->seconds / reps);
   }
+  fmt::print("{}\n", agreement);
   fmt::print("output digest: {:016x}\n", digest.h);
   return 0;
 }

@@ -80,6 +80,10 @@ bool is_footnote_marker(const GumboNode* n);
 // Block-level elements: they begin a new paragraph.
 bool is_block_tag(GumboTag tag);
 
+// html_to_text as a walk over gumbo's HTML5 tree: the reference the libxml2 version is measured
+// against (tests, bench/ingest/stage_bench).
+std::string html_to_text_gumbo(std::string_view html);
+
 // Concatenated text content of a subtree (no chrome filtering), whitespace not folded.
 std::string inner_text(const GumboNode* n);
 
