@@ -86,8 +86,9 @@ Result<CrawlSummary> Crawler::run(CrawlObserver* observer) {
     by_id.emplace(static_cast<std::uint64_t>(blog.id), std::move(blog));
   }
 
-  // libcurl fetches on this thread; parsing, curation, extraction and saving run on the pool, so every
-  // core works while transfers continue. `mutex` guards everything below that the tasks share.
+  // libcurl fetches on this thread; parsing, curation and extraction run on the pool and saving on the
+  // writer thread, so every core works while transfers continue. `mutex` guards everything below that the
+  // tasks share.
   std::mutex mutex;
   std::unordered_map<std::uint64_t, PendingBlog> pending;  // blogs waiting for full-text pages
   struct PageJob {
@@ -99,7 +100,11 @@ Result<CrawlSummary> Crawler::run(CrawlObserver* observer) {
 
   DuplicateIndex duplicates(store_);
 
-  auto finish_blog = [&](storage::CrawlRecord& record, BlogResult& result, Clock::time_point started) {
+  // Saving runs on its own thread, in the order blogs finish: the store takes one writer at a time, so
+  // a worker that has curated a blog hands it over and goes on with the next feed instead of waiting
+  // for the database.
+  TaskPool writer(1);
+  auto save_blog = [&](storage::CrawlRecord& record, BlogResult& result, Clock::time_point started) {
     auto saved = duplicates.save(record);
     if (!saved) {
       result.status = "not saved: " + saved.error().message;
@@ -125,6 +130,15 @@ Result<CrawlSummary> Crawler::run(CrawlObserver* observer) {
     summary.updated_articles += result.updated_articles;
     summary.elapsed = since(pass_start);
     if (observer) observer->on_blog_done(result, summary);
+  };
+  auto finish_blog = [&](storage::CrawlRecord& record, BlogResult& result, Clock::time_point started) {
+    struct Job {
+      storage::CrawlRecord record;
+      BlogResult result;
+      Clock::time_point started;
+    };
+    auto job = std::make_shared<Job>(Job{std::move(record), std::move(result), started});
+    writer.submit([&save_blog, job] { save_blog(job->record, job->result, job->started); });
   };
 
   auto process_feed = [&](const fetch::Response& response) {
@@ -182,9 +196,10 @@ Result<CrawlSummary> Crawler::run(CrawlObserver* observer) {
           // Unchanged in the feed: keep what is stored (including a full text fetched earlier) and skip
           // the curation work entirely.
           const auto it = known.find(entry_identity(entry));
-          if (it != known.end() && it->second.content_hash == entry_hash(entry)) continue;
+          std::string hash = entry_hash(entry);
+          if (it != known.end() && it->second.content_hash == hash) continue;
           auto article = build_article(entry, blog, now, curation_);
-          article.content_hash = entry_hash(entry);
+          article.content_hash = std::move(hash);
           if (it != known.end()) {
             article.id = it->second.id;  // an update: lets near-duplicate checks skip the article itself
             known.erase(it);
@@ -277,6 +292,7 @@ Result<CrawlSummary> Crawler::run(CrawlObserver* observer) {
   }
   // Anything still pending (stopped early): save with the summaries.
   for (auto& [tag, p] : pending) finish_blog(p.record, p.result, p.started);
+  writer.wait_idle();
 
   summary.elapsed = since(pass_start);
   if (observer) observer->on_finish(summary);
