@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <cstdint>
+#include <cstring>
 
 namespace longread {
 namespace {
@@ -101,7 +102,20 @@ void append_utf8(std::string& out, char32_t cp) {
 }
 
 bool is_valid_utf8(std::string_view s) noexcept {
-  for (std::size_t i = 0; i < s.size();) {
+  std::size_t i = 0;
+  while (i < s.size()) {
+    // Eight ASCII bytes at a time: most feed text is ASCII.
+    while (i + 8 <= s.size()) {
+      std::uint64_t word = 0;
+      std::memcpy(&word, s.data() + i, sizeof word);
+      if ((word & 0x8080808080808080ULL) != 0) break;
+      i += 8;
+    }
+    if (i >= s.size()) break;
+    if (static_cast<unsigned char>(s[i]) < 0x80) {
+      ++i;
+      continue;
+    }
     const auto len = utf8_sequence_length(s, i);
     if (len == 0) return false;
     i += len;
@@ -112,21 +126,25 @@ bool is_valid_utf8(std::string_view s) noexcept {
 std::string sanitize_utf8(std::string_view s) {
   std::string out;
   out.reserve(s.size());
-  for (std::size_t i = 0; i < s.size();) {
-    const auto len = utf8_sequence_length(s, i);
-    if (len == 0) {
-      out += "\xEF\xBF\xBD";
-      ++i;
-      continue;
-    }
+  std::size_t run = 0;  // start of the bytes kept as they are, appended in one piece
+  std::size_t i = 0;
+  while (i < s.size()) {
     const auto c = static_cast<unsigned char>(s[i]);
-    if (len == 1 && c < 0x20 && c != '\t' && c != '\n' && c != '\r') {
+    if ((c >= 0x20 && c < 0x80) || c == '\t' || c == '\n' || c == '\r') {
       ++i;
       continue;
     }
-    out.append(s.substr(i, len));
-    i += len;
+    if (c >= 0x80) {
+      if (const auto len = utf8_sequence_length(s, i); len != 0) {
+        i += len;
+        continue;
+      }
+    }
+    out.append(s.substr(run, i - run));
+    if (c >= 0x80) out += "\xEF\xBF\xBD";  // an invalid byte: U+FFFD; a C0 control: dropped
+    run = ++i;
   }
+  out.append(s.substr(run));
   return out;
 }
 

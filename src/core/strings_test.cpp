@@ -2,6 +2,10 @@
 
 #include <gtest/gtest.h>
 
+#include <random>
+#include <string>
+#include <vector>
+
 namespace longread {
 namespace {
 
@@ -10,6 +14,68 @@ TEST(Strings, SanitizeReplacesInvalidUtf8AndDropsControls) {
   EXPECT_EQ(sanitize_utf8("\xC0\xAF"), "\xEF\xBF\xBD\xEF\xBF\xBD");  // overlong '/'
   EXPECT_TRUE(is_valid_utf8("caf\xC3\xA9"));
   EXPECT_FALSE(is_valid_utf8("\xED\xA0\x80"));  // surrogate
+}
+
+// A plain decoder written from RFC 3629's table (section 4), byte by byte, with no fast paths: the
+// optimised sanitize_utf8 and is_valid_utf8 must agree with it on any input.
+std::size_t reference_sequence_length(std::string_view s, std::size_t i) {
+  const auto b = [&](std::size_t k) { return static_cast<unsigned char>(s[i + k]); };
+  const auto tail = [&](std::size_t k) { return i + k < s.size() && b(k) >= 0x80 && b(k) <= 0xBF; };
+  const auto in = [&](std::size_t k, unsigned lo, unsigned hi) {
+    return i + k < s.size() && b(k) >= lo && b(k) <= hi;
+  };
+  const unsigned c = b(0);
+  if (c < 0x80) return 1;
+  if (c >= 0xC2 && c <= 0xDF) return tail(1) ? 2 : 0;
+  if (c == 0xE0) return in(1, 0xA0, 0xBF) && tail(2) ? 3 : 0;
+  if ((c >= 0xE1 && c <= 0xEC) || c == 0xEE || c == 0xEF) return tail(1) && tail(2) ? 3 : 0;
+  if (c == 0xED) return in(1, 0x80, 0x9F) && tail(2) ? 3 : 0;
+  if (c == 0xF0) return in(1, 0x90, 0xBF) && tail(2) && tail(3) ? 4 : 0;
+  if (c >= 0xF1 && c <= 0xF3) return tail(1) && tail(2) && tail(3) ? 4 : 0;
+  if (c == 0xF4) return in(1, 0x80, 0x8F) && tail(2) && tail(3) ? 4 : 0;
+  return 0;
+}
+
+TEST(Strings, Utf8FunctionsAgreeWithAPlainDecoderOnRandomBytes) {
+  std::mt19937 random(20261129);
+  // Mostly ASCII with newlines (the fast paths), some multi-byte characters, some junk.
+  const std::vector<std::string> pieces = {"a",
+                                           "word ",
+                                           "\n",
+                                           "\t",
+                                           "\x01",
+                                           "\0",
+                                           "\xC3\xA9",
+                                           "\xE2\x80\x94",
+                                           "\xF0\x9F\x98\x80",
+                                           "\xFF",
+                                           "\xC3",
+                                           "\xED\xA0\x80",
+                                           "\xC0\xAF",
+                                           "\xF4\x90\x80\x80",
+                                           "\x7F",
+                                           "12345678"};
+  for (int round = 0; round < 20000; ++round) {
+    std::string input;
+    const int n = static_cast<int>(random() % 40);
+    for (int k = 0; k < n; ++k) input += pieces[random() % pieces.size()];
+    std::string expected;
+    bool valid = true;
+    for (std::size_t i = 0; i < input.size();) {
+      const auto len = reference_sequence_length(input, i);
+      const auto c = static_cast<unsigned char>(input[i]);
+      if (len == 0) {
+        valid = false;
+        expected += "\xEF\xBF\xBD";
+        ++i;
+      } else {
+        if (!(len == 1 && c < 0x20 && c != '\t' && c != '\n' && c != '\r')) expected.append(input, i, len);
+        i += len;
+      }
+    }
+    ASSERT_EQ(sanitize_utf8(input), expected) << testing::PrintToString(input);
+    ASSERT_EQ(is_valid_utf8(input), valid) << testing::PrintToString(input);
+  }
 }
 
 TEST(Strings, CollapseWhitespaceFoldsRunsAndNbsp) {
