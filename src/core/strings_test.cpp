@@ -44,7 +44,7 @@ TEST(Strings, Utf8FunctionsAgreeWithAPlainDecoderOnRandomBytes) {
                                            "\n",
                                            "\t",
                                            "\x01",
-                                           "\0",
+                                           std::string(1, '\0'),
                                            "\xC3\xA9",
                                            "\xE2\x80\x94",
                                            "\xF0\x9F\x98\x80",
