@@ -10,8 +10,10 @@
 
 namespace longread::curate {
 namespace {
-// CLD2 is accurate on a few hundred bytes; 4 KiB (~700 words) is plenty and keeps judge cheap.
-constexpr std::size_t kMaxDetectBytes = 4 * 1024;
+// CLD2 is accurate on a few hundred bytes. On the 3754 entries of the real-feeds corpus, the first 1 KiB
+// (~170 words) gives the same verdict as the first 4 KiB on all but two, both German posts that 4 KiB
+// left undecided, at half the cost (20 vs 38 us per entry); 2 KiB turned one Swedish post Norwegian.
+constexpr std::size_t kMaxDetectBytes = 1024;
 }  // namespace
 
 std::string detect_language(std::string_view text) {
