@@ -64,11 +64,23 @@ bool ends_with_marker(std::string_view t) {
 }  // namespace
 
 std::string make_excerpt(std::string_view text, std::size_t max_chars, bool keep_paragraphs) {
-  const auto paragraphs = paragraphs_of(text);
+  // Paragraphs are folded and joined only until there are more than max_chars code points: the cut
+  // below looks no further than that (one code point past the limit), so a 10,000-word post costs the
+  // same as a 300-word one.
   std::string joined;
-  for (const auto& p : paragraphs) {
-    if (!joined.empty()) joined += keep_paragraphs ? "\n\n" : " ";
+  std::size_t joined_chars = 0;
+  for (std::size_t pos = 0; pos <= text.size() && joined_chars <= max_chars;) {
+    auto end = text.find("\n\n", pos);
+    if (end == std::string_view::npos) end = text.size();
+    const std::string p = collapse_whitespace(text.substr(pos, end - pos));
+    pos = end + 2;
+    if (p.empty()) continue;
+    if (!joined.empty()) {
+      joined += keep_paragraphs ? "\n\n" : " ";
+      joined_chars += keep_paragraphs ? 2 : 1;
+    }
     joined += p;
+    joined_chars += count_code_points(p);
   }
   if (joined.empty() || max_chars == 0) return {};
   if (count_code_points(joined) <= max_chars) return joined;
