@@ -106,7 +106,15 @@ bool limit_nesting_pass(std::string_view s, int max_depth, std::string* out) {
     if (p >= s.size() || !is_ascii_alpha(s[p])) continue;
     const std::size_t name_begin = p;
     while (p < s.size() && is_name_char(s[p])) ++p;
-    const std::string name = to_lower_ascii(s.substr(name_begin, std::min<std::size_t>(p - name_begin, 32)));
+    // Lower-cased into a local buffer: this scan runs over every entry, and a string per tag showed up
+    // in profiles.
+    std::array<char, 32> name_buffer{};
+    const std::size_t name_length = std::min<std::size_t>(p - name_begin, name_buffer.size());
+    for (std::size_t k = 0; k < name_length; ++k) {
+      const char c = s[name_begin + k];
+      name_buffer[k] = (c >= 'A' && c <= 'Z') ? static_cast<char>(c - 'A' + 'a') : c;
+    }
+    const std::string_view name(name_buffer.data(), name_length);
     const std::size_t end = tag_end(s, p);
     i = end;
     if (is_void(name) || is_self_limiting(name)) continue;
