@@ -89,17 +89,18 @@ constexpr const char* kSelectArticleIdentity =
 // A duplicate_of that names no stored article is dropped (NULL) instead of failing the whole crawl.
 #define LONGREAD_DUPLICATE_OF "(SELECT d.id FROM articles d WHERE d.id = :duplicate_of)"
 
+// score is not written: it is a generated column (migration 0006), derived from votes and dates.
 constexpr const char* kInsertArticle =
     "INSERT INTO articles (blog_id, guid, title, link, author, published, updated, undated, summary_html,"
     " content_html, first_seen, display_at, content_hash, text, excerpt, word_count, reading_minutes, "
     "category,"
     " category_from_blog, junk, junk_reason, duplicate_of, keep_override, visible, full_text_fetched, "
     "simhash,"
-    " votes, score)"
+    " votes)"
     " VALUES (:blog_id, :guid, :title, :link, :author, :published, :updated, :undated, :summary_html,"
     " :content_html, :first_seen, :display_at, :content_hash, :text, :excerpt, :word_count, :reading_minutes,"
     " :category, :category_from_blog, :junk, :junk_reason, " LONGREAD_DUPLICATE_OF
-    ", :keep_override, :visible, :full_text_fetched, :simhash, :votes, :score)";
+    ", :keep_override, :visible, :full_text_fetched, :simhash, :votes)";
 
 // Content changed: everything the feed and curation say is replaced; id, votes, score, first_seen and
 // the operator's keep_override stay.
@@ -241,7 +242,7 @@ constexpr const char* kInsertVote =
     " ON CONFLICT (reader_id, article_id) DO NOTHING";
 constexpr const char* kDeleteVote =
     "DELETE FROM votes WHERE reader_id = :reader_id AND article_id = :article_id";
-// The hot score follows votes through the trigger of migration 0005.
+// The hot score follows votes: it is a generated column (migration 0006).
 constexpr const char* kAddArticleVotes = "UPDATE articles SET votes = votes + :delta WHERE id = :id";
 constexpr const char* kSelectArticleVotes =
     "SELECT a.votes, EXISTS (SELECT 1 FROM votes v WHERE v.reader_id = :reader_id AND v.article_id = a.id)"
@@ -1254,7 +1255,7 @@ class SqliteStore final : public Store {
       q->bind(":first_seen", to_unix(first_seen));
       q->bind(":display_at", to_unix(article.published.value_or(first_seen)));
       q->bind(":keep_override", article.keep_override).bind(":visible", visible);
-      q->bind(":votes", article.votes).bind(":score", article.score);
+      q->bind(":votes", article.votes);
       if (auto ok = q->run(); !ok) return db_error("cannot insert article", ok.error());
       ++stats.inserted;
     } else if (existing_hash != hash) {
