@@ -12,6 +12,8 @@
 #include <mutex>
 #include <set>
 #include <system_error>
+#include <unordered_set>
+#include <utility>
 
 #include <fmt/core.h>
 
@@ -101,6 +103,12 @@ constexpr const char* kInsertArticle =
     " :content_html, :first_seen, :display_at, :content_hash, :text, :excerpt, :word_count, :reading_minutes,"
     " :category, :category_from_blog, :junk, :junk_reason, " LONGREAD_DUPLICATE_OF
     ", :keep_override, :visible, :full_text_fetched, :simhash, :votes)";
+
+// A new visible article enters the full-text index (migration 0007: the store writes it, after the crawl's
+// other statements, so FTS5 writes the crawl's entries as one segment at commit). The index's delete and
+// update triggers (migration 0003) keep it in step afterwards.
+constexpr const char* kInsertSearchEntry =
+    "INSERT INTO articles_fts (rowid, title, text) VALUES (:id, :title, :text)";
 
 // Content changed: everything the feed and curation say is replaced; id, votes, score, first_seen and
 // the operator's keep_override stay.
@@ -694,11 +702,14 @@ class SqliteStore final : public Store {
     }
 
     SaveStats stats;
+    PendingSearchEntries search_entries;
     for (const model::Article& article : record.articles) {
-      auto saved = save_article(db, record, blog_category, article, stats);
+      auto saved = save_article(db, record, blog_category, article, stats, search_entries);
       if (!saved) return std::unexpected(saved.error());
     }
     if (auto ok = save_blog_state(db, record); !ok) return std::unexpected(ok.error());
+    // Last: any later statement with a statement journal would flush FTS5's pending entries (0007).
+    if (auto ok = search_entries.write(db); !ok) return std::unexpected(ok.error());
     if (auto ok = tx->commit(); !ok) return db_error("cannot save crawl", ok.error());
     return stats;
   }
@@ -1203,10 +1214,37 @@ class SqliteStore final : public Store {
     return writer_->changes() > 0;
   }
 
+  // The full-text index entries of a crawl's new visible articles, written after every other statement of
+  // the crawl (migration 0007). The articles are the record's, which outlives this.
+  class PendingSearchEntries {
+   public:
+    void add(std::int64_t id, const model::Article& article) {
+      entries_.push_back({id, &article});
+      ids_.insert(id);
+    }
+    [[nodiscard]] bool contains(std::int64_t id) const { return ids_.contains(id); }
+
+    Result<void> write(Connection& db) {
+      for (const auto& [id, article] : entries_) {
+        auto q = db.query(kInsertSearchEntry);
+        if (!q) return db_error("cannot index article", q.error());
+        q->bind(":id", id).bind(":title", article->title).bind(":text", article->text);
+        if (auto ok = q->run(); !ok) return db_error("cannot index article", ok.error());
+      }
+      entries_.clear();
+      ids_.clear();
+      return {};
+    }
+
+   private:
+    std::vector<std::pair<std::int64_t, const model::Article*>> entries_;
+    std::unordered_set<std::int64_t> ids_;
+  };
+
   // Inserts, updates or leaves one article of a crawl (inside the crawl's transaction).
   static Result<void> save_article(Connection& db, const CrawlRecord& record,
                                    const std::string& blog_category, const model::Article& article,
-                                   SaveStats& stats) {
+                                   SaveStats& stats, PendingSearchEntries& search_entries) {
     const std::string hash = effective_content_hash(article);
     const bool from_blog = article.category.empty() || article.category == blog_category;
     const std::string& category = from_blog ? blog_category : article.category;
@@ -1257,8 +1295,16 @@ class SqliteStore final : public Store {
       q->bind(":keep_override", article.keep_override).bind(":visible", visible);
       q->bind(":votes", article.votes);
       if (auto ok = q->run(); !ok) return db_error("cannot insert article", ok.error());
+      if (visible) search_entries.add(db.last_insert_rowid(), article);
       ++stats.inserted;
-    } else if (existing_hash != hash) {
+      return {};
+    }
+    // The index triggers of an update delete the old entry: it must be in the index first (a feed that
+    // repeats a guid inserts and then updates one article in the same crawl).
+    if (search_entries.contains(*existing_id)) {
+      if (auto ok = search_entries.write(db); !ok) return std::unexpected(ok.error());
+    }
+    if (existing_hash != hash) {
       auto q = db.query(kUpdateArticle);
       if (!q) return db_error("cannot update article", q.error());
       bind_content(*q);
