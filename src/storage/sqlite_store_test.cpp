@@ -830,6 +830,22 @@ TEST_F(StoreTest, VisibleCountsMatchARecountAfterEveryKindOfChange) {
   ASSERT_TRUE(store_->set_keep_override(keys.at(8).id, true));
   check("after overrides");
 
+  // The store counts a crawl's new articles at the end of the crawl (migration 0008). A feed that repeats
+  // a guid inserts and then edits one article in the same crawl: hidden as junk, or moved to a category.
+  auto twice = make_article("twice", "Twice", day(5));
+  auto hidden = twice;
+  hidden.title = "Twice, now junk";
+  hidden.junk = true;
+  auto moved_first = make_article("moved", "Moved", day(6));
+  moved_first.category = "science";
+  auto moved = moved_first;
+  moved.title = "Moved, re-filed";
+  moved.category = "art";
+  const auto stats = save(ok_record(a, day(2), {twice, hidden, moved_first, moved}));
+  EXPECT_EQ(stats.inserted, 2);
+  EXPECT_EQ(stats.updated, 2);
+  check("after a guid repeated in one crawl");
+
   add_blog("https://a.example/feed", "history");
   check("after re-filing");
 }

@@ -9,6 +9,7 @@
 #include <bit>
 #include <cctype>
 #include <filesystem>
+#include <map>
 #include <mutex>
 #include <set>
 #include <system_error>
@@ -109,6 +110,12 @@ constexpr const char* kInsertArticle =
 // update triggers (migration 0003) keep it in step afterwards.
 constexpr const char* kInsertSearchEntry =
     "INSERT INTO articles_fts (rowid, title, text) VALUES (:id, :title, :text)";
+
+// A crawl's new visible articles are counted once per crawl (migration 0008), per blog and per category.
+constexpr const char* kAddBlogVisibleCount =
+    "UPDATE blogs SET visible_articles = visible_articles + :n WHERE id = :blog_id";
+constexpr const char* kAddCategoryVisibleCount =
+    "UPDATE categories SET visible_articles = visible_articles + :n WHERE slug = :category";
 
 // Content changed: everything the feed and curation say is replaced; id, votes, score, first_seen and
 // the operator's keep_override stay.
@@ -702,14 +709,15 @@ class SqliteStore final : public Store {
     }
 
     SaveStats stats;
-    PendingSearchEntries search_entries;
+    DeferredWrites deferred;
     for (const model::Article& article : record.articles) {
-      auto saved = save_article(db, record, blog_category, article, stats, search_entries);
+      auto saved = save_article(db, record, blog_category, article, stats, deferred);
       if (!saved) return std::unexpected(saved.error());
     }
     if (auto ok = save_blog_state(db, record); !ok) return std::unexpected(ok.error());
+    if (auto ok = deferred.write_counts(db, record.blog_id); !ok) return std::unexpected(ok.error());
     // Last: any later statement with a statement journal would flush FTS5's pending entries (0007).
-    if (auto ok = search_entries.write(db); !ok) return std::unexpected(ok.error());
+    if (auto ok = deferred.write_search_entries(db); !ok) return std::unexpected(ok.error());
     if (auto ok = tx->commit(); !ok) return db_error("cannot save crawl", ok.error());
     return stats;
   }
@@ -1214,17 +1222,39 @@ class SqliteStore final : public Store {
     return writer_->changes() > 0;
   }
 
-  // The full-text index entries of a crawl's new visible articles, written after every other statement of
-  // the crawl (migration 0007). The articles are the record's, which outlives this.
-  class PendingSearchEntries {
+  // What save_crawl writes once per crawl instead of once per new article: the visible-article counters
+  // of the blog and categories (migration 0008), and the full-text index entries (0007), which go last.
+  // The articles are the record's, which outlives this.
+  class DeferredWrites {
    public:
-    void add(std::int64_t id, const model::Article& article) {
+    void add_visible(std::int64_t id, const std::string& category, const model::Article& article) {
       entries_.push_back({id, &article});
       ids_.insert(id);
+      ++visible_by_category_[category];
+      ++visible_;
     }
-    [[nodiscard]] bool contains(std::int64_t id) const { return ids_.contains(id); }
+    [[nodiscard]] bool has_search_entry(std::int64_t id) const { return ids_.contains(id); }
 
-    Result<void> write(Connection& db) {
+    // Counters commute with the update triggers' -1/+1, so they may be written at any point of the crawl.
+    Result<void> write_counts(Connection& db, std::int64_t blog_id) {
+      if (visible_ == 0) return {};
+      auto q = db.query(kAddBlogVisibleCount);
+      if (!q) return db_error("cannot count articles", q.error());
+      q->bind(":n", visible_).bind(":blog_id", blog_id);
+      if (auto ok = q->run(); !ok) return db_error("cannot count articles", ok.error());
+      for (const auto& [category, n] : visible_by_category_) {
+        auto c = db.query(kAddCategoryVisibleCount);
+        if (!c) return db_error("cannot count articles", c.error());
+        c->bind(":n", n).bind(":category", category);
+        if (auto ok = c->run(); !ok) return db_error("cannot count articles", ok.error());
+      }
+      visible_ = 0;
+      visible_by_category_.clear();
+      return {};
+    }
+
+    // Must come after every other statement of the crawl (migration 0007).
+    Result<void> write_search_entries(Connection& db) {
       for (const auto& [id, article] : entries_) {
         auto q = db.query(kInsertSearchEntry);
         if (!q) return db_error("cannot index article", q.error());
@@ -1239,12 +1269,14 @@ class SqliteStore final : public Store {
    private:
     std::vector<std::pair<std::int64_t, const model::Article*>> entries_;
     std::unordered_set<std::int64_t> ids_;
+    std::map<std::string, std::int64_t, std::less<>> visible_by_category_;
+    std::int64_t visible_ = 0;
   };
 
   // Inserts, updates or leaves one article of a crawl (inside the crawl's transaction).
   static Result<void> save_article(Connection& db, const CrawlRecord& record,
                                    const std::string& blog_category, const model::Article& article,
-                                   SaveStats& stats, PendingSearchEntries& search_entries) {
+                                   SaveStats& stats, DeferredWrites& deferred) {
     const std::string hash = effective_content_hash(article);
     const bool from_blog = article.category.empty() || article.category == blog_category;
     const std::string& category = from_blog ? blog_category : article.category;
@@ -1295,14 +1327,14 @@ class SqliteStore final : public Store {
       q->bind(":keep_override", article.keep_override).bind(":visible", visible);
       q->bind(":votes", article.votes);
       if (auto ok = q->run(); !ok) return db_error("cannot insert article", ok.error());
-      if (visible) search_entries.add(db.last_insert_rowid(), article);
+      if (visible) deferred.add_visible(db.last_insert_rowid(), category, article);
       ++stats.inserted;
       return {};
     }
     // The index triggers of an update delete the old entry: it must be in the index first (a feed that
     // repeats a guid inserts and then updates one article in the same crawl).
-    if (search_entries.contains(*existing_id)) {
-      if (auto ok = search_entries.write(db); !ok) return std::unexpected(ok.error());
+    if (deferred.has_search_entry(*existing_id)) {
+      if (auto ok = deferred.write_search_entries(db); !ok) return std::unexpected(ok.error());
     }
     if (existing_hash != hash) {
       auto q = db.query(kUpdateArticle);
