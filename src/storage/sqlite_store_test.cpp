@@ -850,6 +850,68 @@ TEST_F(StoreTest, VisibleCountsMatchARecountAfterEveryKindOfChange) {
   check("after re-filing");
 }
 
+// Group commit (save_crawls): several blogs' records in one transaction, a savepoint each. A record that
+// cannot be saved (here: its blog does not exist) is rolled back alone; the rest is saved exactly as
+// save_crawl would have saved it, search entries, counters and blog state included.
+TEST_F(StoreTest, SaveCrawlsSavesAGroupAndRollsBackOnlyTheFailingRecord) {
+  const auto a = add_blog("https://a.example/feed", "programming");
+  const auto b = add_blog("https://b.example/feed", "history");
+  auto record_a = ok_record(
+      a, day(1),
+      {make_article("a1", "Lisp ledger", day(1)), make_article("a2", "Cathedral compiler", day(2))});
+  auto missing = ok_record(9999, day(1), {make_article("m1", "Orphan telescope", day(1))});
+  auto record_b = ok_record(b, day(1), {make_article("b1", "River tide", day(3))});
+  record_b.articles[0].junk = true;  // not searchable, not counted
+  record_b.articles.push_back(make_article("b2", "Garden borrow", day(4)));
+  const std::vector<CrawlRecord> group = {record_a, missing, record_b};
+
+  auto results = store_->save_crawls(group);
+  ASSERT_TRUE(results) << results.error().message;
+  ASSERT_EQ(results->size(), 3u);
+  ASSERT_TRUE((*results)[0]);
+  EXPECT_EQ((*results)[0]->inserted, 2);
+  ASSERT_FALSE((*results)[1]);
+  EXPECT_EQ((*results)[1].error().kind, ErrorKind::kNotFound);
+  ASSERT_TRUE((*results)[2]);
+  EXPECT_EQ((*results)[2]->inserted, 2);
+
+  EXPECT_EQ(raw_query(path_, "SELECT COUNT(*) FROM articles").at(0), "4");
+  EXPECT_EQ(store_->search("telescope", 10, 0).value().size(), 0u);
+  EXPECT_EQ(store_->search("ledger", 10, 0).value().size(), 1u);
+  EXPECT_EQ(store_->search("garden", 10, 0).value().size(), 1u);
+  EXPECT_EQ(store_->search("river", 10, 0).value().size(), 0u);  // junk
+  EXPECT_EQ(raw_exec(path_, "INSERT INTO articles_fts (articles_fts) VALUES ('integrity-check')"), "");
+  const auto blogs = store_->blogs().value();
+  ASSERT_EQ(blogs.size(), 2u);
+  for (const auto& blog : blogs) {
+    EXPECT_EQ(blog.article_count, blog.id == a ? 2 : 1) << blog.feed_url;
+    EXPECT_EQ(blog.last_status, "ok");
+    EXPECT_TRUE(blog.last_success_at);
+  }
+
+  // Saving the same group again changes nothing, and the index still equals a rebuilt one.
+  auto again = store_->save_crawls(group);
+  ASSERT_TRUE(again);
+  EXPECT_EQ((*again)[0]->unchanged, 2);
+  EXPECT_EQ((*again)[2]->unchanged, 2);
+  EXPECT_EQ(raw_query(path_, "SELECT COUNT(*) FROM articles").at(0), "4");
+  auto hits = [&] {
+    std::size_t n = 0;
+    for (const char* word : {"compiler", "garden", "ledger", "lisp", "borrow"})
+      n += store_->search(word, 10, 0).value().size();
+    return n;
+  };
+  const auto before = hits();
+  EXPECT_EQ(before, 5u);
+  ASSERT_EQ(raw_exec(path_, "INSERT INTO articles_fts (articles_fts) VALUES ('rebuild')"), "");
+  EXPECT_EQ(hits(), before);
+
+  // An empty group is a valid no-op.
+  auto none = store_->save_crawls({});
+  ASSERT_TRUE(none);
+  EXPECT_TRUE(none->empty());
+}
+
 TEST_F(StoreTest, TwoStoresOnOneFileSeeEachOther) {
   auto second = open_sqlite_store(path_);
   ASSERT_TRUE(second) << second.error().message;

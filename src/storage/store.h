@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <memory>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -178,6 +179,11 @@ class Store {
   // --- crawling
   virtual Result<std::vector<StoredArticleKey>> article_keys(std::int64_t blog_id) = 0;
   virtual Result<SaveStats> save_crawl(const CrawlRecord& record) = 0;
+  // Several crawl results in one transaction (group commit), each inside its own savepoint: a record that
+  // cannot be saved is rolled back alone and reported in its slot, the others commit together. One commit
+  // and one search-index flush for the group instead of one per blog. The outer error means nothing of the
+  // group was saved (the transaction could not begin or commit).
+  virtual Result<std::vector<Result<SaveStats>>> save_crawls(std::span<const CrawlRecord> records) = 0;
 
   // --- reading
   virtual Result<std::optional<ArticleView>> article(std::int64_t id) = 0;

@@ -164,6 +164,11 @@ constexpr const char* kSetKeepOverride =
     " visible = CASE WHEN :keep IS NULL THEN 1 - junk ELSE :keep END WHERE id = :id";
 
 constexpr const char* kDataVersion = "PRAGMA data_version";
+// save_crawls: one savepoint per crawl record inside the group's transaction
+// (https://sqlite.org/lang_savepoint.html).
+constexpr const char* kSavepointRecord = "SAVEPOINT crawl_record";
+constexpr const char* kRollbackToRecord = "ROLLBACK TO crawl_record";
+constexpr const char* kReleaseRecord = "RELEASE crawl_record";
 
 // Originals only: an article already marked a duplicate never becomes the original of another.
 constexpr const char* kSelectSimhashIndex =
@@ -696,30 +701,42 @@ class SqliteStore final : public Store {
     Connection& db = *writer_;
     auto tx = Transaction::begin(db);
     if (!tx) return db_error("cannot save crawl", tx.error());
-
-    std::string blog_category;
-    {
-      auto q = db.query(kSelectBlogCategory);
-      if (!q) return db_error("cannot save crawl", q.error());
-      q->bind(":id", record.blog_id);
-      auto row = q->step();
-      if (!row) return db_error("cannot save crawl", row.error());
-      if (!*row) return fail(ErrorKind::kNotFound, fmt::format("store: no blog {}", record.blog_id));
-      blog_category = q->text(0);
-    }
-
-    SaveStats stats;
     DeferredWrites deferred;
-    for (const model::Article& article : record.articles) {
-      auto saved = save_article(db, record, blog_category, article, stats, deferred);
-      if (!saved) return std::unexpected(saved.error());
-    }
-    if (auto ok = save_blog_state(db, record); !ok) return std::unexpected(ok.error());
-    if (auto ok = deferred.write_counts(db, record.blog_id); !ok) return std::unexpected(ok.error());
+    auto stats = save_record(db, record, deferred);
+    if (!stats) return stats;
     // Last: any later statement with a statement journal would flush FTS5's pending entries (0007).
     if (auto ok = deferred.write_search_entries(db); !ok) return std::unexpected(ok.error());
     if (auto ok = tx->commit(); !ok) return db_error("cannot save crawl", ok.error());
     return stats;
+  }
+
+  Result<std::vector<Result<SaveStats>>> save_crawls(std::span<const CrawlRecord> records) override {
+    std::lock_guard lock(writer_mutex_);
+    Connection& db = *writer_;
+    auto tx = Transaction::begin(db);
+    if (!tx) return db_error("cannot save crawl", tx.error());
+    std::vector<Result<SaveStats>> results;
+    results.reserve(records.size());
+    std::vector<DeferredWrites> saved;  // the search entries of the records kept, written last
+    saved.reserve(records.size());
+    for (const CrawlRecord& record : records) {
+      if (auto ok = db.exec(kSavepointRecord); !ok) return db_error("cannot save crawl", ok.error());
+      DeferredWrites deferred;
+      auto stats = save_record(db, record, deferred);
+      if (!stats) {
+        // Undo this record alone; the savepoint stays open until released, so release it too.
+        if (auto ok = db.exec(kRollbackToRecord); !ok) return db_error("cannot save crawl", ok.error());
+      } else {
+        saved.push_back(std::move(deferred));
+      }
+      if (auto ok = db.exec(kReleaseRecord); !ok) return db_error("cannot save crawl", ok.error());
+      results.push_back(std::move(stats));
+    }
+    for (auto& deferred : saved) {
+      if (auto ok = deferred.write_search_entries(db); !ok) return std::unexpected(ok.error());
+    }
+    if (auto ok = tx->commit(); !ok) return db_error("cannot save crawl", ok.error());
+    return results;
   }
 
   Result<std::optional<ArticleView>> article(std::int64_t id) override {
@@ -1272,6 +1289,29 @@ class SqliteStore final : public Store {
     std::map<std::string, std::int64_t, std::less<>> visible_by_category_;
     std::int64_t visible_ = 0;
   };
+
+  // One crawl record's statements, inside the caller's transaction or savepoint. The search entries stay
+  // in `deferred` for the caller to write after every other statement.
+  Result<SaveStats> save_record(Connection& db, const CrawlRecord& record, DeferredWrites& deferred) {
+    std::string blog_category;
+    {
+      auto q = db.query(kSelectBlogCategory);
+      if (!q) return db_error("cannot save crawl", q.error());
+      q->bind(":id", record.blog_id);
+      auto row = q->step();
+      if (!row) return db_error("cannot save crawl", row.error());
+      if (!*row) return fail(ErrorKind::kNotFound, fmt::format("store: no blog {}", record.blog_id));
+      blog_category = q->text(0);
+    }
+    SaveStats stats;
+    for (const model::Article& article : record.articles) {
+      auto saved = save_article(db, record, blog_category, article, stats, deferred);
+      if (!saved) return std::unexpected(saved.error());
+    }
+    if (auto ok = save_blog_state(db, record); !ok) return std::unexpected(ok.error());
+    if (auto ok = deferred.write_counts(db, record.blog_id); !ok) return std::unexpected(ok.error());
+    return stats;
+  }
 
   // Inserts, updates or leaves one article of a crawl (inside the crawl's transaction).
   static Result<void> save_article(Connection& db, const CrawlRecord& record,
