@@ -23,6 +23,9 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
+// Largest group of blogs saved in one transaction (see save_queued in Crawler::run).
+constexpr std::size_t kMaxSaveGroup = 32;
+
 std::chrono::milliseconds since(Clock::time_point start) {
   return std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - start);
 }
@@ -102,10 +105,17 @@ Result<CrawlSummary> Crawler::run(CrawlObserver* observer) {
 
   // Saving runs on its own thread, in the order blogs finish: the store takes one writer at a time, so
   // a worker that has curated a blog hands it over and goes on with the next feed instead of waiting
-  // for the database.
-  TaskPool writer(1);
-  auto save_blog = [&](storage::CrawlRecord& record, BlogResult& result, Clock::time_point started) {
-    auto saved = duplicates.save(record);
+  // for the database. The writer saves everything that queued up while it was busy as one group (one
+  // transaction, Store::save_crawls): when curation outpaces the database, groups grow and each commit
+  // carries more blogs.
+  struct SaveJob {
+    storage::CrawlRecord record;
+    BlogResult result;
+    Clock::time_point started;
+  };
+  std::mutex save_mutex;
+  std::vector<SaveJob> save_queue;  // guarded by save_mutex
+  auto report = [&](BlogResult& result, const Result<storage::SaveStats>& saved, Clock::time_point started) {
     if (!saved) {
       result.status = "not saved: " + saved.error().message;
       result.error_kind = saved.error().kind;
@@ -131,14 +141,31 @@ Result<CrawlSummary> Crawler::run(CrawlObserver* observer) {
     summary.elapsed = since(pass_start);
     if (observer) observer->on_blog_done(result, summary);
   };
+  auto save_queued = [&] {
+    std::vector<SaveJob> jobs;
+    {
+      // At most kMaxSaveGroup blogs per transaction, so that other writers (votes, sign-ups) never wait
+      // long; every queued record has its own run of this task, so none is left behind.
+      std::lock_guard lock(save_mutex);
+      const auto n = std::min(save_queue.size(), kMaxSaveGroup);
+      jobs.assign(std::make_move_iterator(save_queue.begin()),
+                  std::make_move_iterator(save_queue.begin() + static_cast<std::ptrdiff_t>(n)));
+      save_queue.erase(save_queue.begin(), save_queue.begin() + static_cast<std::ptrdiff_t>(n));
+    }
+    if (jobs.empty()) return;  // an earlier run took them
+    std::vector<storage::CrawlRecord> records;
+    records.reserve(jobs.size());
+    for (auto& job : jobs) records.push_back(std::move(job.record));
+    const auto saved = duplicates.save_all(records);
+    for (std::size_t i = 0; i < jobs.size(); ++i) report(jobs[i].result, saved[i], jobs[i].started);
+  };
+  TaskPool writer(1);
   auto finish_blog = [&](storage::CrawlRecord& record, BlogResult& result, Clock::time_point started) {
-    struct Job {
-      storage::CrawlRecord record;
-      BlogResult result;
-      Clock::time_point started;
-    };
-    auto job = std::make_shared<Job>(Job{std::move(record), std::move(result), started});
-    writer.submit([&save_blog, job] { save_blog(job->record, job->result, job->started); });
+    {
+      std::lock_guard lock(save_mutex);
+      save_queue.push_back({std::move(record), std::move(result), started});
+    }
+    writer.submit(save_queued);
   };
 
   auto process_feed = [&](const fetch::Response& response) {

@@ -10,6 +10,7 @@
 
 #include "fetch/http_client.h"
 #include "fixture_server/fixture_server.h"
+#include "pipeline/duplicates.h"
 #include "storage/store.h"
 
 namespace longread::pipeline {
@@ -300,6 +301,86 @@ TEST_F(CrawlTest, SyndicatedCopiesAreMarkedDuplicatesOfTheEarliestOriginal) {
   crawl();
   EXPECT_EQ(articles_of(third).at(0).article.duplicate_of, o[0].article.id);
   EXPECT_FALSE(articles_of(other).at(0).article.duplicate_of.has_value());
+}
+
+// Group commit: the crawler saves several blogs in one transaction (DuplicateIndex::save_all). A copy
+// whose original is in the same group has no stored original to point at yet; it is marked right after
+// the commit, whichever record of the group holds the earlier date.
+TEST(DuplicateIndexGroup, CopiesWithinOneGroupAreMarkedAfterTheCommit) {
+  const fs::path dir = fs::temp_directory_path() / ("longread_dupgroup_" + std::to_string(::getpid()));
+  fs::remove_all(dir);
+  auto opened = storage::open_sqlite_store((dir / "test.db").string());
+  ASSERT_TRUE(opened) << opened.error().message;
+  auto& store = **opened;
+  std::vector<std::int64_t> blogs;
+  for (const char* name : {"a", "b", "c", "d"}) {
+    auto id = store.upsert_blog({.feed_url = std::string("https://") + name + ".example/feed",
+                                 .title = name,
+                                 .category = "programming"});
+    ASSERT_TRUE(id) << id.error().message;
+    blogs.push_back(*id);
+  }
+  const TimePoint now = now_seconds();
+  auto article = [&](const std::string& guid, std::uint64_t simhash, int days_ago) {
+    model::Article a;
+    a.guid = guid;
+    a.title = "Lock-free queues " + guid;
+    a.link = "https://example.org/" + guid;
+    a.published = now - std::chrono::hours(24 * days_ago);
+    a.first_seen = now;
+    a.text = "text of " + guid;
+    a.word_count = 1200;
+    a.simhash = simhash;
+    return a;
+  };
+  auto record = [&](std::int64_t blog, std::vector<model::Article> articles) {
+    storage::CrawlRecord r;
+    r.blog_id = blog;
+    r.attempted_at = now;
+    r.success = true;
+    r.status = "ok";
+    r.articles = std::move(articles);
+    return r;
+  };
+  constexpr std::uint64_t kPost = 0x9E3779B97F4A7C15ULL;
+  constexpr std::uint64_t kOther = ~kPost;
+  // Group 1: blog a holds the later copy, blog b the original (earlier date) and, on the same blog, a
+  // repeat of it that stays (copies within one blog are left alone, as save() leaves them).
+  // Group 2: blog c holds the original, blog d a later copy and an unrelated post.
+  std::vector<storage::CrawlRecord> group1 = {
+      record(blogs[0], {article("a-copy", kPost ^ 0b101, 1)}),
+      record(blogs[1], {article("b-orig", kPost, 3), article("b-repeat", kPost ^ 0b1, 2)})};
+  std::vector<storage::CrawlRecord> group2 = {
+      record(blogs[2], {article("c-orig", kOther, 5)}),
+      record(blogs[3], {article("d-copy", kOther ^ 0b11, 4), article("d-other", kPost ^ ~0ULL >> 40, 4)})};
+  {
+    DuplicateIndex index(store);
+    for (auto* group : {&group1, &group2}) {
+      const auto results = index.save_all(*group);
+      ASSERT_EQ(results.size(), group->size());
+      for (const auto& r : results) ASSERT_TRUE(r) << r.error().message;
+    }
+  }
+  std::map<std::string, model::Article> by_guid;
+  for (const auto blog : blogs) {
+    const auto keys = store.article_keys(blog);
+    ASSERT_TRUE(keys) << keys.error().message;
+    for (const auto& key : *keys) {
+      const auto view = store.article(key.id);
+      ASSERT_TRUE(view && *view);
+      by_guid[key.guid] = (*view)->article;
+    }
+  }
+  ASSERT_EQ(by_guid.size(), 6u);
+  EXPECT_EQ(by_guid["a-copy"].duplicate_of, by_guid["b-orig"].id);
+  EXPECT_TRUE(by_guid["a-copy"].junk);
+  EXPECT_FALSE(by_guid["b-orig"].junk) << by_guid["b-orig"].junk_reason;
+  EXPECT_FALSE(by_guid["b-repeat"].duplicate_of.has_value());
+  EXPECT_FALSE(by_guid["c-orig"].junk) << by_guid["c-orig"].junk_reason;
+  EXPECT_EQ(by_guid["d-copy"].duplicate_of, by_guid["c-orig"].id);
+  EXPECT_FALSE(by_guid["d-other"].duplicate_of.has_value());
+  opened->reset();
+  fs::remove_all(dir);
 }
 
 }  // namespace

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 #include <spdlog/spdlog.h>
 
+#include <algorithm>
 #include <unordered_map>
 
 #include "curate/curate.h"
@@ -40,7 +41,8 @@ DuplicateIndex::LaterCopies DuplicateIndex::mark_copies(storage::CrawlRecord& re
   return later_copies;
 }
 
-void DuplicateIndex::index_saved(const storage::CrawlRecord& record, const LaterCopies& later_copies) {
+std::unordered_map<std::string, std::int64_t> DuplicateIndex::index_saved(const storage::CrawlRecord& record,
+                                                                          const LaterCopies& later_copies) {
   std::unordered_map<std::string, std::int64_t> ids;  // new articles' ids, known only after the save
   if (auto keys = store_.article_keys(record.blog_id)) {
     for (const auto& key : *keys) ids.emplace(key.guid, key.id);
@@ -63,6 +65,7 @@ void DuplicateIndex::index_saved(const storage::CrawlRecord& record, const Later
     }
     std::erase_if(entries_, [copy_id](const storage::SimhashEntry& e) { return e.id == copy_id; });
   }
+  return ids;
 }
 
 Result<storage::SaveStats> DuplicateIndex::save(storage::CrawlRecord& record) {
@@ -72,6 +75,90 @@ Result<storage::SaveStats> DuplicateIndex::save(storage::CrawlRecord& record) {
   auto saved = store_.save_crawl(record);  // one transaction; the store serialises writers
   if (saved) index_saved(record, later_copies);
   return saved;
+}
+
+}  // namespace longread::pipeline
+
+namespace longread::pipeline {
+
+std::vector<Result<storage::SaveStats>> DuplicateIndex::save_all(std::span<storage::CrawlRecord> records) {
+  std::vector<Result<storage::SaveStats>> results;
+  auto save_group = [&]() -> bool {
+    auto saved = store_.save_crawls(records);
+    if (!saved) {
+      for (std::size_t i = 0; i < records.size(); ++i) results.emplace_back(std::unexpected(saved.error()));
+      return false;
+    }
+    results = std::move(*saved);
+    return true;
+  };
+  if (!enabled_) {
+    save_group();
+    return results;
+  }
+  std::lock_guard lock(mutex_);
+
+  // A new original of an earlier record of this group, not yet stored.
+  struct Pending {
+    std::size_t record;
+    std::string guid;
+    std::uint64_t simhash;
+    TimePoint date;
+  };
+  // A copy found within the group, marked once both sides have ids.
+  struct GroupCopy {
+    std::size_t copy_record;
+    std::string copy_guid;
+    std::size_t original_record;
+    std::string original_guid;
+  };
+  std::vector<Pending> pending;
+  std::vector<GroupCopy> group_copies;
+  std::vector<LaterCopies> later_copies;
+  later_copies.reserve(records.size());
+  for (std::size_t r = 0; r < records.size(); ++r) {
+    later_copies.push_back(mark_copies(records[r]));
+    for (const auto& article : records[r].articles) {
+      if (article.simhash == 0 || article.junk) continue;
+      // Within one record (one blog) copies are left alone, as save() leaves them.
+      std::vector<std::size_t> matches;
+      for (std::size_t k = 0; k < pending.size(); ++k) {
+        if (pending[k].record != r && curate::near_duplicate(pending[k].simhash, article.simhash))
+          matches.push_back(k);
+      }
+      const auto earliest =
+          std::min_element(matches.begin(), matches.end(),
+                           [&](std::size_t x, std::size_t y) { return pending[x].date < pending[y].date; });
+      if (earliest != matches.end() && pending[*earliest].date <= article.display_date()) {
+        group_copies.push_back({r, article.guid, pending[*earliest].record, pending[*earliest].guid});
+        continue;
+      }
+      // Earlier than every match: they are all copies of this article and no longer originals.
+      for (auto k = matches.rbegin(); k != matches.rend(); ++k) {
+        group_copies.push_back({pending[*k].record, pending[*k].guid, r, article.guid});
+        pending.erase(pending.begin() + static_cast<std::ptrdiff_t>(*k));
+      }
+      if (article.id == 0) pending.push_back({r, article.guid, article.simhash, article.display_date()});
+    }
+  }
+
+  if (!save_group()) return results;
+  std::vector<std::unordered_map<std::string, std::int64_t>> ids(records.size());
+  for (std::size_t r = 0; r < records.size(); ++r) {
+    if (results[r]) ids[r] = index_saved(records[r], later_copies[r]);
+  }
+  for (const auto& copy : group_copies) {
+    const auto copy_id = ids[copy.copy_record].find(copy.copy_guid);
+    const auto original_id = ids[copy.original_record].find(copy.original_guid);
+    if (copy_id == ids[copy.copy_record].end() || original_id == ids[copy.original_record].end()) continue;
+    if (auto marked = store_.mark_duplicate(copy_id->second, original_id->second); !marked) {
+      spdlog::warn("crawl: cannot mark article_id={} duplicate: {}", copy_id->second, marked.error().message);
+      continue;
+    }
+    const std::int64_t id = copy_id->second;
+    std::erase_if(entries_, [id](const storage::SimhashEntry& e) { return e.id == id; });
+  }
+  return results;
 }
 
 }  // namespace longread::pipeline
