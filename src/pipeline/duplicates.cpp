@@ -44,6 +44,9 @@ DuplicateIndex::LaterCopies DuplicateIndex::mark_copies(storage::CrawlRecord& re
 std::unordered_map<std::string, std::int64_t> DuplicateIndex::index_saved(const storage::CrawlRecord& record,
                                                                           const LaterCopies& later_copies) {
   std::unordered_map<std::string, std::int64_t> ids;  // new articles' ids, known only after the save
+  // Most records of an hourly crawl carry no new or changed article (304, unchanged feed, failure):
+  // nothing to index, and no need to read back every key of the blog.
+  if (record.articles.empty() && later_copies.empty()) return ids;
   if (auto keys = store_.article_keys(record.blog_id)) {
     for (const auto& key : *keys) ids.emplace(key.guid, key.id);
   }
