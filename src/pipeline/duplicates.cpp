@@ -150,16 +150,21 @@ std::vector<Result<storage::SaveStats>> DuplicateIndex::save_all(std::span<stora
   for (std::size_t r = 0; r < records.size(); ++r) {
     if (results[r]) ids[r] = index_saved(records[r], later_copies[r]);
   }
+  // One transaction for all the group's copies: in a first crawl of many blogs there can be dozens.
+  std::vector<std::pair<std::int64_t, std::int64_t>> marks;
   for (const auto& copy : group_copies) {
     const auto copy_id = ids[copy.copy_record].find(copy.copy_guid);
     const auto original_id = ids[copy.original_record].find(copy.original_guid);
     if (copy_id == ids[copy.copy_record].end() || original_id == ids[copy.original_record].end()) continue;
-    if (auto marked = store_.mark_duplicate(copy_id->second, original_id->second); !marked) {
-      spdlog::warn("crawl: cannot mark article_id={} duplicate: {}", copy_id->second, marked.error().message);
-      continue;
+    marks.emplace_back(copy_id->second, original_id->second);
+  }
+  if (auto marked = store_.mark_duplicates(marks); !marked) {
+    spdlog::warn("crawl: cannot mark {} duplicates: {}", marks.size(), marked.error().message);
+  } else {
+    for (const auto& [copy_id, original_id] : marks) {
+      const std::int64_t id = copy_id;
+      std::erase_if(entries_, [id](const storage::SimhashEntry& e) { return e.id == id; });
     }
-    const std::int64_t id = copy_id->second;
-    std::erase_if(entries_, [id](const storage::SimhashEntry& e) { return e.id == id; });
   }
   return results;
 }

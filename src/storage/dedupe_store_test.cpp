@@ -3,6 +3,8 @@
 #include <unistd.h>
 
 #include <filesystem>
+#include <utility>
+#include <vector>
 
 #include "storage/store.h"
 
@@ -83,6 +85,34 @@ TEST_F(DedupeStoreTest, SimhashIndexListsOriginalsAndMarkDuplicateHidesTheCopy) 
   index = store_->simhash_index();
   ASSERT_TRUE(index);
   EXPECT_EQ(index->size(), 1u);  // a duplicate is never the original of another
+}
+
+TEST_F(DedupeStoreTest, MarkDuplicatesMarksAllInOneTransactionOrNone) {
+  save("original", 0xAAAAULL, 19000);
+  save("copy one", 0xAAABULL, 19001);
+  save("copy two", 0xAAA8ULL, 19002);
+  const auto original = id_of("original");
+  const std::vector<std::pair<std::int64_t, std::int64_t>> marks = {{id_of("copy one"), original},
+                                                                    {id_of("copy two"), original}};
+  ASSERT_TRUE(store_->mark_duplicates(marks));
+  for (const auto& [copy, orig] : marks) {
+    auto view = store_->article(copy);
+    ASSERT_TRUE(view && *view);
+    EXPECT_EQ((*view)->article.duplicate_of, orig);
+    EXPECT_TRUE((*view)->article.junk);
+  }
+  EXPECT_EQ(store_->count_articles({}).value(), 1);
+  EXPECT_EQ(store_->search("copy", 10, 0).value().size(), 0u);  // copies leave the search index
+  ASSERT_TRUE(store_->mark_duplicates({}));                     // nothing to do is fine
+
+  // A mark that breaks a constraint (no such original) rolls the whole group back.
+  save("third", 0xAAA9ULL, 19003);
+  const std::vector<std::pair<std::int64_t, std::int64_t>> bad = {{id_of("third"), original},
+                                                                  {id_of("third"), 999999}};
+  EXPECT_FALSE(store_->mark_duplicates(bad));
+  auto third = store_->article(id_of("third"));
+  ASSERT_TRUE(third && *third);
+  EXPECT_FALSE((*third)->article.junk);
 }
 
 TEST_F(DedupeStoreTest, DataVersionChangesOnEveryCommitIncludingOtherConnections) {

@@ -8,6 +8,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "core/error.h"
@@ -213,6 +214,10 @@ class Store {
   // Marks `article_id` a duplicate of `original_id`: hidden as junk with reason "duplicate of article N".
   virtual Result<void> mark_duplicate(std::int64_t /*article_id*/, std::int64_t /*original_id*/) {
     return fail(ErrorKind::kStorage, "store: mark_duplicate unsupported by this backend");
+  }
+  // Several (article_id, original_id) marks in one transaction: all or none.
+  virtual Result<void> mark_duplicates(std::span<const std::pair<std::int64_t, std::int64_t>> /*marks*/) {
+    return fail(ErrorKind::kStorage, "store: mark_duplicates unsupported by this backend");
   }
   virtual Result<std::vector<ArticleView>> recent_junk(int limit) = 0;
 

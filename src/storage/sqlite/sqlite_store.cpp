@@ -862,6 +862,22 @@ class SqliteStore final : public Store {
     return {};
   }
 
+  Result<void> mark_duplicates(std::span<const std::pair<std::int64_t, std::int64_t>> marks) override {
+    if (marks.empty()) return {};
+    std::lock_guard lock(writer_mutex_);
+    auto tx = Transaction::begin(*writer_);
+    if (!tx) return db_error("cannot mark duplicate", tx.error());
+    for (const auto& [article_id, original_id] : marks) {
+      auto q = writer_->query(kMarkDuplicate);
+      if (!q) return db_error("cannot mark duplicate", q.error());
+      q->bind(":id", article_id).bind(":original", original_id);
+      q->bind(":reason", fmt::format("duplicate of article {}", original_id));
+      if (auto ok = q->run(); !ok) return db_error("cannot mark duplicate", ok.error());
+    }
+    if (auto ok = tx->commit(); !ok) return db_error("cannot mark duplicate", ok.error());
+    return {};
+  }
+
   Result<void> set_keep_override(std::int64_t article_id, std::optional<bool> keep) override {
     std::lock_guard lock(writer_mutex_);
     auto q = writer_->query(kSetKeepOverride);
