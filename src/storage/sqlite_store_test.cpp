@@ -912,6 +912,31 @@ TEST_F(StoreTest, SaveCrawlsSavesAGroupAndRollsBackOnlyTheFailingRecord) {
   EXPECT_TRUE(none->empty());
 }
 
+// The writer never checkpoints the WAL itself (BackgroundCheckpointer): a commit that takes the WAL past
+// 1000 pages wakes a thread that copies the pages into the database file while the store stays open. Were
+// that thread missing, the file would keep its size until the store closed, and this test would time out.
+TEST_F(StoreTest, WalIsCheckpointedInTheBackgroundWhileTheStoreIsOpen) {
+  const auto blog = add_blog("https://big.example/feed");
+  const auto before = fs::file_size(path_);
+  std::vector<model::Article> articles;
+  for (int i = 0; i < 250; ++i) {
+    auto a = make_article("big" + std::to_string(i), "Big post " + std::to_string(i), day(i));
+    a.content_html = std::string(24000, static_cast<char>('a' + i % 26));  // ~6 MB in all: > 1000 pages
+    articles.push_back(std::move(a));
+  }
+  save(ok_record(blog, day(0), articles));
+  const auto wal = fs::path(path_ + "-wal");
+  ASSERT_TRUE(fs::exists(wal));
+  bool checkpointed = false;
+  for (int tries = 0; tries < 600 && !checkpointed; ++tries) {
+    checkpointed = fs::file_size(path_) > before + 4'000'000;
+    if (!checkpointed) std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  }
+  EXPECT_TRUE(checkpointed) << "database file " << fs::file_size(path_) << " bytes, WAL "
+                            << fs::file_size(wal);
+  EXPECT_EQ(list({.limit = 1000}).size(), 250u);
+}
+
 TEST_F(StoreTest, TwoStoresOnOneFileSeeEachOther) {
   auto second = open_sqlite_store(path_);
   ASSERT_TRUE(second) << second.error().message;

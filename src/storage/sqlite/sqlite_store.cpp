@@ -8,11 +8,14 @@
 #include <algorithm>
 #include <bit>
 #include <cctype>
+#include <condition_variable>
 #include <filesystem>
 #include <map>
 #include <mutex>
 #include <set>
+#include <stop_token>
 #include <system_error>
+#include <thread>
 #include <unordered_set>
 #include <utility>
 
@@ -611,10 +614,71 @@ Result<void> apply_migrations(Connection& db) {
 
 // ------------------------------------------------------------------------------------------ store
 
+// WAL checkpoints off the writer's path. SQLite's automatic checkpoint runs inside the COMMIT that pushes
+// the WAL past 1000 pages, so the writer (the one thread a crawl's saves go through) would copy pages into
+// the database file and fsync it while every other thread waits for it. The WAL page lists that
+// https://sqlite.org/wal.html#automatic_checkpoint suggests instead: the writer's WAL hook only notes the
+// size and wakes this thread, which runs PASSIVE checkpoints (they never block readers or the writer) on
+// its own connection. Whatever is left is checkpointed when the last connection closes, as before.
+class BackgroundCheckpointer {
+ public:
+  static constexpr int kPages = 1000;  // SQLite's own automatic-checkpoint threshold
+
+  BackgroundCheckpointer(std::unique_ptr<Connection> connection, sqlite3* writer)
+      : connection_(std::move(connection)), writer_(writer) {
+    // Replaces the automatic checkpoint (sqlite3_wal_autocheckpoint installs the same hook).
+    sqlite3_wal_hook(writer_, &BackgroundCheckpointer::on_commit, this);
+    thread_ = std::jthread([this](std::stop_token stop) { run(std::move(stop)); });
+  }
+  ~BackgroundCheckpointer() {
+    sqlite3_wal_hook(writer_, nullptr, nullptr);  // the writer outlives this object (member order)
+    thread_.request_stop();
+    wake_.notify_all();
+  }  // jthread joins
+  BackgroundCheckpointer(const BackgroundCheckpointer&) = delete;
+  BackgroundCheckpointer& operator=(const BackgroundCheckpointer&) = delete;
+
+ private:
+  // Called by SQLite on the writer's thread after each commit, with the WAL's size in pages.
+  static int on_commit(void* self, sqlite3* /*db*/, const char* /*schema*/, int pages) {
+    if (pages < kPages) return SQLITE_OK;
+    auto* checkpointer = static_cast<BackgroundCheckpointer*>(self);
+    {
+      std::lock_guard lock(checkpointer->mutex_);
+      checkpointer->due_ = true;
+    }
+    checkpointer->wake_.notify_one();
+    return SQLITE_OK;
+  }
+
+  void run(std::stop_token stop) {
+    while (true) {
+      {
+        std::unique_lock lock(mutex_);
+        wake_.wait(lock, stop, [this] { return due_; });
+        if (stop.stop_requested()) return;
+        due_ = false;
+      }
+      // A failure (I/O error) leaves the frames in the WAL; the next commit past kPages retries.
+      sqlite3_wal_checkpoint_v2(connection_->raw(), nullptr, SQLITE_CHECKPOINT_PASSIVE, nullptr, nullptr);
+    }
+  }
+
+  std::unique_ptr<Connection> connection_;  // used only by thread_
+  sqlite3* writer_;
+  std::mutex mutex_;
+  std::condition_variable_any wake_;
+  bool due_ = false;  // guarded by mutex_
+  std::jthread thread_;
+};
+
 class SqliteStore final : public Store {
  public:
-  SqliteStore(std::unique_ptr<Connection> writer, std::string path)
-      : path_(path), writer_(std::move(writer)), readers_(std::move(path)) {}
+  SqliteStore(std::unique_ptr<Connection> writer, std::unique_ptr<Connection> checkpointer, std::string path)
+      : path_(path),
+        writer_(std::move(writer)),
+        checkpointer_(std::move(checkpointer), writer_->raw()),
+        readers_(std::move(path)) {}
 
   Result<std::int64_t> upsert_blog(const BlogSeed& seed) override {
     const std::string category = seed.category.empty() ? kDefaultCategory : seed.category;
@@ -1493,7 +1557,8 @@ class SqliteStore final : public Store {
 
   std::string path_;
   std::mutex writer_mutex_;
-  std::unique_ptr<Connection> writer_;  // guarded by writer_mutex_
+  std::unique_ptr<Connection> writer_;   // guarded by writer_mutex_
+  BackgroundCheckpointer checkpointer_;  // after writer_: stopped before the writer closes
   ReaderPool readers_;
   std::mutex version_mutex_;
   std::unique_ptr<Connection> version_;  // guarded by version_mutex_; only ever reads PRAGMA data_version
@@ -1527,7 +1592,10 @@ Result<std::unique_ptr<Store>> open_sqlite_store(const std::string& path) {
   if (auto ok = apply_migrations(**writer); !ok) {
     return fail(ErrorKind::kStorage, fmt::format("{} ({})", ok.error().message, path));
   }
-  return std::unique_ptr<Store>(std::make_unique<SqliteStore>(std::move(*writer), path));
+  auto checkpointer = Connection::open(path, false);
+  if (!checkpointer) return std::unexpected(checkpointer.error());
+  return std::unique_ptr<Store>(
+      std::make_unique<SqliteStore>(std::move(*writer), std::move(*checkpointer), path));
 }
 
 }  // namespace longread::storage
