@@ -73,9 +73,9 @@ int main(int argc, char** argv) {
     bytes += files.back().size();
   }
 
-  Stage parse{"parse_feed"}, to_text{"html_to_text"}, to_text_gumbo{"html_to_text, gumbo (reference)"}, boiler{"strip_boilerplate"}, excerpt{"make_excerpt"},
-      words{"count_words"}, simhash{"simhash"}, language{"detect_language"}, judge{"judge"},
-      build{"build_article (all of curation)"};
+  Stage parse{"parse_feed"}, to_text{"html_to_text"}, to_text_gumbo{"html_to_text, gumbo (reference)"},
+      boiler{"strip_boilerplate"}, excerpt{"make_excerpt"}, words{"count_words"}, simhash{"simhash"},
+      language{"detect_language"}, judge{"judge"}, build{"build_article (all of curation)"};
   std::vector<feed::Feed> feeds;
   for (int r = 0; r < reps; ++r) {
     feeds.clear();
@@ -132,11 +132,11 @@ int main(int argc, char** argv) {
         }
       }
       agreement = fmt::format(
-          "html_to_text vs gumbo reference: {} of {} entries identical, mean token F1 {:.4f}, lowest {:.4f}", same,
-          n, f1 / static_cast<double>(n), worst);
+          "html_to_text vs gumbo reference: {} of {} entries identical, mean token F1 {:.4f}, lowest {:.4f}",
+          same, n, f1 / static_cast<double>(n), worst);
       if (std::getenv("STAGE_BENCH_SHOW_WORST") != nullptr)
-        fmt::print("worst entry:\n--- html\n{}\n--- libxml2\n{}\n--- gumbo\n{}\n", bodies[worst_i], raw[worst_i],
-                   reference[worst_i]);
+        fmt::print("worst entry:\n--- html\n{}\n--- libxml2\n{}\n--- gumbo\n{}\n", bodies[worst_i],
+                   raw[worst_i], reference[worst_i]);
     }
     t0 = thread_cpu_seconds();
     for (std::size_t i = 0; i < n; ++i) texts[i] = html::strip_boilerplate(raw[i]);
@@ -208,7 +208,8 @@ int main(int argc, char** argv) {
   fmt::print("{} files, {:.2f} MB, {} entries, {} reps (thread CPU time)\n", files.size(),
              static_cast<double>(bytes) / 1048576.0, n, reps);
   const double per = 1e6 / static_cast<double>(n * static_cast<std::size_t>(reps));
-  for (const Stage* s : {&parse, &to_text, &to_text_gumbo, &boiler, &excerpt, &words, &simhash, &language, &judge, &build}) {
+  for (const Stage* s :
+       {&parse, &to_text, &to_text_gumbo, &boiler, &excerpt, &words, &simhash, &language, &judge, &build}) {
     fmt::print("  {:<34} {:9.1f} us/entry {:8.3f} s per pass\n", s->name, s->seconds * per,
                s->seconds / reps);
   }
