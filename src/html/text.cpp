@@ -133,6 +133,8 @@ Marker footnote_marker_at_start(std::string_view name, const Attributes& attrs) 
   return Marker::kMaybe;
 }
 
+constexpr std::size_t kMaxCaptures = 4;
+
 struct Capture {
   std::size_t frame;  // index of the element in the open-element stack
   bool is_link;       // <a href="#..."> (else <sup>)
@@ -196,7 +198,10 @@ class SaxWalk {
     if (name == "a" && attrs.get("href").starts_with("#")) {
       for (auto& c : captures_) c.has_fragment_link = true;
     }
-    if (marker == Marker::kMaybe) {
+    // A footnote marker is a <sup> and/or an <a>: two levels. Deeper nests of them are kept as text
+    // rather than captured, since each capture copies the paragraph so far (hostile input could nest
+    // hundreds after a megabyte of text).
+    if (marker == Marker::kMaybe && captures_.size() < kMaxCaptures) {
       captures_.push_back(Capture{stack_.size(), name == "a", out_.mark(), {}});
       frame.captured = true;
     }

@@ -184,6 +184,22 @@ TEST(HtmlToText, UnclosedFormattingElementsAtScale) {
   EXPECT_EQ(count_words(text), 1u);  // "xxxx..." is one run of letters
 }
 
+TEST(HtmlToText, NestedReferenceMarkupAfterALongParagraph) {
+  // Each possible footnote marker (<sup>, <a href="#...">) remembers the paragraph so far until its end
+  // tag decides; only a few levels of them are tracked, so this costs megabytes, not hundreds of them.
+  std::string html = "<p>";
+  for (int i = 0; i < 100000; ++i) html += "word ";
+  for (int i = 0; i < 500; ++i) html += "<sup><a href=\"#n\">";
+  html += "1";
+  for (int i = 0; i < 500; ++i) html += "</a></sup>";
+  html += " end</p>";
+  const auto text = html_to_text(html);
+  // The outermost <sup> holds "1" and a fragment link: a reference marker, dropped whole.
+  EXPECT_EQ(count_words(text), 100001u);
+  EXPECT_TRUE(text.ends_with("word end")) << text.substr(text.size() - 40);
+  EXPECT_EQ(text, detail::html_to_text_gumbo(html));
+}
+
 TEST(HtmlToText, ScriptEverywhere) {
   std::string html = "<p>start</p>";
   for (int i = 0; i < 50000; ++i) html += "<script>document.write('<p>')</script>w ";
