@@ -284,11 +284,9 @@ bool is_chrome_tag(GumboTag tag) {
   }
 }
 
-bool is_hidden(const GumboNode* n) {
-  if (!is_element(n)) return false;
-  if (has_attr(n, "hidden")) return true;
-  if (iequals(attr(n, "aria-hidden"), "true")) return true;
-  const auto style = attr(n, "style");
+bool is_hidden(bool has_hidden, std::string_view aria_hidden, std::string_view style) {
+  if (has_hidden) return true;
+  if (iequals(aria_hidden, "true")) return true;
   if (style.empty()) return false;
   std::string compact;
   for (const char c : style)
@@ -296,6 +294,11 @@ bool is_hidden(const GumboNode* n) {
   compact = to_lower_ascii(compact);
   return compact.find("display:none") != std::string::npos ||
          compact.find("visibility:hidden") != std::string::npos;
+}
+
+bool is_hidden(const GumboNode* n) {
+  if (!is_element(n)) return false;
+  return is_hidden(has_attr(n, "hidden"), attr(n, "aria-hidden"), attr(n, "style"));
 }
 
 bool is_block_tag(GumboTag tag) {
@@ -372,31 +375,47 @@ std::string inner_text(const GumboNode* n) {
   return out;
 }
 
-bool is_footnote_marker(const GumboNode* n) {
-  if (!is_element(n)) return false;
-  const GumboTag tag = n->v.element.tag;
-  if (tag != GUMBO_TAG_A && tag != GUMBO_TAG_SUP) return false;
-  const std::string classes = to_lower_ascii(attr(n, "class"));
-  const std::string role = to_lower_ascii(attr(n, "role"));
-  const std::string text(trim(inner_text(n)));
+bool is_pre_tag(GumboTag tag) {
+  return tag == GUMBO_TAG_PRE || tag == GUMBO_TAG_LISTING || tag == GUMBO_TAG_XMP ||
+         tag == GUMBO_TAG_PLAINTEXT;
+}
+
+FootnoteMarker footnote_marker_by_attributes(GumboTag tag, std::string_view classes_raw,
+                                             std::string_view role_raw, std::string_view href) {
+  if (tag != GUMBO_TAG_A && tag != GUMBO_TAG_SUP) return FootnoteMarker::kNo;
+  const std::string classes = to_lower_ascii(classes_raw);
+  const std::string role = to_lower_ascii(role_raw);
   if (tag == GUMBO_TAG_A) {
-    const auto href = attr(n, "href");
-    if (role == "doc-backlink" || role == "doc-noteref") return true;
+    if (role == "doc-backlink" || role == "doc-noteref") return FootnoteMarker::kYes;
     if (classes.find("footnote-backref") != std::string::npos ||
         classes.find("reversefootnote") != std::string::npos ||
         classes.find("footnote-ref") != std::string::npos)
-      return true;
-    if (starts_with_icase(href, "#fnref")) return true;
-    if (!href.starts_with("#")) return false;
-    // Back-link arrows ("↩", "↩︎" with a variation selector, "↑") and heading permalinks ("¶", "#").
-    return text.starts_with("\xE2\x86\xA9") || text == "\xE2\x86\x91" || text == "^" || text == "\xC2\xB6" ||
-           text == "#" || text == "\xC2\xA7";
+      return FootnoteMarker::kYes;
+    if (starts_with_icase(href, "#fnref")) return FootnoteMarker::kYes;
+    return href.starts_with("#") ? FootnoteMarker::kMaybe : FootnoteMarker::kNo;
   }
   // <sup>: a footnote or citation reference ("1", "[1]") that links within the page.
   if (role == "doc-noteref" || classes.find("footnote") != std::string::npos ||
       classes.find("reference") != std::string::npos)
-    return true;
-  if (text.size() > 8) return false;
+    return FootnoteMarker::kYes;
+  return FootnoteMarker::kMaybe;
+}
+
+bool is_backlink_text(std::string_view text) {
+  // Back-link arrows ("↩", "↩︎" with a variation selector, "↑") and heading permalinks ("¶", "#",
+  // "§").
+  return text.starts_with("\xE2\x86\xA9") || text == "\xE2\x86\x91" || text == "^" || text == "\xC2\xB6" ||
+         text == "#" || text == "\xC2\xA7";
+}
+
+bool is_footnote_marker(const GumboNode* n) {
+  if (!is_element(n)) return false;
+  const GumboTag tag = n->v.element.tag;
+  const auto decided = footnote_marker_by_attributes(tag, attr(n, "class"), attr(n, "role"), attr(n, "href"));
+  if (decided != FootnoteMarker::kMaybe) return decided == FootnoteMarker::kYes;
+  const std::string text(trim(inner_text(n)));
+  if (tag == GUMBO_TAG_A) return is_backlink_text(text);
+  if (text.size() > kMaxMarkerTextBytes) return false;
   std::vector<const GumboNode*> stack{n};
   while (!stack.empty()) {
     const GumboNode* cur = stack.back();

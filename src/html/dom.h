@@ -79,6 +79,21 @@ bool is_hidden(const GumboNode* n);
 bool is_footnote_marker(const GumboNode* n);
 // Block-level elements: they begin a new paragraph.
 bool is_block_tag(GumboTag tag);
+// Elements whose whitespace is kept (pre, listing, xmp, plaintext).
+bool is_pre_tag(GumboTag tag);
+
+// The rules above on plain attribute values, shared by the gumbo walk and the SAX walk (text.cpp), which
+// has no tree. is_hidden: `has_hidden` is the presence of the hidden attribute.
+bool is_hidden(bool has_hidden, std::string_view aria_hidden, std::string_view style);
+// is_footnote_marker in two halves: what an <a> or <sup> start tag decides from its attributes (kMaybe:
+// it depends on the element's text and links), and the decision on its trimmed text. A <sup> is a marker
+// when that text is at most kMaxMarkerTextBytes and the element holds a link to "#...".
+enum class FootnoteMarker { kNo, kYes, kMaybe };
+FootnoteMarker footnote_marker_by_attributes(GumboTag tag, std::string_view classes, std::string_view role,
+                                             std::string_view href);
+inline constexpr std::size_t kMaxMarkerTextBytes = 8;
+// Link text of a back-link or permalink: "↩" (with or without a variation selector), "↑", "^", "¶", "#", "§".
+bool is_backlink_text(std::string_view trimmed_text);
 
 // html_to_text as a walk over gumbo's HTML5 tree: the reference the libxml2 version is measured
 // against (tests, bench/ingest/stage_bench).

@@ -12,9 +12,7 @@
 #include <libxml/parserInternals.h>
 
 #include <algorithm>
-#include <array>
 #include <climits>
-#include <cstring>
 #include <memory>
 #include <string>
 #include <vector>
@@ -29,7 +27,7 @@ namespace {
 
 using detail::TextBuilder;
 
-// What an element does to the text. The sets are dom.cpp's is_chrome_tag / is_block_tag, by name.
+// What an element does to the text: dom.cpp's tag sets, looked up through gumbo's tag table by name.
 enum Kind : unsigned char {
   kInline = 0,
   kBlock = 1,   // begins and ends a paragraph
@@ -39,39 +37,13 @@ enum Kind : unsigned char {
   kBreak = 16,  // br
 };
 
-struct NamedKind {
-  std::string_view name;
-  unsigned char kind;
-};
-
-// Sorted by name for binary search.
-constexpr std::array kKinds = std::to_array<NamedKind>({
-    {"address", kBlock},    {"article", kBlock},   {"aside", kChrome},    {"audio", kChrome},
-    {"blockquote", kBlock}, {"body", kBlock},      {"br", kBreak},        {"button", kChrome},
-    {"canvas", kChrome},    {"caption", kBlock},   {"center", kBlock},    {"dd", kBlock},
-    {"details", kBlock},    {"dir", kBlock},       {"div", kBlock},       {"dl", kBlock},
-    {"dt", kBlock},         {"embed", kChrome},    {"fieldset", kBlock},  {"figcaption", kBlock},
-    {"figure", kBlock},     {"footer", kChrome},   {"form", kChrome},     {"h1", kBlock},
-    {"h2", kBlock},         {"h3", kBlock},        {"h4", kBlock},        {"h5", kBlock},
-    {"h6", kBlock},         {"head", kChrome},     {"header", kChrome},   {"hgroup", kBlock},
-    {"hr", kBlock},         {"html", kBlock},      {"iframe", kChrome},   {"input", kChrome},
-    {"legend", kBlock},     {"li", kBlock},        {"link", kChrome},     {"listing", kPre},
-    {"main", kBlock},       {"map", kChrome},      {"menu", kBlock},      {"meta", kChrome},
-    {"nav", kChrome},       {"noscript", kChrome}, {"object", kChrome},   {"ol", kBlock},
-    {"option", kBlock},     {"p", kBlock},         {"plaintext", kPre},   {"pre", kPre},
-    {"script", kChrome},    {"section", kBlock},   {"select", kChrome},   {"style", kChrome},
-    {"summary", kBlock},    {"svg", kChrome},      {"table", kBlock},     {"tbody", kBlock},
-    {"td", kCell},          {"template", kChrome}, {"textarea", kChrome}, {"tfoot", kBlock},
-    {"th", kCell},          {"thead", kBlock},     {"title", kChrome},    {"tr", kBlock},
-    {"ul", kBlock},         {"video", kChrome},    {"xmp", kPre},
-});
-static_assert(std::is_sorted(kKinds.begin(), kKinds.end(),
-                             [](const NamedKind& a, const NamedKind& b) { return a.name < b.name; }));
-
-unsigned char kind_of(std::string_view name) {
-  const auto it = std::lower_bound(kKinds.begin(), kKinds.end(), name,
-                                   [](const NamedKind& k, std::string_view n) { return k.name < n; });
-  return it != kKinds.end() && it->name == name ? it->kind : static_cast<unsigned char>(kInline);
+unsigned char kind_of(GumboTag tag) {
+  if (detail::is_chrome_tag(tag)) return kChrome;
+  if (tag == GUMBO_TAG_BR) return kBreak;
+  if (tag == GUMBO_TAG_TD || tag == GUMBO_TAG_TH) return kCell;
+  if (detail::is_pre_tag(tag)) return kPre;
+  if (detail::is_block_tag(tag)) return kBlock;
+  return kInline;
 }
 
 std::string_view as_view(const xmlChar* s) {
@@ -94,45 +66,6 @@ struct Attributes {
   }
 };
 
-// dom.cpp's is_hidden, on SAX attributes.
-bool is_hidden(const Attributes& attrs) {
-  if (attrs.list == nullptr) return false;
-  if (attrs.has("hidden")) return true;
-  if (iequals(attrs.get("aria-hidden"), "true")) return true;
-  const auto style = attrs.get("style");
-  if (style.empty()) return false;
-  std::string compact;
-  for (const char c : style)
-    if (!detail::is_html_space(c)) compact += c;
-  compact = to_lower_ascii(compact);
-  return compact.find("display:none") != std::string::npos ||
-         compact.find("visibility:hidden") != std::string::npos;
-}
-
-// dom.cpp's is_footnote_marker, split in two: what the start tag decides, and what needs the element's
-// text and links (an open capture, decided at the end tag).
-enum class Marker { kNo, kYes, kMaybe };
-
-Marker footnote_marker_at_start(std::string_view name, const Attributes& attrs) {
-  if (name != "a" && name != "sup") return Marker::kNo;
-  const std::string classes = to_lower_ascii(attrs.get("class"));
-  const std::string role = to_lower_ascii(attrs.get("role"));
-  if (name == "a") {
-    const auto href = attrs.get("href");
-    if (role == "doc-backlink" || role == "doc-noteref") return Marker::kYes;
-    if (classes.find("footnote-backref") != std::string::npos ||
-        classes.find("reversefootnote") != std::string::npos ||
-        classes.find("footnote-ref") != std::string::npos)
-      return Marker::kYes;
-    if (starts_with_icase(href, "#fnref")) return Marker::kYes;
-    return href.starts_with("#") ? Marker::kMaybe : Marker::kNo;
-  }
-  if (role == "doc-noteref" || classes.find("footnote") != std::string::npos ||
-      classes.find("reference") != std::string::npos)
-    return Marker::kYes;
-  return Marker::kMaybe;
-}
-
 constexpr std::size_t kMaxCaptures = 4;
 
 struct Capture {
@@ -145,13 +78,8 @@ struct Capture {
 
 bool capture_is_marker(const Capture& c) {
   const std::string_view text = trim(c.text);
-  if (c.is_link) {
-    // Back-link arrows ("↩", "↩︎" with a variation selector, "↑") and heading permalinks ("¶", "#",
-    // "§").
-    return text.starts_with("\xE2\x86\xA9") || text == "\xE2\x86\x91" || text == "^" || text == "\xC2\xB6" ||
-           text == "#" || text == "\xC2\xA7";
-  }
-  return text.size() <= 8 && c.has_fragment_link;  // as dom.cpp: trimmed text of at most 8 bytes
+  if (c.is_link) return detail::is_backlink_text(text);
+  return text.size() <= detail::kMaxMarkerTextBytes && c.has_fragment_link;
 }
 
 struct Frame {
@@ -179,30 +107,33 @@ class SaxWalk {
 
  private:
   void start(const xmlChar* raw_name, const Attributes& attrs) {
-    const std::string_view name = as_view(raw_name);
-    Frame frame{raw_name, kind_of(name), false, false};
+    const GumboTag tag = gumbo_tag_enum(reinterpret_cast<const char*>(raw_name));
+    Frame frame{raw_name, kind_of(tag), false, false};
     if (skip_depth_ > 0) {
       frame.skipped = true;
       ++skip_depth_;
       stack_.push_back(frame);
       return;
     }
-    Marker marker = Marker::kNo;
-    if ((frame.kind & kChrome) != 0 || is_hidden(attrs) ||
-        (marker = footnote_marker_at_start(name, attrs)) == Marker::kYes) {
+    const auto href = attrs.get("href");
+    auto marker = detail::FootnoteMarker::kNo;
+    if ((frame.kind & kChrome) != 0 ||
+        detail::is_hidden(attrs.has("hidden"), attrs.get("aria-hidden"), attrs.get("style")) ||
+        (marker = detail::footnote_marker_by_attributes(tag, attrs.get("class"), attrs.get("role"), href)) ==
+            detail::FootnoteMarker::kYes) {
       frame.skipped = true;
       skip_depth_ = 1;
       stack_.push_back(frame);
       return;
     }
-    if (name == "a" && attrs.get("href").starts_with("#")) {
+    if (tag == GUMBO_TAG_A && href.starts_with("#")) {
       for (auto& c : captures_) c.has_fragment_link = true;
     }
     // A footnote marker is a <sup> and/or an <a>: two levels. Deeper nests of them are kept as text
     // rather than captured, since each capture copies the paragraph so far (hostile input could nest
     // hundreds after a megabyte of text).
-    if (marker == Marker::kMaybe && captures_.size() < kMaxCaptures) {
-      captures_.push_back(Capture{stack_.size(), name == "a", out_.mark(), {}});
+    if (marker == detail::FootnoteMarker::kMaybe && captures_.size() < kMaxCaptures) {
+      captures_.push_back(Capture{stack_.size(), tag == GUMBO_TAG_A, out_.mark(), {}});
       frame.captured = true;
     }
     if ((frame.kind & kBreak) != 0) {

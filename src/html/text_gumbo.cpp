@@ -13,11 +13,6 @@ namespace {
 using detail::is_element;
 using detail::TextBuilder;
 
-bool is_pre(GumboTag tag) {
-  return tag == GUMBO_TAG_PRE || tag == GUMBO_TAG_LISTING || tag == GUMBO_TAG_XMP ||
-         tag == GUMBO_TAG_PLAINTEXT;
-}
-
 const GumboVector* children_of(const GumboNode* n) {
   if (n->type == GUMBO_NODE_DOCUMENT) return &n->v.document.children;
   if (is_element(n)) return &n->v.element.children;
@@ -35,7 +30,7 @@ bool enter(const GumboNode* n, TextBuilder& out) {
     return false;
   }
   if (tag == GUMBO_TAG_TD || tag == GUMBO_TAG_TH) out.space();
-  if (is_pre(tag)) {
+  if (detail::is_pre_tag(tag)) {
     out.enter_pre();
   } else if (detail::is_block_tag(tag)) {
     out.paragraph_break();
@@ -46,7 +41,7 @@ bool enter(const GumboNode* n, TextBuilder& out) {
 void leave(const GumboNode* n, TextBuilder& out) {
   const GumboTag tag = n->v.element.tag;
   if (tag == GUMBO_TAG_TD || tag == GUMBO_TAG_TH) out.space();
-  if (is_pre(tag)) {
+  if (detail::is_pre_tag(tag)) {
     out.exit_pre();
   } else if (detail::is_block_tag(tag)) {
     out.paragraph_break();
