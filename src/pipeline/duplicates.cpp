@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <unordered_map>
+#include <unordered_set>
 
 #include "curate/curate.h"
 
@@ -41,8 +42,12 @@ DuplicateIndex::LaterCopies DuplicateIndex::mark_copies(storage::CrawlRecord& re
   return later_copies;
 }
 
+// (article id, original id) pairs for Store::mark_duplicates.
+using Marks = std::vector<std::pair<std::int64_t, std::int64_t>>;
+
 std::unordered_map<std::string, std::int64_t> DuplicateIndex::index_saved(const storage::CrawlRecord& record,
-                                                                          const LaterCopies& later_copies) {
+                                                                          const LaterCopies& later_copies,
+                                                                          Marks& marks) {
   std::unordered_map<std::string, std::int64_t> ids;  // new articles' ids, known only after the save
   // Most records of an hourly crawl carry no new or changed article (304, unchanged feed, failure):
   // nothing to index, and no need to read back every key of the blog.
@@ -60,45 +65,18 @@ std::unordered_map<std::string, std::int64_t> DuplicateIndex::index_saved(const 
                         .date = article.display_date()});
   }
   for (const auto& [guid, copy_id] : later_copies) {
-    const auto id = ids.find(guid);
-    if (id == ids.end()) continue;
-    if (auto marked = store_.mark_duplicate(copy_id, id->second); !marked) {
-      spdlog::warn("crawl: cannot mark article_id={} duplicate: {}", copy_id, marked.error().message);
-      continue;
-    }
-    std::erase_if(entries_, [copy_id](const storage::SimhashEntry& e) { return e.id == copy_id; });
+    if (const auto id = ids.find(guid); id != ids.end()) marks.emplace_back(copy_id, id->second);
   }
   return ids;
 }
 
-Result<storage::SaveStats> DuplicateIndex::save(storage::CrawlRecord& record) {
-  if (!enabled_) return store_.save_crawl(record);
-  std::lock_guard lock(mutex_);
-  const auto later_copies = mark_copies(record);
-  auto saved = store_.save_crawl(record);  // one transaction; the store serialises writers
-  if (saved) index_saved(record, later_copies);
-  return saved;
-}
-
-}  // namespace longread::pipeline
-
-namespace longread::pipeline {
-
 std::vector<Result<storage::SaveStats>> DuplicateIndex::save_all(std::span<storage::CrawlRecord> records) {
-  std::vector<Result<storage::SaveStats>> results;
-  auto save_group = [&]() -> bool {
+  auto save_group = [&]() {
     auto saved = store_.save_crawls(records);
-    if (!saved) {
-      for (std::size_t i = 0; i < records.size(); ++i) results.emplace_back(std::unexpected(saved.error()));
-      return false;
-    }
-    results = std::move(*saved);
-    return true;
+    if (saved) return std::move(*saved);
+    return std::vector<Result<storage::SaveStats>>(records.size(), std::unexpected(saved.error()));
   };
-  if (!enabled_) {
-    save_group();
-    return results;
-  }
+  if (!enabled_) return save_group();
   std::lock_guard lock(mutex_);
 
   // A new original of an earlier record of this group, not yet stored.
@@ -123,7 +101,7 @@ std::vector<Result<storage::SaveStats>> DuplicateIndex::save_all(std::span<stora
     later_copies.push_back(mark_copies(records[r]));
     for (const auto& article : records[r].articles) {
       if (article.simhash == 0 || article.junk) continue;
-      // Within one record (one blog) copies are left alone, as save() leaves them.
+      // Within one record (one blog) copies are left alone, as they always were.
       std::vector<std::size_t> matches;
       for (std::size_t k = 0; k < pending.size(); ++k) {
         if (pending[k].record != r && curate::near_duplicate(pending[k].simhash, article.simhash))
@@ -145,27 +123,28 @@ std::vector<Result<storage::SaveStats>> DuplicateIndex::save_all(std::span<stora
     }
   }
 
-  if (!save_group()) return results;
+  auto results = save_group();
+  // Every mark of the group (stored copies found later than a new article, copies within the group) in
+  // one transaction: in a first crawl of many blogs there can be dozens.
+  Marks marks;
   std::vector<std::unordered_map<std::string, std::int64_t>> ids(records.size());
   for (std::size_t r = 0; r < records.size(); ++r) {
-    if (results[r]) ids[r] = index_saved(records[r], later_copies[r]);
+    if (results[r]) ids[r] = index_saved(records[r], later_copies[r], marks);
   }
-  // One transaction for all the group's copies: in a first crawl of many blogs there can be dozens.
-  std::vector<std::pair<std::int64_t, std::int64_t>> marks;
   for (const auto& copy : group_copies) {
     const auto copy_id = ids[copy.copy_record].find(copy.copy_guid);
     const auto original_id = ids[copy.original_record].find(copy.original_guid);
     if (copy_id == ids[copy.copy_record].end() || original_id == ids[copy.original_record].end()) continue;
     marks.emplace_back(copy_id->second, original_id->second);
   }
+  if (marks.empty()) return results;
   if (auto marked = store_.mark_duplicates(marks); !marked) {
     spdlog::warn("crawl: cannot mark {} duplicates: {}", marks.size(), marked.error().message);
-  } else {
-    for (const auto& [copy_id, original_id] : marks) {
-      const std::int64_t id = copy_id;
-      std::erase_if(entries_, [id](const storage::SimhashEntry& e) { return e.id == id; });
-    }
+    return results;
   }
+  std::unordered_set<std::int64_t> copies;  // a duplicate is never the original of another
+  for (const auto& mark : marks) copies.insert(mark.first);
+  std::erase_if(entries_, [&copies](const storage::SimhashEntry& e) { return copies.contains(e.id); });
   return results;
 }
 

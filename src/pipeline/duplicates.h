@@ -17,27 +17,26 @@ namespace longread::pipeline {
 
 class DuplicateIndex {
  public:
-  // Loads the index; when the store cannot give one, detection is off (logged) and save() just saves.
+  // Loads the index; when the store cannot give one, detection is off (logged) and save_all() just saves.
   explicit DuplicateIndex(storage::Store& store);
 
-  // Marks the record's later copies of stored originals as duplicates, saves the record, then indexes its
-  // new originals and marks stored copies that turned out later than an article of this record. The whole
-  // sequence holds one lock, so two copies crawled at once never both become originals. Thread-safe.
-  [[nodiscard]] Result<storage::SaveStats> save(storage::CrawlRecord& record);
-
-  // The same for a group of records saved in one transaction (Store::save_crawls), one result per record.
-  // Copies within the group are found too: their originals have no id until the commit, so such a copy is
-  // saved as it is and marked a duplicate right after (Store::mark_duplicate), exactly as a stored article
-  // found to be a later copy is.
+  // Saves a group of crawl records in one transaction (Store::save_crawls), one result per record. Before
+  // the save, articles that copy a stored original are marked duplicates of it. After it, the group's new
+  // originals join the index, and two kinds of copies are marked in one more transaction
+  // (Store::mark_duplicates): stored articles that turn out later than an article of the group, and copies
+  // whose original is in the same group (it had no id before the commit). The whole sequence holds one
+  // lock, so two copies crawled at once never both become originals. Thread-safe.
   [[nodiscard]] std::vector<Result<storage::SaveStats>> save_all(std::span<storage::CrawlRecord> records);
 
  private:
   // (guid in the record, id of a stored article that is a later copy of it)
   using LaterCopies = std::vector<std::pair<std::string, std::int64_t>>;
   LaterCopies mark_copies(storage::CrawlRecord& record) const;
-  // Returns the ids of the record's articles by guid.
-  std::unordered_map<std::string, std::int64_t> index_saved(const storage::CrawlRecord& record,
-                                                            const LaterCopies& later_copies);
+  // Indexes a saved record's new originals, adds the marks for its later copies to `marks`, and returns
+  // the ids of the record's articles by guid.
+  std::unordered_map<std::string, std::int64_t> index_saved(
+      const storage::CrawlRecord& record, const LaterCopies& later_copies,
+      std::vector<std::pair<std::int64_t, std::int64_t>>& marks);
 
   storage::Store& store_;
   bool enabled_ = true;

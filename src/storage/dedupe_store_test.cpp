@@ -61,7 +61,7 @@ class DedupeStoreTest : public ::testing::Test {
   std::int64_t blog_ = 0;
 };
 
-TEST_F(DedupeStoreTest, SimhashIndexListsOriginalsAndMarkDuplicateHidesTheCopy) {
+TEST_F(DedupeStoreTest, SimhashIndexListsOriginalsAndMarkDuplicatesHidesTheCopy) {
   save("original", 0xF0F0F0F0F0F0F0F0ULL, 19000);
   save("copy", 0xF0F0F0F0F0F0F0F1ULL, 19001);
   save("unhashed", 0, 19002);
@@ -72,7 +72,8 @@ TEST_F(DedupeStoreTest, SimhashIndexListsOriginalsAndMarkDuplicateHidesTheCopy) 
 
   const auto original = id_of("original");
   const auto copy = id_of("copy");
-  ASSERT_TRUE(store_->mark_duplicate(copy, original));
+  const std::pair<std::int64_t, std::int64_t> mark{copy, original};
+  ASSERT_TRUE(store_->mark_duplicates(std::span(&mark, 1)));
   auto view = store_->article(copy);
   ASSERT_TRUE(view && *view);
   EXPECT_EQ((*view)->article.duplicate_of, original);

@@ -211,11 +211,8 @@ class Store {
   virtual Result<std::vector<SimhashEntry>> simhash_index() {
     return fail(ErrorKind::kStorage, "store: simhash index unsupported by this backend");
   }
-  // Marks `article_id` a duplicate of `original_id`: hidden as junk with reason "duplicate of article N".
-  virtual Result<void> mark_duplicate(std::int64_t /*article_id*/, std::int64_t /*original_id*/) {
-    return fail(ErrorKind::kStorage, "store: mark_duplicate unsupported by this backend");
-  }
-  // Several (article_id, original_id) marks in one transaction: all or none.
+  // Marks each article_id a duplicate of its original_id: hidden as junk with reason "duplicate of article
+  // N". All the marks in one transaction: all or none.
   virtual Result<void> mark_duplicates(std::span<const std::pair<std::int64_t, std::int64_t>> /*marks*/) {
     return fail(ErrorKind::kStorage, "store: mark_duplicates unsupported by this backend");
   }

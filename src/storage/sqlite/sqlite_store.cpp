@@ -761,17 +761,9 @@ class SqliteStore final : public Store {
   }
 
   Result<SaveStats> save_crawl(const CrawlRecord& record) override {
-    std::lock_guard lock(writer_mutex_);
-    Connection& db = *writer_;
-    auto tx = Transaction::begin(db);
-    if (!tx) return db_error("cannot save crawl", tx.error());
-    DeferredWrites deferred;
-    auto stats = save_record(db, record, deferred);
-    if (!stats) return stats;
-    // Last: any later statement with a statement journal would flush FTS5's pending entries (0007).
-    if (auto ok = deferred.write_search_entries(db); !ok) return std::unexpected(ok.error());
-    if (auto ok = tx->commit(); !ok) return db_error("cannot save crawl", ok.error());
-    return stats;
+    auto results = save_crawls(std::span(&record, 1));
+    if (!results) return std::unexpected(results.error());
+    return std::move(results->front());
   }
 
   Result<std::vector<Result<SaveStats>>> save_crawls(std::span<const CrawlRecord> records) override {
@@ -914,16 +906,6 @@ class SqliteStore final : public Store {
                      .date = from_unix(q->int64(3))});
     }
     return out;
-  }
-
-  Result<void> mark_duplicate(std::int64_t article_id, std::int64_t original_id) override {
-    std::lock_guard lock(writer_mutex_);
-    auto q = writer_->query(kMarkDuplicate);
-    if (!q) return db_error("cannot mark duplicate", q.error());
-    q->bind(":id", article_id).bind(":original", original_id);
-    q->bind(":reason", fmt::format("duplicate of article {}", original_id));
-    if (auto ok = q->run(); !ok) return db_error("cannot mark duplicate", ok.error());
-    return {};
   }
 
   Result<void> mark_duplicates(std::span<const std::pair<std::int64_t, std::int64_t>> marks) override {
