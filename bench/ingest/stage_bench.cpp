@@ -8,7 +8,6 @@
 #include <algorithm>
 #include <cstdlib>
 #include <ctime>
-#include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <string>
@@ -23,11 +22,7 @@
 #include "html/html.h"
 #include "pipeline/article_builder.h"
 
-namespace fs = std::filesystem;
-
 namespace {
-using longread::bench::is_feed_file;
-using longread::bench::read_file;
 
 double thread_cpu_seconds() {
   timespec ts{};
@@ -62,16 +57,7 @@ int main(int argc, char** argv) {
     return 2;
   }
   const int reps = argc > 2 ? std::max(1, std::atoi(argv[2])) : 3;
-  std::vector<fs::path> paths;
-  for (const auto& item : fs::recursive_directory_iterator(argv[1]))
-    if (item.is_regular_file() && is_feed_file(item.path())) paths.push_back(item.path());
-  std::sort(paths.begin(), paths.end());
-  std::vector<std::string> files;
-  std::size_t bytes = 0;
-  for (const auto& p : paths) {
-    files.push_back(read_file(p));
-    bytes += files.back().size();
-  }
+  auto [files, bytes] = longread::bench::read_feed_files(argv[1]);
 
   Stage parse{"parse_feed"}, to_text{"html_to_text"}, to_text_gumbo{"html_to_text, gumbo (reference)"},
       boiler{"strip_boilerplate"}, excerpt{"make_excerpt"}, words{"count_words"}, simhash{"simhash"},

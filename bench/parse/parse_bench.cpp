@@ -6,7 +6,6 @@
 #include <algorithm>
 #include <chrono>
 #include <ctime>
-#include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <string>
@@ -15,29 +14,13 @@
 #include "../common/corpus.h"
 #include "feed/feed.h"
 
-namespace fs = std::filesystem;
-
-namespace {
-using longread::bench::is_feed_file;
-using longread::bench::read_file;
-}  // namespace
-
 int main(int argc, char** argv) {
   if (argc < 2) {
     fmt::print(stderr, "usage: parse_bench DIR [REPS]\n");
     return 2;
   }
   const int reps = argc > 2 ? std::max(1, std::atoi(argv[2])) : 10;
-  std::vector<fs::path> paths;
-  for (const auto& item : fs::recursive_directory_iterator(argv[1]))
-    if (item.is_regular_file() && is_feed_file(item.path())) paths.push_back(item.path());
-  std::sort(paths.begin(), paths.end());
-  std::vector<std::string> files;
-  std::size_t bytes = 0;
-  for (const auto& p : paths) {
-    files.push_back(read_file(p));
-    bytes += files.back().size();
-  }
+  auto [files, bytes] = longread::bench::read_feed_files(argv[1]);
 
   std::size_t entries = 0, failures = 0;
   const auto start = std::chrono::steady_clock::now();
