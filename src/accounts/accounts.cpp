@@ -18,6 +18,13 @@ std::string lower(std::string_view s) {
   return out;
 }
 
+// Links of account mails: an "already registered" mail carries a reset link.
+const char* link_purpose(MailKind kind) {
+  return kind == MailKind::kConfirmAccount ? "account-confirm" : "password-reset";
+}
+
+constexpr const char* kBadLink = "This link is not valid or has expired.";
+
 std::unexpected<Error> limited(std::string_view what, std::chrono::seconds wait) {
   return fail(ErrorKind::kRateLimited, fmt::format("accounts: {} rate limited for {} s", what, wait.count()),
               try_again_message(wait));
@@ -43,10 +50,12 @@ Accounts::Accounts(storage::Store& store, AccountsOptions options, const Key& ma
       login_ip_(options_.login_failures_per_ip, options_.login_window),
       login_account_(options_.login_failures_per_account, options_.login_window),
       signup_ip_(options_.signups_per_ip, options_.signup_window),
-      signup_account_(options_.signups_per_account, options_.signup_window) {}
+      signup_account_(options_.signups_per_account, options_.signup_window),
+      reset_ip_(options_.resets_per_ip, options_.reset_window),
+      reset_account_(options_.resets_per_account, options_.reset_window) {}
 
-Result<NewSession> Accounts::sign_up(std::string_view email_input, std::string_view password,
-                                     std::string_view client_ip, TimePoint now) {
+Result<SignUpResult> Accounts::sign_up(std::string_view email_input, std::string_view password,
+                                       std::string_view client_ip, TimePoint now) {
   auto email = normalize_email(email_input);
   if (!email) return std::unexpected(email.error());
   if (auto ok = check_password(password); !ok) return std::unexpected(ok.error());
@@ -59,18 +68,127 @@ Result<NewSession> Accounts::sign_up(std::string_view email_input, std::string_v
 
   auto hash = hash_password(password, options_.password_cost);
   if (!hash) return std::unexpected(hash.error());
-  auto id = store_.create_reader(*email, *hash, now);
-  if (id) return start_session(*id, now);
-  if (id.error().kind != ErrorKind::kConflict) return std::unexpected(id.error());
+  const std::optional<TimePoint> confirmed_at =
+      options_.confirm_by_mail ? std::nullopt : std::optional<TimePoint>(now);
+  auto id = store_.create_reader(*email, *hash, now, confirmed_at);
+  if (!id && id.error().kind != ErrorKind::kConflict) return std::unexpected(id.error());
+  if (options_.confirm_by_mail) {
+    auto account = store_.reader_by_email(*email);
+    if (!account) return std::unexpected(account.error());
+    if (!*account) return fail(ErrorKind::kInternal, "accounts: reader vanished during sign-up");
+    if ((*account)->confirmed_at) {
+      return SignUpResult{.mail = account_mail(MailKind::kAlreadyRegistered, **account, now)};
+    }
+    if (!id) {
+      // Pending, signed up for again: the latest password wins and only the newest link confirms, so a
+      // stranger who signed up first with this address cannot end up holding the account.
+      if (auto set = store_.set_reader_password((*account)->id, *hash, std::nullopt); !set)
+        return std::unexpected(set.error());
+      (*account)->password_hash = *hash;
+    }
+    return SignUpResult{.mail = account_mail(MailKind::kConfirmAccount, **account, now)};
+  }
+  if (id) {
+    auto session = start_session(*id, now);
+    if (!session) return std::unexpected(session.error());
+    return SignUpResult{.session = std::move(*session)};
+  }
   // The address has an account. Signing up again with its password logs in, like a new account would;
   // with another password the answer is the one a failed login gets, not "already registered".
   auto existing = store_.reader_by_email(*email);
   if (!existing) return std::unexpected(existing.error());
   if (*existing && verify_password((*existing)->password_hash, password)) {
-    return start_session((*existing)->id, now);
+    auto session = start_session((*existing)->id, now);
+    if (!session) return std::unexpected(session.error());
+    return SignUpResult{.session = std::move(*session)};
   }
   return fail(ErrorKind::kInvalidInput, "accounts: sign-up for an existing account with another password",
               "That email and password cannot be used to sign up. If you have an account, log in.");
+}
+
+AccountMail Accounts::account_mail(MailKind kind, const storage::ReaderAccount& account,
+                                   TimePoint now) const {
+  const auto lifetime =
+      kind == MailKind::kConfirmAccount ? options_.confirm_link_lifetime : options_.reset_link_lifetime;
+  const std::int64_t expires = to_unix(now + lifetime);
+  return AccountMail{
+      .kind = kind,
+      .email = account.email,
+      .expires = expires,
+      .signature = mac(link_key_, fmt::format("{}\n{}\n{}\n{}", link_purpose(kind), lower(account.email),
+                                              expires, account.password_hash))};
+}
+
+bool Accounts::account_link_valid(MailKind kind, const storage::ReaderAccount& account, std::int64_t expires,
+                                  std::string_view signature, TimePoint now) const {
+  if (expires <= 0 || to_unix(now) >= expires || signature.empty()) return false;
+  return mac_valid(
+      link_key_,
+      fmt::format("{}\n{}\n{}\n{}", link_purpose(kind), lower(account.email), expires, account.password_hash),
+      signature);
+}
+
+Result<std::optional<storage::ReaderAccount>> Accounts::linked_account(MailKind kind, std::string_view email,
+                                                                       std::int64_t expires,
+                                                                       std::string_view signature,
+                                                                       TimePoint now) {
+  if (email.empty() || email.size() > kMaxEmailLength) return std::optional<storage::ReaderAccount>{};
+  auto account = store_.reader_by_email(email);
+  if (!account) return std::unexpected(account.error());
+  if (!*account || !account_link_valid(kind, **account, expires, signature, now))
+    return std::optional<storage::ReaderAccount>{};
+  return account;
+}
+
+Result<NewSession> Accounts::confirm(std::string_view email, std::int64_t expires, std::string_view signature,
+                                     TimePoint now) {
+  auto account = linked_account(MailKind::kConfirmAccount, email, expires, signature, now);
+  if (!account) return std::unexpected(account.error());
+  if (!*account) return fail(ErrorKind::kForbidden, "accounts: bad confirmation link", kBadLink);
+  if (auto ok = store_.confirm_reader((*account)->id, now); !ok) return std::unexpected(ok.error());
+  return start_session((*account)->id, now);
+}
+
+Result<std::optional<AccountMail>> Accounts::request_password_reset(std::string_view email_input,
+                                                                    std::string_view client_ip,
+                                                                    TimePoint now) {
+  auto email = normalize_email(email_input);
+  if (!email) return std::unexpected(email.error());
+  const std::string ip_key = "ip:" + std::string(client_ip);
+  const std::string account_key = "account:" + lower(*email);
+  if (auto wait = reset_ip_.retry_after(ip_key, now)) return limited("password reset per IP", *wait);
+  if (auto wait = reset_account_.retry_after(account_key, now))
+    return limited("password reset per account", *wait);
+  reset_ip_.record(ip_key, now);
+  reset_account_.record(account_key, now);
+  auto account = store_.reader_by_email(*email);
+  if (!account) return std::unexpected(account.error());
+  if (!*account) return std::optional<AccountMail>{};
+  return std::optional<AccountMail>{account_mail(MailKind::kPasswordReset, **account, now)};
+}
+
+Result<bool> Accounts::reset_link_valid(std::string_view email, std::int64_t expires,
+                                        std::string_view signature, TimePoint now) {
+  auto account = linked_account(MailKind::kPasswordReset, email, expires, signature, now);
+  if (!account) return std::unexpected(account.error());
+  return account->has_value();
+}
+
+Result<NewSession> Accounts::reset_password(std::string_view email, std::int64_t expires,
+                                            std::string_view signature, std::string_view new_password,
+                                            TimePoint now) {
+  if (auto ok = check_password(new_password); !ok) return std::unexpected(ok.error());
+  auto account = linked_account(MailKind::kPasswordReset, email, expires, signature, now);
+  if (!account) return std::unexpected(account.error());
+  if (!*account) return fail(ErrorKind::kForbidden, "accounts: bad password reset link", kBadLink);
+  auto hash = hash_password(new_password, options_.password_cost);
+  if (!hash) return std::unexpected(hash.error());
+  if (auto set = store_.set_reader_password((*account)->id, *hash, now); !set)
+    return std::unexpected(set.error());
+  if (auto ended = store_.delete_reader_sessions((*account)->id); !ended)
+    return std::unexpected(ended.error());
+  login_account_.reset("account:" + lower((*account)->email));
+  return start_session((*account)->id, now);
 }
 
 Result<NewSession> Accounts::log_in(std::string_view email_input, std::string_view password,
@@ -95,6 +213,11 @@ Result<NewSession> Accounts::log_in(std::string_view email_input, std::string_vi
     return fail(ErrorKind::kInvalidInput, "accounts: login failed", kBadCredentials);
   }
   login_account_.reset(account_key);
+  if (!(*account)->confirmed_at) {
+    return fail(ErrorKind::kForbidden, "accounts: login to a pending account",
+                "Please confirm your address first: open the link we mailed to you. To get a new link, sign "
+                "up again.");
+  }
   return start_session((*account)->id, now);
 }
 

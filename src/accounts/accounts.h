@@ -16,6 +16,13 @@
 
 namespace longread::accounts {
 
+// A session just created: the token goes into the cookie (and nowhere else).
+struct NewSession {
+  std::string token;
+  std::int64_t reader_id = 0;
+  TimePoint expires_at{};
+};
+
 struct AccountsOptions {
   PasswordCost password_cost{};
   std::chrono::seconds session_lifetime = std::chrono::days(30);
@@ -27,13 +34,37 @@ struct AccountsOptions {
   int signups_per_ip = 10;
   int signups_per_account = 5;
   std::chrono::seconds signup_window = std::chrono::hours(1);
+  // Accounts confirmed by mail (the site can send mail): a sign-up makes a pending account and answers
+  // the same whether or not the address has one; the mailed link confirms it. Without mail, a sign-up
+  // makes a confirmed account and logs in at once.
+  bool confirm_by_mail = false;
+  std::chrono::seconds confirm_link_lifetime = std::chrono::hours(48);
+  std::chrono::seconds reset_link_lifetime = std::chrono::hours(2);
+  // Password-reset requests per IP and per email in the window (each one may send a mail).
+  int resets_per_ip = 10;
+  int resets_per_account = 3;
+  std::chrono::seconds reset_window = std::chrono::hours(1);
 };
 
-// A session just created: the token goes into the cookie (and nowhere else).
-struct NewSession {
-  std::string token;
-  std::int64_t reader_id = 0;
-  TimePoint expires_at{};
+// What to mail after a sign-up or a password-reset request (confirm_by_mail). The link carries email,
+// expires and signature; it is signed over the account's current password hash, so it stops working
+// once the password changes (a reset link works once; a newer sign-up of a pending account voids older
+// confirmation links).
+enum class MailKind {
+  kConfirmAccount,     // a new or still pending account: the link confirms it and logs in
+  kAlreadyRegistered,  // a sign-up for a confirmed account: log in, or use the link to set a new password
+  kPasswordReset,      // the link sets a new password
+};
+struct AccountMail {
+  MailKind kind = MailKind::kConfirmAccount;
+  std::string email;         // the address as stored
+  std::int64_t expires = 0;  // unix seconds
+  std::string signature;
+};
+
+struct SignUpResult {
+  std::optional<NewSession> session{};  // without confirm_by_mail: the new account's first session
+  std::optional<AccountMail> mail{};    // with it: what to mail (every accepted sign-up mails something)
 };
 
 class Accounts {
@@ -41,15 +72,42 @@ class Accounts {
   // Reads (or creates, on first use) the site's master key from the store.
   [[nodiscard]] static Result<std::unique_ptr<Accounts>> open(storage::Store& store, AccountsOptions options);
 
-  // A new account and its first session. Errors carry messages fit to show: invalid email or password
-  // (kInvalidInput), rate limited (kRateLimited, "try again in N minutes"), or, for an address that has
-  // an account with another password, kInvalidInput with the same message a failed login gets.
-  [[nodiscard]] Result<NewSession> sign_up(std::string_view email, std::string_view password,
-                                           std::string_view client_ip, TimePoint now);
+  // Errors carry messages fit to show: invalid email or password (kInvalidInput), rate limited
+  // (kRateLimited, "try again in N minutes").
+  //
+  // With confirm_by_mail, every valid sign-up answers alike and returns a mail to send: a new address
+  // gets a pending account and a confirmation link; a pending one gets the new password and a new link;
+  // a confirmed one is left as it is and its owner is told ("already registered", with a reset link).
+  // The password is hashed on every path, so they also cost the same.
+  // Without it: a new confirmed account and its first session; for an address that has an account, its
+  // password logs in, and another password gets kInvalidInput (this mode cannot hide that the address is
+  // taken; README, "Known limitations").
+  [[nodiscard]] Result<SignUpResult> sign_up(std::string_view email, std::string_view password,
+                                             std::string_view client_ip, TimePoint now);
+  // Confirms the account of a link from a kConfirmAccount mail and logs in. kForbidden ("not valid or
+  // has expired") for a bad, expired or superseded link.
+  [[nodiscard]] Result<NewSession> confirm(std::string_view email, std::int64_t expires,
+                                           std::string_view signature, TimePoint now);
   // A session for a correct email and password; "Email or password is incorrect." otherwise, the same
-  // whether or not the address has an account (and about as slow: a dummy hash is verified).
+  // whether or not the address has an account (and about as slow: a dummy hash is verified). A pending
+  // account with its correct password gets kForbidden: confirm the address first.
   [[nodiscard]] Result<NewSession> log_in(std::string_view email, std::string_view password,
                                           std::string_view client_ip, TimePoint now);
+  // "Forgot your password": the mail to send when the address has an account, nullopt when it has none
+  // (the caller answers alike). Rate-limited per IP and per address.
+  [[nodiscard]] Result<std::optional<AccountMail>> request_password_reset(std::string_view email,
+                                                                          std::string_view client_ip,
+                                                                          TimePoint now);
+  // Whether a reset link (kPasswordReset or kAlreadyRegistered mail) is still good: the form is shown
+  // only then.
+  [[nodiscard]] Result<bool> reset_link_valid(std::string_view email, std::int64_t expires,
+                                              std::string_view signature, TimePoint now);
+  // Sets a new password with a reset link: the link stops working, every other session of the account
+  // ends, a pending account is confirmed (the mail reached it), and a new session is returned.
+  // kInvalidInput for a password too short or long, kForbidden for a bad, expired or used link.
+  [[nodiscard]] Result<NewSession> reset_password(std::string_view email, std::int64_t expires,
+                                                  std::string_view signature, std::string_view new_password,
+                                                  TimePoint now);
   // Ends the session server-side (no error for an unknown token).
   [[nodiscard]] Result<void> log_out(std::string_view token);
   // The reader of a live session token, else nullopt (unknown, expired or logged out).
@@ -68,9 +126,19 @@ class Accounts {
                                 std::string_view signature, TimePoint now) const;
 
   Accounts(storage::Store& store, AccountsOptions options, const Key& master);
+  [[nodiscard]] const AccountsOptions& options() const { return options_; }
 
  private:
   Result<NewSession> start_session(std::int64_t reader_id, TimePoint now);
+  [[nodiscard]] AccountMail account_mail(MailKind kind, const storage::ReaderAccount& account,
+                                         TimePoint now) const;
+  [[nodiscard]] bool account_link_valid(MailKind kind, const storage::ReaderAccount& account,
+                                        std::int64_t expires, std::string_view signature,
+                                        TimePoint now) const;
+  // The account of a link, if the link is good for it.
+  Result<std::optional<storage::ReaderAccount>> linked_account(MailKind kind, std::string_view email,
+                                                               std::int64_t expires,
+                                                               std::string_view signature, TimePoint now);
 
   storage::Store& store_;
   AccountsOptions options_;
@@ -81,6 +149,8 @@ class Accounts {
   RateLimiter login_account_;
   RateLimiter signup_ip_;
   RateLimiter signup_account_;
+  RateLimiter reset_ip_;
+  RateLimiter reset_account_;
 };
 
 }  // namespace longread::accounts

@@ -102,8 +102,11 @@ class AccountsTest : public ::testing::Test {
 };
 
 TEST_F(AccountsTest, SignUpLogInLogOut) {
-  auto created = accounts_->sign_up("Ada@Example.org", "a long passphrase", "10.0.0.1", t0());
-  ASSERT_TRUE(created) << created.error().message;
+  auto signed_up = accounts_->sign_up("Ada@Example.org", "a long passphrase", "10.0.0.1", t0());
+  ASSERT_TRUE(signed_up) << signed_up.error().message;
+  ASSERT_TRUE(signed_up->session);  // no mail: the account works at once
+  EXPECT_FALSE(signed_up->mail);
+  const NewSession* created = &*signed_up->session;
   auto who = accounts_->reader(created->token, t0());
   ASSERT_TRUE(who && *who);
   EXPECT_EQ((*who)->email, "Ada@Example.org");
@@ -163,7 +166,8 @@ TEST_F(AccountsTest, SignUpChecksInputAndExistingAccounts) {
   EXPECT_EQ(short_password.error().user_message, "Please choose a password of at least 10 characters.");
   EXPECT_FALSE(store_->reader_by_email("ada@example.org").value());
   ASSERT_TRUE(accounts_->sign_up("ada@example.org", "a long passphrase", "10.0.0.1", t0()));
-  EXPECT_TRUE(accounts_->sign_up("ADA@example.org", "a long passphrase", "10.0.0.1", t0()));  // logs in
+  auto again = accounts_->sign_up("ADA@example.org", "a long passphrase", "10.0.0.1", t0());
+  ASSERT_TRUE(again && again->session);  // logs in
   auto other = accounts_->sign_up("ada@example.org", "another passphrase", "10.0.0.1", t0());
   ASSERT_FALSE(other);
   EXPECT_EQ(other.error().kind, ErrorKind::kInvalidInput);
@@ -190,6 +194,155 @@ TEST_F(AccountsTest, CsrfTokensAndSignedLinks) {
   const std::string forever = accounts_->link_signature("unsubscribe", "ada@example.org", 0);
   EXPECT_TRUE(
       accounts_->link_valid("unsubscribe", "ada@example.org", 0, forever, t0() + std::chrono::days(3650)));
+}
+
+// Accounts confirmed by mail (the site sends mail): sign-ups answer alike for new, pending and confirmed
+// addresses, and the mailed links confirm or reset.
+class MailedAccountsTest : public AccountsTest {
+ protected:
+  void SetUp() override {
+    AccountsTest::SetUp();
+    AccountsOptions options;
+    options.password_cost = PasswordCost::minimum();
+    options.confirm_by_mail = true;
+    options.session_lifetime = std::chrono::hours(1);
+    options.resets_per_account = 3;
+    accounts_ = Accounts::open(*store_, options).value();
+  }
+  AccountMail sign_up(const std::string& email, const std::string& password, TimePoint at = t0()) {
+    auto result = accounts_->sign_up(email, password, "10.0.0.1", at);
+    EXPECT_TRUE(result) << (result ? "" : result.error().message);
+    if (!result) return {};
+    EXPECT_FALSE(result->session);  // nobody is logged in before the address answers
+    EXPECT_TRUE(result->mail);
+    return result->mail.value_or(AccountMail{});
+  }
+};
+
+TEST_F(MailedAccountsTest, SignUpMakesAPendingAccountThatTheMailedLinkConfirms) {
+  const AccountMail mail = sign_up("Ada@Example.org", "a long passphrase");
+  EXPECT_EQ(mail.kind, MailKind::kConfirmAccount);
+  EXPECT_EQ(mail.email, "Ada@Example.org");
+  EXPECT_EQ(mail.expires, to_unix(t0() + std::chrono::hours(48)));
+  EXPECT_FALSE(store_->reader_by_email("ada@example.org").value()->confirmed_at);
+
+  // Before confirming, the right password does not log in, and says why; a wrong one gets the usual.
+  auto early = accounts_->log_in("ada@example.org", "a long passphrase", "10.0.0.1", t0());
+  ASSERT_FALSE(early);
+  EXPECT_EQ(early.error().kind, ErrorKind::kForbidden);
+  EXPECT_EQ(accounts_->log_in("ada@example.org", "wrong passphrase", "10.0.0.1", t0()).error().user_message,
+            "Email or password is incorrect.");
+
+  // A tampered, expired or other-purpose link: rejected, nothing confirmed.
+  EXPECT_EQ(accounts_->confirm("ada@example.org", mail.expires + 1, mail.signature, t0()).error().kind,
+            ErrorKind::kForbidden);
+  EXPECT_FALSE(accounts_->confirm("ada@example.org", mail.expires, mail.signature, from_unix(mail.expires)));
+  EXPECT_FALSE(accounts_->confirm("eve@example.org", mail.expires, mail.signature, t0()));
+  EXPECT_FALSE(accounts_->reset_link_valid("ada@example.org", mail.expires, mail.signature, t0()).value());
+  EXPECT_FALSE(store_->reader_by_email("ada@example.org").value()->confirmed_at);
+
+  auto session = accounts_->confirm("ADA@example.org", mail.expires, mail.signature, t0() + minutes(5));
+  ASSERT_TRUE(session) << session.error().message;
+  EXPECT_EQ(accounts_->reader(session->token, t0() + minutes(5)).value()->email, "Ada@Example.org");
+  EXPECT_EQ(store_->reader_by_email("ada@example.org").value()->confirmed_at, t0() + minutes(5));
+  EXPECT_TRUE(accounts_->log_in("ada@example.org", "a long passphrase", "10.0.0.1", t0() + minutes(6)));
+  // The link may be opened twice (mail scanners, a second click); it confirms nothing new.
+  EXPECT_TRUE(accounts_->confirm("ada@example.org", mail.expires, mail.signature, t0() + minutes(7)));
+}
+
+TEST_F(MailedAccountsTest, SignUpAnswersAlikeForNewPendingAndConfirmedAddresses) {
+  const AccountMail first = sign_up("ada@example.org", "a long passphrase");
+  ASSERT_TRUE(accounts_->confirm("ada@example.org", first.expires, first.signature, t0()));
+  const auto stored_hash = store_->reader_by_email("ada@example.org").value()->password_hash;
+
+  // Someone else signs up with Ada's address: the same kind of answer (a mail, no session), but the mail
+  // tells Ada she already has an account, and her password is untouched.
+  const AccountMail taken = sign_up("ada@example.org", "the stranger's passphrase");
+  EXPECT_EQ(taken.kind, MailKind::kAlreadyRegistered);
+  EXPECT_EQ(store_->reader_by_email("ada@example.org").value()->password_hash, stored_hash);
+  EXPECT_FALSE(accounts_->log_in("ada@example.org", "the stranger's passphrase", "10.0.0.2", t0()));
+  // Its link is a password-reset link for Ada, not a confirmation.
+  EXPECT_TRUE(accounts_->reset_link_valid("ada@example.org", taken.expires, taken.signature, t0()).value());
+  EXPECT_FALSE(accounts_->confirm("ada@example.org", taken.expires, taken.signature, t0()));
+
+  // A stranger signs up first with Bob's address; Bob then signs up himself. The newest sign-up's
+  // password is the account's, and only the newest link confirms it.
+  const AccountMail strangers = sign_up("bob@example.org", "the stranger's passphrase");
+  const AccountMail bobs = sign_up("bob@example.org", "bob's own passphrase", t0() + minutes(1));
+  EXPECT_EQ(bobs.kind, MailKind::kConfirmAccount);
+  EXPECT_FALSE(
+      accounts_->confirm("bob@example.org", strangers.expires, strangers.signature, t0() + minutes(2)));
+  ASSERT_TRUE(accounts_->confirm("bob@example.org", bobs.expires, bobs.signature, t0() + minutes(2)));
+  EXPECT_TRUE(accounts_->log_in("bob@example.org", "bob's own passphrase", "10.0.0.3", t0() + minutes(3)));
+  EXPECT_FALSE(
+      accounts_->log_in("bob@example.org", "the stranger's passphrase", "10.0.0.3", t0() + minutes(3)));
+
+  // Input errors still say what is wrong; they say nothing about accounts.
+  auto short_password = accounts_->sign_up("ada@example.org", "short", "10.0.0.1", t0());
+  ASSERT_FALSE(short_password);
+  EXPECT_EQ(short_password.error().kind, ErrorKind::kInvalidInput);
+}
+
+TEST_F(MailedAccountsTest, PasswordResetWorksOnceAndEndsEverySession) {
+  const AccountMail mail = sign_up("ada@example.org", "a long passphrase");
+  const auto first_session =
+      accounts_->confirm("ada@example.org", mail.expires, mail.signature, t0()).value();
+  const auto second_session =
+      accounts_->log_in("ada@example.org", "a long passphrase", "10.0.0.1", t0()).value();
+
+  // Unknown addresses get no mail (the page answers alike); known ones get a link for 2 hours.
+  auto none = accounts_->request_password_reset("nobody@example.org", "10.0.0.1", t0());
+  ASSERT_TRUE(none);
+  EXPECT_FALSE(*none);
+  auto reset = accounts_->request_password_reset("ADA@example.org", "10.0.0.1", t0());
+  ASSERT_TRUE(reset && *reset) << (reset ? "no mail" : reset.error().message);
+  EXPECT_EQ((*reset)->kind, MailKind::kPasswordReset);
+  EXPECT_EQ((*reset)->expires, to_unix(t0() + std::chrono::hours(2)));
+  const auto& link = **reset;
+  EXPECT_TRUE(accounts_->reset_link_valid("ada@example.org", link.expires, link.signature, t0()).value());
+  EXPECT_FALSE(
+      accounts_->confirm("ada@example.org", link.expires, link.signature, t0()));  // not a confirmation
+
+  auto too_short = accounts_->reset_password("ada@example.org", link.expires, link.signature, "short", t0());
+  ASSERT_FALSE(too_short);
+  EXPECT_EQ(too_short.error().user_message, "Please choose a password of at least 10 characters.");
+  auto expired = accounts_->reset_password("ada@example.org", link.expires, link.signature,
+                                           "a new passphrase", from_unix(link.expires));
+  ASSERT_FALSE(expired);
+  EXPECT_EQ(expired.error().kind, ErrorKind::kForbidden);
+  EXPECT_EQ(expired.error().user_message, "This link is not valid or has expired.");
+
+  auto session =
+      accounts_->reset_password("ada@example.org", link.expires, link.signature, "a new passphrase", t0());
+  ASSERT_TRUE(session) << session.error().message;
+  EXPECT_TRUE(accounts_->reader(session->token, t0()).value());
+  EXPECT_FALSE(accounts_->reader(first_session.token, t0()).value());  // every other session ended
+  EXPECT_FALSE(accounts_->reader(second_session.token, t0()).value());
+  EXPECT_FALSE(accounts_->log_in("ada@example.org", "a long passphrase", "10.0.0.1", t0()));
+  EXPECT_TRUE(accounts_->log_in("ada@example.org", "a new passphrase", "10.0.0.1", t0()));
+  // The link worked once: the password it was signed over is gone.
+  EXPECT_FALSE(accounts_->reset_link_valid("ada@example.org", link.expires, link.signature, t0()).value());
+  EXPECT_FALSE(
+      accounts_->reset_password("ada@example.org", link.expires, link.signature, "a third passphrase", t0()));
+
+  // Requests are rate-limited per address, from any IP (3 per hour here; one was made above).
+  ASSERT_TRUE(accounts_->request_password_reset("ada@example.org", "10.0.0.5", t0()));
+  ASSERT_TRUE(accounts_->request_password_reset("ada@example.org", "10.0.0.6", t0()));
+  auto limited = accounts_->request_password_reset("ada@example.org", "10.0.0.7", t0());
+  ASSERT_FALSE(limited);
+  EXPECT_EQ(limited.error().kind, ErrorKind::kRateLimited);
+  EXPECT_EQ(accounts_->request_password_reset("not an address", "10.0.0.7", t0()).error().kind,
+            ErrorKind::kInvalidInput);
+}
+
+TEST_F(MailedAccountsTest, AResetLinkConfirmsAPendingAccount) {
+  sign_up("ada@example.org", "a long passphrase");
+  auto reset = accounts_->request_password_reset("ada@example.org", "10.0.0.1", t0()).value();
+  ASSERT_TRUE(reset);
+  ASSERT_TRUE(accounts_->reset_password("ada@example.org", reset->expires, reset->signature,
+                                        "a new passphrase", t0() + minutes(1)));
+  EXPECT_EQ(store_->reader_by_email("ada@example.org").value()->confirmed_at, t0() + minutes(1));
+  EXPECT_TRUE(accounts_->log_in("ada@example.org", "a new passphrase", "10.0.0.1", t0() + minutes(2)));
 }
 
 }  // namespace

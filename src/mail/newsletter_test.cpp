@@ -165,7 +165,7 @@ class NewsletterTest : public ::testing::Test {
     // Votes: the recent article most, then the lock-free one.
     for (int i = 0; i < 3; ++i) {
       const auto reader =
-          store_->create_reader("voter" + std::to_string(i) + "@example.org", "x", now_seconds()).value();
+          store_->create_reader("voter" + std::to_string(i) + "@example.org", "x", now_seconds(), now_seconds()).value();
       ASSERT_TRUE(store_->set_vote(reader, ids_.recent_article, true, now_seconds()));
       if (i == 0) {
         ASSERT_TRUE(store_->set_vote(reader, ids_.lock_free_article, true, now_seconds()));

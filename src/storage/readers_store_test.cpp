@@ -57,7 +57,7 @@ class ReadersStoreTest : public ::testing::Test {
   }
 
   std::int64_t reader(const std::string& email) {
-    auto id = store_->create_reader(email, "$argon2id$fake", at(0));
+    auto id = store_->create_reader(email, "$argon2id$fake", at(0), at(0));
     EXPECT_TRUE(id) << id.error().message;
     return id.value_or(0);
   }
@@ -69,7 +69,7 @@ class ReadersStoreTest : public ::testing::Test {
 
 TEST_F(ReadersStoreTest, EmailsAreUniqueCaseInsensitively) {
   const auto id = reader("Ada@Example.org");
-  auto again = store_->create_reader("ada@example.ORG", "x", at(1));
+  auto again = store_->create_reader("ada@example.ORG", "x", at(1), at(1));
   ASSERT_FALSE(again);
   EXPECT_EQ(again.error().kind, ErrorKind::kConflict);
   auto found = store_->reader_by_email("ADA@example.org");
@@ -79,6 +79,48 @@ TEST_F(ReadersStoreTest, EmailsAreUniqueCaseInsensitively) {
   auto missing = store_->reader_by_email("nobody@example.org");
   ASSERT_TRUE(missing);
   EXPECT_FALSE(*missing);
+}
+
+TEST_F(ReadersStoreTest, PendingAccountsAreConfirmedOnceAndPasswordsReplaced) {
+  auto id = store_->create_reader("pending@example.org", "$argon2id$first", at(0), std::nullopt);
+  ASSERT_TRUE(id) << id.error().message;
+  auto pending = store_->reader_by_email("pending@example.org").value();
+  ASSERT_TRUE(pending);
+  EXPECT_FALSE(pending->confirmed_at);
+  EXPECT_EQ(pending->password_hash, "$argon2id$first");
+
+  // A new password for a pending account leaves it pending when no confirmation time is given.
+  ASSERT_TRUE(store_->set_reader_password(*id, "$argon2id$second", std::nullopt));
+  pending = store_->reader_by_email("pending@example.org").value();
+  EXPECT_EQ(pending->password_hash, "$argon2id$second");
+  EXPECT_FALSE(pending->confirmed_at);
+
+  ASSERT_TRUE(store_->confirm_reader(*id, at(3)));
+  ASSERT_TRUE(store_->confirm_reader(*id, at(9)));  // a second confirmation keeps the first time
+  auto confirmed = store_->reader_by_email("pending@example.org").value();
+  ASSERT_TRUE(confirmed && confirmed->confirmed_at);
+  EXPECT_EQ(*confirmed->confirmed_at, at(3));
+  ASSERT_TRUE(store_->set_reader_password(*id, "$argon2id$third", at(12)));
+  EXPECT_EQ(*store_->reader_by_email("pending@example.org").value()->confirmed_at, at(3));
+
+  // Unknown readers: kNotFound, nothing written.
+  EXPECT_EQ(store_->confirm_reader(*id + 100, at(1)).error().kind, ErrorKind::kNotFound);
+  EXPECT_EQ(store_->set_reader_password(*id + 100, "x", at(1)).error().kind, ErrorKind::kNotFound);
+}
+
+TEST_F(ReadersStoreTest, AllSessionsOfAReaderEnd) {
+  const auto a = reader("a@example.org");
+  const auto b = reader("b@example.org");
+  for (const char* token : {"a1", "a2"}) {
+    ASSERT_TRUE(store_->create_session(
+        {.token_hash = token, .reader_id = a, .created_at = at(0), .expires_at = at(50)}));
+  }
+  ASSERT_TRUE(store_->create_session(
+      {.token_hash = "b1", .reader_id = b, .created_at = at(0), .expires_at = at(50)}));
+  EXPECT_EQ(store_->delete_reader_sessions(a).value_or(-1), 2);
+  EXPECT_FALSE(store_->session_reader("a1", at(1)).value());
+  EXPECT_FALSE(store_->session_reader("a2", at(1)).value());
+  EXPECT_TRUE(store_->session_reader("b1", at(1)).value());
 }
 
 TEST_F(ReadersStoreTest, SessionsExpireAndAreRevocable) {

@@ -236,6 +236,25 @@ void create_database_at_version(const std::string& path, int version) {
   ASSERT_EQ(raw_exec(path, ("BEGIN;" + sql + "COMMIT;").c_str()), "");
 }
 
+// Migration 0009 adds confirmation by mail: readers who signed up before it (without mail) count as
+// confirmed, so they keep logging in.
+TEST(StoreUpgradeTest, UpgradeFromVersionEightConfirmsExistingReaders) {
+  TempDir dir;
+  const std::string path = dir.file("v8.db");
+  create_database_at_version(path, 8);
+  ASSERT_EQ(raw_exec(path,
+                     "INSERT INTO readers (id, email, email_key, password_hash, created_at)"
+                     " VALUES (1, 'Old@Example.org', 'old@example.org', '$argon2id$h', 1700000000);"),
+            "");
+  auto store = open_sqlite_store(path);
+  ASSERT_TRUE(store) << store.error().message;
+  auto old = (*store)->reader_by_email("old@example.org");
+  ASSERT_TRUE(old && *old) << (old ? "no reader" : old.error().message);
+  ASSERT_TRUE((*old)->confirmed_at);
+  EXPECT_EQ(*(*old)->confirmed_at, from_unix(1700000000));
+  EXPECT_EQ((*old)->password_hash, "$argon2id$h");
+}
+
 // Migration 0006 turns the stored hot score (kept by 0005's triggers) into a generated column. A
 // database at version 5 with articles and votes keeps every score to the last bit and the same hot order,
 // and the score still follows votes and dates afterwards.

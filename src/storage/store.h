@@ -97,6 +97,9 @@ struct ReaderAccount {
   std::string email{};
   std::string password_hash{};
   TimePoint created_at{};
+  // When the address was confirmed by the mailed link; nullopt while the account is pending (sign-up on
+  // a site that sends mail). Accounts made without mail are confirmed when created.
+  std::optional<TimePoint> confirmed_at{};
 };
 
 // A server-side session. The cookie holds a random token; only its hash is stored, so a copy of the
@@ -219,13 +222,28 @@ class Store {
   virtual Result<std::vector<ArticleView>> recent_junk(int limit) = 0;
 
   // --- readers (issue 4). Defaults say "unsupported" so other backends keep compiling until they add them.
-  // A new account; kConflict when the email is taken (compared case-insensitively).
+  // A new account; kConflict when the email is taken (compared case-insensitively). `confirmed_at`
+  // nullopt makes a pending account (see ReaderAccount).
   virtual Result<std::int64_t> create_reader(std::string_view /*email*/, std::string_view /*password_hash*/,
-                                             TimePoint /*now*/) {
+                                             TimePoint /*now*/, std::optional<TimePoint> /*confirmed_at*/) {
     return unsupported("create_reader");
   }
   virtual Result<std::optional<ReaderAccount>> reader_by_email(std::string_view /*email*/) {
     return unsupported("reader_by_email");
+  }
+  // Replaces the password hash (a password reset, or a pending account signed up for again); with
+  // `confirm_at`, also confirms a pending account. kNotFound for an unknown reader.
+  virtual Result<void> set_reader_password(std::int64_t /*reader_id*/, std::string_view /*password_hash*/,
+                                           std::optional<TimePoint> /*confirm_at*/) {
+    return unsupported("set_reader_password");
+  }
+  // Confirms a pending account (an already confirmed one keeps its time). kNotFound for an unknown reader.
+  virtual Result<void> confirm_reader(std::int64_t /*reader_id*/, TimePoint /*now*/) {
+    return unsupported("confirm_reader");
+  }
+  // Ends every session of a reader (after a password reset); returns how many there were.
+  virtual Result<int> delete_reader_sessions(std::int64_t /*reader_id*/) {
+    return unsupported("delete_reader_sessions");
   }
   virtual Result<void> create_session(const SessionRecord& /*session*/) {
     return unsupported("create_session");

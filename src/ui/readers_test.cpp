@@ -336,7 +336,7 @@ TEST_F(ReadersTest, LoginMessagesDoNotRevealAccountsAndAreRateLimited) {
 
 TEST_F(ReadersTest, ExpiredSessionsAreLoggedOut) {
   const std::int64_t reader =
-      store_->create_reader("expired@example.org", "$argon2id$x", now_seconds()).value();
+      store_->create_reader("expired@example.org", "$argon2id$x", now_seconds(), now_seconds()).value();
   const std::string token = accounts::random_token();
   ASSERT_TRUE(store_->create_session({.token_hash = accounts::token_hash(token),
                                       .reader_id = reader,

@@ -33,6 +33,12 @@ web::Router make_routes(SiteContext& context) {
   router.add("GET", "/login", page(context, pages::login_form));
   router.add("POST", "/login", page(context, pages::login));
   router.add("POST", "/logout", page(context, pages::logout));
+  router.add("GET", "/account/confirm", page(context, pages::confirm_account_form));
+  router.add("POST", "/account/confirm", page(context, pages::confirm_account));
+  router.add("GET", "/password/forgot", page(context, pages::forgot_password_form));
+  router.add("POST", "/password/forgot", page(context, pages::forgot_password));
+  router.add("GET", "/password/reset", page(context, pages::reset_password_form));
+  router.add("POST", "/password/reset", page(context, pages::reset_password));
   router.add("POST", "/articles/{id}/vote", page(context, pages::vote));
   router.add("POST", "/articles/{id}/unvote", page(context, pages::unvote));
   router.add("GET", "/reading-list", page(context, pages::reading_list));

@@ -12,8 +12,9 @@ namespace longread::ui {
 namespace {
 
 // Start-up: a store that cannot give the site its key is a configuration error, reported by exception.
-std::unique_ptr<accounts::Accounts> open_accounts(storage::Store& store,
-                                                  const accounts::AccountsOptions& options) {
+std::unique_ptr<accounts::Accounts> open_accounts(storage::Store& store, const SiteOptions& site) {
+  accounts::AccountsOptions options = site.accounts;
+  options.confirm_by_mail = static_cast<bool>(site.send_account_mail);
   auto opened = accounts::Accounts::open(store, options);
   if (!opened) throw std::runtime_error(opened.error().message);
   return std::move(*opened);
@@ -23,7 +24,7 @@ std::unique_ptr<accounts::Accounts> open_accounts(storage::Store& store,
 
 struct Site::Impl {
   Impl(storage::Store& store, SiteOptions options)
-      : context{store, options, AssetTable{}, open_accounts(store, options.accounts)},
+      : context{store, options, AssetTable{}, open_accounts(store, options)},
         router(make_routes(context)),
         cache(context.options.page_cache_entries) {}
 

@@ -49,6 +49,13 @@ struct SiteOptions {
   // mail stage's SMTP sender). Unset: the "Stay updated" form answers that the newsletter is not set up.
   std::function<Result<void>(std::string_view email, std::string_view confirm_url)> send_confirmation{};
   std::chrono::hours confirmation_lifetime{48};  // how long a confirmation link works
+  // Sends an account mail (sign-up confirmation, "already registered", password reset) to `email` with
+  // the link `url` (the app wires this to the mail stage's SMTP sender, off the request's thread). Set:
+  // accounts are confirmed by mail (AccountsOptions::confirm_by_mail), sign-up never tells whether an
+  // address has an account, and "Forgot your password?" works. Unset: sign-up logs in at once and
+  // passwords cannot be reset on the site.
+  std::function<Result<void>(accounts::MailKind kind, std::string_view email, std::string_view url)>
+      send_account_mail{};
 };
 
 // The site: routes table, page handlers, page cache and static assets. Thread-safe; one instance serves

@@ -246,10 +246,17 @@ constexpr const char* kSearchArticles =
 // ------------------------------------------------------------------------------ readers (issue 4)
 
 constexpr const char* kInsertReader =
-    "INSERT INTO readers (email, email_key, password_hash, created_at)"
-    " VALUES (:email, :email_key, :password_hash, :created_at) ON CONFLICT (email_key) DO NOTHING";
+    "INSERT INTO readers (email, email_key, password_hash, created_at, confirmed_at)"
+    " VALUES (:email, :email_key, :password_hash, :created_at, :confirmed_at)"
+    " ON CONFLICT (email_key) DO NOTHING";
 constexpr const char* kSelectReaderByEmail =
-    "SELECT id, email, password_hash, created_at FROM readers WHERE email_key = :email_key";
+    "SELECT id, email, password_hash, created_at, confirmed_at FROM readers WHERE email_key = :email_key";
+constexpr const char* kSetReaderPassword =
+    "UPDATE readers SET password_hash = :password_hash,"
+    " confirmed_at = COALESCE(confirmed_at, :confirm_at) WHERE id = :id";
+constexpr const char* kConfirmReader =
+    "UPDATE readers SET confirmed_at = COALESCE(confirmed_at, :now) WHERE id = :id";
+constexpr const char* kDeleteReaderSessions = "DELETE FROM sessions WHERE reader_id = :reader_id";
 constexpr const char* kInsertSession =
     "INSERT INTO sessions (token_hash, reader_id, created_at, expires_at)"
     " VALUES (:token_hash, :reader_id, :created_at, :expires_at)";
@@ -947,13 +954,15 @@ class SqliteStore final : public Store {
 
   // ---------------------------------------------------------------------------- readers (issue 4)
 
-  Result<std::int64_t> create_reader(std::string_view email, std::string_view password_hash,
-                                     TimePoint now) override {
+  Result<std::int64_t> create_reader(std::string_view email, std::string_view password_hash, TimePoint now,
+                                     std::optional<TimePoint> confirmed_at) override {
     std::lock_guard lock(writer_mutex_);
     auto q = writer_->query(kInsertReader);
     if (!q) return db_error("cannot create reader", q.error());
     q->bind(":email", email).bind(":email_key", email_key(email)).bind(":password_hash", password_hash);
     q->bind(":created_at", to_unix(now));
+    q->bind(":confirmed_at",
+            confirmed_at ? std::optional<std::int64_t>(to_unix(*confirmed_at)) : std::nullopt);
     if (auto ok = q->run(); !ok) return db_error("cannot create reader", ok.error());
     if (writer_->changes() == 0) return fail(ErrorKind::kConflict, "store: reader email taken");
     return writer_->last_insert_rowid();
@@ -971,7 +980,36 @@ class SqliteStore final : public Store {
     return std::optional<ReaderAccount>{ReaderAccount{.id = q->int64(0),
                                                       .email = q->text(1),
                                                       .password_hash = q->text(2),
-                                                      .created_at = from_unix(q->int64(3))}};
+                                                      .created_at = from_unix(q->int64(3)),
+                                                      .confirmed_at = optional_time(*q, 4)}};
+  }
+
+  Result<void> set_reader_password(std::int64_t reader_id, std::string_view password_hash,
+                                   std::optional<TimePoint> confirm_at) override {
+    auto changed = write_changes(kSetReaderPassword, "cannot set password", [&](Query& q) {
+      q.bind(":id", reader_id).bind(":password_hash", password_hash);
+      q.bind(":confirm_at", confirm_at ? std::optional<std::int64_t>(to_unix(*confirm_at)) : std::nullopt);
+    });
+    if (!changed) return std::unexpected(changed.error());
+    if (!*changed) return fail(ErrorKind::kNotFound, "store: no such reader");
+    return {};
+  }
+
+  Result<void> confirm_reader(std::int64_t reader_id, TimePoint now) override {
+    auto changed = write_changes(kConfirmReader, "cannot confirm reader",
+                                 [&](Query& q) { q.bind(":id", reader_id).bind(":now", to_unix(now)); });
+    if (!changed) return std::unexpected(changed.error());
+    if (!*changed) return fail(ErrorKind::kNotFound, "store: no such reader");
+    return {};
+  }
+
+  Result<int> delete_reader_sessions(std::int64_t reader_id) override {
+    std::lock_guard lock(writer_mutex_);
+    auto q = writer_->query(kDeleteReaderSessions);
+    if (!q) return db_error("cannot delete sessions", q.error());
+    q->bind(":reader_id", reader_id);
+    if (auto ok = q->run(); !ok) return db_error("cannot delete sessions", ok.error());
+    return writer_->changes();
   }
 
   Result<void> create_session(const SessionRecord& session) override {

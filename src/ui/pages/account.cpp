@@ -1,6 +1,13 @@
 // "/signup", "/login", "/logout": accounts with email and password (issue 4). The forms carry a CSRF
 // token; failures re-render the form with a message and a 4xx status; success sets the session cookie
 // and goes back to where the reader came from ("next").
+//
+// When the site sends mail (SiteOptions::send_account_mail), a sign-up answers "check your inbox" whatever
+// the address, and the mailed link leads to "/account/confirm"; "/password/forgot" mails a link to
+// "/password/reset". The links open a page with a button (a POST with a CSRF token), so a mail scanner
+// that fetches them changes nothing.
+#include <spdlog/spdlog.h>
+
 #include <chrono>
 
 #include "pages/forms.h"
@@ -38,14 +45,123 @@ web::Response account_form(View& view, Mode mode, std::string_view next, std::st
       signup ? Html::literal("10") : Html::literal("1"),
       signup ? Html::literal("new-password") : Html::literal("current-password"), text(out.title),
       signup ? html("Already have an account? <a href=\"{}\">Log in</a>", attr("/login?next=" + encoded_next))
-             : html("No account yet? <a href=\"{}\">Sign up</a>", attr("/signup?next=" + encoded_next)));
+             : html("No account yet? <a href=\"{}\">Sign up</a> · <a href=\"/password/forgot\">Forgot your "
+                    "password?</a>",
+                    attr("/signup?next=" + encoded_next)));
   web::Response res = view.render(out);
   res.set_header("Cache-Control", "no-store");
   return res;
 }
 
 int status_of(ErrorKind kind) {
-  return kind == ErrorKind::kRateLimited ? 429 : kind == ErrorKind::kInvalidInput ? 400 : 500;
+  switch (kind) {
+    case ErrorKind::kRateLimited:
+      return 429;
+    case ErrorKind::kInvalidInput:
+      return 400;
+    case ErrorKind::kForbidden:
+      return 403;  // a pending account: confirm the address first
+    default:
+      return 500;
+  }
+}
+
+web::Response account_page(View& view, std::string_view title, std::string_view path, Html body, int status) {
+  Page out;
+  out.title = std::string(title);
+  out.description = "Your longread account.";
+  out.path = std::string(path);
+  out.status = status;
+  out.body = html("<h1 class=\"page-title\">{}</h1>\n{}", text(title), body);
+  web::Response res = view.render(out);
+  res.set_header("Cache-Control", "no-store");
+  return res;
+}
+
+// Logged in with `session`: the cookie, the pre-login CSRF binding ended, and on to `next`.
+web::Response logged_in(View& view, const accounts::NewSession& session, std::string_view next) {
+  web::Response res = see_other(view, safe_next(next));
+  const auto lifetime = std::chrono::duration_cast<std::chrono::seconds>(session.expires_at - view.now());
+  res.headers.emplace_back("Set-Cookie", view.cookie(kSessionCookie, session.token, lifetime.count()));
+  res.headers.emplace_back("Set-Cookie", view.cookie(kCsrfCookie, "", -1));
+  return res;
+}
+
+const char* link_path(accounts::MailKind kind) {
+  return kind == accounts::MailKind::kConfirmAccount ? "/account/confirm" : "/password/reset";
+}
+
+// Mails `mail` through the site's sender. A failure is logged; the page the reader sees stays the same
+// (it must not differ between addresses with and without an account).
+void send_mail(View& view, const accounts::AccountMail& mail) {
+  const std::string url =
+      view.options().base_url + link_path(mail.kind) + "?email=" + web::url_encode(mail.email) +
+      "&expires=" + std::to_string(mail.expires) + "&sig=" + web::url_encode(mail.signature);
+  if (auto sent = view.options().send_account_mail(mail.kind, mail.email, url); !sent) {
+    spdlog::warn("accounts: mail not sent kind={} error=\"{}\"", static_cast<int>(mail.kind),
+                 sent.error().message);
+  }
+}
+
+// The link's fields, as hidden inputs of the form it opens.
+struct LinkFields {
+  std::string email;
+  std::int64_t expires = 0;
+  std::string sig;
+};
+
+std::optional<LinkFields> link_fields(std::string_view email, std::string_view expires,
+                                      std::string_view sig) {
+  const auto when = parse_int64(expires);
+  if (!when || email.empty() || email.size() > 254 || sig.empty() || sig.size() > 128) return std::nullopt;
+  return LinkFields{std::string(email), *when, std::string(sig)};
+}
+
+Html hidden_link_fields(const LinkFields& link) {
+  return html(
+      "<input type=\"hidden\" name=\"email\" value=\"{}\"><input type=\"hidden\" name=\"expires\" "
+      "value=\"{}\"><input type=\"hidden\" name=\"sig\" value=\"{}\">\n",
+      attr(link.email), number(link.expires), attr(link.sig));
+}
+
+web::Response bad_link(View& view, std::string_view path, bool reset) {
+  return account_page(
+      view, "Link expired", path,
+      reset
+          ? Html::literal("<p>This link is not valid or has expired. <a href=\"/password/forgot\">Ask for a "
+                          "new one</a>.</p>\n")
+          : Html::literal("<p>This link is not valid or has expired. <a href=\"/signup\">Sign up again</a> "
+                          "to get a new one.</p>\n"),
+      400);
+}
+
+web::Response forgot_form(View& view, std::string_view email, std::string_view message, int status) {
+  return account_page(
+      view, "Forgot your password?", "/password/forgot",
+      html("{}<p>Give the address of your account and we will mail you a link to set a new password.</p>\n"
+           "<form method=\"post\" action=\"/password/forgot\" class=\"account-form\">\n"
+           "<input type=\"hidden\" name=\"csrf\" value=\"{}\">\n<label for=\"email\">Email</label>\n"
+           "<input id=\"email\" type=\"email\" name=\"email\" required maxlength=\"254\" "
+           "autocomplete=\"email\" value=\"{}\">\n"
+           "<button type=\"submit\" class=\"button primary\">Mail me a link</button>\n</form>\n",
+           message.empty() ? Html() : html("<p class=\"form-error\" role=\"alert\">{}</p>\n", text(message)),
+           attr(view.csrf_token(true)), attr(email)),
+      status);
+}
+
+web::Response new_password_form(View& view, const LinkFields& link, std::string_view message, int status) {
+  return account_page(
+      view, "Set a new password", "/password/reset",
+      html("{}<form method=\"post\" action=\"/password/reset\" class=\"account-form\">\n"
+           "<input type=\"hidden\" name=\"csrf\" value=\"{}\">{}"
+           "<p>For {}. Every other session of this account ends.</p>\n"
+           "<label for=\"password\">New password (at least 10 characters)</label>\n"
+           "<input id=\"password\" type=\"password\" name=\"password\" required minlength=\"10\" "
+           "autocomplete=\"new-password\">\n"
+           "<button type=\"submit\" class=\"button primary\">Set password and log in</button>\n</form>\n",
+           message.empty() ? Html() : html("<p class=\"form-error\" role=\"alert\">{}</p>\n", text(message)),
+           attr(view.csrf_token(true)), hidden_link_fields(link), text(link.email)),
+      status);
 }
 
 Result<web::Response> submit(View& view, const web::Request& request, Mode mode) {
@@ -60,23 +176,36 @@ Result<web::Response> submit(View& view, const web::Request& request, Mode mode)
                         "This form has expired or was not sent from this site. Please try again.", 403);
   }
   const std::string_view password = form_value(*form, "password");
-  auto session = mode == Mode::kSignUp
-                     ? view.accounts().sign_up(email, password, request.remote_address, view.now())
-                     : view.accounts().log_in(email, password, request.remote_address, view.now());
-  if (!session) {
-    if (status_of(session.error().kind) == 500) return std::unexpected(session.error());
-    auto res = account_form(view, mode, next, shown_email, session.error().display(),
-                            status_of(session.error().kind));
-    if (session.error().kind == ErrorKind::kRateLimited) {
+  auto failed = [&](const Error& error) -> Result<web::Response> {
+    if (status_of(error.kind) == 500) return std::unexpected(error);
+    auto res = account_form(view, mode, next, shown_email, error.display(), status_of(error.kind));
+    if (error.kind == ErrorKind::kRateLimited) {
       res.set_header("Retry-After", "60");  // RFC 9110 section 10.2.3; the page says how long exactly
     }
     return res;
+  };
+  if (mode == Mode::kLogIn) {
+    auto session = view.accounts().log_in(email, password, request.remote_address, view.now());
+    if (!session) return failed(session.error());
+    return logged_in(view, *session, next);
   }
-  web::Response res = see_other(view, safe_next(next));
-  const auto lifetime = std::chrono::duration_cast<std::chrono::seconds>(session->expires_at - view.now());
-  res.headers.emplace_back("Set-Cookie", view.cookie(kSessionCookie, session->token, lifetime.count()));
-  res.headers.emplace_back("Set-Cookie", view.cookie(kCsrfCookie, "", -1));  // the pre-login binding ends
-  return res;
+  auto signed_up = view.accounts().sign_up(email, password, request.remote_address, view.now());
+  if (!signed_up) return failed(signed_up.error());
+  if (signed_up->session) return logged_in(view, *signed_up->session, next);
+  if (signed_up->mail) send_mail(view, *signed_up->mail);
+  // The same page for a new address, a pending one and one that has an account: the mail differs.
+  return account_page(
+      view, "Check your inbox", "/signup",
+      html(
+          "<p>We sent a mail to {}. Open the link in it to finish signing up; it works for {} hours.</p>\n"
+          "<p>If this address already has an account, the mail says so and how to log in.</p>\n"
+          "<p>No mail after a few minutes? Look in the spam folder, or <a href=\"/signup\">sign up again</a> "
+          "for a new link.</p>\n",
+          text(signed_up->mail ? signed_up->mail->email : std::string(email)),
+          number(
+              std::chrono::duration_cast<std::chrono::hours>(view.accounts().options().confirm_link_lifetime)
+                  .count())),
+      200);
 }
 
 }  // namespace
@@ -109,6 +238,107 @@ Result<web::Response> logout(View& view, const web::Request& request, const Para
   web::Response res = see_other(view, "/");
   res.headers.emplace_back("Set-Cookie", view.cookie(kSessionCookie, "", -1));
   return res;
+}
+
+Result<web::Response> confirm_account_form(View& view, const web::Request& request, const Params&) {
+  const auto link = link_fields(request.param("email").value_or(""), request.param("expires").value_or(""),
+                                request.param("sig").value_or(""));
+  if (!link) return bad_link(view, "/account/confirm", false);
+  return account_page(view, "Confirm your address", "/account/confirm",
+                      html("<form method=\"post\" action=\"/account/confirm\" class=\"account-form\">\n"
+                           "<input type=\"hidden\" name=\"csrf\" value=\"{}\">{}"
+                           "<p>Confirm {} to finish signing up.</p>\n"
+                           "<button type=\"submit\" class=\"button primary\">Confirm and log in</button>\n"
+                           "</form>\n",
+                           attr(view.csrf_token(true)), hidden_link_fields(*link), text(link->email)),
+                      200);
+}
+
+Result<web::Response> confirm_account(View& view, const web::Request& request, const Params&) {
+  auto form = parse_form(request);
+  if (!form) return std::unexpected(form.error());
+  if (!view.csrf_valid(form_value(*form, "csrf"))) return csrf_rejected(view, request);
+  const auto link =
+      link_fields(form_value(*form, "email"), form_value(*form, "expires"), form_value(*form, "sig"));
+  if (!link) return bad_link(view, "/account/confirm", false);
+  auto session = view.accounts().confirm(link->email, link->expires, link->sig, view.now());
+  if (!session) {
+    if (session.error().kind != ErrorKind::kForbidden) return std::unexpected(session.error());
+    return bad_link(view, "/account/confirm", false);
+  }
+  return logged_in(view, *session, "/");
+}
+
+Result<web::Response> forgot_password_form(View& view, const web::Request&, const Params&) {
+  if (!view.options().send_account_mail) {
+    return account_page(
+        view, "Forgot your password?", "/password/forgot",
+        Html::literal("<p>This site is not set up to send mail, so it cannot reset passwords. "
+                      "Please ask the people who run it.</p>\n"),
+        200);
+  }
+  return forgot_form(view, "", "", 200);
+}
+
+Result<web::Response> forgot_password(View& view, const web::Request& request, const Params& params) {
+  if (!view.options().send_account_mail) return forgot_password_form(view, request, params);
+  auto form = parse_form(request);
+  if (!form) return std::unexpected(form.error());
+  const std::string_view email = form_value(*form, "email");
+  const std::string_view shown_email = email.size() <= 254 ? email : std::string_view();
+  if (!view.csrf_valid(form_value(*form, "csrf"))) {
+    return forgot_form(view, shown_email,
+                       "This form has expired or was not sent from this site. Please try again.", 403);
+  }
+  auto mail = view.accounts().request_password_reset(email, request.remote_address, view.now());
+  if (!mail) {
+    if (status_of(mail.error().kind) == 500) return std::unexpected(mail.error());
+    auto res = forgot_form(view, shown_email, mail.error().display(), status_of(mail.error().kind));
+    if (mail.error().kind == ErrorKind::kRateLimited) res.set_header("Retry-After", "60");
+    return res;
+  }
+  if (*mail) send_mail(view, **mail);
+  // The same answer whether or not the address has an account.
+  return account_page(
+      view, "Check your inbox", "/password/forgot",
+      html(
+          "<p>If {} has an account here, a link to set a new password is on its way. It works for {} "
+          "hours.</p>\n",
+          text(shown_email),
+          number(std::chrono::duration_cast<std::chrono::hours>(view.accounts().options().reset_link_lifetime)
+                     .count())),
+      200);
+}
+
+Result<web::Response> reset_password_form(View& view, const web::Request& request, const Params&) {
+  const auto link = link_fields(request.param("email").value_or(""), request.param("expires").value_or(""),
+                                request.param("sig").value_or(""));
+  if (!link) return bad_link(view, "/password/reset", true);
+  auto valid = view.accounts().reset_link_valid(link->email, link->expires, link->sig, view.now());
+  if (!valid) return std::unexpected(valid.error());
+  if (!*valid) return bad_link(view, "/password/reset", true);
+  return new_password_form(view, *link, "", 200);
+}
+
+Result<web::Response> reset_password(View& view, const web::Request& request, const Params&) {
+  auto form = parse_form(request);
+  if (!form) return std::unexpected(form.error());
+  const auto link =
+      link_fields(form_value(*form, "email"), form_value(*form, "expires"), form_value(*form, "sig"));
+  if (!link) return bad_link(view, "/password/reset", true);
+  if (!view.csrf_valid(form_value(*form, "csrf"))) {
+    return new_password_form(view, *link,
+                             "This form has expired or was not sent from this site. Please try again.", 403);
+  }
+  auto session = view.accounts().reset_password(link->email, link->expires, link->sig,
+                                                form_value(*form, "password"), view.now());
+  if (!session) {
+    // A bad or used link: say so. A weak password: the form again.
+    if (session.error().kind == ErrorKind::kForbidden) return bad_link(view, "/password/reset", true);
+    if (session.error().kind != ErrorKind::kInvalidInput) return std::unexpected(session.error());
+    return new_password_form(view, *link, session.error().display(), 400);
+  }
+  return logged_in(view, *session, "/");
 }
 
 }  // namespace longread::ui::pages

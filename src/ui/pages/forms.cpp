@@ -31,13 +31,19 @@ std::string_view form_value(const web::Fields& form, std::string_view name) {
   return {};
 }
 
+std::optional<std::int64_t> parse_int64(std::string_view s) {
+  std::int64_t value = 0;
+  const auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), value);
+  if (ec != std::errc{} || end != s.data() + s.size() || s.empty()) return std::nullopt;
+  return value;
+}
+
 Result<std::int64_t> route_id(std::string_view segment, std::string_view what) {
-  std::int64_t id = 0;
-  const auto [end, ec] = std::from_chars(segment.data(), segment.data() + segment.size(), id);
-  if (ec != std::errc{} || end != segment.data() + segment.size() || id <= 0) {
+  const auto id = parse_int64(segment);
+  if (!id || *id <= 0) {
     return fail(ErrorKind::kNotFound, "ui: malformed " + std::string(what) + " id", "No such article.");
   }
-  return id;
+  return *id;
 }
 
 bool wants_json(const web::Request& request) {

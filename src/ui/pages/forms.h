@@ -16,6 +16,8 @@ namespace longread::ui::pages {
 Result<web::Fields> parse_form(const web::Request& request);
 // The first value of `name`, or "".
 std::string_view form_value(const web::Fields& form, std::string_view name);
+// A whole decimal number (a signed link's "expires"), or nullopt.
+std::optional<std::int64_t> parse_int64(std::string_view s);
 // A positive integer id from a route segment; kNotFound otherwise.
 Result<std::int64_t> route_id(std::string_view segment, std::string_view what);
 

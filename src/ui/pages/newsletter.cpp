@@ -2,8 +2,6 @@
 // double opt-in mail with a signed, expiring link to "/newsletter/confirm"; "/newsletter/unsubscribe"
 // leaves with one click (GET from the mail's body, POST from mail clients per RFC 8058). The signed
 // links are their own proof, so those two take no CSRF token; the subscribe form does.
-#include <charconv>
-
 #include <spdlog/spdlog.h>
 
 #include "accounts/validate.h"
@@ -37,13 +35,6 @@ web::Response subscribe_form(View& view, std::string_view email, std::string_vie
            message.empty() ? Html() : html("<p class=\"form-error\" role=\"alert\">{}</p>\n", text(message)),
            attr(view.csrf_token(true)), attr(email)),
       status);
-}
-
-std::optional<std::int64_t> parse_int(std::string_view s) {
-  std::int64_t value = 0;
-  const auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), value);
-  if (ec != std::errc{} || end != s.data() + s.size() || s.empty()) return std::nullopt;
-  return value;
 }
 
 }  // namespace
@@ -100,7 +91,7 @@ Result<web::Response> subscribe(View& view, const web::Request& request, const P
 
 Result<web::Response> confirm_subscription(View& view, const web::Request& request, const Params&) {
   const std::string_view email = request.param("email").value_or("");
-  const auto expires = parse_int(request.param("expires").value_or(""));
+  const auto expires = parse_int64(request.param("expires").value_or(""));
   const std::string_view sig = request.param("sig").value_or("");
   if (!expires || *expires == 0 || email.size() > 254 ||
       !view.accounts().link_valid("confirm", email, *expires, sig, view.now())) {

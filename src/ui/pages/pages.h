@@ -26,6 +26,12 @@ Result<web::Response> signup(View& view, const web::Request& request, const Para
 Result<web::Response> login_form(View& view, const web::Request& request, const Params& params);
 Result<web::Response> login(View& view, const web::Request& request, const Params& params);
 Result<web::Response> logout(View& view, const web::Request& request, const Params& params);
+Result<web::Response> confirm_account_form(View& view, const web::Request& request, const Params& params);
+Result<web::Response> confirm_account(View& view, const web::Request& request, const Params& params);
+Result<web::Response> forgot_password_form(View& view, const web::Request& request, const Params& params);
+Result<web::Response> forgot_password(View& view, const web::Request& request, const Params& params);
+Result<web::Response> reset_password_form(View& view, const web::Request& request, const Params& params);
+Result<web::Response> reset_password(View& view, const web::Request& request, const Params& params);
 Result<web::Response> vote(View& view, const web::Request& request, const Params& params);
 Result<web::Response> unvote(View& view, const web::Request& request, const Params& params);
 Result<web::Response> reading_list(View& view, const web::Request& request, const Params& params);
