@@ -1,5 +1,5 @@
 // `longread newsletter send [--dry-run]`, and what `serve` needs for the newsletter: the confirmation
-// mail sender for the site and the weekly schedule.
+// mail sender for the site, the account mail sender, and the weekly schedule.
 #include <fmt/format.h>
 #include <spdlog/spdlog.h>
 
@@ -10,7 +10,9 @@
 #include "accounts/accounts.h"
 #include "app/commands.h"
 #include "app/store_setup.h"
+#include "mail/account_mail.h"
 #include "mail/newsletter.h"
+#include "pipeline/task_pool.h"
 
 namespace longread::app {
 
@@ -65,6 +67,29 @@ std::function<Result<void>(std::string_view, std::string_view)> confirmation_sen
         email, mail::render_message(message, now_seconds(),
                                     fmt::format("confirm.{}@{}", accounts::random_token(12), "longread")));
     if (!outcome.sent()) return fail(ErrorKind::kNetwork, outcome.detail);
+    return {};
+  };
+}
+
+std::function<Result<void>(accounts::MailKind, std::string_view, std::string_view)> account_mail_sender(
+    const config::Config& config, const accounts::AccountsOptions& accounts, pipeline::TaskPool& outbox) {
+  if (config.smtp.url.empty()) return {};
+  auto sender = std::make_shared<const mail::SmtpSender>(smtp_options(config));
+  const auto hours = [confirm = accounts.confirm_link_lifetime,
+                      reset = accounts.reset_link_lifetime](accounts::MailKind kind) {
+    const auto lifetime = kind == accounts::MailKind::kConfirmAccount ? confirm : reset;
+    return static_cast<long>(std::chrono::duration_cast<std::chrono::hours>(lifetime).count());
+  };
+  return [sender, options = newsletter_options(config), hours, &outbox](
+             accounts::MailKind kind, std::string_view email, std::string_view url) -> Result<void> {
+    // Sent off the request's thread: the page answers at once, and as fast whether or not a mail went out.
+    outbox.submit([sender, options, message = mail::account_message(options, kind, email, url, hours(kind))] {
+      const auto outcome = sender->send(
+          message.to,
+          mail::render_message(message, now_seconds(),
+                               fmt::format("account.{}@{}", accounts::random_token(12), "longread")));
+      if (!outcome.sent()) spdlog::warn("accounts: mail not sent error=\"{}\"", outcome.detail);
+    });
     return {};
   };
 }

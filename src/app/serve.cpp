@@ -14,6 +14,7 @@
 #include "curate/curate.h"
 #include "fetch/http_client.h"
 #include "pipeline/crawler.h"
+#include "pipeline/task_pool.h"
 #include "storage/store.h"
 #include "ui/site.h"
 
@@ -21,6 +22,8 @@ namespace longread::app {
 
 std::function<Result<void>(std::string_view, std::string_view)> confirmation_sender(
     const config::Config& config);
+std::function<Result<void>(accounts::MailKind, std::string_view, std::string_view)> account_mail_sender(
+    const config::Config& config, const accounts::AccountsOptions& accounts, pipeline::TaskPool& outbox);
 void newsletter_loop(std::stop_token stop, const config::Config& config, storage::Store& store);
 
 namespace {
@@ -65,6 +68,8 @@ int cmd_serve(const config::Config& config) {
   options.site_name = config.site.name;
   options.accounts.password_cost = {};  // Argon2id "interactive" cost
   options.send_confirmation = confirmation_sender(config);
+  pipeline::TaskPool outbox(1);  // account mails; outlives the site, sends what is queued before stopping
+  options.send_account_mail = account_mail_sender(config, options.accounts, outbox);
   ui::Site site(*store, options);
   auto server = ui::make_server(site);
   if (!server) {

@@ -1,6 +1,7 @@
 // The newsletter against a real SMTP server (tests/smtp/smtp_server.py, Debian's python3-aiosmtpd) started
 // on 127.0.0.1 by the test: the digest's headers and body, permanent and temporary failures, the site's
 // double opt-in and one-click unsubscribe, and no duplicate after kill -9 during a send and a restart.
+// Also the account mails (sign-up confirmation, "already registered", password reset) sent by the site.
 #include "mail/newsletter.h"
 
 #include <gmock/gmock.h>
@@ -16,6 +17,7 @@
 #include <sstream>
 #include <thread>
 
+#include "mail/account_mail.h"
 #include "ui/site.h"
 #include "ui/testing/fixtures.h"
 #include "web/testing/client.h"
@@ -165,7 +167,9 @@ class NewsletterTest : public ::testing::Test {
     // Votes: the recent article most, then the lock-free one.
     for (int i = 0; i < 3; ++i) {
       const auto reader =
-          store_->create_reader("voter" + std::to_string(i) + "@example.org", "x", now_seconds(), now_seconds()).value();
+          store_
+              ->create_reader("voter" + std::to_string(i) + "@example.org", "x", now_seconds(), now_seconds())
+              .value();
       ASSERT_TRUE(store_->set_vote(reader, ids_.recent_article, true, now_seconds()));
       if (i == 0) {
         ASSERT_TRUE(store_->set_vote(reader, ids_.lock_free_article, true, now_seconds()));
@@ -231,7 +235,7 @@ TEST_F(NewsletterTest, DigestHeadersBodyAndFailures) {
   const auto recent = store_->article(ids_.recent_article).value()->article;
   const auto lock_free = store_->article(ids_.lock_free_article).value()->article;
   EXPECT_THAT(body, HasSubstr("1. " + recent.title + "\r\n   from Field Notes on History · 3 votes\r\n"));
-  EXPECT_THAT(body, HasSubstr("\r\n5. "));  // five articles of the past week
+  EXPECT_THAT(body, HasSubstr("\r\n5. "));             // five articles of the past week
   EXPECT_THAT(body, Not(HasSubstr(lock_free.title)));  // voted, but from 2022: not this week's
   EXPECT_THAT(body, HasSubstr("   Read: " + recent.link + "\r\n"));
   EXPECT_THAT(body, HasSubstr("   On longread: https://longread.test/blog/"));
@@ -331,6 +335,93 @@ TEST_F(NewsletterTest, SiteDoubleOptInAndOneClickUnsubscribe) {
   auto page = web::testing::http_get(port, std::string(unsubscribe[1])).value();
   EXPECT_EQ(page.status, 200);
   EXPECT_THAT(page.body, HasSubstr("will get no more newsletters"));
+
+  server->stop();
+  runner.join();
+}
+
+// Account mails through a real SMTP server, as `serve` wires them when smtp.url is set: the sign-up
+// confirmation, the "already registered" mail for a second sign-up, and the links in them working on the
+// real site.
+TEST_F(NewsletterTest, SiteAccountMailsConfirmAndTellRegisteredAddresses) {
+  SmtpServer smtp(dir_ / "mail");
+  ASSERT_NE(smtp.port(), 0);
+  const SmtpSender sender(smtp_options(smtp.url()));
+  ui::SiteOptions site_options;
+  site_options.listen = "127.0.0.1:0";
+  site_options.base_url = options_.base_url;
+  site_options.threads = 1;
+  site_options.access_log = false;
+  site_options.accounts.password_cost = accounts::PasswordCost::minimum();
+  const NewsletterOptions options = options_;
+  site_options.send_account_mail = [&sender, options](accounts::MailKind kind, std::string_view email,
+                                                      std::string_view url) -> Result<void> {
+    const auto message =
+        account_message(options, kind, email, url, kind == accounts::MailKind::kConfirmAccount ? 48 : 2);
+    const auto outcome =
+        sender.send(email, render_message(message, now_seconds(), "account.1@longread.test"));
+    if (!outcome.sent()) return fail(ErrorKind::kNetwork, outcome.detail);
+    return {};
+  };
+  ui::Site site(*store_, site_options);
+  auto server = ui::make_server(site, false).value();
+  std::thread runner([&] { server->run(); });
+  const auto port = server->port();
+
+  // A browser's round trip: GET a form (cookie + token), POST it.
+  auto submit = [port](const std::string& form_path, const std::string& action, std::string fields) {
+    auto form = web::testing::http_get(port, form_path).value();
+    std::string cookie;
+    for (const auto& [name, value] : form.headers) {
+      if (name == "Set-Cookie" || name == "set-cookie") cookie = value.substr(0, value.find(';'));
+    }
+    std::smatch token;
+    EXPECT_TRUE(std::regex_search(form.body, token, std::regex("name=\"csrf\" value=\"([^\"]+)\"")));
+    std::smatch m;
+    std::string rest = form.body;
+    while (std::regex_search(
+        rest, m, std::regex("<input type=\"hidden\" name=\"(email|expires|sig)\" value=\"([^\"]*)\">"))) {
+      fields += "&" + m[1].str() + "=" + web::url_encode(m[2].str());
+      rest = m.suffix();
+    }
+    auto client = web::testing::Client::connect(port).value();
+    return client
+        .request("POST", action, {{"Cookie", cookie}, {"Content-Type", "application/x-www-form-urlencoded"}},
+                 "csrf=" + web::url_encode(token[1].str()) + fields)
+        .value();
+  };
+
+  auto signed_up = submit("/signup", "/signup", "&email=kim%40example.org&password=kim%27s+passphrase");
+  EXPECT_EQ(signed_up.status, 200) << signed_up.body;
+  ASSERT_TRUE(smtp.wait_for(1));
+  auto mails = smtp.messages_to("kim@example.org");
+  ASSERT_EQ(mails.size(), 1u);
+  EXPECT_THAT(mails[0], HasSubstr("Subject: Confirm your account at longread\r\n"));
+  EXPECT_THAT(mails[0], HasSubstr("The link works for 48 hours."));
+  std::smatch link;
+  ASSERT_TRUE(
+      std::regex_search(mails[0], link, std::regex("https://longread.test(/account/confirm\\?[^\r\n]+)")));
+  EXPECT_FALSE(store_->reader_by_email("kim@example.org").value()->confirmed_at);
+  auto confirmed = submit(link[1].str(), "/account/confirm", "");
+  EXPECT_EQ(confirmed.status, 303) << confirmed.body;
+  bool session = false;
+  for (const auto& [name, value] : confirmed.headers)
+    session |= value.starts_with("lr_session=") && value.size() > 20;
+  EXPECT_TRUE(session);
+  EXPECT_TRUE(store_->reader_by_email("kim@example.org").value()->confirmed_at);
+
+  // Signing up again with the address: Kim is told, with a login link and a reset link.
+  auto again = submit("/signup", "/signup", "&email=kim%40example.org&password=another+passphrase");
+  EXPECT_EQ(again.status, 200);
+  ASSERT_TRUE(smtp.wait_for(2));
+  mails = smtp.messages_to("kim@example.org");
+  ASSERT_EQ(mails.size(), 2u);
+  EXPECT_THAT(mails[1], HasSubstr("Subject: You already have an account at longread\r\n"));
+  EXPECT_THAT(mails[1], HasSubstr("https://longread.test/login\r\n"));
+  ASSERT_TRUE(
+      std::regex_search(mails[1], link, std::regex("https://longread.test(/password/reset\\?[^\r\n]+)")));
+  auto reset = submit(link[1].str(), "/password/reset", "&password=kim%27s+new+passphrase");
+  EXPECT_EQ(reset.status, 303) << reset.body;
 
   server->stop();
   runner.join();

@@ -516,5 +516,232 @@ TEST_F(ReadersTest, NewsletterDoubleOptInAndOneClickUnsubscribe) {
   EXPECT_THAT(bad.body, HasSubstr("too long"));
 }
 
+TEST_F(ReadersTest, WithoutMailPasswordsCannotBeResetAndTheLoginPageSaysWhere) {
+  Visitor v(port_);
+  EXPECT_THAT(v.get("/login").body, HasSubstr("<a href=\"/password/forgot\">Forgot your password?</a>"));
+  auto forgot = v.get("/password/forgot");
+  EXPECT_EQ(forgot.status, 200);
+  EXPECT_THAT(forgot.body, HasSubstr("not set up to send mail"));
+  EXPECT_THAT(forgot.body, Not(HasSubstr("<form method=\"post\" action=\"/password/forgot\"")));
+}
+
+// A site that sends mail (SiteOptions::send_account_mail): accounts are confirmed by mail, sign-up says
+// the same whatever the address, and passwords can be reset with a mailed link. The mails are caught by
+// the hook the app wires to SMTP (mail/newsletter_test.cpp sends them through a real SMTP server).
+class MailedReadersTest : public ::testing::Test {
+ protected:
+  struct Mail {
+    accounts::MailKind kind;
+    std::string email;
+    std::string path;  // the link without the base URL
+  };
+
+  static void SetUpTestSuite() {
+    dir_ = std::filesystem::temp_directory_path() /
+           ("longread-mailed-readers-test-" + std::to_string(::getpid()));
+    std::filesystem::remove_all(dir_);
+    std::filesystem::create_directories(dir_);
+    store_ = storage::open_sqlite_store((dir_ / "site.db").string()).value();
+    ASSERT_TRUE(testing::seed_fixtures(*store_, now_seconds()));
+    SiteOptions options;
+    options.listen = "127.0.0.1:0";
+    options.base_url = "https://longread.test";
+    options.threads = 2;
+    options.access_log = false;
+    options.accounts.password_cost = accounts::PasswordCost::minimum();
+    options.accounts.signups_per_ip = 1000;
+    options.accounts.resets_per_ip = 1000;
+    options.send_account_mail = [](accounts::MailKind kind, std::string_view email,
+                                   std::string_view url) -> Result<void> {
+      std::lock_guard lock(mail_mutex_);
+      EXPECT_TRUE(url.starts_with("https://longread.test/")) << url;
+      mails_.push_back({kind, std::string(email),
+                        std::string(url.substr(std::string_view("https://longread.test").size()))});
+      return {};
+    };
+    site_ = std::make_unique<Site>(*store_, options);
+    server_ = make_server(*site_, false).value();
+    port_ = server_->port();
+    runner_ = std::thread([] { server_->run(); });
+  }
+  static void TearDownTestSuite() {
+    if (server_) server_->stop();
+    if (runner_.joinable()) runner_.join();
+    server_.reset();
+    site_.reset();
+    store_.reset();
+    std::filesystem::remove_all(dir_);
+  }
+
+  static std::vector<Mail> mails_to(const std::string& email) {
+    std::lock_guard lock(mail_mutex_);
+    std::vector<Mail> out;
+    for (const auto& m : mails_) {
+      if (m.email == email) out.push_back(m);
+    }
+    return out;
+  }
+  static ClientResponse sign_up(Visitor& v, const std::string& email, const std::string& password) {
+    auto form = v.get("/signup");
+    return v.post("/signup",
+                  {{"csrf", Visitor::token_in(form.body)}, {"email", email}, {"password", password}});
+  }
+  // Opens a mailed link and presses the page's button (a form with the link's fields and a CSRF token).
+  static ClientResponse follow(Visitor& v, const std::string& path,
+                               std::map<std::string, std::string> extra = {}) {
+    auto page = v.get(path);
+    EXPECT_EQ(page.status, 200) << page.body;
+    std::map<std::string, std::string> fields = std::move(extra);
+    std::smatch m;
+    std::string rest = page.body.substr(page.body.find("<main"));
+    while (std::regex_search(rest, m,
+                             std::regex("<input type=\"hidden\" name=\"([a-z]+)\" value=\"([^\"]*)\">"))) {
+      fields.emplace(m[1], m[2]);  // the test's addresses and signatures need no unescaping
+      rest = m.suffix();
+    }
+    const std::string action = path.substr(0, path.find('?'));
+    return v.post(action, fields);
+  }
+  // A page body with the per-visitor parts (CSRF tokens) blanked, to compare two answers.
+  static std::string without_tokens(const std::string& body) {
+    return std::regex_replace(body, std::regex("name=\"csrf\" value=\"[^\"]*\""), "name=\"csrf\" value=\"\"");
+  }
+
+  static inline std::filesystem::path dir_;
+  static inline std::unique_ptr<storage::Store> store_;
+  static inline std::unique_ptr<Site> site_;
+  static inline std::unique_ptr<web::Server> server_;
+  static inline std::uint16_t port_ = 0;
+  static inline std::thread runner_;
+  static inline std::mutex mail_mutex_;
+  static inline std::vector<Mail> mails_;
+};
+
+TEST_F(MailedReadersTest, SignUpSaysTheSameWhetherOrNotTheAddressHasAnAccount) {
+  Visitor mia(port_);
+  auto first = sign_up(mia, "mia@example.org", "mia's own passphrase");
+  ASSERT_EQ(first.status, 200) << first.body;
+  EXPECT_THAT(first.body, HasSubstr("Check your inbox"));
+  EXPECT_TRUE(mia.cookie("lr_session").empty());  // nobody is logged in before the address answers
+  auto mails = mails_to("mia@example.org");
+  ASSERT_EQ(mails.size(), 1u);
+  EXPECT_EQ(mails[0].kind, accounts::MailKind::kConfirmAccount);
+  EXPECT_TRUE(mails[0].path.starts_with("/account/confirm?email=mia%40example.org&expires="))
+      << mails[0].path;
+
+  // Before confirming, logging in says what to do.
+  auto login_form = mia.get("/login");
+  auto early = mia.post("/login", {{"csrf", Visitor::token_in(login_form.body)},
+                                   {"email", "mia@example.org"},
+                                   {"password", "mia's own passphrase"}});
+  EXPECT_EQ(early.status, 403);
+  EXPECT_THAT(early.body, HasSubstr("Please confirm your address first"));
+
+  // The link opens a page with a button; pressing it confirms and logs in.
+  auto confirmed = follow(mia, mails[0].path);
+  ASSERT_EQ(confirmed.status, 303) << confirmed.body;
+  EXPECT_EQ(confirmed.header("Location").value_or(""), "/");
+  EXPECT_FALSE(mia.cookie("lr_session").empty());
+  EXPECT_THAT(mia.get("/").body, HasSubstr("Log out"));
+  ASSERT_TRUE(store_->reader_by_email("mia@example.org").value()->confirmed_at);
+
+  // A stranger signs up with Mia's address: the same page, status and cookies as a new address gets
+  // (the address shown is the one typed); Mia is mailed that she has an account, and nothing changes.
+  Visitor stranger(port_);
+  auto taken = sign_up(stranger, "MIA@example.org", "the stranger's passphrase");
+  Visitor newcomer(port_);
+  auto fresh = sign_up(newcomer, "NOA@example.org", "a long passphrase");
+  EXPECT_EQ(taken.status, fresh.status);
+  EXPECT_EQ(taken.header("Set-Cookie").has_value(), fresh.header("Set-Cookie").has_value());
+  EXPECT_THAT(taken.body, HasSubstr("MIA@example.org"));
+  EXPECT_EQ(std::regex_replace(without_tokens(taken.body), std::regex("MIA@example\\.org"), "X"),
+            std::regex_replace(without_tokens(fresh.body), std::regex("NOA@example\\.org"), "X"));
+  EXPECT_TRUE(stranger.cookie("lr_session").empty());
+  mails = mails_to("mia@example.org");
+  ASSERT_EQ(mails.size(), 2u);
+  EXPECT_EQ(mails[1].kind, accounts::MailKind::kAlreadyRegistered);
+  EXPECT_TRUE(mails[1].path.starts_with("/password/reset?")) << mails[1].path;
+  login_form = stranger.get("/login");
+  auto strangers_login = stranger.post("/login", {{"csrf", Visitor::token_in(login_form.body)},
+                                                  {"email", "mia@example.org"},
+                                                  {"password", "the stranger's passphrase"}});
+  EXPECT_EQ(strangers_login.status, 400);
+  EXPECT_THAT(strangers_login.body, HasSubstr("Email or password is incorrect."));
+}
+
+TEST_F(MailedReadersTest, PasswordResetByMailedLinkEndsOtherSessions) {
+  Visitor old_device(port_);
+  ASSERT_EQ(sign_up(old_device, "rae@example.org", "rae's first passphrase").status, 200);
+  ASSERT_EQ(follow(old_device, mails_to("rae@example.org").at(0).path).status, 303);
+  ASSERT_FALSE(old_device.cookie("lr_session").empty());
+
+  // "Forgot your password?" answers alike for an address with an account and one without; only the
+  // first gets a mail.
+  Visitor v(port_);
+  auto form = v.get("/password/forgot");
+  ASSERT_EQ(form.status, 200);
+  auto known =
+      v.post("/password/forgot", {{"csrf", Visitor::token_in(form.body)}, {"email", "rae@example.org"}});
+  auto unknown =
+      v.post("/password/forgot", {{"csrf", Visitor::token_in(form.body)}, {"email", "zed@example.org"}});
+  ASSERT_EQ(known.status, 200) << known.body;
+  EXPECT_EQ(unknown.status, 200);
+  EXPECT_EQ(std::regex_replace(without_tokens(known.body), std::regex("rae@example\\.org"), "X"),
+            std::regex_replace(without_tokens(unknown.body), std::regex("zed@example\\.org"), "X"));
+  EXPECT_TRUE(mails_to("zed@example.org").empty());
+  auto mails = mails_to("rae@example.org");
+  ASSERT_EQ(mails.size(), 2u);
+  EXPECT_EQ(mails[1].kind, accounts::MailKind::kPasswordReset);
+
+  // Too short a password: the form again, with the reason; nothing changes.
+  auto weak = follow(v, mails[1].path, {{"password", "short"}});
+  EXPECT_EQ(weak.status, 400);
+  EXPECT_THAT(weak.body, HasSubstr("at least 10 characters"));
+  auto reset = follow(v, mails[1].path, {{"password", "rae's second passphrase"}});
+  ASSERT_EQ(reset.status, 303) << reset.body;
+  EXPECT_FALSE(v.cookie("lr_session").empty());
+  EXPECT_THAT(v.get("/").body, HasSubstr("Log out"));
+  // The old device's session ended; the link worked once.
+  EXPECT_THAT(old_device.get("/").body, HasSubstr("[alt+shift+l]"));
+  auto again = v.get(mails[1].path);
+  EXPECT_EQ(again.status, 400);
+  EXPECT_THAT(again.body, HasSubstr("not valid or has expired"));
+  auto login_form = old_device.get("/login");
+  EXPECT_EQ(old_device
+                .post("/login", {{"csrf", Visitor::token_in(login_form.body)},
+                                 {"email", "rae@example.org"},
+                                 {"password", "rae's second passphrase"}})
+                .status,
+            303);
+}
+
+TEST_F(MailedReadersTest, BadLinksAndForgedFormsChangeNothing) {
+  Visitor v(port_);
+  ASSERT_EQ(sign_up(v, "ivy@example.org", "ivy's own passphrase").status, 200);
+  const std::string link = mails_to("ivy@example.org").at(0).path;
+  // Malformed links: a clear 400 page at once; a tampered signature when the button is pressed (the
+  // confirmation page itself checks nothing but the link's form), a reset link on opening.
+  std::vector<ClientResponse> answers = {
+      v.get("/account/confirm"), v.get("/account/confirm?email=ivy%40example.org&expires=soon&sig=x"),
+      follow(v, std::regex_replace(link, std::regex("sig=[^&]*"), "sig=AAAA")),
+      v.get("/password/reset?email=ivy%40example.org&expires=99999999999&sig=AAAA")};
+  for (const auto& res : answers) {
+    EXPECT_EQ(res.status, 400);
+    EXPECT_THAT(res.body, HasSubstr("not valid or has expired"));
+  }
+  EXPECT_FALSE(store_->reader_by_email("ivy@example.org").value()->confirmed_at);
+  // The right link without the form's CSRF token: 403, still pending.
+  std::smatch sig;
+  ASSERT_TRUE(std::regex_search(link, sig, std::regex("email=([^&]*)&expires=([0-9]+)&sig=([^&]*)")));
+  auto forged = v.post(
+      "/account/confirm",
+      {{"email", "ivy@example.org"}, {"expires", sig[2]}, {"sig", web::url_decode(sig[3].str(), false)}});
+  EXPECT_EQ(forged.status, 403);
+  EXPECT_FALSE(store_->reader_by_email("ivy@example.org").value()->confirmed_at);
+  EXPECT_TRUE(v.cookie("lr_session").empty());
+  // With the form, the same link works.
+  EXPECT_EQ(follow(v, link).status, 303);
+}
+
 }  // namespace
 }  // namespace longread::ui

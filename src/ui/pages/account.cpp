@@ -201,7 +201,7 @@ Result<web::Response> submit(View& view, const web::Request& request, Mode mode)
           "<p>If this address already has an account, the mail says so and how to log in.</p>\n"
           "<p>No mail after a few minutes? Look in the spam folder, or <a href=\"/signup\">sign up again</a> "
           "for a new link.</p>\n",
-          text(signed_up->mail ? signed_up->mail->email : std::string(email)),
+          text(shown_email),  // as typed: the stored spelling would tell that the address has an account
           number(
               std::chrono::duration_cast<std::chrono::hours>(view.accounts().options().confirm_link_lifetime)
                   .count())),
