@@ -5,11 +5,9 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
-#include <filesystem>
 #include <regex>
-#include <thread>
 
-#include "ui/testing/fixtures.h"
+#include "ui/testing/running_site.h"
 #include "web/gzip.h"
 #include "web/testing/client.h"
 
@@ -23,39 +21,21 @@ using web::testing::http_get;
 class SiteTest : public ::testing::Test {
  protected:
   static void SetUpTestSuite() {
-    dir_ = std::filesystem::temp_directory_path() / ("longread-site-test-" + std::to_string(::getpid()));
-    std::filesystem::remove_all(dir_);
-    std::filesystem::create_directories(dir_);
-    auto store = storage::open_sqlite_store((dir_ / "site.db").string());
-    ASSERT_TRUE(store.has_value()) << store.error().message;
-    store_ = std::move(*store);
-    auto ids = testing::seed_fixtures(*store_, now_seconds());
-    ASSERT_TRUE(ids.has_value()) << ids.error().message;
-    ids_ = *ids;
     SiteOptions options;
-    options.listen = "127.0.0.1:0";
     options.base_url = "https://longread.test";
     options.threads = 2;
     options.access_log = false;
     // Stores without Store::data_version() get a 1 s micro-cache; off here so that every test sees the
     // data it just wrote. With a versioned store, caching stays on and must still show fresh data.
     options.unversioned_cache_ttl = std::chrono::milliseconds(0);
-    site_ = std::make_unique<Site>(*store_, options);
-    auto server = make_server(*site_, false);
-    ASSERT_TRUE(server.has_value()) << server.error().message;
-    server_ = std::move(*server);
-    port_ = server_->port();
-    runner_ = std::thread([] { server_->run(); });
+    auto running = testing::RunningSite::start("site-test", std::move(options));
+    ASSERT_TRUE(running) << running.error().message;
+    running_ = std::move(*running);
+    store_ = &running_->store();
+    ids_ = running_->ids();
+    port_ = running_->port();
   }
-
-  static void TearDownTestSuite() {
-    if (server_) server_->stop();
-    if (runner_.joinable()) runner_.join();
-    server_.reset();
-    site_.reset();
-    store_.reset();
-    std::filesystem::remove_all(dir_);
-  }
+  static void TearDownTestSuite() { running_.reset(); }
 
   static web::testing::ClientResponse get(const std::string& target, const web::Fields& headers = {}) {
     auto res = http_get(port_, target, headers);
@@ -67,13 +47,10 @@ class SiteTest : public ::testing::Test {
     return "/blog/" + std::to_string(blog) + "/read/" + std::to_string(article);
   }
 
-  static inline std::filesystem::path dir_;
-  static inline std::unique_ptr<storage::Store> store_;
+  static inline std::unique_ptr<testing::RunningSite> running_;
+  static inline storage::Store* store_ = nullptr;
   static inline testing::FixtureIds ids_;
-  static inline std::unique_ptr<Site> site_;
-  static inline std::unique_ptr<web::Server> server_;
   static inline std::uint16_t port_ = 0;
-  static inline std::thread runner_;
 };
 
 TEST_F(SiteTest, Healthz) {

@@ -1,0 +1,44 @@
+// The site for HTTP tests: a fresh SQLite file seeded with the fixtures, served on an ephemeral
+// 127.0.0.1 port on a thread of its own until the RunningSite is destroyed.
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <memory>
+#include <string>
+#include <thread>
+
+#include "core/error.h"
+#include "storage/store.h"
+#include "ui/site.h"
+#include "ui/testing/fixtures.h"
+#include "web/server.h"
+
+namespace longread::ui::testing {
+
+class RunningSite {
+ public:
+  // `name` names the temp directory (one per process and name). `options.listen` becomes 127.0.0.1:0.
+  [[nodiscard]] static Result<std::unique_ptr<RunningSite>> start(const std::string& name,
+                                                                  SiteOptions options);
+  ~RunningSite();  // stops the server, then removes the directory
+  RunningSite(const RunningSite&) = delete;
+  RunningSite& operator=(const RunningSite&) = delete;
+
+  [[nodiscard]] storage::Store& store() { return *store_; }
+  [[nodiscard]] const FixtureIds& ids() const { return ids_; }
+  [[nodiscard]] std::uint16_t port() const { return port_; }
+
+ private:
+  RunningSite() = default;
+
+  std::filesystem::path dir_;
+  std::unique_ptr<storage::Store> store_;
+  FixtureIds ids_;
+  std::unique_ptr<Site> site_;
+  std::unique_ptr<web::Server> server_;
+  std::uint16_t port_ = 0;
+  std::thread runner_;
+};
+
+}  // namespace longread::ui::testing
