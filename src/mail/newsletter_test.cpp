@@ -7,17 +7,15 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 #include <signal.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <filesystem>
-#include <fstream>
 #include <map>
 #include <regex>
-#include <sstream>
 #include <thread>
 
 #include "mail/account_mail.h"
+#include "smtp/smtp_server.h"
 #include "ui/site.h"
 #include "ui/testing/fixtures.h"
 #include "web/testing/client.h"
@@ -26,129 +24,18 @@ namespace longread::mail {
 namespace {
 
 namespace fs = std::filesystem;
+using longread::testing::aiosmtpd_available;
+using longread::testing::Child;
+using longread::testing::header_value;
+using longread::testing::SmtpServer;
 using ::testing::HasSubstr;
 using ::testing::Not;
-
-constexpr const char* kPython = "/usr/bin/python3";
 
 SmtpOptions smtp_options(const std::string& url) {
   SmtpOptions options;
   options.url = url;
   options.from = "longread <news@longread.test>";
   return options;
-}
-
-bool aiosmtpd_available() {
-  return std::system("/usr/bin/python3 -c 'import aiosmtpd' >/dev/null 2>&1") == 0;
-}
-
-// A child process whose first stdout line is read; killed (SIGKILL by default) on destruction.
-class Child {
- public:
-  explicit Child(std::vector<std::string> argv) {
-    int out[2];
-    if (pipe(out) != 0) return;
-    pid_ = fork();
-    if (pid_ == 0) {
-      dup2(out[1], 1);
-      close(out[0]);
-      close(out[1]);
-      std::vector<char*> args;
-      for (auto& a : argv) args.push_back(a.data());
-      args.push_back(nullptr);
-      execv(args[0], args.data());
-      _exit(127);
-    }
-    close(out[1]);
-    stdout_ = fdopen(out[0], "r");
-  }
-  ~Child() {
-    kill_now(SIGKILL);
-    if (stdout_ != nullptr) fclose(stdout_);
-  }
-  Child(const Child&) = delete;
-  Child& operator=(const Child&) = delete;
-
-  std::string read_line() {
-    char buffer[4096];
-    if (stdout_ == nullptr || fgets(buffer, sizeof buffer, stdout_) == nullptr) return {};
-    return buffer;
-  }
-  std::string read_all() {
-    std::string all;
-    for (std::string line = read_line(); !line.empty(); line = read_line()) all += line;
-    return all;
-  }
-  void kill_now(int signal) {
-    if (pid_ <= 0) return;
-    ::kill(pid_, signal);
-    waitpid(pid_, nullptr, 0);
-    pid_ = -1;
-  }
-  int wait_exit() {
-    int status = 0;
-    if (pid_ > 0) waitpid(pid_, &status, 0);
-    pid_ = -1;
-    return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  }
-
- private:
-  pid_t pid_ = -1;
-  FILE* stdout_ = nullptr;
-};
-
-class SmtpServer {
- public:
-  SmtpServer(const fs::path& maildir, std::vector<std::string> extra = {}) : maildir_(maildir) {
-    std::vector<std::string> argv{kPython, std::string(LONGREAD_SOURCE_DIR) + "/tests/smtp/smtp_server.py",
-                                  "--maildir", maildir.string()};
-    argv.insert(argv.end(), extra.begin(), extra.end());
-    child_ = std::make_unique<Child>(argv);
-    const std::string line = child_->read_line();
-    if (line.starts_with("listening ")) port_ = std::stoi(line.substr(10));
-  }
-  [[nodiscard]] int port() const { return port_; }
-  [[nodiscard]] std::string url() const { return "smtp://127.0.0.1:" + std::to_string(port_); }
-  // Received messages: file name -> content.
-  [[nodiscard]] std::map<std::string, std::string> messages() const {
-    std::map<std::string, std::string> out;
-    if (!fs::exists(maildir_)) return out;
-    for (const auto& entry : fs::directory_iterator(maildir_)) {
-      const std::string name = entry.path().filename().string();
-      if (name.starts_with(".")) continue;
-      std::ifstream in(entry.path(), std::ios::binary);
-      std::stringstream ss;
-      ss << in.rdbuf();
-      out[name] = ss.str();
-    }
-    return out;
-  }
-  [[nodiscard]] std::vector<std::string> messages_to(const std::string& rcpt) const {
-    std::vector<std::string> out;
-    for (const auto& [name, text] : messages()) {
-      if (name.substr(7) == rcpt + ".eml") out.push_back(text);
-    }
-    return out;
-  }
-  // Waits (up to 20 s) until at least `n` messages have arrived.
-  bool wait_for(std::size_t n) const {
-    for (int i = 0; i < 400; ++i) {
-      if (messages().size() >= n) return true;
-      std::this_thread::sleep_for(std::chrono::milliseconds(50));
-    }
-    return false;
-  }
-
- private:
-  fs::path maildir_;
-  std::unique_ptr<Child> child_;
-  int port_ = 0;
-};
-
-std::string header_value(const std::string& message, const std::string& name) {
-  std::smatch m;
-  if (!std::regex_search(message, m, std::regex("\r\n" + name + ": ([^\r]*(\r\n [^\r]*)*)\r\n"))) return {};
-  return m[1];
 }
 
 class NewsletterTest : public ::testing::Test {
