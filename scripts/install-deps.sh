@@ -11,7 +11,7 @@ BUILD_PKGS=(
   zlib1g-dev
 )
 TEST_PKGS=(
-  python3 postgresql python3-aiosmtpd chromium
+  python3 postgresql python3-aiosmtpd chromium default-jre-headless curl
 )
 BENCH_PKGS=(
   python3-feedparser newsboat nginx wrk bc
@@ -29,8 +29,8 @@ missing=()
 for p in "${want[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
 done
-# The browser test drives Chromium from Node.js (playwright-core); a machine may already have a Node.js
-# of its own, in which case Debian's is not needed.
+# The browser test drives Chromium from Node.js (playwright-core), and the HTML validation runs npm's
+# vnu-jar; a machine may already have a Node.js of its own, in which case Debian's is not needed.
 if [ "${1:-build}" != build ] && ! command -v node >/dev/null; then missing+=(nodejs npm); fi
 if ((${#missing[@]})); then
   SUDO=""

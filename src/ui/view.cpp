@@ -304,7 +304,7 @@ Html article_item(const View& view, const storage::ArticleView& item, const Item
 
   const std::string& source = a.excerpt.empty() ? a.text : a.excerpt;
   const std::string excerpt = truncate_words(collapse_whitespace(source), options.excerpt_bytes);
-  return html("<li class=\"item\" data-item>\n{}\n<p class=\"meta\">{}</p>\n{}</li>\n", heading,
+  return html("<li class=\"item\" data-item>\n{}\n<div class=\"meta\">{}</div>\n{}</li>\n", heading,
               join(meta, Html::literal("<span class=\"sep\" aria-hidden=\"true\">•</span>")),
               excerpt.empty() ? Html() : html("<p class=\"excerpt\">{}</p>\n", text(excerpt)));
 }

@@ -54,9 +54,9 @@ Html more_in_category(const View& view, const storage::ArticleView& current, con
   for (const auto& item : *articles) {
     const model::Article& a = item.article;
     items += html(
-        "<li class=\"item\" data-item>\n<h3><a href=\"{}\">{}</a></h3>\n<p class=\"meta\"><a "
+        "<li class=\"item\" data-item>\n<h3><a href=\"{}\">{}</a></h3>\n<div class=\"meta\"><a "
         "href=\"{}\">{}</a>"
-        "<span class=\"sep\" aria-hidden=\"true\">•</span>{} • {}</p>\n</li>\n",
+        "<span class=\"sep\" aria-hidden=\"true\">•</span>{} • {}</div>\n</li>\n",
         attr(article_path(a)), text(trim(a.title).empty() ? "Untitled" : a.title), attr(blog_path(a.blog_id)),
         text(blog_display_name(item.blog_title, item.blog_site_url)),
         text(relative_age(a.display_date(), view.now())), text(plural(a.votes, "vote", "votes")));
@@ -121,7 +121,7 @@ Result<web::Response> article(View& view, const web::Request&, const Params& par
   out.body = html(
       "<article class=\"article\">\n<header>\n<h1>{}</h1>\n"
       "<p class=\"from\">from <a href=\"{}\" data-shortcut=\"blog\">{}</a> in <a href=\"{}\">{}</a></p>\n"
-      "<p class=\"meta\">{}</p>\n</header>\n<div class=\"body excerpt-long\">\n{}</div>\n"
+      "<div class=\"meta\">{}</div>\n</header>\n<div class=\"body excerpt-long\">\n{}</div>\n"
       "<div class=\"actions\">{}</div>\n</article>\n"
       "<aside class=\"newsletter\">\n<h2>Stay updated</h2>\n"
       "<p>A weekly newsletter with the top 5 articles worth reading.</p>\n"

@@ -37,12 +37,12 @@ Result<web::Response> reading_list(View& view, const web::Request& request, cons
     const Html link = original ? html("<a href=\"{}\" rel=\"noopener\">{}</a>", *original, text(title))
                                : html("<a href=\"{}\">{}</a>", attr(article_path(a)), text(title));
     items += html(
-        "<li class=\"item{}\" data-item data-saved=\"{}\">\n<h2>{}</h2>\n<p class=\"meta\"><a "
+        "<li class=\"item{}\" data-item data-saved=\"{}\">\n<h2>{}</h2>\n<div class=\"meta\"><a "
         "href=\"{}\">{}</a>"
         "<span class=\"sep\" aria-hidden=\"true\">•</span>saved {}<span class=\"sep\" "
         "aria-hidden=\"true\">•</span>{}"
         "{}<span class=\"sep\" aria-hidden=\"true\">•</span>{}<span class=\"sep\" "
-        "aria-hidden=\"true\">•</span>{}</p>\n</li>\n",
+        "aria-hidden=\"true\">•</span>{}</div>\n</li>\n",
         entry.read_at ? Html::literal(" is-read") : Html(), number(a.id), link, attr(article_path(a)),
         text(blog_display_name(entry.view.blog_title, entry.view.blog_site_url)),
         text(relative_age(entry.saved_at, view.now())), vote_control(view, a),

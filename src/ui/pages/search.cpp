@@ -37,8 +37,8 @@ Result<web::Response> search(View& view, const web::Request& request, const Para
     const model::Article& a = hit.view.article;
     items += html(
         "<li class=\"item\" data-item>\n<h2><a href=\"{}\">{}</a></h2>\n"
-        "<p class=\"meta\"><a href=\"{}\">{}</a><span class=\"sep\" aria-hidden=\"true\">•</span>{}"
-        "<span class=\"sep\" aria-hidden=\"true\">•</span>{}</p>\n<p class=\"excerpt "
+        "<div class=\"meta\"><a href=\"{}\">{}</a><span class=\"sep\" aria-hidden=\"true\">•</span>{}"
+        "<span class=\"sep\" aria-hidden=\"true\">•</span>{}</div>\n<p class=\"excerpt "
         "snippet\">{}</p>\n</li>\n",
         attr(article_path(a)), text(trim(a.title).empty() ? "Untitled" : a.title), attr(blog_path(a.blog_id)),
         text(blog_display_name(hit.view.blog_title, hit.view.blog_site_url)),

@@ -1,0 +1,103 @@
+#!/usr/bin/env bash
+# HTML5 validation (issue 3: "pages validate as HTML5"): starts longread-testsite on a fresh SQLite file
+# with the fixtures, saves every kind of page (as a visitor and as a logged-in reader, error pages and
+# the account forms included) and checks them all with the W3C Nu Html Checker (npm's vnu-jar, on
+# Debian's Java). Any error fails the test and is printed. Exit 77 (CTest: skipped) only when java or
+# npm is missing.
+set -euo pipefail
+here="$(cd "$(dirname "$0")" && pwd)"
+if ! command -v java >/dev/null 2>&1; then
+  echo "SKIPPED: java not installed (scripts/install-deps.sh test installs default-jre-headless)"; exit 77
+fi
+if ! command -v npm >/dev/null 2>&1; then
+  echo "SKIPPED: npm not installed (scripts/install-deps.sh test installs it)"; exit 77
+fi
+testsite="${LONGREAD_TESTSITE:?set LONGREAD_TESTSITE to the longread-testsite binary}"
+vnu="$here/node_modules/vnu-jar/build/dist/vnu.jar"
+if [ ! -f "$vnu" ]; then
+  (cd "$here" && npm install --no-audit --no-fund --loglevel=error)
+fi
+
+work="$(mktemp -d)"
+site_pid=""
+cleanup() {
+  if [ -n "$site_pid" ]; then kill "$site_pid" 2>/dev/null || true; wait "$site_pid" 2>/dev/null || true; fi
+  rm -rf "$work"
+}
+trap cleanup EXIT
+
+"$testsite" --db "$work/site.db" --seed --quiet --threads 2 >"$work/site.out" 2>"$work/site.err" &
+site_pid=$!
+for _ in $(seq 1 100); do
+  grep -q '^listening ' "$work/site.out" 2>/dev/null && break
+  sleep 0.1
+done
+url="$(sed -n 's/^listening //p' "$work/site.out")"
+if [ -z "$url" ]; then
+  echo "longread-testsite did not start:"; cat "$work/site.out" "$work/site.err"; exit 1
+fi
+seeded="$(grep '^seeded ' "$work/site.out")"
+field() { sed -n "s/.* $1=\([0-9]*\).*/\1/p" <<<"$seeded"; }
+article="$(field lock_free_article)"; blog="$(field ada_blog)"
+evil_article="$(field evil_article)"; evil_blog="$(field evil_blog)"
+
+mkdir -p "$work/pages"
+n=0
+# save NAME PATH [curl options...]: the page as served (redirects followed), whatever its status.
+save() {
+  local name="$1" path="$2"; shift 2
+  curl -sS -L -o "$work/pages/$name.html" "$@" "$url$path"
+  n=$((n + 1))
+}
+visitor_pages() {
+  local prefix="$1"; shift
+  save "$prefix-front" / "$@"
+  save "$prefix-front-page2" "/?page=2" "$@"
+  save "$prefix-newest" /newest "$@"
+  save "$prefix-top" "/top?period=all" "$@"
+  save "$prefix-article" "/blog/$blog/read/$article" "$@"
+  save "$prefix-evil-article" "/blog/$evil_blog/read/$evil_article" "$@"
+  save "$prefix-blog" "/blog/$blog" "$@"
+  save "$prefix-evil-blog" "/blog/$evil_blog" "$@"
+  save "$prefix-category" /category/programming "$@"
+  save "$prefix-categories" /categories "$@"
+  save "$prefix-about" /about "$@"
+  save "$prefix-search" "/search?q=queue" "$@"
+  save "$prefix-search-empty" /search "$@"
+  save "$prefix-search-none" "/search?q=zzzzunfound" "$@"
+  save "$prefix-not-found" /no/such/page "$@"
+  save "$prefix-bad-article" "/blog/$blog/read/999999" "$@"
+}
+visitor_pages visitor
+save signup /signup
+save login /login
+save newsletter /newsletter
+save forgot /password/forgot
+save confirm-form "/account/confirm?email=a%40example.org&expires=4102444800&sig=x"
+save bad-link /account/confirm
+save bad-reset "/password/reset?email=a%40example.org&expires=1&sig=x"
+save reading-list-visitor /reading-list
+# A failed sign-up (short password) and a failed login re-render their forms with a message.
+jar="$work/cookies"
+token() { sed -n 's/.*name="csrf" value="\([^"]*\)".*/\1/p' "$1" | head -n 1; }
+curl -sS -c "$jar" -b "$jar" -o "$work/form.html" "$url/signup"
+save signup-error /signup -c "$jar" -b "$jar" --data-urlencode "csrf=$(token "$work/form.html")" \
+  --data-urlencode "email=reader@example.org" --data-urlencode "password=short"
+# A reader: sign up (the test site sends no mail, so this logs in), save the article, look again.
+curl -sS -c "$jar" -b "$jar" -o "$work/form.html" "$url/signup"
+curl -sS -c "$jar" -b "$jar" -o /dev/null --data-urlencode "csrf=$(token "$work/form.html")" \
+  --data-urlencode "email=reader@example.org" --data-urlencode "password=a long passphrase" "$url/signup"
+grep -q 'lr_session' "$jar" || { echo "sign-up did not log in"; exit 1; }
+curl -sS -c "$jar" -b "$jar" -L -o "$work/article.html" "$url/blog/$blog/read/$article"
+curl -sS -c "$jar" -b "$jar" -o /dev/null --data-urlencode "csrf=$(token "$work/article.html")" \
+  --data-urlencode "action=add" "$url/reading-list/$article"
+visitor_pages reader -b "$jar"
+save reader-reading-list /reading-list -b "$jar"
+
+out="$(java -jar "$vnu" --errors-only --format gnu "$work"/pages/*.html 2>&1 || true)"
+if [ -n "$out" ]; then
+  sed "s|$work/pages/||g" <<<"$out"
+  echo "html validation: $(grep -c 'error' <<<"$out") errors in $n pages"
+  exit 1
+fi
+echo "html validation: $n pages, 0 errors (Nu Html Checker $(java -jar "$vnu" --version))"
