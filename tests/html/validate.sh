@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # HTML5 validation (issue 3: "pages validate as HTML5"): starts longread-testsite on a fresh SQLite file
 # with the fixtures, saves every kind of page (as a visitor and as a logged-in reader, error pages and
-# the account forms included) and checks them all with the W3C Nu Html Checker (npm's vnu-jar, on
-# Debian's Java). Any error fails the test and is printed. Exit 77 (CTest: skipped) only when java or
+# the account forms included; a second site in mail mode for the mailed-account pages) and checks them all
+# with the W3C Nu Html Checker (npm's vnu-jar, on Debian's Java). Any error fails the test and is printed. Exit 77 (CTest: skipped) only when java or
 # npm is missing.
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
@@ -19,24 +19,29 @@ if [ ! -f "$vnu" ]; then
 fi
 
 work="$(mktemp -d)"
-site_pid=""
+site_pids=()
 cleanup() {
-  if [ -n "$site_pid" ]; then kill "$site_pid" 2>/dev/null || true; wait "$site_pid" 2>/dev/null || true; fi
+  for pid in "${site_pids[@]}"; do kill "$pid" 2>/dev/null || true; wait "$pid" 2>/dev/null || true; done
   rm -rf "$work"
 }
 trap cleanup EXIT
 
-"$testsite" --db "$work/site.db" --seed --quiet --threads 2 >"$work/site.out" 2>"$work/site.err" &
-site_pid=$!
-for _ in $(seq 1 100); do
-  grep -q '^listening ' "$work/site.out" 2>/dev/null && break
-  sleep 0.1
-done
-url="$(sed -n 's/^listening //p' "$work/site.out")"
-if [ -z "$url" ]; then
-  echo "longread-testsite did not start:"; cat "$work/site.out" "$work/site.err"; exit 1
-fi
-seeded="$(grep '^seeded ' "$work/site.out")"
+# start_site NAME [testsite options...]: a seeded test site on a free port; sets $url and $seeded.
+start_site() {
+  local name="$1"; shift
+  "$testsite" --db "$work/$name.db" --seed --quiet --threads 2 "$@" >"$work/$name.out" 2>"$work/$name.err" &
+  site_pids+=($!)
+  for _ in $(seq 1 100); do
+    grep -q '^listening ' "$work/$name.out" 2>/dev/null && break
+    sleep 0.1
+  done
+  url="$(sed -n 's/^listening //p' "$work/$name.out")"
+  if [ -z "$url" ]; then
+    echo "longread-testsite did not start:"; cat "$work/$name.out" "$work/$name.err"; exit 1
+  fi
+  seeded="$(grep '^seeded ' "$work/$name.out")"
+}
+start_site site
 field() { sed -n "s/.* $1=\([0-9]*\).*/\1/p" <<<"$seeded"; }
 article="$(field lock_free_article)"; blog="$(field ada_blog)"
 evil_article="$(field evil_article)"; evil_blog="$(field evil_blog)"
@@ -93,6 +98,40 @@ curl -sS -c "$jar" -b "$jar" -o /dev/null --data-urlencode "csrf=$(token "$work/
   --data-urlencode "action=add" "$url/reading-list/$article"
 visitor_pages reader -b "$jar"
 save reader-reading-list /reading-list -b "$jar"
+
+# A site that sends mail (accounts confirmed by mail; --mail-links writes each mail's link to a file):
+# "check your inbox", the confirmation and new-password forms from real links, a too-short new password,
+# a pending account's login, and "forgot your password" answered.
+links="$work/mail-links"
+start_site mailed --mail-links "$links"
+jar="$work/mailed-cookies"
+link_path() { awk -v k="$1" '$1 == k { u = $3 } END { print u }' "$links" | sed 's|^[a-z]*://[^/]*||'; }
+curl -sS -c "$jar" -b "$jar" -o "$work/form.html" "$url/signup"
+save mailed-signup-sent /signup -c "$jar" -b "$jar" --data-urlencode "csrf=$(token "$work/form.html")" \
+  --data-urlencode "email=new@example.org" --data-urlencode "password=a long passphrase"
+save mailed-login-pending /login -c "$jar" -b "$jar" --data-urlencode "csrf=$(token "$work/form.html")" \
+  --data-urlencode "email=new@example.org" --data-urlencode "password=a long passphrase"
+[ -n "$(link_path confirm)" ] || { echo "no confirmation link was mailed"; cat "$links"; exit 1; }
+save mailed-confirm-form "$(link_path confirm)" -c "$jar" -b "$jar"
+save mailed-forgot-sent /password/forgot -c "$jar" -b "$jar" --data-urlencode "csrf=$(token "$work/form.html")" \
+  --data-urlencode "email=new@example.org"
+[ -n "$(link_path reset)" ] || { echo "no reset link was mailed"; cat "$links"; exit 1; }
+save mailed-reset-form "$(link_path reset)" -c "$jar" -b "$jar"
+reset_path="$(link_path reset)"
+reset_fields="${reset_path#*\?}"
+save mailed-reset-weak /password/reset -c "$jar" -b "$jar" --data-urlencode "csrf=$(token "$work/form.html")" \
+  --data "$reset_fields" --data-urlencode "password=short"
+save mailed-forgot-form /password/forgot
+# Each of those is the page meant, not an error page that happens to validate.
+expect() { grep -q "$2" "$work/pages/$1.html" || { echo "$1.html lacks \"$2\""; exit 1; }; }
+expect mailed-signup-sent "Check your inbox"
+expect mailed-login-pending "Please confirm your address first"
+expect mailed-confirm-form "Confirm and log in"
+expect mailed-forgot-sent "a link to set a new password is on its way"
+expect mailed-reset-form "Set password and log in"
+expect mailed-reset-weak "Please choose a password of at least 10 characters."
+expect reader-front "Log out"
+expect reader-reading-list "Lock-free queues, part 2"
 
 out="$(java -jar "$vnu" --errors-only --format gnu "$work"/pages/*.html 2>&1 || true)"
 if [ -n "$out" ]; then

@@ -1,11 +1,15 @@
 // longread-testsite: serves the site over a SQLite file for the browser test, benchmarks and manual looks.
 //   longread-testsite --db /tmp/x.db --seed --listen 127.0.0.1:0
 // prints "listening http://127.0.0.1:PORT" on stdout once bound, serves until SIGTERM/SIGINT.
+// With --mail-links FILE the site behaves as one that sends mail (accounts confirmed by mail, password
+// reset) and appends each account mail to FILE as a line "KIND EMAIL URL" instead of mailing it.
 #include <spdlog/spdlog.h>
 #include <CLI/CLI.hpp>
 
 #include <cstdio>
+#include <fstream>
 #include <iostream>
+#include <mutex>
 
 #include "core/log.h"
 #include "storage/store.h"
@@ -25,6 +29,9 @@ int main(int argc, char** argv) {
   cli.add_option("--threads", options.threads, "HTTP threads (0 = hardware concurrency)");
   cli.add_option("--base-url", options.base_url, "base URL for canonical links");
   cli.add_flag("--quiet", quiet, "no access log");
+  std::string mail_links;
+  cli.add_option("--mail-links", mail_links,
+                 "confirm accounts by mail, writing each mail's link to this file");
   CLI11_PARSE(cli, argc, argv);
   options.access_log = !quiet;
   longread::setup_logging(quiet ? "warn" : "info");  // to stderr: stdout carries the "listening" line
@@ -42,6 +49,19 @@ int main(int argc, char** argv) {
     }
     std::cout << "seeded lock_free_article=" << ids->lock_free_article << " ada_blog=" << ids->ada_blog
               << " evil_article=" << ids->evil_article << " evil_blog=" << ids->evil_blog << "\n";
+  }
+  std::mutex mail_mutex;
+  if (!mail_links.empty()) {
+    options.send_account_mail = [&mail_links, &mail_mutex](longread::accounts::MailKind kind,
+                                                           std::string_view email,
+                                                           std::string_view url) -> longread::Result<void> {
+      static constexpr const char* kKinds[] = {"confirm", "registered", "reset"};
+      std::lock_guard lock(mail_mutex);
+      std::ofstream out(mail_links, std::ios::app);
+      out << kKinds[static_cast<int>(kind)] << ' ' << email << ' ' << url << '\n';
+      if (!out) return longread::fail(longread::ErrorKind::kInternal, "testsite: cannot write " + mail_links);
+      return {};
+    };
   }
   longread::ui::Site site(**store, options);
   auto server = longread::ui::make_server(site);
