@@ -25,6 +25,8 @@ web::Router make_routes(SiteContext& context) {
   router.add("GET", "/blog/{blog}", page(context, pages::blog));
   router.add("GET", "/category/{slug}", page(context, pages::category));
   router.add("GET", "/categories", page(context, pages::categories));
+  router.add("GET", "/feed.atom", page(context, pages::site_feed));
+  router.add("GET", "/category/{slug}/feed.atom", page(context, pages::category_feed));
   router.add("GET", "/about", page(context, pages::about));
   router.add("GET", "/search", page(context, pages::search));
   router.add("GET", "/healthz", page(context, pages::healthz));

@@ -7,7 +7,9 @@
 
 #include <regex>
 
+#include "feed/feed.h"
 #include "ui/testing/running_site.h"
+#include "ui/view.h"
 #include "web/gzip.h"
 #include "web/testing/client.h"
 
@@ -316,6 +318,71 @@ TEST_F(SiteTest, NewArticlesShowUpAfterACrawl) {
   record.articles.push_back(article);
   ASSERT_TRUE(store_->save_crawl(record).has_value());
   EXPECT_THAT(get("/").body, HasSubstr("A freshly crawled essay"));
+}
+
+// The site's own Atom feeds, read back with longread's own feed parser (the one that reads the blogs).
+TEST_F(SiteTest, AtomFeedsFollowTheSiteAndEachCategory) {
+  auto res = get("/feed.atom");
+  ASSERT_EQ(res.status, 200);
+  EXPECT_EQ(res.header("Content-Type").value_or(""), "application/atom+xml; charset=utf-8");
+  // The feed title "<script>alert(1)</script>" is text in the XML, never markup.
+  EXPECT_THAT(res.body, HasSubstr("<title>&lt;script&gt;alert(1)&lt;/script&gt;</title>"));
+  EXPECT_THAT(res.body, Not(HasSubstr("<script>")));
+  EXPECT_THAT(res.body, Not(HasSubstr("javascript:")));
+  auto feed = feed::parse_feed(res.body, {.base_url = "https://longread.test/feed.atom"});
+  ASSERT_TRUE(feed) << feed.error().message;
+  EXPECT_EQ(feed->version, "atom10");
+  EXPECT_FALSE(feed->bozo) << feed->bozo_message;
+  EXPECT_EQ(feed->title, "longread");
+  EXPECT_EQ(feed->link, "https://longread.test/newest");
+
+  // The newest visible articles, in the site's order; each links to the original when it is http(s),
+  // else to its page on the site, and has a stable id without the title's slug.
+  auto newest = store_->articles({.limit = 50});
+  ASSERT_TRUE(newest);
+  ASSERT_EQ(feed->entries.size(), newest->size());
+  ASSERT_GT(newest->size(), 10u);
+  bool saw_evil = false;
+  for (std::size_t i = 0; i < newest->size(); ++i) {
+    const auto& a = (*newest)[i].article;
+    const auto& e = feed->entries[i];
+    EXPECT_EQ(e.title, a.title.empty() ? "Untitled" : a.title);
+    EXPECT_EQ(e.id,
+              "https://longread.test/blog/" + std::to_string(a.blog_id) + "/read/" + std::to_string(a.id));
+    if (a.id == ids_.evil_article) {
+      saw_evil = true;
+      EXPECT_EQ(e.link, "https://longread.test" + article_path(a));  // its link is javascript:
+    } else {
+      EXPECT_EQ(e.link, a.link);
+    }
+    ASSERT_TRUE(e.published);
+    EXPECT_EQ(*e.published, std::chrono::floor<std::chrono::seconds>(a.display_date()));
+    EXPECT_FALSE(e.author.empty());
+  }
+  EXPECT_TRUE(saw_evil);
+
+  // Unchanged: a conditional GET costs a 304.
+  const std::string etag(res.header("ETag").value_or(""));
+  ASSERT_FALSE(etag.empty());
+  EXPECT_EQ(get("/feed.atom", {{"If-None-Match", etag}}).status, 304);
+
+  // A category's feed holds that category only; an unknown category is a 404.
+  auto history = get("/category/history/feed.atom");
+  ASSERT_EQ(history.status, 200);
+  auto parsed = feed::parse_feed(history.body);
+  ASSERT_TRUE(parsed);
+  auto in_history = store_->articles({.category = "history", .limit = 50});
+  ASSERT_TRUE(in_history);
+  EXPECT_EQ(parsed->entries.size(), in_history->size());
+  for (const auto& e : parsed->entries) EXPECT_EQ(e.categories, std::vector<std::string>{"history"});
+  EXPECT_EQ(get("/category/no-such-thing/feed.atom").status, 404);
+
+  // Pages point feed readers at the feeds.
+  EXPECT_THAT(
+      get("/").body,
+      HasSubstr(
+          "<link rel=\"alternate\" type=\"application/atom+xml\" title=\"longread\" href=\"/feed.atom\">"));
+  EXPECT_THAT(get("/category/history").body, HasSubstr("href=\"/category/history/feed.atom\""));
 }
 
 }  // namespace

@@ -181,6 +181,7 @@ web::Response View::render(const Page& page) const {
       "<link rel=\"canonical\" href=\"{}\">\n"
       "<link rel=\"stylesheet\" href=\"{}\">\n"
       "<link rel=\"icon\" href=\"{}\" type=\"image/svg+xml\">\n"
+      "<link rel=\"alternate\" type=\"application/atom+xml\" title=\"{}\" href=\"/feed.atom\">\n{}"
       "<script src=\"{}\"></script>\n"
       "<script src=\"{}\" defer></script>\n"
       "</head>\n<body>\n"
@@ -197,10 +198,15 @@ web::Response View::render(const Page& page) const {
       "{}</div>\n</div></header>\n"
       "<main id=\"main\"><div class=\"wrap\">\n{}</div></main>\n"
       "<footer class=\"site-footer\"><div class=\"wrap\">{} collects long-form writing from personal blogs. "
-      "Press <kbd>alt</kbd>+<kbd>shift</kbd>+<kbd>k</kbd> for keyboard shortcuts.</div></footer>\n"
+      "Press <kbd>alt</kbd>+<kbd>shift</kbd>+<kbd>k</kbd> for keyboard shortcuts. "
+      "<a href=\"/feed.atom\">Atom feed</a>.</div></footer>\n"
       "{}</body>\n</html>\n",
       text(full_title), attr(page.description.empty() ? opts.site_name : page.description), attr(canonical),
-      attr(context_.assets.url("site.css")), attr(context_.assets.url("favicon.svg")),
+      attr(context_.assets.url("site.css")), attr(context_.assets.url("favicon.svg")), attr(opts.site_name),
+      page.feed_path.empty()
+          ? Html()
+          : html("<link rel=\"alternate\" type=\"application/atom+xml\" title=\"{}\" href=\"{}\">\n",
+                 attr(page.feed_title), attr(page.feed_path)),
       attr(context_.assets.url("theme.js")), attr(context_.assets.url("site.js")), text(opts.site_name), nav,
       attr(page.search_query), account_links(*this, page), page.body, text(opts.site_name),
       kShortcutsOverlay);

@@ -38,6 +38,8 @@ struct Page {
   std::string path;          // canonical path (base_url + path)
   std::string nav;           // highlighted tab: "new", "top", "categories", "about", "search"
   std::string search_query;  // prefills the header search box
+  std::string feed_path;     // this page's own Atom feed, linked from <head> besides the site's ("" none)
+  std::string feed_title;
   Html body;
   int status = 200;
 };

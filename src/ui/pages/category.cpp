@@ -34,6 +34,8 @@ Result<web::Response> category(View& view, const web::Request& request, const Pa
   out.description = "Long-form articles about " + name + " from personal blogs.";
   out.path = category_path(slug) + (*page == 1 ? "" : "?page=" + std::to_string(*page));
   out.nav = "categories";
+  out.feed_path = category_path(slug) + "/feed.atom";
+  out.feed_title = name + " — " + view.options().site_name;
   out.body =
       html("<h1 class=\"page-title\">{}</h1>\n{}{}", text(name),
            articles->empty() ? Html::literal("<p class=\"empty\">No articles in this category yet.</p>\n")

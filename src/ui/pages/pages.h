@@ -40,6 +40,9 @@ Result<web::Response> newsletter_form(View& view, const web::Request& request, c
 Result<web::Response> subscribe(View& view, const web::Request& request, const Params& params);
 Result<web::Response> confirm_subscription(View& view, const web::Request& request, const Params& params);
 Result<web::Response> unsubscribe(View& view, const web::Request& request, const Params& params);
+// The site's own Atom feeds.
+Result<web::Response> site_feed(View& view, const web::Request& request, const Params& params);
+Result<web::Response> category_feed(View& view, const web::Request& request, const Params& params);
 // The site's error page for a status and a message safe to show.
 web::Response error(const View& view, int status, std::string_view message);
 
