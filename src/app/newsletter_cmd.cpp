@@ -10,6 +10,7 @@
 #include "accounts/accounts.h"
 #include "app/commands.h"
 #include "app/store_setup.h"
+#include "core/url.h"
 #include "mail/account_mail.h"
 #include "mail/newsletter.h"
 #include "pipeline/task_pool.h"
@@ -25,6 +26,19 @@ mail::SmtpOptions smtp_options(const config::Config& config) {
   smtp.from = config.smtp.from;
   return smtp;
 }
+
+namespace {
+
+// Message-IDs end in the site's host (RFC 5322 section 3.6.4: the right side makes the id globally unique).
+std::string mail_domain(const config::Config& config) {
+  const std::string host = url_host(config.site.base_url);
+  return host.empty() ? "localhost" : host;
+}
+std::string message_id(std::string_view kind, std::string_view domain) {
+  return fmt::format("{}.{}@{}", kind, accounts::random_token(12), domain);
+}
+
+}  // namespace
 
 mail::NewsletterOptions newsletter_options(const config::Config& config) {
   mail::NewsletterOptions options;
@@ -60,12 +74,11 @@ int cmd_newsletter_send(const config::Config& config, bool dry_run) {
 std::function<Result<void>(std::string_view, std::string_view)> confirmation_sender(
     const config::Config& config) {
   if (config.smtp.url.empty()) return {};
-  return [sender = mail::SmtpSender(smtp_options(config)), options = newsletter_options(config)](
-             std::string_view email, std::string_view url) -> Result<void> {
+  return [sender = mail::SmtpSender(smtp_options(config)), options = newsletter_options(config),
+          domain = mail_domain(config)](std::string_view email, std::string_view url) -> Result<void> {
     const auto message = mail::confirmation_message(options, email, url);
-    const auto outcome = sender.send(
-        email, mail::render_message(message, now_seconds(),
-                                    fmt::format("confirm.{}@{}", accounts::random_token(12), "longread")));
+    const auto outcome =
+        sender.send(email, mail::render_message(message, now_seconds(), message_id("confirm", domain)));
     if (!outcome.sent()) return fail(ErrorKind::kNetwork, outcome.detail);
     return {};
   };
@@ -80,14 +93,12 @@ std::function<Result<void>(accounts::MailKind, std::string_view, std::string_vie
     const auto lifetime = kind == accounts::MailKind::kConfirmAccount ? confirm : reset;
     return static_cast<long>(std::chrono::duration_cast<std::chrono::hours>(lifetime).count());
   };
-  return [sender, options = newsletter_options(config), hours, &outbox](
+  return [sender, options = newsletter_options(config), hours, &outbox, domain = mail_domain(config)](
              accounts::MailKind kind, std::string_view email, std::string_view url) -> Result<void> {
     // Sent off the request's thread: the page answers at once, and as fast whether or not a mail went out.
-    outbox.submit([sender, options, message = mail::account_message(options, kind, email, url, hours(kind))] {
+    outbox.submit([sender, domain, message = mail::account_message(options, kind, email, url, hours(kind))] {
       const auto outcome = sender->send(
-          message.to,
-          mail::render_message(message, now_seconds(),
-                               fmt::format("account.{}@{}", accounts::random_token(12), "longread")));
+          message.to, mail::render_message(message, now_seconds(), message_id("account", domain)));
       if (!outcome.sent()) spdlog::warn("accounts: mail not sent error=\"{}\"", outcome.detail);
     });
     return {};

@@ -233,7 +233,7 @@ TEST_F(ServeMailTest, SignUpConfirmByMailedLinkAndSecondSignUpMailsTheOwner) {
   EXPECT_EQ(header_value(confirmation, "To"), "kim@example.org");
   EXPECT_EQ(header_value(confirmation, "Subject"), std::string("Confirm your account at ") + kSiteName);
   EXPECT_FALSE(header_value(confirmation, "Date").empty());
-  EXPECT_THAT(header_value(confirmation, "Message-ID"), MatchesRegex("<account\\.[^@>]+@longread>"));
+  EXPECT_THAT(header_value(confirmation, "Message-ID"), MatchesRegex("<account\\.[^@>]+@127\\.0\\.0\\.1>"));
   EXPECT_EQ(header_value(confirmation, "MIME-Version"), "1.0");
   EXPECT_EQ(header_value(confirmation, "Content-Type"), "text/plain; charset=utf-8");
   EXPECT_THAT(confirmation, ::testing::StartsWith("X-Envelope-From: accounts@longread.test\r\n"));
