@@ -18,6 +18,7 @@
 #include "smtp/smtp_server.h"
 #include "ui/site.h"
 #include "ui/testing/fixtures.h"
+#include "ui/testing/running_site.h"
 #include "web/testing/client.h"
 
 namespace longread::mail {
@@ -155,12 +156,8 @@ TEST_F(NewsletterTest, SiteDoubleOptInAndOneClickUnsubscribe) {
   SmtpServer smtp(dir_ / "mail");
   ASSERT_NE(smtp.port(), 0);
   const SmtpSender sender(smtp_options(smtp.url()));
-  ui::SiteOptions site_options;
-  site_options.listen = "127.0.0.1:0";
+  ui::SiteOptions site_options = ui::testing::test_site_options();
   site_options.base_url = options_.base_url;
-  site_options.threads = 1;
-  site_options.access_log = false;
-  site_options.accounts.password_cost = accounts::PasswordCost::minimum();
   const NewsletterOptions options = options_;
   site_options.send_confirmation = [&sender, options](std::string_view email,
                                                       std::string_view url) -> Result<void> {
@@ -234,12 +231,8 @@ TEST_F(NewsletterTest, SiteAccountMailsConfirmAndTellRegisteredAddresses) {
   SmtpServer smtp(dir_ / "mail");
   ASSERT_NE(smtp.port(), 0);
   const SmtpSender sender(smtp_options(smtp.url()));
-  ui::SiteOptions site_options;
-  site_options.listen = "127.0.0.1:0";
+  ui::SiteOptions site_options = ui::testing::test_site_options();
   site_options.base_url = options_.base_url;
-  site_options.threads = 1;
-  site_options.access_log = false;
-  site_options.accounts.password_cost = accounts::PasswordCost::minimum();
   const NewsletterOptions options = options_;
   site_options.send_account_mail = [&sender, options](accounts::MailKind kind, std::string_view email,
                                                       std::string_view url) -> Result<void> {

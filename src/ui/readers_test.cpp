@@ -96,11 +96,7 @@ class Visitor {
 class ReadersTest : public ::testing::Test {
  protected:
   static void SetUpTestSuite() {
-    SiteOptions options;
-    options.base_url = "https://longread.test";
-    options.threads = 2;
-    options.access_log = false;
-    options.accounts.password_cost = accounts::PasswordCost::minimum();
+    SiteOptions options = testing::test_site_options();
     options.accounts.login_failures_per_account = 3;
     options.accounts.signups_per_ip = 1000;
     options.send_confirmation = [](std::string_view email, std::string_view url) -> Result<void> {
@@ -520,11 +516,7 @@ class MailedReadersTest : public ::testing::Test {
   };
 
   static void SetUpTestSuite() {
-    SiteOptions options;
-    options.base_url = "https://longread.test";
-    options.threads = 2;
-    options.access_log = false;
-    options.accounts.password_cost = accounts::PasswordCost::minimum();
+    SiteOptions options = testing::test_site_options();
     options.accounts.signups_per_ip = 1000;
     options.accounts.resets_per_ip = 1000;
     options.send_account_mail = [](accounts::MailKind kind, std::string_view email,

@@ -23,10 +23,7 @@ using web::testing::http_get;
 class SiteTest : public ::testing::Test {
  protected:
   static void SetUpTestSuite() {
-    SiteOptions options;
-    options.base_url = "https://longread.test";
-    options.threads = 2;
-    options.access_log = false;
+    SiteOptions options = testing::test_site_options();
     // Stores without Store::data_version() get a 1 s micro-cache; off here so that every test sees the
     // data it just wrote. With a versioned store, caching stays on and must still show fresh data.
     options.unversioned_cache_ttl = std::chrono::milliseconds(0);

@@ -4,6 +4,16 @@
 
 namespace longread::ui::testing {
 
+SiteOptions test_site_options() {
+  SiteOptions options;
+  options.listen = "127.0.0.1:0";
+  options.base_url = "https://longread.test";
+  options.threads = 2;
+  options.access_log = false;
+  options.accounts.password_cost = accounts::PasswordCost::minimum();
+  return options;
+}
+
 Result<std::unique_ptr<RunningSite>> RunningSite::start(const std::string& name, SiteOptions options) {
   std::unique_ptr<RunningSite> running(new RunningSite());
   running->dir_ =

@@ -16,6 +16,10 @@
 
 namespace longread::ui::testing {
 
+// Options for a test site: https://longread.test as base URL, 127.0.0.1:0, 2 threads, no access log, and
+// the cheapest Argon2id cost (tests sign up and log in many times).
+SiteOptions test_site_options();
+
 class RunningSite {
  public:
   // `name` names the temp directory (one per process and name). `options.listen` becomes 127.0.0.1:0.
