@@ -221,6 +221,45 @@ Result<NewSession> Accounts::log_in(std::string_view email_input, std::string_vi
   return start_session((*account)->id, now);
 }
 
+Result<storage::ReaderAccount> Accounts::check_current_password(std::string_view email,
+                                                                std::string_view password, TimePoint now) {
+  const std::string account_key = "account:" + lower(email);
+  if (auto wait = login_account_.retry_after(account_key, now)) return limited("password check", *wait);
+  auto account = store_.reader_by_email(email);
+  if (!account) return std::unexpected(account.error());
+  if (!*account)
+    return fail(ErrorKind::kNotFound, "accounts: no such reader", "This account no longer exists.");
+  if (password.size() > kMaxPasswordLength || !verify_password((*account)->password_hash, password)) {
+    login_account_.record(account_key, now);
+    return fail(ErrorKind::kInvalidInput, "accounts: wrong current password",
+                "The current password is incorrect.");
+  }
+  return std::move(**account);
+}
+
+Result<NewSession> Accounts::change_password(std::string_view email, std::string_view current_password,
+                                             std::string_view new_password, TimePoint now) {
+  if (auto ok = check_password(new_password); !ok) return std::unexpected(ok.error());
+  auto account = check_current_password(email, current_password, now);
+  if (!account) return std::unexpected(account.error());
+  auto hash = hash_password(new_password, options_.password_cost);
+  if (!hash) return std::unexpected(hash.error());
+  if (auto set = store_.set_reader_password(account->id, *hash, now); !set)
+    return std::unexpected(set.error());
+  return end_other_sessions(account->id, now);
+}
+
+Result<NewSession> Accounts::end_other_sessions(std::int64_t reader_id, TimePoint now) {
+  if (auto ended = store_.delete_reader_sessions(reader_id); !ended) return std::unexpected(ended.error());
+  return start_session(reader_id, now);
+}
+
+Result<void> Accounts::delete_account(std::string_view email, std::string_view password, TimePoint now) {
+  auto account = check_current_password(email, password, now);
+  if (!account) return std::unexpected(account.error());
+  return store_.delete_reader(account->id);
+}
+
 Result<NewSession> Accounts::start_session(std::int64_t reader_id, TimePoint now) {
   NewSession session{
       .token = random_token(), .reader_id = reader_id, .expires_at = now + options_.session_lifetime};

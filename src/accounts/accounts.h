@@ -108,6 +108,16 @@ class Accounts {
   [[nodiscard]] Result<NewSession> reset_password(std::string_view email, std::int64_t expires,
                                                   std::string_view signature, std::string_view new_password,
                                                   TimePoint now);
+  // Settings of a logged-in reader (`email` from the session). The current password is checked first: a
+  // wrong one is kInvalidInput "The current password is incorrect." and counts as a failed login of the
+  // account (so the same rate limit applies).
+  // A new password ends every session of the account and returns a new one for this browser.
+  [[nodiscard]] Result<NewSession> change_password(std::string_view email, std::string_view current_password,
+                                                   std::string_view new_password, TimePoint now);
+  // Ends every session of the account and returns a new one for this browser ("log out everywhere else").
+  [[nodiscard]] Result<NewSession> end_other_sessions(std::int64_t reader_id, TimePoint now);
+  // Deletes the account, its sessions, votes and reading list (Store::delete_reader).
+  [[nodiscard]] Result<void> delete_account(std::string_view email, std::string_view password, TimePoint now);
   // Ends the session server-side (no error for an unknown token).
   [[nodiscard]] Result<void> log_out(std::string_view token);
   // The reader of a live session token, else nullopt (unknown, expired or logged out).
@@ -130,6 +140,9 @@ class Accounts {
 
  private:
   Result<NewSession> start_session(std::int64_t reader_id, TimePoint now);
+  // The account of a logged-in reader when `password` is its password (see change_password).
+  Result<storage::ReaderAccount> check_current_password(std::string_view email, std::string_view password,
+                                                        TimePoint now);
   [[nodiscard]] AccountMail account_mail(MailKind kind, const storage::ReaderAccount& account,
                                          TimePoint now) const;
   [[nodiscard]] bool account_link_valid(MailKind kind, const storage::ReaderAccount& account,

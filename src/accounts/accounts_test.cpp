@@ -173,6 +173,48 @@ TEST_F(AccountsTest, SignUpChecksInputAndExistingAccounts) {
   EXPECT_EQ(other.error().kind, ErrorKind::kInvalidInput);
 }
 
+TEST_F(AccountsTest, ChangePasswordEndsEverySessionAndDeleteTakesTheAccount) {
+  auto first =
+      accounts_->sign_up("ada@example.org", "a long passphrase", "10.0.0.1", t0()).value().session.value();
+  auto other = accounts_->log_in("ada@example.org", "a long passphrase", "10.0.0.2", t0()).value();
+
+  auto wrong = accounts_->change_password("ada@example.org", "not my passphrase", "a new passphrase", t0());
+  ASSERT_FALSE(wrong);
+  EXPECT_EQ(wrong.error().user_message, "The current password is incorrect.");
+  auto weak = accounts_->change_password("ada@example.org", "a long passphrase", "short", t0());
+  ASSERT_FALSE(weak);
+  EXPECT_EQ(weak.error().kind, ErrorKind::kInvalidInput);
+  EXPECT_TRUE(accounts_->reader(other.token, t0()).value());  // nothing changed yet
+
+  auto moved = accounts_->change_password("ADA@example.org", "a long passphrase", "a new passphrase", t0());
+  ASSERT_TRUE(moved) << moved.error().message;
+  EXPECT_TRUE(accounts_->reader(moved->token, t0()).value());
+  EXPECT_FALSE(accounts_->reader(first.token, t0()).value());
+  EXPECT_FALSE(accounts_->reader(other.token, t0()).value());
+  EXPECT_FALSE(accounts_->log_in("ada@example.org", "a long passphrase", "10.0.0.3", t0()));
+  EXPECT_TRUE(accounts_->log_in("ada@example.org", "a new passphrase", "10.0.0.3", t0()));
+
+  // Ending the other sessions keeps this browser logged in with a new session.
+  auto elsewhere = accounts_->log_in("ada@example.org", "a new passphrase", "10.0.0.4", t0()).value();
+  auto here = accounts_->end_other_sessions(moved->reader_id, t0());
+  ASSERT_TRUE(here);
+  EXPECT_FALSE(accounts_->reader(elsewhere.token, t0()).value());
+  EXPECT_TRUE(accounts_->reader(here->token, t0()).value());
+
+  // Wrong passwords count as failed logins of the account: three (this fixture's limit), then a wait.
+  EXPECT_FALSE(accounts_->delete_account("ada@example.org", "guess one", t0()));
+  EXPECT_FALSE(accounts_->delete_account("ada@example.org", "guess two", t0()));
+  EXPECT_FALSE(accounts_->delete_account("ada@example.org", "guess three", t0()));
+  auto limited = accounts_->delete_account("ada@example.org", "a new passphrase", t0());
+  ASSERT_FALSE(limited);
+  EXPECT_EQ(limited.error().kind, ErrorKind::kRateLimited);
+  ASSERT_TRUE(accounts_->delete_account("ada@example.org", "a new passphrase", t0() + minutes(16)));
+  EXPECT_FALSE(store_->reader_by_email("ada@example.org").value());
+  EXPECT_FALSE(accounts_->reader(here->token, t0() + minutes(16)).value());
+  // The address is free again.
+  EXPECT_TRUE(accounts_->sign_up("ada@example.org", "a third passphrase", "10.0.0.1", t0() + minutes(17)));
+}
+
 TEST_F(AccountsTest, CsrfTokensAndSignedLinks) {
   const std::string token = accounts_->csrf_token("session-a");
   EXPECT_TRUE(accounts_->csrf_valid("session-a", token));

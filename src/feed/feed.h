@@ -50,8 +50,8 @@ struct Feed {
 
 // What the fetcher knows about the document: its URL (base for relative links) and HTTP Content-Type.
 struct ParseOptions {
-  std::string base_url;
-  std::string content_type;
+  std::string base_url{};
+  std::string content_type{};
 };
 
 // bytes -> Feed. Errors: kNotAFeed ("feed: not a feed: got an HTML page" / "feed: not a feed: empty

@@ -123,6 +123,35 @@ TEST_F(ReadersStoreTest, AllSessionsOfAReaderEnd) {
   EXPECT_TRUE(store_->session_reader("b1", at(1)).value());
 }
 
+TEST_F(ReadersStoreTest, DeletingAReaderTakesItsVotesListAndSessionsOnly) {
+  const auto leaving = reader("leaving@example.org");
+  const auto staying = reader("staying@example.org");
+  for (const auto id : {leaving, staying}) {
+    ASSERT_TRUE(store_->set_vote(id, ids_[1], true, at(1)));
+    ASSERT_TRUE(store_->set_saved(id, ids_[1], true, at(1)));
+    ASSERT_TRUE(store_->create_session({.token_hash = "t" + std::to_string(id),
+                                        .reader_id = id,
+                                        .created_at = at(0),
+                                        .expires_at = at(50)}));
+  }
+  ASSERT_TRUE(store_->set_vote(leaving, ids_[2], true, at(1)));
+  ASSERT_EQ(store_->article(ids_[1]).value()->article.votes, 2);
+
+  ASSERT_TRUE(store_->delete_reader(leaving));
+  EXPECT_FALSE(store_->reader_by_email("leaving@example.org").value());
+  EXPECT_FALSE(store_->session_reader("t" + std::to_string(leaving), at(1)).value());
+  EXPECT_EQ(store_->article(ids_[1]).value()->article.votes, 1);  // the other reader's vote stays
+  EXPECT_EQ(store_->article(ids_[2]).value()->article.votes, 0);
+  EXPECT_EQ(store_->reading_list(leaving, 10, 0).value().size(), 0u);
+  EXPECT_TRUE(store_->session_reader("t" + std::to_string(staying), at(1)).value());
+  EXPECT_EQ(store_->reading_list(staying, 10, 0).value().size(), 1u);
+  EXPECT_EQ(store_->reader_marks(staying, {ids_[1]}).value().voted, std::vector<std::int64_t>{ids_[1]});
+
+  // Unknown (or already deleted): kNotFound, and no vote count moves.
+  EXPECT_EQ(store_->delete_reader(leaving).error().kind, ErrorKind::kNotFound);
+  EXPECT_EQ(store_->article(ids_[1]).value()->article.votes, 1);
+}
+
 TEST_F(ReadersStoreTest, SessionsExpireAndAreRevocable) {
   const auto id = reader("a@example.org");
   ASSERT_TRUE(store_->create_session(

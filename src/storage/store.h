@@ -241,6 +241,9 @@ class Store {
   virtual Result<void> confirm_reader(std::int64_t /*reader_id*/, TimePoint /*now*/) {
     return unsupported("confirm_reader");
   }
+  // Deletes an account with everything that is its own (sessions, votes, reading list), in one
+  // transaction: the articles it voted for lose those votes. kNotFound for an unknown reader.
+  virtual Result<void> delete_reader(std::int64_t /*reader_id*/) { return unsupported("delete_reader"); }
   // Ends every session of a reader (after a password reset); returns how many there were.
   virtual Result<int> delete_reader_sessions(std::int64_t /*reader_id*/) {
     return unsupported("delete_reader_sessions");

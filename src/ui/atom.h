@@ -10,25 +10,25 @@
 namespace longread::ui {
 
 struct AtomEntry {
-  std::string id;  // a permanent IRI: the article's page on the site
-  std::string title;
-  std::string link;       // rel="alternate": the original article (http/https), else the site's page
-  std::string related;    // rel="related": the article's page on the site (empty: none)
-  std::string author;     // the blog's name
-  std::string category;   // the category slug (empty: none)
-  std::string summary;    // plain text
-  TimePoint published{};  // the article's date (or when first seen, when undated)
+  std::string id{};  // a permanent IRI: the article's page on the site
+  std::string title{};
+  std::string link{};      // rel="alternate": the original article (http/https), else the site's page
+  std::string related{};   // rel="related": the article's page on the site (empty: none)
+  std::string author{};    // the blog's name
+  std::string category{};  // the category slug (empty: none)
+  std::string summary{};   // plain text
+  TimePoint published{};   // the article's date (or when first seen, when undated)
 };
 
 struct AtomFeed {
-  std::string id;  // the site URL of what the feed follows
-  std::string title;
-  std::string subtitle;
-  std::string author;     // the feed's author (RFC 4287 4.1.1: required unless every entry has one)
-  std::string self;       // this feed's URL
-  std::string alternate;  // the HTML page the feed follows
-  TimePoint updated{};    // the newest entry's date; `now` for an empty feed
-  std::vector<AtomEntry> entries;
+  std::string id{};  // the site URL of what the feed follows
+  std::string title{};
+  std::string subtitle{};
+  std::string author{};     // the feed's author (RFC 4287 4.1.1: required unless every entry has one)
+  std::string self{};       // this feed's URL
+  std::string alternate{};  // the HTML page the feed follows
+  TimePoint updated{};      // the newest entry's date; `now` for an empty feed
+  std::vector<AtomEntry> entries{};
 };
 
 // The document, UTF-8. Characters XML 1.0 does not allow (C0 controls but tab and line ends, U+FFFE,

@@ -257,6 +257,11 @@ constexpr const char* kSetReaderPassword =
 constexpr const char* kConfirmReader =
     "UPDATE readers SET confirmed_at = COALESCE(confirmed_at, :now) WHERE id = :id";
 constexpr const char* kDeleteReaderSessions = "DELETE FROM sessions WHERE reader_id = :reader_id";
+constexpr const char* kWithdrawReaderVotes =
+    "UPDATE articles SET votes = votes - 1"
+    " WHERE id IN (SELECT article_id FROM votes WHERE reader_id = :reader_id)";
+// Sessions, votes and the reading list go with it (ON DELETE CASCADE, migration 0005).
+constexpr const char* kDeleteReader = "DELETE FROM readers WHERE id = :reader_id";
 constexpr const char* kInsertSession =
     "INSERT INTO sessions (token_hash, reader_id, created_at, expires_at)"
     " VALUES (:token_hash, :reader_id, :created_at, :expires_at)";
@@ -1000,6 +1005,22 @@ class SqliteStore final : public Store {
                                  [&](Query& q) { q.bind(":id", reader_id).bind(":now", to_unix(now)); });
     if (!changed) return std::unexpected(changed.error());
     if (!*changed) return fail(ErrorKind::kNotFound, "store: no such reader");
+    return {};
+  }
+
+  Result<void> delete_reader(std::int64_t reader_id) override {
+    std::lock_guard lock(writer_mutex_);
+    Connection& db = *writer_;
+    auto tx = Transaction::begin(db);
+    if (!tx) return db_error("cannot delete reader", tx.error());
+    for (const char* sql : {kWithdrawReaderVotes, kDeleteReader}) {
+      auto q = db.query(sql);
+      if (!q) return db_error("cannot delete reader", q.error());
+      q->bind(":reader_id", reader_id);
+      if (auto ok = q->run(); !ok) return db_error("cannot delete reader", ok.error());
+    }
+    if (db.changes() == 0) return fail(ErrorKind::kNotFound, "store: no such reader");  // rolled back
+    if (auto ok = tx->commit(); !ok) return db_error("cannot delete reader", ok.error());
     return {};
   }
 
