@@ -495,6 +495,79 @@ TEST_F(ReadersTest, NewsletterDoubleOptInAndOneClickUnsubscribe) {
   EXPECT_THAT(bad.body, HasSubstr("too long"));
 }
 
+TEST_F(ReadersTest, AccountSettingsChangePasswordEndSessionsAndDelete) {
+  Visitor stranger(port_);
+  auto ask = stranger.get("/account");
+  EXPECT_EQ(ask.status, 303);
+  EXPECT_EQ(ask.header("Location").value_or(""), "/login?next=%2Faccount");
+
+  Visitor v = signed_up("settings@example.org");
+  auto log_in = [](Visitor& who, const std::string& password) {
+    auto form = who.get("/login");
+    return who.post(
+        "/login",
+        {{"csrf", Visitor::token_in(form.body)}, {"email", "settings@example.org"}, {"password", password}});
+  };
+  Visitor laptop(port_);
+  ASSERT_EQ(log_in(laptop, "a long passphrase").status, 303);
+
+  auto page = v.get("/account");
+  ASSERT_EQ(page.status, 200);
+  EXPECT_THAT(page.body, HasSubstr("Logged in as settings@example.org."));
+  EXPECT_THAT(page.header("Cache-Control").value_or(""), HasSubstr("no-store"));
+  EXPECT_THAT(v.get("/").body, HasSubstr("<a href=\"/account\">Account</a>"));
+  const std::string token = Visitor::token_in(page.body);
+
+  // Without the token, or with a wrong current password: nothing changes.
+  EXPECT_EQ(v.post("/account/password", {{"current", "a long passphrase"}, {"password", "a new passphrase"}})
+                .status,
+            403);
+  auto wrong = v.post("/account/password",
+                      {{"csrf", token}, {"current", "not the passphrase"}, {"password", "a new passphrase"}});
+  EXPECT_EQ(wrong.status, 400);
+  EXPECT_THAT(wrong.body, HasSubstr("The current password is incorrect."));
+  EXPECT_THAT(laptop.get("/").body, HasSubstr("Log out"));
+
+  // A new password: this browser moves to a new session, every other one ends.
+  auto changed =
+      v.post("/account/password",
+             {{"csrf", token}, {"current", "a long passphrase"}, {"password", "a new passphrase"}});
+  ASSERT_EQ(changed.status, 303) << changed.body;
+  EXPECT_EQ(changed.header("Location").value_or(""), "/account?done=password");
+  auto after = v.get("/account?done=password");
+  EXPECT_THAT(after.body, HasSubstr("Your password is changed."));
+  EXPECT_THAT(laptop.get("/").body, HasSubstr("[alt+shift+l]"));
+  EXPECT_EQ(log_in(laptop, "a long passphrase").status, 400);
+  ASSERT_EQ(log_in(laptop, "a new passphrase").status, 303);
+
+  // Log out everywhere else.
+  auto ended = v.post("/account/sessions", {{"csrf", Visitor::token_in(after.body)}});
+  ASSERT_EQ(ended.status, 303);
+  EXPECT_THAT(laptop.get("/").body, HasSubstr("[alt+shift+l]"));
+  auto still = v.get("/account?done=sessions");
+  EXPECT_THAT(still.body, HasSubstr("Every other browser and device is logged out."));
+
+  // Delete: the votes go with the account.
+  const auto id = ids_.lock_free_article;
+  const int before = votes(id);
+  ASSERT_EQ(
+      v.post("/articles/" + std::to_string(id) + "/vote", {{"csrf", Visitor::token_in(still.body)}}).status,
+      303);
+  EXPECT_EQ(votes(id), before + 1);
+  auto refused =
+      v.post("/account/delete", {{"csrf", Visitor::token_in(still.body)}, {"password", "wrong one"}});
+  EXPECT_EQ(refused.status, 400);
+  EXPECT_TRUE(store_->reader_by_email("settings@example.org").value());
+  auto deleted =
+      v.post("/account/delete", {{"csrf", Visitor::token_in(still.body)}, {"password", "a new passphrase"}});
+  ASSERT_EQ(deleted.status, 303) << deleted.body;
+  EXPECT_EQ(deleted.header("Location").value_or(""), "/");
+  EXPECT_TRUE(v.cookie("lr_session").empty());
+  EXPECT_FALSE(store_->reader_by_email("settings@example.org").value());
+  EXPECT_EQ(votes(id), before);
+  EXPECT_EQ(log_in(laptop, "a new passphrase").status, 400);
+}
+
 TEST_F(ReadersTest, WithoutMailPasswordsCannotBeResetAndTheLoginPageSaysWhere) {
   Visitor v(port_);
   EXPECT_THAT(v.get("/login").body, HasSubstr("<a href=\"/password/forgot\">Forgot your password?</a>"));

@@ -35,6 +35,10 @@ web::Router make_routes(SiteContext& context) {
   router.add("GET", "/login", page(context, pages::login_form));
   router.add("POST", "/login", page(context, pages::login));
   router.add("POST", "/logout", page(context, pages::logout));
+  router.add("GET", "/account", page(context, pages::settings));
+  router.add("POST", "/account/password", page(context, pages::change_password));
+  router.add("POST", "/account/sessions", page(context, pages::end_other_sessions));
+  router.add("POST", "/account/delete", page(context, pages::delete_account));
   router.add("GET", "/account/confirm", page(context, pages::confirm_account_form));
   router.add("POST", "/account/confirm", page(context, pages::confirm_account));
   router.add("GET", "/password/forgot", page(context, pages::forgot_password_form));

@@ -68,6 +68,7 @@ Html account_links(const View& view, const Page& page) {
       "<nav class=\"account\" aria-label=\"Account\">"
       "<a href=\"/reading-list\" data-shortcut=\"reading-list-page\">Reading list "
       "<span class=\"count\" data-reading-count>{}</span></a>"
+      "<a href=\"/account\">Account</a>"
       "<form method=\"post\" action=\"/logout\" class=\"inline\"><input type=\"hidden\" name=\"csrf\" "
       "value=\"{}\"><button type=\"submit\" class=\"link\" title=\"{}\">Log out</button></form></nav>\n",
       number(unread.value_or(0)), attr(view.csrf_token()), attr(view.reader()->email));

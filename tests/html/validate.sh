@@ -98,6 +98,8 @@ curl -sS -c "$jar" -b "$jar" -o /dev/null --data-urlencode "csrf=$(token "$work/
   --data-urlencode "action=add" "$url/reading-list/$article"
 visitor_pages reader -b "$jar"
 save reader-reading-list /reading-list -b "$jar"
+save reader-account /account -b "$jar"
+save reader-account-changed "/account?done=password" -b "$jar"
 
 # A site that sends mail (accounts confirmed by mail; --mail-links writes each mail's link to a file):
 # "check your inbox", the confirmation and new-password forms from real links, a too-short new password,
@@ -131,6 +133,7 @@ expect mailed-forgot-sent "a link to set a new password is on its way"
 expect mailed-reset-form "Set password and log in"
 expect mailed-reset-weak "Please choose a password of at least 10 characters."
 expect reader-front "Log out"
+expect reader-account "Delete my account"
 expect reader-reading-list "Lock-free queues, part 2"
 
 out="$(java -jar "$vnu" --errors-only --format gnu "$work"/pages/*.html 2>&1 || true)"

@@ -26,6 +26,10 @@ Result<web::Response> signup(View& view, const web::Request& request, const Para
 Result<web::Response> login_form(View& view, const web::Request& request, const Params& params);
 Result<web::Response> login(View& view, const web::Request& request, const Params& params);
 Result<web::Response> logout(View& view, const web::Request& request, const Params& params);
+Result<web::Response> settings(View& view, const web::Request& request, const Params& params);
+Result<web::Response> change_password(View& view, const web::Request& request, const Params& params);
+Result<web::Response> end_other_sessions(View& view, const web::Request& request, const Params& params);
+Result<web::Response> delete_account(View& view, const web::Request& request, const Params& params);
 Result<web::Response> confirm_account_form(View& view, const web::Request& request, const Params& params);
 Result<web::Response> confirm_account(View& view, const web::Request& request, const Params& params);
 Result<web::Response> forgot_password_form(View& view, const web::Request& request, const Params& params);
