@@ -25,6 +25,8 @@ web::Router make_routes(SiteContext& context) {
   router.add("GET", "/blog/{blog}", page(context, pages::blog));
   router.add("GET", "/category/{slug}", page(context, pages::category));
   router.add("GET", "/categories", page(context, pages::categories));
+  router.add("GET", "/blogs", page(context, pages::blogs));
+  router.add("GET", "/blogs.opml", page(context, pages::blogs_opml));
   router.add("GET", "/feed.atom", page(context, pages::site_feed));
   router.add("GET", "/category/{slug}/feed.atom", page(context, pages::category_feed));
   router.add("GET", "/about", page(context, pages::about));

@@ -8,6 +8,7 @@
 #include <regex>
 
 #include "feed/feed.h"
+#include "feed/opml.h"
 #include "ui/testing/running_site.h"
 #include "ui/view.h"
 #include "web/gzip.h"
@@ -380,6 +381,41 @@ TEST_F(SiteTest, AtomFeedsFollowTheSiteAndEachCategory) {
       HasSubstr(
           "<link rel=\"alternate\" type=\"application/atom+xml\" title=\"longread\" href=\"/feed.atom\">"));
   EXPECT_THAT(get("/category/history").body, HasSubstr("href=\"/category/history/feed.atom\""));
+}
+
+// The blogs followed, as a page and as OPML (read back with longread's own OPML reader).
+TEST_F(SiteTest, BlogsPageAndOpmlListTheBlogsWithArticles) {
+  auto all = store_->blogs();
+  ASSERT_TRUE(all);
+  std::vector<model::Blog> shown;
+  for (const auto& b : *all) {
+    if (b.article_count > 0) shown.push_back(b);
+  }
+  ASSERT_GE(shown.size(), 3u);
+
+  auto page = get("/blogs");
+  ASSERT_EQ(page.status, 200);
+  EXPECT_THAT(page.body, HasSubstr("<a href=\"/blogs\" aria-current=\"page\">Blogs</a>"));
+  EXPECT_THAT(page.body, HasSubstr(std::to_string(shown.size()) + " personal blogs with articles here"));
+  for (const auto& b : shown) {
+    EXPECT_THAT(page.body, HasSubstr("<a href=\"/blog/" + std::to_string(b.id) + "\">"));
+  }
+  EXPECT_THAT(page.body, HasSubstr("<a href=\"/category/history\">History</a>"));
+  EXPECT_THAT(page.body, HasSubstr("&lt;script&gt;alert(1)&lt;/script&gt;"));
+  EXPECT_THAT(page.body, Not(HasSubstr("<script>alert")));
+
+  auto opml = get("/blogs.opml");
+  ASSERT_EQ(opml.status, 200);
+  EXPECT_EQ(opml.header("Content-Type").value_or(""), "text/x-opml; charset=utf-8");
+  auto parsed = feed::parse_opml(opml.body);
+  ASSERT_TRUE(parsed) << parsed.error().message;
+  ASSERT_EQ(parsed->size(), shown.size());
+  std::vector<std::string> want, got;
+  for (const auto& b : shown) want.push_back(b.feed_url + " " + b.category);
+  for (const auto& b : *parsed) got.push_back(b.feed_url + " " + b.category);
+  std::sort(want.begin(), want.end());
+  std::sort(got.begin(), got.end());
+  EXPECT_EQ(got, want);
 }
 
 }  // namespace

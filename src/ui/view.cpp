@@ -173,6 +173,7 @@ web::Response View::render(const Page& page) const {
   nav += nav_link(page.nav, "newest", "/newest", "Newest");
   if (has_votes() || page.nav == "top") nav += nav_link(page.nav, "top", "/top", "Top");
   nav += nav_link(page.nav, "categories", "/categories", "Categories");
+  nav += nav_link(page.nav, "blogs", "/blogs", "Blogs");
   nav += nav_link(page.nav, "about", "/about", "About");
 
   Html doc = html(

@@ -66,6 +66,7 @@ visitor_pages() {
   save "$prefix-evil-blog" "/blog/$evil_blog" "$@"
   save "$prefix-category" /category/programming "$@"
   save "$prefix-categories" /categories "$@"
+  save "$prefix-blogs" /blogs "$@"
   save "$prefix-about" /about "$@"
   save "$prefix-search" "/search?q=queue" "$@"
   save "$prefix-search-empty" /search "$@"

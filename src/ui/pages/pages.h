@@ -44,6 +44,9 @@ Result<web::Response> newsletter_form(View& view, const web::Request& request, c
 Result<web::Response> subscribe(View& view, const web::Request& request, const Params& params);
 Result<web::Response> confirm_subscription(View& view, const web::Request& request, const Params& params);
 Result<web::Response> unsubscribe(View& view, const web::Request& request, const Params& params);
+// The blogs followed: a page and an OPML list.
+Result<web::Response> blogs(View& view, const web::Request& request, const Params& params);
+Result<web::Response> blogs_opml(View& view, const web::Request& request, const Params& params);
 // The site's own Atom feeds.
 Result<web::Response> site_feed(View& view, const web::Request& request, const Params& params);
 Result<web::Response> category_feed(View& view, const web::Request& request, const Params& params);
