@@ -11,10 +11,10 @@ BUILD_PKGS=(
   zlib1g-dev
 )
 TEST_PKGS=(
-  python3 postgresql python3-aiosmtpd chromium default-jre-headless curl
+  python3 postgresql python3-aiosmtpd chromium default-jre-headless curl nginx
 )
 BENCH_PKGS=(
-  python3-feedparser newsboat nginx wrk bc
+  python3-feedparser newsboat wrk bc
 )
 
 want=("${BUILD_PKGS[@]}")
