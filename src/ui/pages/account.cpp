@@ -53,40 +53,6 @@ web::Response account_form(View& view, Mode mode, std::string_view next, std::st
   return res;
 }
 
-int status_of(ErrorKind kind) {
-  switch (kind) {
-    case ErrorKind::kRateLimited:
-      return 429;
-    case ErrorKind::kInvalidInput:
-      return 400;
-    case ErrorKind::kForbidden:
-      return 403;  // a pending account: confirm the address first
-    default:
-      return 500;
-  }
-}
-
-web::Response account_page(View& view, std::string_view title, std::string_view path, Html body, int status) {
-  Page out;
-  out.title = std::string(title);
-  out.description = "Your longread account.";
-  out.path = std::string(path);
-  out.status = status;
-  out.body = html("<h1 class=\"page-title\">{}</h1>\n{}", text(title), body);
-  web::Response res = view.render(out);
-  res.set_header("Cache-Control", "no-store");
-  return res;
-}
-
-// Logged in with `session`: the cookie, the pre-login CSRF binding ended, and on to `next`.
-web::Response logged_in(View& view, const accounts::NewSession& session, std::string_view next) {
-  web::Response res = see_other(view, safe_next(next));
-  const auto lifetime = std::chrono::duration_cast<std::chrono::seconds>(session.expires_at - view.now());
-  res.headers.emplace_back("Set-Cookie", view.cookie(kSessionCookie, session.token, lifetime.count()));
-  res.headers.emplace_back("Set-Cookie", view.cookie(kCsrfCookie, "", -1));
-  return res;
-}
-
 const char* link_path(accounts::MailKind kind) {
   return kind == accounts::MailKind::kConfirmAccount ? "/account/confirm" : "/password/reset";
 }
@@ -125,7 +91,7 @@ Html hidden_link_fields(const LinkFields& link) {
 }
 
 web::Response bad_link(View& view, std::string_view path, bool reset) {
-  return account_page(
+  return private_page(
       view, "Link expired", path,
       reset
           ? Html::literal("<p>This link is not valid or has expired. <a href=\"/password/forgot\">Ask for a "
@@ -136,7 +102,7 @@ web::Response bad_link(View& view, std::string_view path, bool reset) {
 }
 
 web::Response forgot_form(View& view, std::string_view email, std::string_view message, int status) {
-  return account_page(
+  return private_page(
       view, "Forgot your password?", "/password/forgot",
       html("{}<p>Give the address of your account and we will mail you a link to set a new password.</p>\n"
            "<form method=\"post\" action=\"/password/forgot\" class=\"account-form\">\n"
@@ -150,7 +116,7 @@ web::Response forgot_form(View& view, std::string_view email, std::string_view m
 }
 
 web::Response new_password_form(View& view, const LinkFields& link, std::string_view message, int status) {
-  return account_page(
+  return private_page(
       view, "Set a new password", "/password/reset",
       html("{}<form method=\"post\" action=\"/password/reset\" class=\"account-form\">\n"
            "<input type=\"hidden\" name=\"csrf\" value=\"{}\">{}"
@@ -177,8 +143,9 @@ Result<web::Response> submit(View& view, const web::Request& request, Mode mode)
   }
   const std::string_view password = form_value(*form, "password");
   auto failed = [&](const Error& error) -> Result<web::Response> {
-    if (status_of(error.kind) == 500) return std::unexpected(error);
-    auto res = account_form(view, mode, next, shown_email, error.display(), status_of(error.kind));
+    const int status = form_error_status(error.kind);
+    if (status == 0) return std::unexpected(error);
+    auto res = account_form(view, mode, next, shown_email, error.display(), status);
     if (error.kind == ErrorKind::kRateLimited) {
       res.set_header("Retry-After", "60");  // RFC 9110 section 10.2.3; the page says how long exactly
     }
@@ -187,14 +154,14 @@ Result<web::Response> submit(View& view, const web::Request& request, Mode mode)
   if (mode == Mode::kLogIn) {
     auto session = view.accounts().log_in(email, password, request.remote_address, view.now());
     if (!session) return failed(session.error());
-    return logged_in(view, *session, next);
+    return with_session(view, *session, safe_next(next));
   }
   auto signed_up = view.accounts().sign_up(email, password, request.remote_address, view.now());
   if (!signed_up) return failed(signed_up.error());
-  if (signed_up->session) return logged_in(view, *signed_up->session, next);
+  if (signed_up->session) return with_session(view, *signed_up->session, safe_next(next));
   if (signed_up->mail) send_mail(view, *signed_up->mail);
   // The same page for a new address, a pending one and one that has an account: the mail differs.
-  return account_page(
+  return private_page(
       view, "Check your inbox", "/signup",
       html(
           "<p>We sent a mail to {}. Open the link in it to finish signing up; it works for {} hours.</p>\n"
@@ -244,7 +211,7 @@ Result<web::Response> confirm_account_form(View& view, const web::Request& reque
   const auto link = link_fields(request.param("email").value_or(""), request.param("expires").value_or(""),
                                 request.param("sig").value_or(""));
   if (!link) return bad_link(view, "/account/confirm", false);
-  return account_page(view, "Confirm your address", "/account/confirm",
+  return private_page(view, "Confirm your address", "/account/confirm",
                       html("<form method=\"post\" action=\"/account/confirm\" class=\"account-form\">\n"
                            "<input type=\"hidden\" name=\"csrf\" value=\"{}\">{}"
                            "<p>Confirm {} to finish signing up.</p>\n"
@@ -266,12 +233,12 @@ Result<web::Response> confirm_account(View& view, const web::Request& request, c
     if (session.error().kind != ErrorKind::kForbidden) return std::unexpected(session.error());
     return bad_link(view, "/account/confirm", false);
   }
-  return logged_in(view, *session, "/");
+  return with_session(view, *session, "/");
 }
 
 Result<web::Response> forgot_password_form(View& view, const web::Request&, const Params&) {
   if (!view.options().send_account_mail) {
-    return account_page(
+    return private_page(
         view, "Forgot your password?", "/password/forgot",
         Html::literal("<p>This site is not set up to send mail, so it cannot reset passwords. "
                       "Please ask the people who run it.</p>\n"),
@@ -292,14 +259,15 @@ Result<web::Response> forgot_password(View& view, const web::Request& request, c
   }
   auto mail = view.accounts().request_password_reset(email, request.remote_address, view.now());
   if (!mail) {
-    if (status_of(mail.error().kind) == 500) return std::unexpected(mail.error());
-    auto res = forgot_form(view, shown_email, mail.error().display(), status_of(mail.error().kind));
+    const int status = form_error_status(mail.error().kind);
+    if (status == 0) return std::unexpected(mail.error());
+    auto res = forgot_form(view, shown_email, mail.error().display(), status);
     if (mail.error().kind == ErrorKind::kRateLimited) res.set_header("Retry-After", "60");
     return res;
   }
   if (*mail) send_mail(view, **mail);
   // The same answer whether or not the address has an account.
-  return account_page(
+  return private_page(
       view, "Check your inbox", "/password/forgot",
       html(
           "<p>If {} has an account here, a link to set a new password is on its way. It works for {} "
@@ -338,7 +306,7 @@ Result<web::Response> reset_password(View& view, const web::Request& request, co
     if (session.error().kind != ErrorKind::kInvalidInput) return std::unexpected(session.error());
     return new_password_form(view, *link, session.error().display(), 400);
   }
-  return logged_in(view, *session, "/");
+  return with_session(view, *session, "/");
 }
 
 }  // namespace longread::ui::pages

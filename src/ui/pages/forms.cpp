@@ -1,6 +1,7 @@
 #include "pages/forms.h"
 
 #include <charconv>
+#include <chrono>
 
 #include "core/strings.h"
 #include "pages/pages.h"
@@ -70,6 +71,39 @@ web::Response login_first(const View& view, const web::Request& request, std::st
     return json_response(401, "{\"error\":\"Please log in first.\",\"login\":\"" + login + "\"}");
   }
   return see_other(view, login);
+}
+
+web::Response private_page(View& view, std::string_view title, std::string_view path, Html body, int status) {
+  Page out;
+  out.title = std::string(title);
+  out.description = "Your " + view.options().site_name + " account.";
+  out.path = std::string(path);
+  out.status = status;
+  out.body = html("<h1 class=\"page-title\">{}</h1>\n{}", text(title), std::move(body));
+  web::Response res = view.render(out);
+  res.set_header("Cache-Control", "no-store");
+  return res;
+}
+
+web::Response with_session(const View& view, const accounts::NewSession& session, std::string_view location) {
+  web::Response res = see_other(view, location);
+  const auto lifetime = std::chrono::duration_cast<std::chrono::seconds>(session.expires_at - view.now());
+  res.headers.emplace_back("Set-Cookie", view.cookie(kSessionCookie, session.token, lifetime.count()));
+  res.headers.emplace_back("Set-Cookie", view.cookie(kCsrfCookie, "", -1));
+  return res;
+}
+
+int form_error_status(ErrorKind kind) {
+  switch (kind) {
+    case ErrorKind::kRateLimited:
+      return 429;
+    case ErrorKind::kInvalidInput:
+      return 400;
+    case ErrorKind::kForbidden:
+      return 403;
+    default:
+      return 0;
+  }
 }
 
 web::Response csrf_rejected(const View& view, const web::Request& request) {

@@ -5,6 +5,7 @@
 #include <string>
 #include <string_view>
 
+#include "accounts/accounts.h"
 #include "core/error.h"
 #include "ui/view.h"
 #include "web/http.h"
@@ -29,6 +30,15 @@ web::Response json_response(int status, std::string body);
 web::Response see_other(const View& view, std::string_view location);
 // A visitor who must log in first: to /login, coming back to `next` afterwards (JSON: 401 with the URL).
 web::Response login_first(const View& view, const web::Request& request, std::string_view next);
+// A page of one visitor's own (account forms, settings): the title as heading, then `body`; never stored
+// by caches (`Cache-Control: no-store`).
+web::Response private_page(View& view, std::string_view title, std::string_view path, Html body, int status);
+// Logged in with `session` (login, confirmation, reset, password change): its cookie, the pre-login CSRF
+// cookie cleared, and 303 to `location`.
+web::Response with_session(const View& view, const accounts::NewSession& session, std::string_view location);
+// The status of an error a form shows again with its message: 429 rate limited, 400 invalid input, 403
+// forbidden; 0 for any other kind (a failure the caller passes on).
+int form_error_status(ErrorKind kind);
 // A form whose CSRF token is missing or wrong: 403 with a message (JSON or the error page).
 web::Response csrf_rejected(const View& view, const web::Request& request);
 

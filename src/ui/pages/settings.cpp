@@ -20,14 +20,9 @@ Html notice_for(std::string_view done) {
 }
 
 web::Response settings_page(View& view, Html notice, std::string_view error, int status) {
-  Page out;
-  out.title = "Your account";
-  out.description = "Your longread account.";
-  out.path = "/account";
-  out.status = status;
   const std::string token = view.csrf_token();
-  out.body = html(
-      "<h1 class=\"page-title\">Your account</h1>\n{}{}<p>Logged in as {}.</p>\n"
+  Html body = html(
+      "{}{}<p>Logged in as {}.</p>\n"
       "<section class=\"settings\">\n<h2>Change password</h2>\n"
       "<form method=\"post\" action=\"/account/password\" class=\"account-form\">\n"
       "<input type=\"hidden\" name=\"csrf\" value=\"{}\">\n"
@@ -53,28 +48,7 @@ web::Response settings_page(View& view, Html notice, std::string_view error, int
       "<button type=\"submit\" class=\"button danger\">Delete my account</button>\n</form>\n</section>\n",
       notice, error.empty() ? Html() : html("<p class=\"form-error\" role=\"alert\">{}</p>\n", text(error)),
       text(view.reader()->email), attr(token), attr(token), attr(token));
-  web::Response res = view.render(out);
-  res.set_header("Cache-Control", "no-store");
-  return res;
-}
-
-int status_of(ErrorKind kind) {
-  switch (kind) {
-    case ErrorKind::kRateLimited:
-      return 429;
-    case ErrorKind::kInvalidInput:
-      return 400;
-    default:
-      return 500;
-  }
-}
-
-// The new session after a password change or "log out everywhere else": this browser moves to it.
-web::Response moved_to(View& view, const accounts::NewSession& session, std::string_view done) {
-  web::Response res = see_other(view, "/account?done=" + std::string(done));
-  const auto lifetime = std::chrono::duration_cast<std::chrono::seconds>(session.expires_at - view.now());
-  res.headers.emplace_back("Set-Cookie", view.cookie(kSessionCookie, session.token, lifetime.count()));
-  return res;
+  return private_page(view, "Your account", "/account", std::move(body), status);
 }
 
 // Logged in, a form body with a valid token: the form; else the answer to give instead.
@@ -92,8 +66,9 @@ Result<Submitted> submitted(View& view, const web::Request& request) {
 }
 
 Result<web::Response> failed(View& view, const Error& error) {
-  if (status_of(error.kind) == 500) return std::unexpected(error);
-  auto res = settings_page(view, {}, error.display(), status_of(error.kind));
+  const int status = form_error_status(error.kind);
+  if (status == 0) return std::unexpected(error);
+  auto res = settings_page(view, {}, error.display(), status);
   if (error.kind == ErrorKind::kRateLimited) res.set_header("Retry-After", "60");
   return res;
 }
@@ -112,7 +87,7 @@ Result<web::Response> change_password(View& view, const web::Request& request, c
   auto session = view.accounts().change_password(view.reader()->email, form_value(in->form, "current"),
                                                  form_value(in->form, "password"), view.now());
   if (!session) return failed(view, session.error());
-  return moved_to(view, *session, "password");
+  return with_session(view, *session, "/account?done=password");
 }
 
 Result<web::Response> end_other_sessions(View& view, const web::Request& request, const Params&) {
@@ -121,7 +96,7 @@ Result<web::Response> end_other_sessions(View& view, const web::Request& request
   if (in->answer) return std::move(*in->answer);
   auto session = view.accounts().end_other_sessions(view.reader()->reader_id, view.now());
   if (!session) return std::unexpected(session.error());
-  return moved_to(view, *session, "sessions");
+  return with_session(view, *session, "/account?done=sessions");
 }
 
 Result<web::Response> delete_account(View& view, const web::Request& request, const Params&) {
