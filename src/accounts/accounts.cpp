@@ -260,6 +260,40 @@ Result<void> Accounts::delete_account(std::string_view email, std::string_view p
   return store_.delete_reader(account->id);
 }
 
+namespace {
+
+Result<storage::ReaderAccount> existing(storage::Store& store, std::string_view email) {
+  auto account = store.reader_by_email(email);
+  if (!account) return std::unexpected(account.error());
+  if (!*account) {
+    return fail(ErrorKind::kNotFound, "accounts: no reader " + std::string(email),
+                "No account has that address.");
+  }
+  return std::move(**account);
+}
+
+}  // namespace
+
+Result<void> Accounts::set_password_for(std::string_view email, std::string_view new_password,
+                                        TimePoint now) {
+  if (auto ok = check_password(new_password); !ok) return std::unexpected(ok.error());
+  auto account = existing(store_, email);
+  if (!account) return std::unexpected(account.error());
+  auto hash = hash_password(new_password, options_.password_cost);
+  if (!hash) return std::unexpected(hash.error());
+  if (auto set = store_.set_reader_password(account->id, *hash, now); !set)
+    return std::unexpected(set.error());
+  if (auto ended = store_.delete_reader_sessions(account->id); !ended) return std::unexpected(ended.error());
+  login_account_.reset("account:" + lower(account->email));
+  return {};
+}
+
+Result<void> Accounts::delete_account_of(std::string_view email) {
+  auto account = existing(store_, email);
+  if (!account) return std::unexpected(account.error());
+  return store_.delete_reader(account->id);
+}
+
 Result<NewSession> Accounts::start_session(std::int64_t reader_id, TimePoint now) {
   NewSession session{
       .token = random_token(), .reader_id = reader_id, .expires_at = now + options_.session_lifetime};

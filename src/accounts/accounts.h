@@ -118,6 +118,11 @@ class Accounts {
   [[nodiscard]] Result<NewSession> end_other_sessions(std::int64_t reader_id, TimePoint now);
   // Deletes the account, its sessions, votes and reading list (Store::delete_reader).
   [[nodiscard]] Result<void> delete_account(std::string_view email, std::string_view password, TimePoint now);
+  // For the site's operator (`longread readers ...`), without the reader's password: a new password (the
+  // account is confirmed and every session ends), or the account deleted. kNotFound for an unknown address.
+  [[nodiscard]] Result<void> set_password_for(std::string_view email, std::string_view new_password,
+                                              TimePoint now);
+  [[nodiscard]] Result<void> delete_account_of(std::string_view email);
   // Ends the session server-side (no error for an unknown token).
   [[nodiscard]] Result<void> log_out(std::string_view token);
   // The reader of a live session token, else nullopt (unknown, expired or logged out).

@@ -20,5 +20,9 @@ int cmd_serve(const config::Config& config);
 // `newsletter send [--dry-run]`: this week's issue to every confirmed subscriber who has not had it.
 int cmd_newsletter_send(const config::Config& config, bool dry_run);
 int cmd_train(const config::Config& config, double holdout);
+// `readers`: every account; `readers password EMAIL` (the new password on stdin); `readers delete EMAIL`.
+int cmd_readers_list(const config::Config& config);
+int cmd_reader_password(const config::Config& config, const std::string& email);
+int cmd_reader_delete(const config::Config& config, const std::string& email);
 
 }  // namespace longread::app

@@ -68,6 +68,15 @@ int main(int argc, char** argv) {
       "send", "Send this week's issue to confirmed subscribers (at most once each)");
   newsletter_send->add_flag("--dry-run", dry_run, "Print the issue instead of sending it");
 
+  auto* readers = cli.add_subcommand("readers", "List readers' accounts, or set a password / delete one");
+  std::string reader_email;
+  auto* reader_password = readers->add_subcommand(
+      "password", "Set a reader's password (read from standard input); ends every session of the account");
+  reader_password->add_option("EMAIL", reader_email, "The account's address")->required();
+  auto* reader_delete = readers->add_subcommand(
+      "delete", "Delete a reader's account with its sessions, votes and reading list");
+  reader_delete->add_option("EMAIL", reader_email, "The account's address")->required();
+
   CLI11_PARSE(cli, argc, argv);
 
   auto loaded = config::load(config_path, config::longread_environment());
@@ -95,5 +104,8 @@ int main(int argc, char** argv) {
   if (*serve) return app::cmd_serve(config);
   if (*newsletter_send) return app::cmd_newsletter_send(config, dry_run);
   if (*train) return app::cmd_train(config, holdout);
+  if (*reader_password) return app::cmd_reader_password(config, reader_email);
+  if (*reader_delete) return app::cmd_reader_delete(config, reader_email);
+  if (*readers) return app::cmd_readers_list(config);
   return 1;
 }

@@ -231,6 +231,8 @@ class Store {
   virtual Result<std::optional<ReaderAccount>> reader_by_email(std::string_view /*email*/) {
     return unsupported("reader_by_email");
   }
+  // Every account, oldest first (for the operator's `longread readers`).
+  virtual Result<std::vector<ReaderAccount>> readers() { return unsupported("readers"); }
   // Replaces the password hash (a password reset, or a pending account signed up for again); with
   // `confirm_at`, also confirms a pending account. kNotFound for an unknown reader.
   virtual Result<void> set_reader_password(std::int64_t /*reader_id*/, std::string_view /*password_hash*/,

@@ -1,5 +1,6 @@
 // The `longread` command line end to end (issue 2): import/export round trip, `blogs` after a crawl that
-// fails for one blog, `inspect` JSON lines, and clear errors for bad arguments and bad configuration.
+// fails for one blog, `inspect` JSON lines, clear errors for bad arguments and bad configuration, and the
+// operator's `readers` commands.
 #include <gtest/gtest.h>
 #include <unistd.h>
 
@@ -10,7 +11,9 @@
 #include <regex>
 #include <sstream>
 
+#include "accounts/accounts.h"
 #include "fixture_server/fixture_server.h"
+#include "storage/store.h"
 
 namespace {
 namespace fs = std::filesystem;
@@ -142,3 +145,59 @@ TEST_F(CliTest, BadArgumentsAndConfigurationAreClearErrors) {
 }
 
 }  // namespace
+
+// `longread readers`: the operator lists accounts, sets a reader's password from standard input (every
+// session of the account ends) and deletes an account. The accounts are made through the same Accounts
+// code the site uses, on the same database file.
+TEST_F(CliTest, ReadersListSetPasswordAndDelete) {
+  const std::string db = (dir_ / "t.db").string();
+  std::string session_token;
+  {
+    auto store = longread::storage::open_sqlite_store(db);
+    ASSERT_TRUE(store) << store.error().message;
+    auto accounts = longread::accounts::Accounts::open(
+        **store, {.password_cost = longread::accounts::PasswordCost::minimum()});
+    ASSERT_TRUE(accounts);
+    auto made =
+        (*accounts)->sign_up("Ada@example.org", "a long passphrase", "10.0.0.1", longread::now_seconds());
+    ASSERT_TRUE(made && made->session);
+    session_token = made->session->token;
+    ASSERT_TRUE(
+        (*accounts)->sign_up("bob@example.org", "bob's passphrase", "10.0.0.1", longread::now_seconds()));
+  }
+
+  auto listed = run(bin_ + " readers");
+  ASSERT_EQ(listed.status, 0) << listed.output;
+  EXPECT_NE(listed.output.find("Ada@example.org"), std::string::npos) << listed.output;
+  EXPECT_NE(listed.output.find("bob@example.org"), std::string::npos);
+  EXPECT_NE(listed.output.find("2 readers"), std::string::npos);
+  EXPECT_EQ(listed.output.find("$argon2id$"), std::string::npos);  // no password hash is ever printed
+
+  // Bad requests change nothing and say why.
+  auto unknown = run("echo 'a new passphrase' | " + bin_ + " readers password nobody@example.org");
+  EXPECT_EQ(unknown.status, 1);
+  EXPECT_NE(unknown.output.find("no reader nobody@example.org"), std::string::npos) << unknown.output;
+  auto weak = run("echo 'short' | " + bin_ + " readers password ada@example.org");
+  EXPECT_EQ(weak.status, 1);
+  auto nothing = run(bin_ + " readers password ada@example.org < /dev/null");
+  EXPECT_EQ(nothing.status, 2);
+  EXPECT_NE(nothing.output.find("no password given"), std::string::npos) << nothing.output;
+
+  auto set = run("echo 'the operator set this' | " + bin_ + " readers password ADA@example.org");
+  ASSERT_EQ(set.status, 0) << set.output;
+  EXPECT_NE(set.output.find("password set"), std::string::npos);
+  auto deleted = run(bin_ + " readers delete bob@example.org");
+  ASSERT_EQ(deleted.status, 0) << deleted.output;
+  EXPECT_EQ(run(bin_ + " readers delete bob@example.org").status, 1);
+
+  auto store = longread::storage::open_sqlite_store(db);
+  ASSERT_TRUE(store);
+  auto accounts = longread::accounts::Accounts::open(
+      **store, {.password_cost = longread::accounts::PasswordCost::minimum()});
+  ASSERT_TRUE(accounts);
+  const auto now = longread::now_seconds();
+  EXPECT_FALSE((*accounts)->reader(session_token, now).value());  // the old session ended
+  EXPECT_FALSE((*accounts)->log_in("ada@example.org", "a long passphrase", "10.0.0.2", now));
+  EXPECT_TRUE((*accounts)->log_in("ada@example.org", "the operator set this", "10.0.0.2", now));
+  EXPECT_FALSE((*store)->reader_by_email("bob@example.org").value());
+}

@@ -251,6 +251,8 @@ constexpr const char* kInsertReader =
     " ON CONFLICT (email_key) DO NOTHING";
 constexpr const char* kSelectReaderByEmail =
     "SELECT id, email, password_hash, created_at, confirmed_at FROM readers WHERE email_key = :email_key";
+constexpr const char* kSelectReaders =
+    "SELECT id, email, password_hash, created_at, confirmed_at FROM readers ORDER BY id";
 constexpr const char* kSetReaderPassword =
     "UPDATE readers SET password_hash = :password_hash,"
     " confirmed_at = COALESCE(confirmed_at, :confirm_at) WHERE id = :id";
@@ -973,6 +975,14 @@ class SqliteStore final : public Store {
     return writer_->last_insert_rowid();
   }
 
+  static ReaderAccount read_reader(const Query& q) {
+    return ReaderAccount{.id = q.int64(0),
+                         .email = q.text(1),
+                         .password_hash = q.text(2),
+                         .created_at = from_unix(q.int64(3)),
+                         .confirmed_at = optional_time(q, 4)};
+  }
+
   Result<std::optional<ReaderAccount>> reader_by_email(std::string_view email) override {
     auto db = readers_.acquire();
     if (!db) return std::unexpected(db.error());
@@ -982,11 +992,22 @@ class SqliteStore final : public Store {
     auto row = q->step();
     if (!row) return db_error("cannot read reader", row.error());
     if (!*row) return std::optional<ReaderAccount>{};
-    return std::optional<ReaderAccount>{ReaderAccount{.id = q->int64(0),
-                                                      .email = q->text(1),
-                                                      .password_hash = q->text(2),
-                                                      .created_at = from_unix(q->int64(3)),
-                                                      .confirmed_at = optional_time(*q, 4)}};
+    return std::optional<ReaderAccount>{read_reader(*q)};
+  }
+
+  Result<std::vector<ReaderAccount>> readers() override {
+    auto db = readers_.acquire();
+    if (!db) return std::unexpected(db.error());
+    auto q = (*db)->query(kSelectReaders);
+    if (!q) return db_error("cannot list readers", q.error());
+    std::vector<ReaderAccount> out;
+    while (true) {
+      auto row = q->step();
+      if (!row) return db_error("cannot list readers", row.error());
+      if (!*row) break;
+      out.push_back(read_reader(*q));
+    }
+    return out;
   }
 
   Result<void> set_reader_password(std::int64_t reader_id, std::string_view password_hash,
