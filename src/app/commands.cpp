@@ -76,6 +76,21 @@ int cmd_export(const config::Config& config) {
   return 0;
 }
 
+int cmd_blog_remove(const config::Config& config, std::int64_t blog_id) {
+  auto store = open_store(config);
+  if (!store) return 1;
+  auto blog = store->blog(blog_id);
+  if (!blog) return report_failure(blog.error());
+  if (!*blog) {
+    fmt::print(stderr, "longread: no blog {} (see `longread blogs`)\n", blog_id);
+    return 1;
+  }
+  if (auto removed = store->delete_blog(blog_id); !removed) return report_failure(removed.error());
+  fmt::print("removed blog {} ({}) and its {} {}; `import` adds it again\n", blog_id, (*blog)->feed_url,
+             (*blog)->article_count, (*blog)->article_count == 1 ? "visible article" : "visible articles");
+  return 0;
+}
+
 int cmd_blogs(const config::Config& config) {
   auto store = open_store(config);
   if (!store) return 1;

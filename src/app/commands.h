@@ -12,6 +12,8 @@ namespace longread::app {
 int cmd_import(const config::Config& config, const std::string& opml_path);
 int cmd_export(const config::Config& config);
 int cmd_blogs(const config::Config& config);
+// `blogs remove ID`: the blog and its articles (with their votes and reading-list entries) are deleted.
+int cmd_blog_remove(const config::Config& config, std::int64_t blog_id);
 int cmd_crawl(const config::Config& config, bool all);
 int cmd_inspect(const config::Config& config, const std::string& feed);
 int cmd_junk_list(const config::Config& config, int limit);

@@ -28,6 +28,10 @@ int main(int argc, char** argv) {
 
   auto* blogs =
       cli.add_subcommand("blogs", "List blogs: id, title, category, feed URL, crawl state, articles");
+  std::int64_t blog_id = 0;
+  auto* blog_remove =
+      blogs->add_subcommand("remove", "Stop following a blog and remove its articles from the site");
+  blog_remove->add_option("ID", blog_id, "The blog's id (see `longread blogs`)")->required();
 
   bool all = false;
   auto* crawl = cli.add_subcommand("crawl", "Crawl every due blog once");
@@ -93,6 +97,7 @@ int main(int argc, char** argv) {
 
   if (*import) return app::cmd_import(config, opml_path);
   if (*export_cmd) return app::cmd_export(config);
+  if (*blog_remove) return app::cmd_blog_remove(config, blog_id);
   if (*blogs) return app::cmd_blogs(config);
   if (*crawl) return app::cmd_crawl(config, all);
   if (*inspect) return app::cmd_inspect(config, feed);

@@ -7,6 +7,7 @@
 #include <fstream>
 #include <iterator>
 
+#include "accounts/crypto.h"
 #include "app/default_blogs.h"
 #include "feed/opml.h"
 
@@ -78,7 +79,19 @@ bool ensure_blogs(const config::Config& config, storage::Store& store) {
     fmt::print(stderr, "longread: {}\n", count.error().message);
     return false;
   }
-  if (*count > 0) return true;
+  // The default list goes into a database once, on its first run. A named value remembers that it did
+  // (get-or-create with a fresh value: getting our own value back means this is the first time), so a
+  // database whose blogs the operator removed (`blogs remove`) stays as the operator left it.
+  const std::string fresh = "first run " + accounts::random_token(16);
+  auto first_run = [&]() -> Result<bool> {
+    auto marker = store.secret("default-blog-list", fresh);
+    if (!marker) return std::unexpected(marker.error());
+    return *marker == fresh;
+  };
+  if (*count > 0) {
+    if (auto marked = first_run(); !marked) spdlog::warn("app: {}", marked.error().message);
+    return true;
+  }
   std::string text;
   if (!config.default_blog_list.empty()) {
     auto file = read_whole_file(config.default_blog_list);
@@ -89,6 +102,17 @@ bool ensure_blogs(const config::Config& config, storage::Store& store) {
     text = std::move(*file);
   } else {
     text = std::string(default_blog_list_opml());
+  }
+  auto first = first_run();
+  if (!first) {
+    fmt::print(stderr, "longread: {}\n", first.error().message);
+    return false;
+  }
+  if (!*first) {
+    spdlog::warn(
+        "app: no blogs to crawl (the default list was imported once and its blogs removed); add "
+        "some with `longread import FILE.opml`");
+    return true;
   }
   auto imported = import_opml_text(store, text);
   if (!imported) {

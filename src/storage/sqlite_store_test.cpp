@@ -749,6 +749,61 @@ TEST_F(StoreTest, SearchIndexEqualsARebuiltIndexAfterCrawls) {
   EXPECT_EQ(results(), before);
 }
 
+TEST_F(StoreTest, DeletingABlogTakesItsArticlesAndLeavesEverythingElseConsistent) {
+  const auto gone = add_blog("https://gone.example/feed", "history");
+  const auto kept = add_blog("https://kept.example/feed", "history");
+  auto gone_a = make_article("g1", "Zeppelins over the Channel", day(1));
+  gone_a.text = "zeppelin airship history";
+  auto gone_junk = make_article("g2", "Short", day(2));
+  gone_junk.junk = true;
+  auto kept_a = make_article("k1", "Ledgers of Byzantium", day(3));
+  kept_a.text = "zeppelin ledger history";
+  save(ok_record(gone, day(4), {gone_a, gone_junk}));
+  save(ok_record(kept, day(4), {kept_a}));
+  auto id_of = [&](std::int64_t blog, const std::string& guid) {
+    const auto keys = store_->article_keys(blog).value();
+    for (const auto& key : keys) {
+      if (key.guid == guid) return key.id;
+    }
+    ADD_FAILURE() << "no article " << guid;
+    return std::int64_t{0};
+  };
+  const auto gone_id = id_of(gone, "g1");
+  const auto kept_id = id_of(kept, "k1");
+  // A reader voted for and saved the article that goes; a copy on the other blog points at it.
+  const auto reader = store_->create_reader("r@example.org", "h", day(5), day(5)).value();
+  ASSERT_TRUE(store_->set_vote(reader, gone_id, true, day(5)));
+  ASSERT_TRUE(store_->set_saved(reader, gone_id, true, day(5)));
+  ASSERT_TRUE(store_->set_saved(reader, kept_id, true, day(5)));
+  auto copy = make_article("k2", "Zeppelins over the Channel (copy)", day(6));
+  save(ok_record(kept, day(6), {copy}));
+  const std::pair<std::int64_t, std::int64_t> mark{id_of(kept, "k2"), gone_id};
+  ASSERT_TRUE(store_->mark_duplicates(std::span(&mark, 1)));
+  ASSERT_EQ(store_->search("zeppelin", 10, 0).value().size(), 2u);
+
+  ASSERT_TRUE(store_->delete_blog(gone));
+  EXPECT_FALSE(store_->blog(gone).value());
+  EXPECT_FALSE(store_->article(gone_id).value());
+  EXPECT_TRUE(store_->article_keys(gone).value().empty());
+  const auto hits = store_->search("zeppelin", 10, 0).value();
+  ASSERT_EQ(hits.size(), 1u);
+  EXPECT_EQ(hits[0].view.article.id, kept_id);
+  EXPECT_EQ(raw_exec(path_, "INSERT INTO articles_fts (articles_fts) VALUES ('integrity-check')"), "");
+  EXPECT_EQ(raw_query(path_, "SELECT COUNT(*) FROM votes"), std::vector<std::string>{"0"});
+  EXPECT_EQ(store_->reading_list(reader, 10, 0).value().size(), 1u);
+  EXPECT_EQ(store_->categories().value().at(0).article_count, 1);  // history: only the kept article
+  EXPECT_EQ(store_->blog(kept).value()->article_count, 1);
+  // The copy stays hidden: its original is gone, not its verdict.
+  const auto copy_view = store_->article(mark.first).value();
+  ASSERT_TRUE(copy_view);
+  EXPECT_TRUE(copy_view->article.junk);
+  EXPECT_FALSE(copy_view->article.duplicate_of);  // ON DELETE SET NULL
+  EXPECT_EQ(store_->articles({.blog_id = kept}).value().size(), 1u);
+  EXPECT_EQ(raw_query(path_, "PRAGMA foreign_key_check"), std::vector<std::string>{});
+
+  EXPECT_EQ(store_->delete_blog(gone).error().kind, ErrorKind::kNotFound);
+}
+
 TEST_F(StoreTest, HostileSearchQueriesNeverError) {
   const auto blog = add_blog("https://a.example/feed");
   auto a = make_article("a", "Tables and drops", day(0));

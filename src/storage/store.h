@@ -220,6 +220,12 @@ class Store {
     return fail(ErrorKind::kStorage, "store: mark_duplicates unsupported by this backend");
   }
   virtual Result<std::vector<ArticleView>> recent_junk(int limit) = 0;
+  // Removes a blog the operator no longer wants, with its articles (their votes, reading-list entries and
+  // search entries go with them; copies elsewhere that pointed at them keep their junk verdict), in one
+  // transaction. kNotFound for an unknown blog.
+  virtual Result<void> delete_blog(std::int64_t /*blog_id*/) {
+    return fail(ErrorKind::kStorage, "store: delete_blog unsupported by this backend");
+  }
 
   // --- readers (issue 4). Defaults say "unsupported" so other backends keep compiling until they add them.
   // A new account; kConflict when the email is taken (compared case-insensitively). `confirmed_at`

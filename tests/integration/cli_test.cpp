@@ -104,6 +104,74 @@ TEST_F(CliTest, BlogsShowsCrawlStateAndErrors) {
   EXPECT_TRUE(std::regex_search(fine, std::regex(R"( ok +- +20\d\d-)"))) << fine;
 }
 
+// `blogs remove ID`: the operator stops following a blog (the one that keeps failing, here); its row and
+// articles go, the others stay, and an unknown id is a clear error.
+TEST_F(CliTest, BlogsRemoveStopsFollowingABlog) {
+  std::ofstream(dir_ / "www/feed.xml")
+      << "<rss version=\"2.0\"><channel><title>Fine</title><item><title>a</title>"
+         "<guid>a</guid></item></channel></rss>";
+  auto server = longread::testing::FixtureServer::start(dir_ / "www");
+  ASSERT_TRUE(server) << server.error().message;
+  std::ofstream(dir_ / "list.opml") << "<opml version=\"2.0\"><body><outline text=\"essays\">"
+                                       "<outline type=\"rss\" text=\"Fine\" xmlUrl=\"" +
+                                           server->url("/feed.xml") +
+                                           "\"/><outline type=\"rss\" text=\"Gone\" xmlUrl=\"" +
+                                           server->url("/status/404") + "\"/></outline></body></opml>";
+  ASSERT_EQ(run(bin_ + " import " + (dir_ / "list.opml").string()).status, 0);
+  ASSERT_EQ(run(bin_ + " crawl").status, 0);
+  auto store = longread::storage::open_sqlite_store((dir_ / "t.db").string());
+  ASSERT_TRUE(store);
+  auto gone = (*store)->blog_by_feed_url(server->url("/status/404")).value();
+  auto fine = (*store)->blog_by_feed_url(server->url("/feed.xml")).value();
+  ASSERT_TRUE(gone && fine);
+
+  auto removed = run(bin_ + " blogs remove " + std::to_string(gone->id));
+  ASSERT_EQ(removed.status, 0) << removed.output;
+  EXPECT_NE(removed.output.find("removed blog " + std::to_string(gone->id)), std::string::npos)
+      << removed.output;
+  auto listed = run(bin_ + " blogs");
+  EXPECT_EQ(listed.output.find("/status/404"), std::string::npos) << listed.output;
+  EXPECT_NE(listed.output.find("/feed.xml"), std::string::npos);
+  EXPECT_FALSE((*store)->blog(gone->id).value());
+  EXPECT_EQ((*store)->article_keys(fine->id).value().size(), 1u);  // stored (a junk-short one)
+  EXPECT_EQ((*store)->blog_count().value(), 1);
+
+  auto unknown = run(bin_ + " blogs remove 999999");
+  EXPECT_EQ(unknown.status, 1);
+  EXPECT_NE(unknown.output.find("no blog 999999"), std::string::npos) << unknown.output;
+  // Removing the fine blog takes its article with it.
+  ASSERT_EQ(run(bin_ + " blogs remove " + std::to_string(fine->id)).status, 0);
+  EXPECT_TRUE((*store)->article_keys(fine->id).value().empty());
+  EXPECT_EQ((*store)->blog_count().value(), 0);
+}
+
+// The default blog list goes into a database on its first run, once: a database whose blogs were all
+// removed stays empty, and the crawl says what to do.
+TEST_F(CliTest, TheDefaultListIsImportedOnTheFirstRunOnly) {
+  auto server = longread::testing::FixtureServer::start(dir_ / "www");
+  ASSERT_TRUE(server) << server.error().message;
+  std::ofstream(dir_ / "defaults.opml") << "<opml version=\"2.0\"><body><outline text=\"essays\"><outline "
+                                           "type=\"rss\" text=\"D\" xmlUrl=\"" +
+                                               server->url("/status/404") + "\"/></outline></body></opml>";
+  const std::string crawl =
+      "LONGREAD_DEFAULT_BLOG_LIST=" + (dir_ / "defaults.opml").string() + " " + bin_ + " crawl";
+  auto first = run(crawl);
+  ASSERT_EQ(first.status, 0) << first.output;
+  auto store = longread::storage::open_sqlite_store((dir_ / "t.db").string());
+  ASSERT_TRUE(store);
+  ASSERT_EQ((*store)->blog_count().value(), 1);
+  ASSERT_EQ(run(crawl).status, 0);
+  EXPECT_EQ((*store)->blog_count().value(), 1);  // not imported twice
+
+  auto blog = (*store)->blog_by_feed_url(server->url("/status/404")).value();
+  ASSERT_TRUE(blog);
+  ASSERT_EQ(run(bin_ + " blogs remove " + std::to_string(blog->id)).status, 0);
+  auto after = run(crawl);
+  EXPECT_EQ(after.status, 0) << after.output;
+  EXPECT_NE(after.output.find("no blogs to crawl"), std::string::npos) << after.output;
+  EXPECT_EQ((*store)->blog_count().value(), 0);
+}
+
 TEST_F(CliTest, InspectPrintsOneJsonObjectPerEntry) {
   std::ofstream(dir_ / "f.xml") << R"(<?xml version="1.0"?><rss version="2.0"><channel><title>Notes</title>
 <item><title>Draft</title><guid>d</guid><pubDate>Mon, 01 Jan 0001 00:00:00 +0000</pubDate><description>Pending.</description></item>

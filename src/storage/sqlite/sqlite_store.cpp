@@ -251,6 +251,9 @@ constexpr const char* kInsertReader =
     " ON CONFLICT (email_key) DO NOTHING";
 constexpr const char* kSelectReaderByEmail =
     "SELECT id, email, password_hash, created_at, confirmed_at FROM readers WHERE email_key = :email_key";
+// Articles go by ON DELETE CASCADE (migration 0001); their triggers keep the search index (0003) and the
+// visible counts (0004) right, and votes and reading-list rows cascade from the articles (0005).
+constexpr const char* kDeleteBlog = "DELETE FROM blogs WHERE id = :id";
 constexpr const char* kSelectReaders =
     "SELECT id, email, password_hash, created_at, confirmed_at FROM readers ORDER BY id";
 constexpr const char* kSetReaderPassword =
@@ -947,6 +950,19 @@ class SqliteStore final : public Store {
     if (writer_->changes() == 0) {
       return fail(ErrorKind::kNotFound, fmt::format("store: no article {}", article_id));
     }
+    return {};
+  }
+
+  Result<void> delete_blog(std::int64_t blog_id) override {
+    std::lock_guard lock(writer_mutex_);
+    auto tx = Transaction::begin(*writer_);
+    if (!tx) return db_error("cannot delete blog", tx.error());
+    auto q = writer_->query(kDeleteBlog);
+    if (!q) return db_error("cannot delete blog", q.error());
+    q->bind(":id", blog_id);
+    if (auto ok = q->run(); !ok) return db_error("cannot delete blog", ok.error());
+    if (writer_->changes() == 0) return fail(ErrorKind::kNotFound, fmt::format("store: no blog {}", blog_id));
+    if (auto ok = tx->commit(); !ok) return db_error("cannot delete blog", ok.error());
     return {};
   }
 
