@@ -67,9 +67,7 @@ class Site {
   Site(const Site&) = delete;
   Site& operator=(const Site&) = delete;
 
-  // The application web::Server runs: request -> page (or an error kind web/ maps to a status). Every
-  // response carries Content-Security-Policy (the site's own files only, no framing), nosniff and a
-  // strict-origin-when-cross-origin Referrer-Policy.
+  // The application web::Server runs: request -> page (or an error kind web/ maps to a status).
   [[nodiscard]] Result<web::Response> handle(const web::Request& request);
   // The site's page for an error status (404, 400, 500...); `message` is shown as text.
   [[nodiscard]] web::Response error_page(int status, std::string_view message) const;
@@ -79,14 +77,13 @@ class Site {
   [[nodiscard]] web::ErrorPageRenderer error_renderer() const;
 
  private:
-  // handle() without the security headers every response gets: routes and the page cache.
-  Result<web::Response> respond(const web::Request& request);
-
   struct Impl;
   std::unique_ptr<Impl> impl_;
 };
 
-// Binds options().listen and returns a server for `site` (which must outlive it). run() blocks.
+// Binds options().listen and returns a server for `site` (which must outlive it). run() blocks. Every
+// response carries the site's security headers: Content-Security-Policy (the site's own files only, no
+// framing) and nosniff.
 [[nodiscard]] Result<std::unique_ptr<web::Server>> make_server(Site& site, bool handle_signals = true);
 
 }  // namespace longread::ui

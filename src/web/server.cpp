@@ -187,6 +187,7 @@ struct Server::Impl {
     res.set(http::field::server, "longread");
     res.set(http::field::date, date_header());
     res.set(http::field::content_type, "text/plain; charset=utf-8");
+    for (const auto& [name, value] : options.extra_headers) res.insert(name, value);
     res.keep_alive(false);
     res.body() = std::string(reason_phrase(status)) + "\n";
     res.prepare_payload();
@@ -243,6 +244,7 @@ struct Server::Impl {
         bres.set(http::field::date, date_header());
         if (!res.content_type.empty() && !bodyless) bres.set(http::field::content_type, res.content_type);
         for (const auto& [name, value] : res.headers) bres.insert(name, value);
+        for (const auto& [name, value] : options.extra_headers) bres.insert(name, value);
         if (!head && !bodyless) bres.body() = beast::span<const char>(payload.data(), payload.size());
         if (!bodyless) bres.content_length(payload.size());
         bres.keep_alive(keep_alive);

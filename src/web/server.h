@@ -30,6 +30,9 @@ struct ServerOptions {
   int max_requests_per_connection = 100000;
   bool handle_signals = true;  // SIGINT/SIGTERM call stop()
   bool access_log = true;      // one info line per request: method, path, status, bytes, duration_ms
+  // Added to every response, the server's own error answers included (the site's security headers):
+  // cheaper than the application setting them on each response it returns.
+  Fields extra_headers{};
 };
 
 // A listening server. Stop is graceful: the listener closes, idle keep-alive connections close, requests

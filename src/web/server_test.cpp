@@ -44,6 +44,7 @@ class ServerTest : public ::testing::Test {
     options.threads = 2;
     options.handle_signals = false;
     options.header_limit = 4096;
+    options.extra_headers = {{"X-Extra", "on every response"}};
     auto server = Server::create(options, app, error_page);
     ASSERT_TRUE(server.has_value()) << server.error().message;
     server_ = std::move(*server);
@@ -71,6 +72,7 @@ TEST_F(ServerTest, ServesAndMapsErrors) {
   EXPECT_EQ(res->body, "GET hi there");
   EXPECT_EQ(res->header("server"), "longread");
   EXPECT_TRUE(res->header("date").has_value());
+  EXPECT_EQ(res->header("x-extra"), "on every response");
 
   res = http_get(port_, "/nothing");
   ASSERT_TRUE(res.has_value());
@@ -106,6 +108,8 @@ TEST_F(ServerTest, GarbageRequestGets400AndClose) {
   ASSERT_TRUE(raw.has_value()) << raw.error().message;
   EXPECT_TRUE(raw->starts_with("HTTP/1.1 400 Bad Request\r\n")) << *raw;
   EXPECT_NE(raw->find("Connection: close"), std::string::npos) << *raw;
+  EXPECT_NE(raw->find("X-Extra: on every response\r\n"), std::string::npos)
+      << *raw;  // the server's own answers too
 
   raw = raw_exchange(port_, "GET /echo HTTP/1.1\r\nHost: x\r\nX-Big: " + std::string(8000, 'a') + "\r\n\r\n");
   ASSERT_TRUE(raw.has_value());
