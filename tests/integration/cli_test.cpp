@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <regex>
 #include <sstream>
 
@@ -44,6 +45,27 @@ class CliTest : public ::testing::Test {
     bin_ = std::string(LONGREAD_BINARY_DIR "/src/app/longread --db ") + (dir_ / "t.db").string();
   }
   void TearDown() override { fs::remove_all(dir_); }
+
+  // A fixture server with one good feed ("Fine", one short item) and one 404 ("Gone"), both imported.
+  std::optional<longread::testing::FixtureServer> import_fine_and_gone() {
+    std::ofstream(dir_ / "www/feed.xml")
+        << "<rss version=\"2.0\"><channel><title>Fine</title><item><title>a</title>"
+           "<guid>a</guid></item></channel></rss>";
+    auto server = longread::testing::FixtureServer::start(dir_ / "www");
+    if (!server) {
+      ADD_FAILURE() << server.error().message;
+      return std::nullopt;
+    }
+    std::ofstream(dir_ / "list.opml") << "<opml version=\"2.0\"><body><outline text=\"essays\">"
+                                         "<outline type=\"rss\" text=\"Fine\" xmlUrl=\"" +
+                                             server->url("/feed.xml") +
+                                             "\"/><outline type=\"rss\" text=\"Gone\" xmlUrl=\"" +
+                                             server->url("/status/404") + "\"/></outline></body></opml>";
+    const auto imported = run(bin_ + " import " + (dir_ / "list.opml").string());
+    EXPECT_EQ(imported.status, 0) << imported.output;
+    return std::move(*server);
+  }
+
   fs::path dir_;
   std::string bin_;
 };
@@ -71,17 +93,8 @@ TEST_F(CliTest, ImportIsIdempotentAndExportRoundTrips) {
 }
 
 TEST_F(CliTest, BlogsShowsCrawlStateAndErrors) {
-  std::ofstream(dir_ / "www/feed.xml")
-      << "<rss version=\"2.0\"><channel><title>Fine</title><item><title>a</title>"
-         "<guid>a</guid></item></channel></rss>";
-  auto server = longread::testing::FixtureServer::start(dir_ / "www");
-  ASSERT_TRUE(server) << server.error().message;
-  std::ofstream(dir_ / "list.opml") << "<opml version=\"2.0\"><body><outline text=\"essays\">"
-                                       "<outline type=\"rss\" text=\"Fine\" xmlUrl=\"" +
-                                           server->url("/feed.xml") +
-                                           "\"/><outline type=\"rss\" text=\"Gone\" xmlUrl=\"" +
-                                           server->url("/status/404") + "\"/></outline></body></opml>";
-  ASSERT_EQ(run(bin_ + " import " + (dir_ / "list.opml").string()).status, 0);
+  auto server = import_fine_and_gone();
+  ASSERT_TRUE(server);
   auto crawl = run(bin_ + " crawl");
   ASSERT_EQ(crawl.status, 0) << crawl.output;
   EXPECT_NE(crawl.output.find("1 fetched, 0 not modified, 1 failed (1 http_status); 1 new articles"),
@@ -107,17 +120,8 @@ TEST_F(CliTest, BlogsShowsCrawlStateAndErrors) {
 // `blogs remove ID`: the operator stops following a blog (the one that keeps failing, here); its row and
 // articles go, the others stay, and an unknown id is a clear error.
 TEST_F(CliTest, BlogsRemoveStopsFollowingABlog) {
-  std::ofstream(dir_ / "www/feed.xml")
-      << "<rss version=\"2.0\"><channel><title>Fine</title><item><title>a</title>"
-         "<guid>a</guid></item></channel></rss>";
-  auto server = longread::testing::FixtureServer::start(dir_ / "www");
-  ASSERT_TRUE(server) << server.error().message;
-  std::ofstream(dir_ / "list.opml") << "<opml version=\"2.0\"><body><outline text=\"essays\">"
-                                       "<outline type=\"rss\" text=\"Fine\" xmlUrl=\"" +
-                                           server->url("/feed.xml") +
-                                           "\"/><outline type=\"rss\" text=\"Gone\" xmlUrl=\"" +
-                                           server->url("/status/404") + "\"/></outline></body></opml>";
-  ASSERT_EQ(run(bin_ + " import " + (dir_ / "list.opml").string()).status, 0);
+  auto server = import_fine_and_gone();
+  ASSERT_TRUE(server);
   ASSERT_EQ(run(bin_ + " crawl").status, 0);
   auto store = longread::storage::open_sqlite_store((dir_ / "t.db").string());
   ASSERT_TRUE(store);
