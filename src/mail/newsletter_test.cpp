@@ -167,10 +167,9 @@ TEST_F(NewsletterTest, SiteDoubleOptInAndOneClickUnsubscribe) {
     if (!outcome.sent()) return fail(ErrorKind::kNetwork, outcome.detail);
     return {};
   };
-  ui::Site site(*store_, site_options);
-  auto server = ui::make_server(site, false).value();
-  std::thread runner([&] { server->run(); });
-  const auto port = server->port();
+  auto site = ui::testing::RunningSite::over(*store_, std::move(site_options));
+  ASSERT_TRUE(site) << site.error().message;
+  const auto port = (*site)->port();
 
   // The "Stay updated" form, as a browser posts it after reading the page with the token.
   auto form = web::testing::http_get(port, "/newsletter").value();
@@ -219,9 +218,6 @@ TEST_F(NewsletterTest, SiteDoubleOptInAndOneClickUnsubscribe) {
   auto page = web::testing::http_get(port, std::string(unsubscribe[1])).value();
   EXPECT_EQ(page.status, 200);
   EXPECT_THAT(page.body, HasSubstr("will get no more newsletters"));
-
-  server->stop();
-  runner.join();
 }
 
 // Account mails through a real SMTP server, as `serve` wires them when smtp.url is set: the sign-up
@@ -243,10 +239,9 @@ TEST_F(NewsletterTest, SiteAccountMailsConfirmAndTellRegisteredAddresses) {
     if (!outcome.sent()) return fail(ErrorKind::kNetwork, outcome.detail);
     return {};
   };
-  ui::Site site(*store_, site_options);
-  auto server = ui::make_server(site, false).value();
-  std::thread runner([&] { server->run(); });
-  const auto port = server->port();
+  auto site = ui::testing::RunningSite::over(*store_, std::move(site_options));
+  ASSERT_TRUE(site) << site.error().message;
+  const auto port = (*site)->port();
 
   // A browser's round trip: GET a form (cookie + token), POST it.
   auto submit = [port](const std::string& form_path, const std::string& action, std::string fields) {
@@ -302,9 +297,6 @@ TEST_F(NewsletterTest, SiteAccountMailsConfirmAndTellRegisteredAddresses) {
       std::regex_search(mails[1], link, std::regex("https://longread.test(/password/reset\\?[^\r\n]+)")));
   auto reset = submit(link[1].str(), "/password/reset", "&password=kim%27s+new+passphrase");
   EXPECT_EQ(reset.status, 303) << reset.body;
-
-  server->stop();
-  runner.join();
 }
 
 TEST_F(NewsletterTest, KillDuringSendThenRestartSendsNoDuplicates) {

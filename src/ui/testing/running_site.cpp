@@ -26,14 +26,27 @@ Result<std::unique_ptr<RunningSite>> RunningSite::start(const std::string& name,
   auto ids = seed_fixtures(*running->store_, now_seconds());
   if (!ids) return std::unexpected(ids.error());
   running->ids_ = *ids;
-  options.listen = "127.0.0.1:0";
-  running->site_ = std::make_unique<Site>(*running->store_, std::move(options));
-  auto server = make_server(*running->site_, false);
-  if (!server) return std::unexpected(server.error());
-  running->server_ = std::move(*server);
-  running->port_ = running->server_->port();
-  running->runner_ = std::thread([server = running->server_.get()] { server->run(); });
+  running->store_ptr_ = running->store_.get();
+  if (auto served = running->serve(std::move(options)); !served) return std::unexpected(served.error());
   return running;
+}
+
+Result<std::unique_ptr<RunningSite>> RunningSite::over(storage::Store& store, SiteOptions options) {
+  std::unique_ptr<RunningSite> running(new RunningSite());
+  running->store_ptr_ = &store;
+  if (auto served = running->serve(std::move(options)); !served) return std::unexpected(served.error());
+  return running;
+}
+
+Result<void> RunningSite::serve(SiteOptions options) {
+  options.listen = "127.0.0.1:0";
+  site_ = std::make_unique<Site>(*store_ptr_, std::move(options));
+  auto server = make_server(*site_, false);
+  if (!server) return std::unexpected(server.error());
+  server_ = std::move(*server);
+  port_ = server_->port();
+  runner_ = std::thread([server = server_.get()] { server->run(); });
+  return {};
 }
 
 RunningSite::~RunningSite() {
@@ -42,8 +55,10 @@ RunningSite::~RunningSite() {
   server_.reset();
   site_.reset();
   store_.reset();
-  std::error_code ignored;
-  std::filesystem::remove_all(dir_, ignored);
+  if (!dir_.empty()) {
+    std::error_code ignored;
+    std::filesystem::remove_all(dir_, ignored);
+  }
 }
 
 }  // namespace longread::ui::testing

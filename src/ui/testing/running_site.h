@@ -25,19 +25,24 @@ class RunningSite {
   // `name` names the temp directory (one per process and name). `options.listen` becomes 127.0.0.1:0.
   [[nodiscard]] static Result<std::unique_ptr<RunningSite>> start(const std::string& name,
                                                                   SiteOptions options);
-  ~RunningSite();  // stops the server, then removes the directory
+  // The site over a store the caller owns (and keeps open longer than the RunningSite); no fixtures, no
+  // directory.
+  [[nodiscard]] static Result<std::unique_ptr<RunningSite>> over(storage::Store& store, SiteOptions options);
+  ~RunningSite();  // stops the server, then removes the directory it made
   RunningSite(const RunningSite&) = delete;
   RunningSite& operator=(const RunningSite&) = delete;
 
-  [[nodiscard]] storage::Store& store() { return *store_; }
+  [[nodiscard]] storage::Store& store() { return *store_ptr_; }
   [[nodiscard]] const FixtureIds& ids() const { return ids_; }
   [[nodiscard]] std::uint16_t port() const { return port_; }
 
  private:
   RunningSite() = default;
+  [[nodiscard]] Result<void> serve(SiteOptions options);
 
   std::filesystem::path dir_;
-  std::unique_ptr<storage::Store> store_;
+  std::unique_ptr<storage::Store> store_;  // owned by start(); over() leaves it empty
+  storage::Store* store_ptr_ = nullptr;
   FixtureIds ids_;
   std::unique_ptr<Site> site_;
   std::unique_ptr<web::Server> server_;
