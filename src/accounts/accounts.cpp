@@ -30,6 +30,23 @@ std::unexpected<Error> limited(std::string_view what, std::chrono::seconds wait)
               try_again_message(wait));
 }
 
+// What an account link's signature covers: purpose, address, expiry and the current password hash (so
+// the link dies when the password changes).
+std::string link_message(MailKind kind, const storage::ReaderAccount& account, std::int64_t expires) {
+  return fmt::format("{}\n{}\n{}\n{}", link_purpose(kind), lower(account.email), expires,
+                     account.password_hash);
+}
+
+// The account of `email`, or kNotFound with `missing` as the message to show.
+Result<storage::ReaderAccount> existing(storage::Store& store, std::string_view email,
+                                        std::string_view missing) {
+  auto account = store.reader_by_email(email);
+  if (!account) return std::unexpected(account.error());
+  if (!*account)
+    return fail(ErrorKind::kNotFound, "accounts: no reader " + std::string(email), std::string(missing));
+  return std::move(**account);
+}
+
 }  // namespace
 
 Result<std::unique_ptr<Accounts>> Accounts::open(storage::Store& store, AccountsOptions options) {
@@ -73,6 +90,7 @@ Result<SignUpResult> Accounts::sign_up(std::string_view email_input, std::string
   auto id = store_.create_reader(*email, *hash, now, confirmed_at);
   if (!id && id.error().kind != ErrorKind::kConflict) return std::unexpected(id.error());
   if (options_.confirm_by_mail) {
+    // Read back even after a fresh insert: every path costs the same queries (and the same Argon2 hash).
     auto account = store_.reader_by_email(*email);
     if (!account) return std::unexpected(account.error());
     if (!*account) return fail(ErrorKind::kInternal, "accounts: reader vanished during sign-up");
@@ -111,21 +129,16 @@ AccountMail Accounts::account_mail(MailKind kind, const storage::ReaderAccount& 
   const auto lifetime =
       kind == MailKind::kConfirmAccount ? options_.confirm_link_lifetime : options_.reset_link_lifetime;
   const std::int64_t expires = to_unix(now + lifetime);
-  return AccountMail{
-      .kind = kind,
-      .email = account.email,
-      .expires = expires,
-      .signature = mac(link_key_, fmt::format("{}\n{}\n{}\n{}", link_purpose(kind), lower(account.email),
-                                              expires, account.password_hash))};
+  return AccountMail{.kind = kind,
+                     .email = account.email,
+                     .expires = expires,
+                     .signature = mac(link_key_, link_message(kind, account, expires))};
 }
 
 bool Accounts::account_link_valid(MailKind kind, const storage::ReaderAccount& account, std::int64_t expires,
                                   std::string_view signature, TimePoint now) const {
   if (expires <= 0 || to_unix(now) >= expires || signature.empty()) return false;
-  return mac_valid(
-      link_key_,
-      fmt::format("{}\n{}\n{}\n{}", link_purpose(kind), lower(account.email), expires, account.password_hash),
-      signature);
+  return mac_valid(link_key_, link_message(kind, account, expires), signature);
 }
 
 Result<std::optional<storage::ReaderAccount>> Accounts::linked_account(MailKind kind, std::string_view email,
@@ -225,16 +238,14 @@ Result<storage::ReaderAccount> Accounts::check_current_password(std::string_view
                                                                 std::string_view password, TimePoint now) {
   const std::string account_key = "account:" + lower(email);
   if (auto wait = login_account_.retry_after(account_key, now)) return limited("password check", *wait);
-  auto account = store_.reader_by_email(email);
+  auto account = existing(store_, email, "This account no longer exists.");
   if (!account) return std::unexpected(account.error());
-  if (!*account)
-    return fail(ErrorKind::kNotFound, "accounts: no such reader", "This account no longer exists.");
-  if (password.size() > kMaxPasswordLength || !verify_password((*account)->password_hash, password)) {
+  if (password.size() > kMaxPasswordLength || !verify_password(account->password_hash, password)) {
     login_account_.record(account_key, now);
     return fail(ErrorKind::kInvalidInput, "accounts: wrong current password",
                 "The current password is incorrect.");
   }
-  return std::move(**account);
+  return account;
 }
 
 Result<NewSession> Accounts::change_password(std::string_view email, std::string_view current_password,
@@ -260,24 +271,10 @@ Result<void> Accounts::delete_account(std::string_view email, std::string_view p
   return store_.delete_reader(account->id);
 }
 
-namespace {
-
-Result<storage::ReaderAccount> existing(storage::Store& store, std::string_view email) {
-  auto account = store.reader_by_email(email);
-  if (!account) return std::unexpected(account.error());
-  if (!*account) {
-    return fail(ErrorKind::kNotFound, "accounts: no reader " + std::string(email),
-                "No account has that address.");
-  }
-  return std::move(**account);
-}
-
-}  // namespace
-
 Result<void> Accounts::set_password_for(std::string_view email, std::string_view new_password,
                                         TimePoint now) {
   if (auto ok = check_password(new_password); !ok) return std::unexpected(ok.error());
-  auto account = existing(store_, email);
+  auto account = existing(store_, email, "No account has that address.");
   if (!account) return std::unexpected(account.error());
   auto hash = hash_password(new_password, options_.password_cost);
   if (!hash) return std::unexpected(hash.error());
@@ -289,7 +286,7 @@ Result<void> Accounts::set_password_for(std::string_view email, std::string_view
 }
 
 Result<void> Accounts::delete_account_of(std::string_view email) {
-  auto account = existing(store_, email);
+  auto account = existing(store_, email, "No account has that address.");
   if (!account) return std::unexpected(account.error());
   return store_.delete_reader(account->id);
 }
