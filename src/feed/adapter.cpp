@@ -1,6 +1,8 @@
 #include "feed/adapter.h"
 
+#include <algorithm>
 #include <charconv>
+#include <chrono>
 
 #include "core/strings.h"
 #include "feed/text.h"
@@ -65,6 +67,63 @@ std::string html_of(const atom::Text& t) {
   return t.value;
 }
 
+// A whole number from 1 to 999,999,999 as feeds write it (" 180 "), else nullopt: a sign, a fraction, a unit
+// or an overlong run of digits is garbage, not a hint.
+std::optional<std::int64_t> positive_count(std::string_view s) {
+  s = trim(s);
+  if (s.empty() || s.size() > 9) return std::nullopt;
+  std::int64_t value = 0;
+  const auto [ptr, ec] = std::from_chars(s.data(), s.data() + s.size(), value);
+  if (ec != std::errc() || ptr != s.data() + s.size() || value <= 0) return std::nullopt;
+  return value;
+}
+
+// Longer than this is not a polling hint but a broken generator.
+constexpr std::chrono::minutes kMaxUpdateInterval = std::chrono::days{365};
+
+std::optional<std::chrono::minutes> plausible(std::chrono::minutes interval) {
+  if (interval < std::chrono::minutes{1} || interval > kMaxUpdateInterval) return std::nullopt;
+  return interval;
+}
+
+// RSS 2.0 <ttl>: "number of minutes that indicates how long a channel can be cached before refreshing from
+// the source" (https://www.rssboard.org/rss-specification#ltttlgtSubelementOfLtchannelgt).
+std::optional<std::chrono::minutes> ttl_interval(std::string_view ttl) {
+  const auto n = positive_count(ttl);
+  if (!n) return std::nullopt;
+  return plausible(std::chrono::minutes{*n});
+}
+
+// Syndication module (https://web.resource.org/rss/1.0/modules/syndication/): updatePeriod is hourly, daily,
+// weekly, monthly or yearly ("if omitted, daily is assumed"), updated updateFrequency times per period ("if
+// omitted a value of one (1) is assumed"). A month is 30 days, a year 365.
+std::optional<std::chrono::minutes> syndication_interval(std::string_view period,
+                                                         std::string_view frequency) {
+  using namespace std::chrono;
+  if (trim(period).empty() && trim(frequency).empty()) return std::nullopt;
+  const std::string name = to_lower_ascii(trim(period));
+  minutes length{0};
+  if (name.empty() || name == "daily")
+    length = days{1};
+  else if (name == "hourly")
+    length = hours{1};
+  else if (name == "weekly")
+    length = weeks{1};
+  else if (name == "monthly")
+    length = days{30};
+  else if (name == "yearly")
+    length = days{365};
+  else
+    return std::nullopt;
+  std::int64_t times = 1;
+  if (!trim(frequency).empty()) {
+    const auto n = positive_count(frequency);
+    if (!n) return std::nullopt;
+    times = *n;
+  }
+  return plausible(length / times);
+}
+
 }  // namespace
 
 Feed adapt_rss(const rss::Channel& channel) {
@@ -85,6 +144,13 @@ Feed adapt_rss(const rss::Channel& channel) {
                                : !channel.dc_date.empty()       ? channel.dc_date
                                                                 : channel.pub_date;
   set_date(updated, feed.updated, raw_date);
+  // Both are minimums a publisher asks for; when a feed gives both, the longer one is what it asks.
+  const auto ttl = ttl_interval(channel.ttl);
+  const auto syndication = syndication_interval(channel.update_period, channel.update_frequency);
+  if (ttl && syndication)
+    feed.update_interval = std::max(*ttl, *syndication);
+  else
+    feed.update_interval = ttl ? ttl : syndication;
 
   feed.entries.reserve(channel.items.size());
   for (const auto& item : channel.items) {

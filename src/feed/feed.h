@@ -3,6 +3,7 @@
 // The parser never does I/O.
 #pragma once
 
+#include <chrono>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -42,6 +43,10 @@ struct Feed {
   std::string version;
   std::string title, link, subtitle, author, language, id;  // link = site URL, resolved
   std::optional<TimePoint> updated;
+  // How often the feed itself says it is worth polling (a minimum): RSS 2.0 <ttl> minutes, or the Syndication
+  // module's sy:updatePeriod / sy:updateFrequency (RSS 1.0 and 2.0); the longer when both are given. nullopt
+  // when absent or garbage (not a positive number, an unknown period, more than a year).
+  std::optional<std::chrono::minutes> update_interval;
   std::vector<Entry> entries;
   bool bozo = false;         // the document was not well-formed and was recovered
   std::string bozo_message;  // e.g. "XML error at line 3: ..."

@@ -159,7 +159,14 @@ void read_channel_fields(const xmlNode* node, const std::string& base, Channel& 
         set_once(channel.pub_date, trimmed_text(c));
       } else if (name == "lastBuildDate") {
         set_once(channel.last_build_date, trimmed_text(c));
+      } else if (name == "ttl") {
+        set_once(channel.ttl, trimmed_text(c));
       }
+    } else if (ns == Ns::kSyndication) {
+      if (name == "updatePeriod")
+        set_once(channel.update_period, trimmed_text(c));
+      else if (name == "updateFrequency")
+        set_once(channel.update_frequency, trimmed_text(c));
     } else if (ns == Ns::kDc) {
       if (name == "creator" || name == "author")
         set_once(channel.dc_creator, plain_text(xml::text(c)));

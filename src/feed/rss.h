@@ -42,6 +42,9 @@ struct Channel {
   std::string title, description, language, managing_editor, dc_creator;
   Located link;
   std::string pub_date, last_build_date, dc_date;
+  // Polling hints as found: RSS 2.0 <ttl> (minutes) and the Syndication module's sy:updatePeriod /
+  // sy:updateFrequency (https://web.resource.org/rss/1.0/modules/syndication/).
+  std::string ttl, update_period, update_frequency;
   std::vector<RawLink> atom_links;
   std::vector<Item> items;
 };

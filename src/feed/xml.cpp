@@ -194,6 +194,9 @@ Ns ns_of(const xmlNode* node) noexcept {
   if (href == "http://search.yahoo.com/mrss/" || href == "http://search.yahoo.com/mrss") return Ns::kMedia;
   if (href == "http://search.yahoo.com/mrss/" || href == "http://search.yahoo.com/mrss") return Ns::kMedia;
   if (href == "http://my.netscape.com/rdf/simple/0.9/") return Ns::kRss090;
+  if (href == "http://purl.org/rss/1.0/modules/syndication/" ||
+      href == "http://purl.org/rss/1.0/modules/syndication")
+    return Ns::kSyndication;
   // Historical and mistyped spellings that readers accept (feedparser's namespace table).
   if (href.starts_with("http://backend.userland.com/rss") || href == "http://blogs.law.harvard.edu/tech/rss")
     return Ns::kNone;

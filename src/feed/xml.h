@@ -44,6 +44,7 @@ enum class Ns {
   kXhtml,
   kItunes,
   kMedia,
+  kSyndication,  // RSS 1.0 Syndication module (sy:updatePeriod, sy:updateFrequency)
   kOther
 };
 Ns ns_of(const xmlNode* node) noexcept;
