@@ -20,6 +20,8 @@ Routes (paths compose: /redirect-permanent/gzip/feed.xml redirects to /gzip/feed
   /trickle/<seconds>/<path>      sends headers, then the body of /<path> spread over <seconds>
   /big/<bytes>                   that many bytes of well-formed RSS, chunked (no Content-Length);
                                  ?length=1 sends Content-Length instead
+  /<path>?header=Name:%20value    any file route with that extra response header, on its 200 and its 304
+                                 (repeatable; e.g. Cache-Control or Expires for freshness tests)
   /gzip/<path>                   /<path> with Content-Encoding: gzip
   /deflate/<path>                /<path> with Content-Encoding: deflate
   /html                          a small HTML article page
@@ -125,6 +127,8 @@ class Handler(BaseHTTPRequestHandler):
         path = parsed.path
         query = urllib.parse.parse_qs(parsed.query)
         self.entry = None  # the handler object lives as long as the keep-alive connection
+        self.extra_headers = [tuple(part.strip() for part in h.split(":", 1))
+                              for h in query.get("header", []) if ":" in h]
         if path.startswith("/_"):
             return self.control(path)
         entry = {
@@ -274,10 +278,14 @@ class Handler(BaseHTTPRequestHandler):
             for name, value in headers.items():
                 if name in ("ETag", "Last-Modified"):
                     self.send_header(name, value)
+            for name, value in self.extra_headers:  # RFC 9110 15.4.5: Cache-Control, Expires repeated
+                self.send_header(name, value)
             self.end_headers()
             return
         content_type = CONTENT_TYPES.get(os.path.splitext(full)[1].lower(), "application/octet-stream")
         body = self.encode(body, encoding)
+        for name, value in self.extra_headers:
+            headers[name] = value
         if trickle <= 0:
             return self.send_bytes(200, body, content_type, headers)
         self.send_response(200)
