@@ -13,6 +13,7 @@
 
 #include "core/strings.h"
 #include "fetch/curl_handle.h"
+#include "fetch/freshness.h"
 
 namespace longread::fetch {
 
@@ -94,6 +95,22 @@ std::optional<std::string> response_header(CURL* easy, const char* name) {
     return std::nullopt;
   }
   return std::string(trim(header->value));
+}
+
+// Every field line of a list-valued header joined with ", ", which is what several lines mean
+// (RFC 9110 5.3).
+std::string joined_header(CURL* easy, const char* name) {
+  std::string out;
+  curl_header* header = nullptr;
+  if (curl_easy_header(easy, name, 0, CURLH_HEADER, -1, &header) != CURLHE_OK || header == nullptr)
+    return out;
+  const std::size_t amount = header->amount;
+  for (std::size_t i = 0; i < amount; ++i) {
+    if (curl_easy_header(easy, name, i, CURLH_HEADER, -1, &header) != CURLHE_OK || header == nullptr) break;
+    if (!out.empty()) out += ", ";
+    out += trim(header->value);
+  }
+  return out;
 }
 
 bool is_tls_error(CURLcode rc) {
@@ -348,6 +365,15 @@ struct HttpClient::Impl {
     if (status == 429 || status == 503) {
       if (auto after = response_header(e, "Retry-After"))
         r.retry_at = parse_retry_after(*after, now_seconds());
+    }
+    // A 304 carries the same Cache-Control and Expires a 200 would (RFC 9110 15.4.5), so both count.
+    if ((status >= 200 && status < 300) || status == 304) {
+      const std::string cache_control = joined_header(e, "Cache-Control");
+      const std::string expires = response_header(e, "Expires").value_or("");
+      const std::string date = response_header(e, "Date").value_or("");
+      const std::string age = response_header(e, "Age").value_or("");
+      r.fresh_for = fresh_for({.cache_control = cache_control, .expires = expires, .date = date, .age = age},
+                              now_seconds());
     }
     r.body = std::move(t.body);
     if (status >= 400) {

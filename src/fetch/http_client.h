@@ -50,6 +50,10 @@ struct Response {
   std::string etag, last_modified;
   std::optional<std::string> permanent_redirect;  // new URL when every redirect hop was 301/308
   std::optional<TimePoint> retry_at;  // from Retry-After on 429/503 (seconds or HTTP-date, RFC 9110 10.2.3)
+  // On a 2xx or 304: how long the server says the response stays fresh (Cache-Control max-age, else Expires
+  // minus Date, less Age; see fetch/freshness.h). nullopt: no positive lifetime given. The schedule takes it
+  // as a minimum time until the next poll.
+  std::optional<std::chrono::seconds> fresh_for;
   // Set on failure, message starting "fetch: ": kTimeout "fetch: timed out after 30 s", kTooLarge
   // "fetch: body over 8 MiB", kNetwork "fetch: could not connect: ..." / "fetch: could not resolve host ..."
   // / "fetch: TLS error: ...", kHttpStatus "fetch: HTTP 404" / "fetch: too many redirects (more than 5)",

@@ -99,6 +99,37 @@ TEST_F(HttpClientTest, StoredEtagGives304AndSendsIfNoneMatch) {
   EXPECT_EQ(seen[1]["if_none_match"], first.etag);
 }
 
+// Freshness from the server's own headers, on the 200 and on the 304 that repeats them (RFC 9110 15.4.5).
+TEST_F(HttpClientTest, CacheControlMaxAgeGivesFreshFor) {
+  HttpClient client(ClientOptions{});
+  const std::string path = "/feed.xml?header=" + url_encode("Cache-Control: public, max-age=7200");
+  const Response first = client.fetch({.url = url(path)});
+  ASSERT_TRUE(first.ok()) << (first.error ? first.error->message : "");
+  EXPECT_EQ(first.fresh_for, std::chrono::hours{2});
+  const Response second = client.fetch({.url = url(path), .etag = first.etag});
+  ASSERT_TRUE(second.not_modified());
+  EXPECT_EQ(second.fresh_for, std::chrono::hours{2});
+  // Without the header, and with one that forbids reuse: no hint.
+  EXPECT_EQ(client.fetch({.url = url("/feed.xml")}).fresh_for, std::nullopt);
+  const std::string no_cache = "/feed.xml?header=" + url_encode("Cache-Control: no-cache, max-age=7200");
+  EXPECT_EQ(client.fetch({.url = url(no_cache)}).fresh_for, std::nullopt);
+}
+
+TEST_F(HttpClientTest, ExpiresGivesFreshForAgainstTheResponseDate) {
+  HttpClient client(ClientOptions{});
+  // The fixture server's Date is its clock's now, taken a moment after ours: the lifetime is three hours
+  // less that moment (whole seconds).
+  const auto expires = format_http_date(now_seconds() + std::chrono::hours{3});
+  const Response r = client.fetch({.url = url("/feed.xml?header=" + url_encode("Expires: " + expires))});
+  ASSERT_TRUE(r.ok());
+  ASSERT_TRUE(r.fresh_for);
+  EXPECT_LE(*r.fresh_for, std::chrono::hours{3});
+  EXPECT_GE(*r.fresh_for, std::chrono::hours{3} - std::chrono::seconds{30});
+  const auto past = format_http_date(now_seconds() - std::chrono::hours{1});
+  EXPECT_EQ(client.fetch({.url = url("/feed.xml?header=" + url_encode("Expires: " + past))}).fresh_for,
+            std::nullopt);
+}
+
 TEST_F(HttpClientTest, StaleEtagGivesFull200) {
   HttpClient client(ClientOptions{});
   const Response r = client.fetch({.url = url("/feed.xml"), .etag = "\"an-old-version\""});
