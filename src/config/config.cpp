@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <toml++/toml.h>
+#include <algorithm>
 #include <charconv>
 #include <cstdlib>
 #include <functional>
@@ -78,6 +79,9 @@ std::vector<Setting> settings() {
       [](Config& c, long long n) { c.crawl.interval = std::chrono::minutes{std::max(1LL, n)}; });
   num("crawl.max_backoff_hours",
       [](Config& c, long long n) { c.crawl.max_backoff = std::chrono::hours{std::max(1LL, n)}; });
+  num("crawl.max_interval_hours", [](Config& c, long long n) {
+    c.crawl.max_interval = std::chrono::hours{std::clamp(n, 1LL, 24LL * 365)};
+  });
   num("curate.min_words", [](Config& c, long long n) { c.curate.min_words = static_cast<int>(n); });
   s.push_back({"crawl.fetch_full_text", [](Config& c, std::string_view v) -> Result<void> {
                  auto b = parse_bool("crawl.fetch_full_text", v);

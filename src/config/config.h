@@ -20,6 +20,9 @@ struct CrawlConfig {
   std::size_t max_body_bytes = 8 * 1024 * 1024;
   std::chrono::minutes interval{60};
   std::chrono::hours max_backoff{24};
+  // Longest wait after a success however long a feed's ttl / sy:updatePeriod or the server's Cache-Control /
+  // Expires ask for (crawl.max_interval_hours); never shortens `interval`.
+  std::chrono::hours max_interval{24};
   std::string user_agent = "longread/0.1 (+https://github.com/longread/longread)";
   bool fetch_full_text = true;  // fetch the page of summary-only entries once
 };

@@ -38,6 +38,28 @@ TEST(Config, FileThenEnvironmentOverrides) {
   EXPECT_EQ(c->curate.languages, (std::vector<std::string>{"en", "de"}));
 }
 
+TEST(Config, MaxIntervalHours) {
+  auto defaults = load("", {});
+  ASSERT_TRUE(defaults);
+  EXPECT_EQ(defaults->crawl.max_interval, std::chrono::hours{24});
+  const auto path = write_temp("longread_config_max_interval.toml", "[crawl]\nmax_interval_hours = 6\n");
+  auto from_file = load(path, {});
+  ASSERT_TRUE(from_file) << from_file.error().message;
+  EXPECT_EQ(from_file->crawl.max_interval, std::chrono::hours{6});
+  auto from_env = load(path, {{"LONGREAD_CRAWL_MAX_INTERVAL_HOURS", "48"}});
+  ASSERT_TRUE(from_env);
+  EXPECT_EQ(from_env->crawl.max_interval, std::chrono::hours{48});
+  // 0 would mean "poll without waiting": at least an hour, at most a year.
+  EXPECT_EQ(load("", {{"LONGREAD_CRAWL_MAX_INTERVAL_HOURS", "0"}})->crawl.max_interval,
+            std::chrono::hours{1});
+  EXPECT_EQ(load("", {{"LONGREAD_CRAWL_MAX_INTERVAL_HOURS", "100000"}})->crawl.max_interval,
+            std::chrono::hours{24 * 365});
+  auto bad = load("", {{"LONGREAD_CRAWL_MAX_INTERVAL_HOURS", "-3"}});
+  ASSERT_FALSE(bad);
+  EXPECT_EQ(bad.error().message,
+            "config: crawl.max_interval_hours must not be negative (from LONGREAD_CRAWL_MAX_INTERVAL_HOURS)");
+}
+
 TEST(Config, BadValuesGiveClearErrors) {
   auto bad_env = load("", {{"LONGREAD_CRAWL_TIMEOUT", "soon"}});
   ASSERT_FALSE(bad_env.has_value());
