@@ -32,6 +32,9 @@ struct Blog {
   std::string last_status;  // "ok", "not modified", "HTTP 404", ...
   std::string last_error;   // empty when the last attempt succeeded
   std::optional<TimePoint> last_error_at;
+  // The feed's own polling hint from the last parse (RSS <ttl>, sy:updatePeriod / sy:updateFrequency): kept
+  // for the polls answered 304, which carry no feed to read it from.
+  std::optional<std::chrono::minutes> feed_update_interval;
 
   std::int64_t article_count = 0;  // filled by listings
 };

@@ -38,6 +38,9 @@ struct CrawlRecord {
   std::optional<std::string> new_feed_url{};  // after a permanent redirect (301/308)
   std::optional<std::string> etag{};          // set: replace the stored validator
   std::optional<std::string> last_modified{};
+  // Set: replace the stored Blog::feed_update_interval; zero clears it (a parsed feed without a hint). Unset
+  // (a 304, a failure): keep it.
+  std::optional<std::chrono::minutes> feed_update_interval{};
   // Feed metadata, applied when non-empty and the blog has none from its list.
   std::string feed_title{};
   std::string site_url{};

@@ -73,7 +73,7 @@ constexpr const char* kRefileBlogArticles =
 #define LONGREAD_BLOG_COLUMNS                                                                           \
   "b.id, b.feed_url, b.site_url, b.title, b.author, b.category, b.short_form, b.etag, b.last_modified," \
   " b.last_attempt_at, b.last_success_at, b.next_due_at, b.consecutive_failures, b.last_status,"        \
-  " b.last_error, b.last_error_at, b.visible_articles"
+  " b.last_error, b.last_error_at, b.visible_articles, b.feed_update_minutes"
 
 constexpr const char* kSelectBlogById = "SELECT " LONGREAD_BLOG_COLUMNS " FROM blogs b WHERE b.id = :id";
 constexpr const char* kSelectBlogByFeedUrl =
@@ -152,6 +152,8 @@ constexpr const char* kUpdateBlogCrawlState =
     " last_error_at = CASE WHEN :success = 1 THEN last_error_at ELSE :attempted_at END,"
     " next_due_at = :next_due_at, consecutive_failures = :consecutive_failures,"
     " etag = COALESCE(:etag, etag), last_modified = COALESCE(:last_modified, last_modified),"
+    " feed_update_minutes = CASE WHEN :feed_update_minutes IS NULL THEN feed_update_minutes"
+    "  ELSE NULLIF(:feed_update_minutes, 0) END,"
     " title = CASE WHEN title = '' THEN :feed_title ELSE title END,"
     " site_url = CASE WHEN site_url = '' THEN :site_url ELSE site_url END,"
     " author = CASE WHEN author = '' THEN :author ELSE author END"
@@ -434,6 +436,8 @@ model::Blog read_blog(const Query& q) {
   b.last_error = q.text(14);
   b.last_error_at = optional_time(q, 15);
   b.article_count = q.int64(16);
+  if (const auto minutes = q.optional_int64(17); minutes && *minutes > 0)
+    b.feed_update_interval = std::chrono::minutes{*minutes};
   return b;
 }
 
@@ -1567,6 +1571,10 @@ class SqliteStore final : public Store {
     q->bind(":next_due_at", optional_unix(record.next_due_at));
     q->bind(":consecutive_failures", record.consecutive_failures);
     q->bind(":etag", record.etag).bind(":last_modified", record.last_modified);
+    std::optional<std::int64_t> feed_update_minutes;
+    if (record.feed_update_interval)
+      feed_update_minutes = std::max<std::int64_t>(0, record.feed_update_interval->count());
+    q->bind(":feed_update_minutes", feed_update_minutes);
     q->bind(":feed_title", record.feed_title)
         .bind(":site_url", record.site_url)
         .bind(":author", record.author);
