@@ -1,0 +1,44 @@
+// Harness: the URL helpers of core/url.h on hostile URLs (feed links, xml:base, hrefs of pages). Input: base
+// and reference separated by '\n'. Checks: a URL is_http_url only when its scheme is http(s) and it has a
+// host; normalize_url is idempotent and keeps http(s) URLs http(s); whatever resolve_url returns is itself a
+// valid absolute URL; url_host is lower case.
+#include <string>
+
+#include "core/url.h"
+#include "fuzz/fuzz_support.h"
+
+namespace longread::fuzz {
+namespace {
+
+void check_url(std::string_view url) {
+  const std::string scheme = url_scheme(url);
+  const std::string host = url_host(url);
+  for (const char c : host) require(!(c >= 'A' && c <= 'Z'));
+  if (is_http_url(url)) {
+    require(scheme == "http" || scheme == "https");
+    require(!host.empty());
+  }
+  const auto normal = normalize_url(url);
+  if (!normal) return;
+  require(normalize_url(*normal) == normal);
+  if (is_http_url(url)) require(is_http_url(*normal));
+}
+
+}  // namespace
+
+int url_harness(const std::uint8_t* data, std::size_t size) {
+  FuzzInput in(data, size);
+  const std::string_view base = in.field();
+  const std::string_view ref = in.rest();
+  check_url(base);
+  check_url(ref);
+  if (const auto resolved = resolve_url(base, ref)) {
+    require(normalize_url(*resolved).has_value());
+    check_url(*resolved);
+  }
+  return 0;
+}
+
+}  // namespace longread::fuzz
+
+LONGREAD_FUZZ_ENTRY(longread::fuzz::url_harness)
