@@ -190,12 +190,32 @@ Result<CrawlSummary> Crawler::run(CrawlObserver* observer) {
       result.error_kind = error.kind;
     };
 
+    // After a 200 or 304: due after the interval or the longer wait the feed / server ask for (capped); the
+    // status then says which asked ("not modified (feed: 3 h)") so that `longread blogs` explains the date.
+    auto schedule_success = [&](storage::CrawlRecord& rec, const PollHints& hints) {
+      const SuccessWait wait = success_wait(hints, options_.schedule);
+      rec.next_due_at = now + wait.wait;
+      if (const std::string reason = wait_reason(wait); !reason.empty()) rec.status += " (" + reason + ")";
+      spdlog::debug(
+          "crawl: blog_id={} feed_url={} next_due_in_min={} decided_by={} feed_hint_min={} "
+          "http_fresh_for_s={} "
+          "capped={}",
+          blog.id, blog.feed_url, wait.wait.count() / 60,
+          wait.source == SuccessWait::Source::kFeed   ? "feed"
+          : wait.source == SuccessWait::Source::kHttp ? "http"
+                                                      : "interval",
+          hints.feed_interval ? hints.feed_interval->count() : 0,
+          hints.fresh_for ? hints.fresh_for->count() : 0, wait.capped);
+    };
+
     if (response.error) {
       fail_with(*response.error);
     } else if (response.not_modified()) {
       record.success = true;
       record.status = "not modified";
-      record.next_due_at = next_due(now, 0, std::nullopt, options_.schedule);
+      // A 304 has no body, so the feed's own hint is the one stored from its last parse (migration 0010):
+      // the server's Cache-Control / Expires alone would lose a <ttl> on every poll but those that get a 200.
+      schedule_success(record, {.fresh_for = response.fresh_for, .feed_interval = blog.feed_update_interval});
       result.status = record.status;
     } else {
       auto parsed = feed::parse_feed(
@@ -206,7 +226,9 @@ Result<CrawlSummary> Crawler::run(CrawlObserver* observer) {
       } else {
         record.success = true;
         record.status = parsed->bozo ? "ok (recovered: " + parsed->bozo_message + ")" : "ok";
-        record.next_due_at = next_due(now, 0, std::nullopt, options_.schedule);
+        // Zero clears a stored hint the feed no longer gives.
+        record.feed_update_interval = parsed->update_interval.value_or(std::chrono::minutes{0});
+        schedule_success(record, {.fresh_for = response.fresh_for, .feed_interval = parsed->update_interval});
         record.etag = response.etag;
         record.last_modified = response.last_modified;
         record.feed_title = parsed->title;
