@@ -14,6 +14,16 @@ int cmd_export(const config::Config& config);
 int cmd_blogs(const config::Config& config);
 // `blogs remove ID`: the blog and its articles (with their votes and reading-list entries) are deleted.
 int cmd_blog_remove(const config::Config& config, std::int64_t blog_id);
+// `blogs add URL`: URL is a feed, or a page whose declared (or well-known) feeds are fetched and parsed;
+// the first posts feed found is followed, due at once. Exit 0 also when it is followed already.
+struct BlogAddOptions {
+  std::string url{};
+  std::string category{};  // slug; empty: the store's default, as for an OPML outline without one
+  std::string title{};     // empty: the feed's title
+  bool short_form = false;
+  bool dry_run = false;  // list every feed found, store nothing
+};
+int cmd_blog_add(const config::Config& config, const BlogAddOptions& options);
 int cmd_crawl(const config::Config& config, bool all);
 int cmd_inspect(const config::Config& config, const std::string& feed);
 int cmd_junk_list(const config::Config& config, int limit);

@@ -32,6 +32,15 @@ int main(int argc, char** argv) {
   auto* blog_remove =
       blogs->add_subcommand("remove", "Stop following a blog and remove its articles from the site");
   blog_remove->add_option("ID", blog_id, "The blog's id (see `longread blogs`)")->required();
+  app::BlogAddOptions blog_add_options;
+  auto* blog_add = blogs->add_subcommand(
+      "add", "Follow a blog from its home page or feed URL (finds the feed; due at the next crawl)");
+  blog_add->add_option("URL", blog_add_options.url, "Home page or feed URL (http or https)")->required();
+  blog_add->add_option("--category", blog_add_options.category, "Category slug (default: uncategorized)");
+  blog_add->add_option("--title", blog_add_options.title, "Title to show instead of the feed's");
+  blog_add->add_flag("--short-form", blog_add_options.short_form,
+                     "Short posts are this blog's normal form: the length rule does not apply");
+  blog_add->add_flag("--dry-run", blog_add_options.dry_run, "List every feed found; store nothing");
 
   bool all = false;
   auto* crawl = cli.add_subcommand("crawl", "Crawl every due blog once");
@@ -98,6 +107,7 @@ int main(int argc, char** argv) {
   if (*import) return app::cmd_import(config, opml_path);
   if (*export_cmd) return app::cmd_export(config);
   if (*blog_remove) return app::cmd_blog_remove(config, blog_id);
+  if (*blog_add) return app::cmd_blog_add(config, blog_add_options);
   if (*blogs) return app::cmd_blogs(config);
   if (*crawl) return app::cmd_crawl(config, all);
   if (*inspect) return app::cmd_inspect(config, feed);

@@ -1,0 +1,316 @@
+// `longread blogs add URL`: follow one blog from its home page or its feed URL. The URL is fetched; a body
+// that parses as a feed is the feed. An HTML page is searched for the feeds it declares (html::
+// discover_feeds), and when it declares none, the paths where blogs usually keep one are tried
+// (html::well_known_feed_urls), as Miniflux's subscription finder does. Every candidate is fetched and
+// parsed before it counts: a declaration is a hint, a parse is proof. Comment feeds are passed over while
+// any other feed is found.
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <string>
+#include <unordered_set>
+#include <utility>
+#include <vector>
+
+#include "app/commands.h"
+#include "app/store_setup.h"
+#include "core/strings.h"
+#include "core/url.h"
+#include "feed/feed.h"
+#include "fetch/http_client.h"
+#include "html/discover.h"
+#include "storage/store.h"
+
+namespace longread::app {
+namespace {
+
+// A URL that was fetched and parsed as a feed.
+struct Candidate {
+  std::string url;        // as found: the URL given, a link's href or a well-known path
+  std::string final_url;  // after redirects
+  std::string feed_url;   // what the blog is stored under: the target of a permanent redirect, else url
+  feed::Feed feed;
+  bool comments = false;
+};
+
+// A URL to try, with what the page said about it.
+struct Probe {
+  std::string url;
+  bool comments = false;  // the page's link looked like a comment feed
+  bool guessed = false;   // a well-known path
+};
+
+// A URL that was tried and is not a feed, and why.
+struct Rejected {
+  std::string url;
+  std::string reason;
+  bool guessed = false;  // a well-known path, not something the page declared
+};
+
+struct Found {
+  std::vector<Candidate> feeds;
+  std::vector<Rejected> rejected;
+};
+
+Candidate make_candidate(const fetch::Response& response, feed::Feed feed, bool comments_hint) {
+  Candidate c;
+  c.url = response.url;
+  c.final_url = response.final_url.empty() ? response.url : response.final_url;
+  // The crawler moves a blog on a permanent redirect (301/308) only; a temporary one keeps the URL given.
+  c.feed_url = response.permanent_redirect.value_or(response.url);
+  c.comments = comments_hint || html::looks_like_comment_feed(c.final_url, feed.title);
+  c.feed = std::move(feed);
+  return c;
+}
+
+// Fetches every probe at once (the client keeps to its per-host limit) and keeps those that parse as feeds,
+// in the probes' order. Two probes that end at the same URL (/feed and its redirect to /feed/) count once.
+void probe_all(fetch::HttpClient& client, const std::vector<Probe>& probes, Found& found) {
+  std::vector<fetch::Request> requests;
+  requests.reserve(probes.size());
+  for (std::size_t i = 0; i < probes.size(); ++i) requests.push_back({.url = probes[i].url, .tag = i});
+  std::vector<fetch::Response> responses(probes.size());
+  client.fetch_all(std::move(requests), [&](fetch::Response r) {
+    const auto slot = static_cast<std::size_t>(r.tag);
+    responses[slot] = std::move(r);
+  });
+  for (std::size_t i = 0; i < probes.size(); ++i) {
+    const fetch::Response& r = responses[i];
+    if (r.error || !r.ok()) {
+      found.rejected.push_back({probes[i].url,
+                                r.error ? r.error->message : fmt::format("fetch: HTTP {}", r.status),
+                                probes[i].guessed});
+      continue;
+    }
+    const std::string base = r.final_url.empty() ? r.url : r.final_url;
+    auto parsed = feed::parse_feed(r.body, {.base_url = base, .content_type = r.content_type});
+    if (!parsed) {
+      found.rejected.push_back({probes[i].url, parsed.error().message, probes[i].guessed});
+      continue;
+    }
+    const bool duplicate = std::any_of(found.feeds.begin(), found.feeds.end(),
+                                       [&](const Candidate& c) { return c.final_url == base; });
+    if (duplicate) continue;
+    found.feeds.push_back(make_candidate(r, std::move(*parsed), probes[i].comments));
+  }
+}
+
+bool has_non_comment_feed(const Found& found) {
+  return std::any_of(found.feeds.begin(), found.feeds.end(), [](const Candidate& c) { return !c.comments; });
+}
+
+// feedparser's version names, as people say them.
+std::string format_name(std::string_view version) {
+  if (version == "rss20") return "RSS 2.0";
+  if (version == "rss10") return "RSS 1.0 (RDF)";
+  if (version.starts_with("rss09")) return fmt::format("RSS 0.{}", version.substr(4, 2));
+  if (version == "rss") return "RSS";
+  if (version == "atom10") return "Atom 1.0";
+  if (version == "atom03") return "Atom 0.3";
+  if (version == "atom") return "Atom";
+  if (version == "json1") return "JSON Feed 1.0";
+  if (version == "json11") return "JSON Feed 1.1";
+  if (version == "cdf") return "CDF";
+  return version.empty() ? std::string("unknown format") : std::string(version);
+}
+
+// The blog already stored under any name this candidate goes by (as found, after redirects, normalized).
+Result<std::optional<model::Blog>> followed_blog(storage::Store& store,
+                                                 const std::vector<std::string>& names) {
+  std::vector<std::string> keys;
+  for (const auto& name : names) {
+    if (name.empty()) continue;
+    keys.push_back(name);
+    if (auto normal = normalize_url(name)) keys.push_back(std::move(*normal));
+  }
+  for (const auto& key : keys) {
+    auto blog = store.blog_by_feed_url(key);
+    if (!blog || *blog) return blog;
+  }
+  return std::optional<model::Blog>{};
+}
+
+void print_already_following(const model::Blog& blog) {
+  fmt::print("already following blog {} \"{}\" ({}): {}\n", blog.id, blog.title, blog.category,
+             blog.feed_url);
+}
+
+// A category slug as the site's URLs use it: lower-case ASCII letters and digits joined by single dashes.
+bool is_slug(std::string_view s) {
+  return !s.empty() && slugify(s, s.size() + 1) == s;
+}
+
+std::string category_list(storage::Store& store) {
+  auto categories = store.categories();
+  if (!categories || categories->empty()) return "none yet";
+  std::vector<std::string> slugs;
+  for (const auto& c : *categories) slugs.push_back(c.slug);
+  std::sort(slugs.begin(), slugs.end());
+  std::string out;
+  for (const auto& s : slugs) out += (out.empty() ? "" : ", ") + s;
+  return out;
+}
+
+}  // namespace
+
+int cmd_blog_add(const config::Config& config, const BlogAddOptions& options) {
+  const std::string& url = options.url;
+  if (!is_http_url(url)) {
+    fmt::print(stderr, "longread: blogs add: not an http(s) URL: {}\n", url);
+    return 1;
+  }
+  auto store = open_store(config);
+  if (!store) return 1;
+  // Categories are open (an OPML import creates any it names), but a slug ends up in the site's URLs, and
+  // a typo would quietly start a category of one blog: say which exist.
+  if (!options.category.empty()) {
+    if (!is_slug(options.category)) {
+      fmt::print(stderr,
+                 "longread: blogs add: category \"{}\" is not a slug (lower-case letters, digits and dashes, "
+                 "like \"{}\"); existing categories: {}\n",
+                 options.category, slugify(options.category), category_list(*store));
+      return 1;
+    }
+    auto categories = store->categories();
+    if (!categories) return report_failure(categories.error());
+    const bool known = std::any_of(categories->begin(), categories->end(),
+                                   [&](const model::Category& c) { return c.slug == options.category; });
+    if (!known) {
+      fmt::print(stderr, "longread: note: \"{}\" is a new category (existing: {})\n", options.category,
+                 category_list(*store));
+    }
+  }
+
+  // Already followed under exactly this URL: nothing to fetch.
+  auto followed = followed_blog(*store, {url});
+  if (!followed) return report_failure(followed.error());
+  if (*followed && !options.dry_run) {
+    print_already_following(**followed);
+    return 0;
+  }
+
+  fetch::HttpClient client(client_options(config));
+  const fetch::Response page = client.fetch({.url = url});
+  if (page.error) {
+    fmt::print(stderr, "longread: {}: {}\n", url, page.error->message);
+    return 1;
+  }
+  if (!page.ok()) {
+    fmt::print(stderr, "longread: {}: fetch: HTTP {}\n", url, page.status);
+    return 1;
+  }
+  const std::string page_url = page.final_url.empty() ? url : page.final_url;
+
+  Found found;
+  std::string page_title;
+  bool from_html = false;
+  auto direct = feed::parse_feed(page.body, {.base_url = page_url, .content_type = page.content_type});
+  if (direct) {
+    // The URL is a feed (told by its bytes, whatever its name or Content-Type): given explicitly, it is
+    // taken even when it looks like a comment feed.
+    found.feeds.push_back(make_candidate(page, std::move(*direct), false));
+    found.feeds.back().comments = false;  // asked for by name
+  } else if (html::looks_like_html(page.body, page.content_type)) {
+    from_html = true;
+    auto discovery = html::discover_feeds(page.body, page_url);
+    page_title = std::move(discovery.page_title);
+    std::vector<Probe> declared;
+    for (auto& link : discovery.feeds) declared.push_back({std::move(link.url), link.comments});
+    probe_all(client, declared, found);
+    if (!has_non_comment_feed(found)) {
+      // Declared nothing (or nothing usable): the places blogs usually keep a feed.
+      std::unordered_set<std::string> tried{page_url, url};
+      for (const auto& p : declared) tried.insert(p.url);
+      std::vector<Probe> guesses;
+      for (auto& u : html::well_known_feed_urls(page_url)) {
+        if (!tried.contains(u)) guesses.push_back({std::move(u), false, true});
+      }
+      probe_all(client, guesses, found);
+    }
+  } else {
+    fmt::print(stderr, "longread: {}: neither an HTML page nor a feed ({})\n", url, direct.error().message);
+    return 1;
+  }
+
+  // Posts before comments, each group in the order found (document order, then well-known order).
+  std::stable_partition(found.feeds.begin(), found.feeds.end(),
+                        [](const Candidate& c) { return !c.comments; });
+  if (found.feeds.empty()) {
+    std::string tried;
+    for (const auto& r : found.rejected) tried += (tried.empty() ? "" : ", ") + r.url;
+    fmt::print(stderr, "longread: no feed found at {} (tried: {})\n", url,
+               tried.empty() ? std::string("the page itself") : tried);
+    return 1;
+  }
+
+  // The same blog may be followed under another of its feeds (the page lists RSS first, the list had Atom).
+  std::optional<model::Blog> already;
+  for (const auto& c : found.feeds) {
+    if (c.comments) continue;
+    auto blog = followed_blog(*store, {c.url, c.final_url, c.feed_url});
+    if (!blog) return report_failure(blog.error());
+    if (*blog) {
+      already = std::move(*blog);
+      break;
+    }
+  }
+  if (!already && *followed) already = std::move(*followed);
+
+  const Candidate& chosen = found.feeds.front();
+  std::string title = std::string(trim(options.title));
+  if (title.empty()) title = chosen.feed.title;
+  if (title.empty()) title = page_title;
+  if (title.empty()) title = url_host(chosen.final_url);
+  std::string site_url = is_http_url(chosen.feed.link) ? chosen.feed.link : std::string();
+  if (site_url.empty() && from_html) site_url = page_url;
+  const std::string category = options.category.empty() ? "uncategorized" : options.category;
+
+  if (options.dry_run) {
+    fmt::print("{} {} at {}:\n", found.feeds.size(), found.feeds.size() == 1 ? "feed" : "feeds", url);
+    for (std::size_t i = 0; i < found.feeds.size(); ++i) {
+      const Candidate& c = found.feeds[i];
+      fmt::print("  {}. {}  {}  \"{}\"  {} {}{}{}\n", i + 1, c.feed_url, format_name(c.feed.version),
+                 c.feed.title, c.feed.entries.size(), c.feed.entries.size() == 1 ? "entry" : "entries",
+                 c.comments ? "  (comments)" : "", i == 0 ? "  <- chosen" : "");
+    }
+    // What the page declared is worth a line each; the guesses that missed, one line for all.
+    std::size_t missed_guesses = 0;
+    for (const auto& r : found.rejected) {
+      if (r.guessed) {
+        ++missed_guesses;
+      } else {
+        fmt::print("  not a feed: {}  ({})\n", r.url, r.reason);
+      }
+    }
+    if (missed_guesses > 0) {
+      fmt::print("  no feed at {} of the well-known paths tried\n", missed_guesses);
+    }
+    if (already) {
+      print_already_following(*already);
+    } else {
+      fmt::print("would add \"{}\" ({}): {}  (dry run: nothing stored)\n", title, category, chosen.feed_url);
+    }
+    return 0;
+  }
+  if (already) {
+    print_already_following(*already);
+    return 0;
+  }
+
+  // A new blog has no next_due_at: the next crawl (or serve's background crawl) reads it at once.
+  auto id = store->upsert_blog({.feed_url = chosen.feed_url,
+                                .site_url = site_url,
+                                .title = title,
+                                .category = options.category,  // empty: the store's default, as for OPML
+                                .short_form = options.short_form});
+  if (!id) return report_failure(id.error());
+  auto stored = store->blog(*id);
+  if (!stored) return report_failure(stored.error());
+  if (!*stored)
+    return report_failure(Error(ErrorKind::kInternal, fmt::format("store: blog {} vanished", *id)));
+  const model::Blog& blog = **stored;
+  fmt::print("added blog {} \"{}\" ({}): {}\n", blog.id, blog.title, blog.category, blog.feed_url);
+  return 0;
+}
+
+}  // namespace longread::app
