@@ -54,6 +54,7 @@ pipeline::CrawlOptions crawl_options(const config::Config& config, bool all) {
   pipeline::CrawlOptions o;
   o.schedule.interval = config.crawl.interval;
   o.schedule.max_backoff = config.crawl.max_backoff;
+  o.schedule.max_interval = config.crawl.max_interval;
   o.all = all;
   o.fetch_full_text = config.crawl.fetch_full_text;
   return o;
