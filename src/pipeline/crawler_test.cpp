@@ -2,11 +2,14 @@
 // Retry-After, timeouts, body cap, clear stored errors, identity across crawls, full text for summaries.
 #include "pipeline/crawler.h"
 
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
+#include <cctype>
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <nlohmann/json.hpp>
 
 #include "fetch/http_client.h"
 #include "fixture_server/fixture_server.h"
@@ -381,6 +384,145 @@ TEST(DuplicateIndexGroup, CopiesWithinOneGroupAreMarkedAfterTheCommit) {
   EXPECT_FALSE(by_guid["d-other"].duplicate_of.has_value());
   opened->reset();
   fs::remove_all(dir);
+}
+
+// --- polite polling: the feed's and the server's hints stretch the wait after a success -------------------
+
+std::string rss_with(const std::string& channel_extra) {
+  std::string feed = rss("Hinted", 1, 2);
+  feed.insert(feed.find("<item>"), channel_extra);
+  return "<?xml version=\"1.0\"?>" +
+         feed.substr(feed.find("<rss"))
+             .replace(0, 4, "<rss xmlns:sy=\"http://purl.org/rss/1.0/modules/syndication/\"");
+}
+
+std::string with_header(const std::string& path, const std::string& header) {
+  std::string encoded;
+  for (const char c : header) {
+    if (std::isalnum(static_cast<unsigned char>(c)) || c == '-' || c == '.' || c == '_')
+      encoded += c;
+    else
+      encoded += fmt::format("%{:02X}", static_cast<unsigned char>(c));
+  }
+  return path + "?header=" + encoded;
+}
+
+class PolitePollingTest : public CrawlTest {
+ protected:
+  // Crawls every blog and returns the stored next_due_at of `id` less the time of the crawl: the wait, read
+  // from what the store holds. The crawl's own clock reading is between `before` and `after`, so the wait
+  // is known to within the crawl's duration; both ends are returned.
+  std::pair<std::chrono::seconds, std::chrono::seconds> wait_after_crawl(std::int64_t id) {
+    const TimePoint before = now_seconds();
+    crawl();
+    const TimePoint after = now_seconds();
+    const auto due = blog(id).next_due_at;
+    EXPECT_TRUE(due);
+    if (!due) return {};
+    return {*due - after, *due - before};
+  }
+  // The wait is `expected`: the stored date lies within the crawl's duration of now + expected.
+  void expect_wait(std::int64_t id, std::chrono::seconds expected) {
+    const auto [low, high] = wait_after_crawl(id);
+    EXPECT_LE(low, expected) << "blog " << id;
+    EXPECT_GE(high, expected) << "blog " << id;
+  }
+};
+
+TEST_F(PolitePollingTest, TtlOf180MinutesIsDueInThreeHours) {
+  write(dir_ / "www/ttl.xml", rss_with("<ttl>180</ttl>"));
+  const auto id = add_blog("/ttl.xml");
+  expect_wait(id, std::chrono::hours{3});
+  EXPECT_EQ(blog(id).last_status, "ok (feed: 3 h)");
+  EXPECT_EQ(blog(id).feed_update_interval, std::chrono::minutes{180});
+  EXPECT_EQ(articles_of(id).size(), 2u);
+}
+
+TEST_F(PolitePollingTest, SyndicationModuleDailyIsDueInADay) {
+  write(dir_ / "www/sy.xml", rss_with("<sy:updatePeriod>daily</sy:updatePeriod>"
+                                      "<sy:updateFrequency>2</sy:updateFrequency>"));
+  const auto id = add_blog("/sy.xml");
+  expect_wait(id, std::chrono::hours{12});
+  EXPECT_EQ(blog(id).last_status, "ok (feed: 12 h)");
+}
+
+TEST_F(PolitePollingTest, CacheControlMaxAge7200IsDueInTwoHours) {
+  write(dir_ / "www/plain.xml", rss("Plain", 1, 2));
+  const auto id = add_blog(with_header("/plain.xml", "Cache-Control: max-age=7200"));
+  expect_wait(id, std::chrono::hours{2});
+  EXPECT_EQ(blog(id).last_status, "ok (http: 2 h)");
+  EXPECT_EQ(blog(id).feed_update_interval,
+            std::nullopt);  // the server's hint is not stored: each response has it
+}
+
+TEST_F(PolitePollingTest, TtlOfTenDaysIsCappedAt24Hours) {
+  write(dir_ / "www/ttl.xml", rss_with("<ttl>14400</ttl>"));
+  const auto id = add_blog("/ttl.xml");
+  expect_wait(id, std::chrono::hours{24});
+  EXPECT_EQ(blog(id).last_status, "ok (feed: 10 d)");  // what the feed asked; next due shows the cap
+}
+
+TEST_F(PolitePollingTest, ANotModifiedResponseStillHonoursTheStoredFeedHint) {
+  write(dir_ / "www/ttl.xml", rss_with("<ttl>180</ttl>"));
+  const auto id = add_blog("/ttl.xml");
+  crawl();
+  server_->reset();
+  expect_wait(id, std::chrono::hours{3});  // the second crawl
+  EXPECT_EQ(blog(id).last_status, "not modified (feed: 3 h)");
+  const auto log = nlohmann::json::parse(server_->requests_json());
+  ASSERT_EQ(log.size(), 1u);
+  EXPECT_FALSE(log[0]["if_none_match"].is_null());  // it was a conditional GET, answered 304
+}
+
+TEST_F(PolitePollingTest, ANotModifiedResponseHonoursItsCacheControl) {
+  write(dir_ / "www/plain.xml", rss("Plain", 1, 2));
+  const auto id = add_blog(with_header("/plain.xml", "Cache-Control: public, max-age=7200"));
+  crawl();
+  expect_wait(id, std::chrono::hours{2});
+  EXPECT_EQ(blog(id).last_status, "not modified (http: 2 h)");
+}
+
+TEST_F(PolitePollingTest, MaxAgeZeroIsTheNormalHour) {
+  write(dir_ / "www/plain.xml", rss("Plain", 1, 2));
+  const auto id = add_blog(with_header("/plain.xml", "Cache-Control: max-age=0"));
+  expect_wait(id, std::chrono::hours{1});
+  EXPECT_EQ(blog(id).last_status, "ok");
+}
+
+TEST_F(PolitePollingTest, AFeedThatDropsItsTtlLosesTheStoredHint) {
+  write(dir_ / "www/ttl.xml", rss_with("<ttl>180</ttl>"));
+  const auto id = add_blog("/ttl.xml");
+  crawl();
+  ASSERT_EQ(blog(id).feed_update_interval, std::chrono::minutes{180});
+  write(dir_ / "www/ttl.xml", rss("Hinted", 1, 3));  // changed (new ETag): a 200 without <ttl>
+  expect_wait(id, std::chrono::hours{1});
+  EXPECT_EQ(blog(id).feed_update_interval, std::nullopt);
+  EXPECT_EQ(blog(id).last_status, "ok");
+}
+
+TEST_F(PolitePollingTest, FailuresBackOffAsBeforeAndKeepTheHint) {
+  write(dir_ / "www/ttl.xml", rss_with("<ttl>600</ttl>"));
+  const auto id = add_blog("/ttl.xml");
+  crawl();
+  fs::remove(dir_ / "www/ttl.xml");        // now a 404
+  expect_wait(id, std::chrono::hours{1});  // the first failure: one interval, not the feed's 10 h
+  EXPECT_EQ(blog(id).consecutive_failures, 1);
+  EXPECT_EQ(blog(id).feed_update_interval, std::chrono::minutes{600});  // kept for when it is back
+}
+
+TEST_F(PolitePollingTest, MaxIntervalIsConfigurable) {
+  write(dir_ / "www/ttl.xml", rss_with("<ttl>600</ttl>"));
+  const auto id = add_blog("/ttl.xml");
+  fetch::HttpClient client({});
+  CrawlOptions options;
+  options.all = true;
+  options.schedule.max_interval = std::chrono::hours{4};
+  const TimePoint before = now_seconds();
+  ASSERT_TRUE(Crawler(*store_, client, options, {}).run());
+  const TimePoint after = now_seconds();
+  ASSERT_TRUE(blog(id).next_due_at);
+  EXPECT_GE(*blog(id).next_due_at, before + std::chrono::hours{4});
+  EXPECT_LE(*blog(id).next_due_at, after + std::chrono::hours{4});
 }
 
 }  // namespace
