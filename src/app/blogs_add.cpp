@@ -10,6 +10,7 @@
 #include <string>
 #include <unordered_set>
 #include <utility>
+#include <variant>
 #include <vector>
 
 #include "app/commands.h"
@@ -29,7 +30,9 @@ struct Candidate {
   std::string url;        // as found: the URL given, a link's href or a well-known path
   std::string final_url;  // after redirects
   std::string feed_url;   // what the blog is stored under: the target of a permanent redirect, else url
-  feed::Feed feed;
+  // What is kept of the parsed feed (not its entries: a page may declare 32 feeds of 8 MiB each).
+  std::string title, link, version;
+  std::size_t entries = 0;
   bool comments = false;
 };
 
@@ -52,46 +55,54 @@ struct Found {
   std::vector<Rejected> rejected;
 };
 
-Candidate make_candidate(const fetch::Response& response, feed::Feed feed, bool comments_hint) {
+Candidate make_candidate(const fetch::Response& response, const feed::Feed& feed, bool comments_hint) {
   Candidate c;
   c.url = response.url;
   c.final_url = response.final_url.empty() ? response.url : response.final_url;
   // The crawler moves a blog on a permanent redirect (301/308) only; a temporary one keeps the URL given.
   c.feed_url = response.permanent_redirect.value_or(response.url);
   c.comments = comments_hint || html::looks_like_comment_feed(c.final_url, feed.title);
-  c.feed = std::move(feed);
+  c.title = feed.title;
+  c.link = feed.link;
+  c.version = feed.version;
+  c.entries = feed.entries.size();
   return c;
 }
 
 // Fetches every probe at once (the client keeps to its per-host limit) and keeps those that parse as feeds,
-// in the probes' order. Two probes that end at the same URL (/feed and its redirect to /feed/) count once.
+// in the probes' order. Each body is parsed as it arrives and dropped. Two probes that end at the same URL
+// (/feed and its redirect to /feed/) count once.
 void probe_all(fetch::HttpClient& client, const std::vector<Probe>& probes, Found& found) {
   std::vector<fetch::Request> requests;
   requests.reserve(probes.size());
   for (std::size_t i = 0; i < probes.size(); ++i) requests.push_back({.url = probes[i].url, .tag = i});
-  std::vector<fetch::Response> responses(probes.size());
+  std::vector<std::variant<Candidate, Rejected>> outcomes(probes.size());
   client.fetch_all(std::move(requests), [&](fetch::Response r) {
     const auto slot = static_cast<std::size_t>(r.tag);
-    responses[slot] = std::move(r);
-  });
-  for (std::size_t i = 0; i < probes.size(); ++i) {
-    const fetch::Response& r = responses[i];
+    const Probe& probe = probes[slot];
     if (r.error || !r.ok()) {
-      found.rejected.push_back({probes[i].url,
-                                r.error ? r.error->message : fmt::format("fetch: HTTP {}", r.status),
-                                probes[i].guessed});
-      continue;
+      outcomes[slot] = Rejected{
+          probe.url, r.error ? r.error->message : fmt::format("fetch: HTTP {}", r.status), probe.guessed};
+      return;
     }
     const std::string base = r.final_url.empty() ? r.url : r.final_url;
     auto parsed = feed::parse_feed(r.body, {.base_url = base, .content_type = r.content_type});
     if (!parsed) {
-      found.rejected.push_back({probes[i].url, parsed.error().message, probes[i].guessed});
+      outcomes[slot] = Rejected{probe.url, parsed.error().message, probe.guessed};
+      return;
+    }
+    outcomes[slot] = make_candidate(r, *parsed, probe.comments);
+  });
+  for (auto& outcome : outcomes) {
+    if (auto* rejected = std::get_if<Rejected>(&outcome)) {
+      found.rejected.push_back(std::move(*rejected));
       continue;
     }
-    const bool duplicate = std::any_of(found.feeds.begin(), found.feeds.end(),
-                                       [&](const Candidate& c) { return c.final_url == base; });
-    if (duplicate) continue;
-    found.feeds.push_back(make_candidate(r, std::move(*parsed), probes[i].comments));
+    auto& candidate = std::get<Candidate>(outcome);
+    const bool duplicate = std::any_of(found.feeds.begin(), found.feeds.end(), [&](const Candidate& c) {
+      return c.final_url == candidate.final_url;
+    });
+    if (!duplicate) found.feeds.push_back(std::move(candidate));
   }
 }
 
@@ -208,7 +219,7 @@ int cmd_blog_add(const config::Config& config, const BlogAddOptions& options) {
   if (direct) {
     // The URL is a feed (told by its bytes, whatever its name or Content-Type): given explicitly, it is
     // taken even when it looks like a comment feed.
-    found.feeds.push_back(make_candidate(page, std::move(*direct), false));
+    found.feeds.push_back(make_candidate(page, *direct, false));
     found.feeds.back().comments = false;  // asked for by name
   } else if (html::looks_like_html(page.body, page.content_type)) {
     from_html = true;
@@ -244,9 +255,10 @@ int cmd_blog_add(const config::Config& config, const BlogAddOptions& options) {
   }
 
   // The same blog may be followed under another of its feeds (the page lists RSS first, the list had Atom).
+  // The chosen feed is always checked (even a comment feed): adding it again would overwrite its blog.
   std::optional<model::Blog> already;
   for (const auto& c : found.feeds) {
-    if (c.comments) continue;
+    if (c.comments && &c != &found.feeds.front()) continue;
     auto blog = followed_blog(*store, {c.url, c.final_url, c.feed_url});
     if (!blog) return report_failure(blog.error());
     if (*blog) {
@@ -258,10 +270,10 @@ int cmd_blog_add(const config::Config& config, const BlogAddOptions& options) {
 
   const Candidate& chosen = found.feeds.front();
   std::string title = std::string(trim(options.title));
-  if (title.empty()) title = chosen.feed.title;
+  if (title.empty()) title = chosen.title;
   if (title.empty()) title = page_title;
   if (title.empty()) title = url_host(chosen.final_url);
-  std::string site_url = is_http_url(chosen.feed.link) ? chosen.feed.link : std::string();
+  std::string site_url = is_http_url(chosen.link) ? chosen.link : std::string();
   if (site_url.empty() && from_html) site_url = page_url;
   const std::string category = options.category.empty() ? "uncategorized" : options.category;
 
@@ -269,9 +281,9 @@ int cmd_blog_add(const config::Config& config, const BlogAddOptions& options) {
     fmt::print("{} {} at {}:\n", found.feeds.size(), found.feeds.size() == 1 ? "feed" : "feeds", url);
     for (std::size_t i = 0; i < found.feeds.size(); ++i) {
       const Candidate& c = found.feeds[i];
-      fmt::print("  {}. {}  {}  \"{}\"  {} {}{}{}\n", i + 1, c.feed_url, format_name(c.feed.version),
-                 c.feed.title, c.feed.entries.size(), c.feed.entries.size() == 1 ? "entry" : "entries",
-                 c.comments ? "  (comments)" : "", i == 0 ? "  <- chosen" : "");
+      fmt::print("  {}. {}  {}  \"{}\"  {} {}{}{}\n", i + 1, c.feed_url, format_name(c.version), c.title,
+                 c.entries, c.entries == 1 ? "entry" : "entries", c.comments ? "  (comments)" : "",
+                 i == 0 ? "  <- chosen" : "");
     }
     // What the page declared is worth a line each; the guesses that missed, one line for all.
     std::size_t missed_guesses = 0;

@@ -291,6 +291,11 @@ TEST_F(BlogsAddTest, OnlyACommentFeedIsTakenWhenNothingElseIsFound) {
   const auto blogs = stored_blogs();
   ASSERT_EQ(blogs.size(), 1u);
   EXPECT_EQ(blogs[0].feed_url, url("/comments/feed/index.xml"));
+  // Adding it again says so instead of re-upserting (which would overwrite the title and category).
+  const auto again = longread("blogs add " + url("/index.html") + " --category essays --title Other");
+  EXPECT_EQ(again.status, 0) << again.err;
+  EXPECT_TRUE(again.out.starts_with("already following blog " + std::to_string(blogs[0].id))) << again.out;
+  EXPECT_EQ(stored_blogs()[0].category, "uncategorized");
 }
 
 TEST_F(BlogsAddTest, DryRunListsEveryCandidateAndStoresNothing) {
