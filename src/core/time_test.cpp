@@ -12,6 +12,17 @@ TEST(Time, FormatsRfc3339AndHttpDate) {
   EXPECT_EQ(format_http_date(t), "Mon, 23 May 2022 10:05:07 GMT");
 }
 
+// Found by fuzz/date_fuzz.cpp (fuzz/regressions/date/): formatting a date outside 1677..2262 (Hugo's year 1,
+// a feed's "0144") overflowed a nanosecond conversion inside fmt, undefined behaviour under UBSan.
+TEST(Time, FormatsYearsOutsideTheNanosecondRange) {
+  const TimePoint first = sys_days{year{1} / January / 1};
+  EXPECT_EQ(format_rfc3339(first), "0001-01-01T00:00:00Z");
+  EXPECT_EQ(format_http_date(first), "Mon, 01 Jan 0001 00:00:00 GMT");
+  const TimePoint last = sys_days{year{9999} / December / 31} + hours{23} + minutes{59} + seconds{59};
+  EXPECT_EQ(format_rfc3339(last), "9999-12-31T23:59:59Z");
+  EXPECT_EQ(format_http_date(last), "Fri, 31 Dec 9999 23:59:59 GMT");
+}
+
 TEST(Time, PlausibleRejectsYearOneAndFarFuture) {
   const TimePoint now = sys_days{year{2026} / November / 29};
   EXPECT_FALSE(is_plausible_feed_date(sys_days{year{1} / January / 1}, now));
