@@ -22,6 +22,17 @@ std::optional<std::string> get_part(CURLU* u, CURLUPart part, unsigned flags = 0
   return std::string(s.p);
 }
 
+UrlHandle parse_absolute(std::string_view url);
+
+// The whole URL, when libcurl can read back what it wrote. It accepts a few inputs it then writes as URLs it
+// rejects ("file:///" -> "file://(nil)", "file:A\xfa" -> "file://A\xfa"); those are not valid URLs to hand
+// out, and a key that does not parse back would not be stable.
+std::optional<std::string> whole_url(CURLU* u, unsigned flags = 0) {
+  auto url = get_part(u, CURLUPART_URL, flags);
+  if (!url || !parse_absolute(*url)) return std::nullopt;
+  return url;
+}
+
 UrlHandle parse_absolute(std::string_view url) {
   UrlHandle u(curl_url());
   if (!u) return nullptr;
@@ -37,19 +48,19 @@ std::optional<std::string> resolve_url(std::string_view base, std::string_view r
   if (base.empty()) {
     auto u = parse_absolute(ref);
     if (!u) return std::nullopt;
-    return get_part(u.get(), CURLUPART_URL);
+    return whole_url(u.get());
   }
   auto u = parse_absolute(base);
   if (!u) {
     auto abs = parse_absolute(ref);
     if (!abs) return std::nullopt;
-    return get_part(abs.get(), CURLUPART_URL);
+    return whole_url(abs.get());
   }
   // Setting a relative URL on a handle holding an absolute one resolves it (RFC 3986 section 5).
   if (curl_url_set(u.get(), CURLUPART_URL, r.c_str(), CURLU_NON_SUPPORT_SCHEME | CURLU_URLENCODE) !=
       CURLUE_OK)
     return std::nullopt;
-  return get_part(u.get(), CURLUPART_URL);
+  return whole_url(u.get());
 }
 
 std::optional<std::string> normalize_url(std::string_view url) {
@@ -61,7 +72,7 @@ std::optional<std::string> normalize_url(std::string_view url) {
       if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
     curl_url_set(u.get(), CURLUPART_HOST, host->c_str(), 0);
   }
-  return get_part(u.get(), CURLUPART_URL, CURLU_NO_DEFAULT_PORT);
+  return whole_url(u.get(), CURLU_NO_DEFAULT_PORT);
 }
 
 bool is_http_url(std::string_view url) {

@@ -40,3 +40,18 @@ TEST(Url, NormalizeLowercasesHostAndDropsDefaultPort) {
 }
 }  // namespace
 }  // namespace longread
+
+namespace longread {
+namespace {
+// Found by fuzz/url_fuzz.cpp (fuzz/regressions/url/): libcurl 7.88 accepts "file:///" and "file:00" but
+// writes them back as "file://(nil)" and "file://00", which it then rejects; such URLs are not handed out.
+TEST(Url, NeverHandsOutAUrlThatDoesNotParseBack) {
+  EXPECT_EQ(normalize_url("file:///"), std::nullopt);
+  EXPECT_EQ(normalize_url("file:00"), std::nullopt);
+  EXPECT_EQ(resolve_url("", "file:00"), std::nullopt);
+  EXPECT_EQ(normalize_url("file:///etc/x"), "file:///etc/x");
+  for (const auto& url : {normalize_url("HTTP://A.example/x"), resolve_url("https://a.example/b/", "../c")})
+    EXPECT_EQ(normalize_url(url.value()), url);
+}
+}  // namespace
+}  // namespace longread
