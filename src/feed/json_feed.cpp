@@ -37,7 +37,9 @@ class PartialDomBuilder {
     return true;
   }
   bool parse_error(std::size_t position, const std::string&, const nlohmann::detail::exception& ex) {
-    error = fmt::format("JSON error at byte {}: {}", position, ex.what());
+    // nlohmann quotes the bytes it last read, which may end inside a UTF-8 sequence: every string a Feed
+    // hands out is valid UTF-8, this message included.
+    error = fmt::format("JSON error at byte {}: {}", position, sanitize_utf8(ex.what()));
     incomplete_ = stack_;
     return false;
   }
