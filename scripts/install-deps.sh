@@ -16,13 +16,18 @@ TEST_PKGS=(
 BENCH_PKGS=(
   python3-feedparser newsboat wrk bc
 )
+# Optional: coverage-guided fuzzing (fuzz/run.sh). Not part of 'all' or CI; the replay test needs none of it.
+FUZZ_PKGS=(
+  afl++
+)
 
 want=("${BUILD_PKGS[@]}")
 case "${1:-build}" in
   build) ;;
   test) want+=("${TEST_PKGS[@]}") ;;
   all) want+=("${TEST_PKGS[@]}" "${BENCH_PKGS[@]}") ;;
-  *) echo "usage: $0 [build|test|all]" >&2; exit 2 ;;
+  fuzz) want+=("${FUZZ_PKGS[@]}") ;;
+  *) echo "usage: $0 [build|test|all|fuzz]" >&2; exit 2 ;;
 esac
 
 missing=()
@@ -31,7 +36,7 @@ for p in "${want[@]}"; do
 done
 # The browser test drives Chromium from Node.js (playwright-core), and the HTML validation runs npm's
 # vnu-jar; a machine may already have a Node.js of its own, in which case Debian's is not needed.
-if [ "${1:-build}" != build ] && ! command -v node >/dev/null; then missing+=(nodejs npm); fi
+if [ "${1:-build}" != build ] && [ "${1:-build}" != fuzz ] && ! command -v node >/dev/null; then missing+=(nodejs npm); fi
 if ((${#missing[@]})); then
   SUDO=""
   [ "$(id -u)" -eq 0 ] || SUDO="sudo"
