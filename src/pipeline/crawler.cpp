@@ -215,8 +215,8 @@ Result<CrawlSummary> Crawler::run(CrawlObserver* observer) {
       record.status = "not modified";
       // A 304 has no body, so the feed's own hint is the one stored from its last parse (migration 0010):
       // the server's Cache-Control / Expires alone would lose a <ttl> on every poll but those that get a 200.
+      result.status = record.status;  // before the reason: the pass counts "not modified" by this text
       schedule_success(record, {.fresh_for = response.fresh_for, .feed_interval = blog.feed_update_interval});
-      result.status = record.status;
     } else {
       auto parsed = feed::parse_feed(
           response.body, {.base_url = response.final_url.empty() ? blog.feed_url : response.final_url,

@@ -414,7 +414,7 @@ class PolitePollingTest : public CrawlTest {
   // is known to within the crawl's duration; both ends are returned.
   std::pair<std::chrono::seconds, std::chrono::seconds> wait_after_crawl(std::int64_t id) {
     const TimePoint before = now_seconds();
-    crawl();
+    last_summary_ = crawl();
     const TimePoint after = now_seconds();
     const auto due = blog(id).next_due_at;
     EXPECT_TRUE(due);
@@ -427,6 +427,7 @@ class PolitePollingTest : public CrawlTest {
     EXPECT_LE(low, expected) << "blog " << id;
     EXPECT_GE(high, expected) << "blog " << id;
   }
+  CrawlSummary last_summary_;
 };
 
 TEST_F(PolitePollingTest, TtlOf180MinutesIsDueInThreeHours) {
@@ -467,7 +468,8 @@ TEST_F(PolitePollingTest, ANotModifiedResponseStillHonoursTheStoredFeedHint) {
   const auto id = add_blog("/ttl.xml");
   crawl();
   server_->reset();
-  expect_wait(id, std::chrono::hours{3});  // the second crawl
+  expect_wait(id, std::chrono::hours{3});    // the second crawl
+  EXPECT_EQ(last_summary_.not_modified, 1);  // the reason in the stored status does not hide the 304
   EXPECT_EQ(blog(id).last_status, "not modified (feed: 3 h)");
   const auto log = nlohmann::json::parse(server_->requests_json());
   ASSERT_EQ(log.size(), 1u);
@@ -479,6 +481,7 @@ TEST_F(PolitePollingTest, ANotModifiedResponseHonoursItsCacheControl) {
   const auto id = add_blog(with_header("/plain.xml", "Cache-Control: public, max-age=7200"));
   crawl();
   expect_wait(id, std::chrono::hours{2});
+  EXPECT_EQ(last_summary_.not_modified, 1);
   EXPECT_EQ(blog(id).last_status, "not modified (http: 2 h)");
 }
 
