@@ -9,6 +9,7 @@
 #include <fstream>
 #include <iostream>
 #include <iterator>
+#include <ostream>
 #include <string>
 #include <vector>
 
@@ -31,6 +32,15 @@ std::string read_bytes(const fs::path& p) {
   std::ifstream in(p, std::ios::binary);
   return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
 }
+
+}  // namespace
+
+// gtest names the parameter in test listings by this (instead of dumping its bytes).
+void PrintTo(const Harness& harness, std::ostream* os) {
+  *os << harness.name;
+}
+
+namespace {
 
 class Replay : public ::testing::TestWithParam<Harness> {};
 
