@@ -19,6 +19,7 @@ struct Blog {
   std::string author;
   std::string category;     // category slug, e.g. "programming"
   bool short_form = false;  // short posts are this blog's normal form: the length rule does not apply
+  bool paused = false;      // the operator paused it (`longread blogs pause`): no crawl polls it
 
   // HTTP caching validators from the last 200 response (RFC 9110 section 8.8).
   std::string etag;

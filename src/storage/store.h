@@ -24,6 +24,19 @@ struct BlogSeed {
   std::string title{};
   std::string category{};  // slug; empty: "uncategorized"
   bool short_form = false;
+  // Set: replace (an OPML outline's `longread:paused`; un-pausing makes the blog due at once). Unset: an
+  // existing blog keeps its state, a new one is not paused.
+  std::optional<bool> paused{};
+};
+
+// An operator's change to one blog (`longread blogs edit / pause / resume`): each set field replaces the
+// stored one; unset fields, the crawl state, validators and articles are kept.
+struct BlogEdit {
+  std::optional<std::string> title{};
+  std::optional<std::string> category{};  // slug; created when new; empty: "uncategorized"
+  std::optional<bool> short_form{};
+  std::optional<std::string> feed_url{};
+  std::optional<bool> paused{};  // false on a paused blog also makes it due at once
 };
 
 // What one crawl of one blog produced; save_crawl writes all of it in one transaction.
@@ -178,10 +191,18 @@ class Store {
   virtual Result<std::int64_t> upsert_blog(const BlogSeed& seed) = 0;
   virtual Result<std::optional<model::Blog>> blog(std::int64_t id) = 0;
   virtual Result<std::vector<model::Blog>> blogs() = 0;  // with article_count
+  // Blogs due at `now`, paused ones left out.
   virtual Result<std::vector<model::Blog>> due_blogs(TimePoint now) = 0;
   virtual Result<std::int64_t> blog_count() = 0;
   // The blog whose feed URL is exactly `feed_url` (as stored: after any permanent redirect), if any.
   virtual Result<std::optional<model::Blog>> blog_by_feed_url(std::string_view feed_url) = 0;
+  // Applies `edit` in one transaction and returns the blog as it is afterwards. A new category re-files the
+  // blog's articles that took its category (not those the classifier filed elsewhere), and a category left
+  // with no blog and no article is dropped. kNotFound for an unknown blog; kConflict when the new feed URL
+  // is another blog's.
+  virtual Result<model::Blog> edit_blog(std::int64_t /*blog_id*/, const BlogEdit& /*edit*/) {
+    return unsupported("edit_blog");
+  }
 
   // --- crawling
   virtual Result<std::vector<StoredArticleKey>> article_keys(std::int64_t blog_id) = 0;

@@ -53,37 +53,57 @@ constexpr const char* kEnsureCategory =
     "INSERT INTO categories (slug, name) VALUES (:slug, :name) ON CONFLICT (slug) DO NOTHING";
 
 // Re-upserting a blog from its list updates what the list says; an empty title or site URL in the list
-// keeps what the feed told us. Crawl state is never touched here.
+// keeps what the feed told us. Crawl state is never touched here, except that a list that un-pauses a
+// paused blog makes it due at once, as `blogs resume` does. A NULL :paused (the list does not say) keeps it.
 constexpr const char* kUpsertBlog =
-    "INSERT INTO blogs (feed_url, site_url, title, category, short_form, created_at)"
-    " VALUES (:feed_url, :site_url, :title, :category, :short_form, :created_at)"
+    "INSERT INTO blogs (feed_url, site_url, title, category, short_form, paused, created_at)"
+    " VALUES (:feed_url, :site_url, :title, :category, :short_form, COALESCE(:paused, 0), :created_at)"
     " ON CONFLICT (feed_url) DO UPDATE SET"
     "  site_url = CASE WHEN excluded.site_url <> '' THEN excluded.site_url ELSE blogs.site_url END,"
     "  title = CASE WHEN excluded.title <> '' THEN excluded.title ELSE blogs.title END,"
     "  category = excluded.category,"
-    "  short_form = excluded.short_form"
+    "  short_form = excluded.short_form,"
+    "  paused = COALESCE(:paused, blogs.paused),"
+    "  next_due_at = CASE WHEN blogs.paused = 1 AND :paused = 0 THEN NULL ELSE blogs.next_due_at END"
     " RETURNING id";
 constexpr const char* kSelectBlogCategoryByFeedUrl = "SELECT category FROM blogs WHERE feed_url = :feed_url";
 constexpr const char* kSelectBlogCategory = "SELECT category FROM blogs WHERE id = :id";
 // Articles that fell back to their blog's category follow the blog when it is re-filed.
 constexpr const char* kRefileBlogArticles =
     "UPDATE articles SET category = :category WHERE blog_id = :blog_id AND category_from_blog = 1";
+// An operator's edit (BlogEdit): NULL keeps a column. Every right-hand side reads the row as it was, so
+// "paused = 1 AND :paused = 0" is a resume, which makes the blog due at once.
+constexpr const char* kSelectBlogEditState = "SELECT category, paused FROM blogs WHERE id = :id";
+constexpr const char* kSelectOtherBlogWithFeedUrl =
+    "SELECT id FROM blogs WHERE feed_url = :feed_url AND id <> :id";
+constexpr const char* kEditBlog =
+    "UPDATE blogs SET title = COALESCE(:title, title), category = COALESCE(:category, category),"
+    " short_form = COALESCE(:short_form, short_form), feed_url = COALESCE(:feed_url, feed_url),"
+    " paused = COALESCE(:paused, paused),"
+    " next_due_at = CASE WHEN paused = 1 AND :paused = 0 THEN NULL ELSE next_due_at END"
+    " WHERE id = :id";
+// A category an edit left without blogs and articles goes, so the site does not list it with 0 articles.
+constexpr const char* kDropEmptyCategory =
+    "DELETE FROM categories WHERE slug = :slug AND NOT EXISTS (SELECT 1 FROM blogs WHERE category = :slug)"
+    " AND NOT EXISTS (SELECT 1 FROM articles WHERE category = :slug)";
 
 // article_count is the trigger-kept count of visible articles (migration 0004).
 #define LONGREAD_BLOG_COLUMNS                                                                           \
   "b.id, b.feed_url, b.site_url, b.title, b.author, b.category, b.short_form, b.etag, b.last_modified," \
   " b.last_attempt_at, b.last_success_at, b.next_due_at, b.consecutive_failures, b.last_status,"        \
-  " b.last_error, b.last_error_at, b.visible_articles, b.feed_update_minutes"
+  " b.last_error, b.last_error_at, b.visible_articles, b.feed_update_minutes, b.paused"
 
 constexpr const char* kSelectBlogById = "SELECT " LONGREAD_BLOG_COLUMNS " FROM blogs b WHERE b.id = :id";
 constexpr const char* kSelectBlogByFeedUrl =
     "SELECT " LONGREAD_BLOG_COLUMNS " FROM blogs b WHERE b.feed_url = :feed_url";
 constexpr const char* kSelectBlogs =
     "SELECT " LONGREAD_BLOG_COLUMNS " FROM blogs b ORDER BY LOWER(b.title), b.id";
-// "IS NOT NULL" first: never-crawled blogs lead, whatever the engine's NULL ordering.
-constexpr const char* kSelectDueBlogs = "SELECT " LONGREAD_BLOG_COLUMNS
-                                        " FROM blogs b WHERE b.next_due_at IS NULL OR b.next_due_at <= :now"
-                                        " ORDER BY b.next_due_at IS NOT NULL, b.next_due_at, b.id";
+// "IS NOT NULL" first: never-crawled blogs lead, whatever the engine's NULL ordering. Paused blogs are
+// never due (migration 0011).
+constexpr const char* kSelectDueBlogs =
+    "SELECT " LONGREAD_BLOG_COLUMNS
+    " FROM blogs b WHERE b.paused = 0 AND (b.next_due_at IS NULL OR b.next_due_at <= :now)"
+    " ORDER BY b.next_due_at IS NOT NULL, b.next_due_at, b.id";
 constexpr const char* kCountBlogs = "SELECT COUNT(*) FROM blogs";
 constexpr const char* kCountArticles = "SELECT COUNT(*) FROM articles";
 
@@ -438,6 +458,7 @@ model::Blog read_blog(const Query& q) {
   b.article_count = q.int64(16);
   if (const auto minutes = q.optional_int64(17); minutes && *minutes > 0)
     b.feed_update_interval = std::chrono::minutes{*minutes};
+  b.paused = q.int64(18) != 0;
   return b;
 }
 
@@ -724,7 +745,7 @@ class SqliteStore final : public Store {
       auto q = db.query(kUpsertBlog);
       if (!q) return db_error("cannot upsert blog", q.error());
       q->bind(":feed_url", seed.feed_url).bind(":site_url", seed.site_url).bind(":title", seed.title);
-      q->bind(":category", category).bind(":short_form", seed.short_form);
+      q->bind(":category", category).bind(":short_form", seed.short_form).bind(":paused", seed.paused);
       q->bind(":created_at", to_unix(now_seconds()));
       auto row = q->step();
       if (!row) return db_error("cannot upsert blog", row.error());
@@ -738,6 +759,67 @@ class SqliteStore final : public Store {
     }
     if (auto ok = tx->commit(); !ok) return db_error("cannot upsert blog", ok.error());
     return id;
+  }
+
+  Result<model::Blog> edit_blog(std::int64_t blog_id, const BlogEdit& edit) override {
+    std::optional<std::string> category = edit.category;
+    if (category && category->empty()) category = kDefaultCategory;
+    std::lock_guard lock(writer_mutex_);
+    Connection& db = *writer_;
+    auto tx = Transaction::begin(db);
+    if (!tx) return db_error("cannot edit blog", tx.error());
+
+    std::string old_category;
+    {
+      auto q = db.query(kSelectBlogEditState);
+      if (!q) return db_error("cannot edit blog", q.error());
+      q->bind(":id", blog_id);
+      auto row = q->step();
+      if (!row) return db_error("cannot edit blog", row.error());
+      if (!*row) return fail(ErrorKind::kNotFound, fmt::format("store: no blog {}", blog_id));
+      old_category = q->text(0);
+    }
+    if (edit.feed_url) {
+      auto q = db.query(kSelectOtherBlogWithFeedUrl);
+      if (!q) return db_error("cannot edit blog", q.error());
+      q->bind(":feed_url", *edit.feed_url).bind(":id", blog_id);
+      auto row = q->step();
+      if (!row) return db_error("cannot edit blog", row.error());
+      if (*row)
+        return fail(ErrorKind::kConflict,
+                    fmt::format("store: feed URL {} is already blog {}'s", *edit.feed_url, q->int64(0)));
+    }
+    if (category) {
+      if (auto ok = ensure_category(db, *category); !ok) return db_error("cannot edit blog", ok.error());
+    }
+    {
+      auto q = db.query(kEditBlog);
+      if (!q) return db_error("cannot edit blog", q.error());
+      q->bind(":title", edit.title).bind(":category", category).bind(":short_form", edit.short_form);
+      q->bind(":feed_url", edit.feed_url).bind(":paused", edit.paused).bind(":id", blog_id);
+      if (auto ok = q->run(); !ok) return db_error("cannot edit blog", ok.error());
+    }
+    if (category && *category != old_category) {
+      auto q = db.query(kRefileBlogArticles);
+      if (!q) return db_error("cannot edit blog", q.error());
+      q->bind(":category", *category).bind(":blog_id", blog_id);
+      if (auto ok = q->run(); !ok) return db_error("cannot edit blog", ok.error());
+      auto drop = db.query(kDropEmptyCategory);
+      if (!drop) return db_error("cannot edit blog", drop.error());
+      drop->bind(":slug", old_category);
+      if (auto ok = drop->run(); !ok) return db_error("cannot edit blog", ok.error());
+    }
+    model::Blog after;
+    {
+      auto q = db.query(kSelectBlogById);
+      if (!q) return db_error("cannot edit blog", q.error());
+      q->bind(":id", blog_id);
+      auto row = q->step();
+      if (!row) return db_error("cannot edit blog", row.error());
+      after = read_blog(*q);
+    }
+    if (auto ok = tx->commit(); !ok) return db_error("cannot edit blog", ok.error());
+    return after;
   }
 
   Result<std::optional<model::Blog>> blog(std::int64_t id) override {
