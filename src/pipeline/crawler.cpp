@@ -73,6 +73,8 @@ Result<CrawlSummary> Crawler::run(CrawlObserver* observer) {
   const TimePoint now = now_seconds();
   auto blogs = options_.all ? store_.blogs() : store_.due_blogs(now);
   if (!blogs) return std::unexpected(blogs.error());
+  // A paused blog (`longread blogs pause`) is polled by no crawl, --all included; due_blogs leaves it out.
+  std::erase_if(*blogs, [](const model::Blog& blog) { return blog.paused; });
 
   CrawlSummary summary;
   summary.total = static_cast<int>(blogs->size());
