@@ -54,6 +54,10 @@ void collect(const xmlNode* parent, const std::string& category, int depth, std:
       blog.title = outline_title(c);
       blog.category = !category.empty() ? category : category_attribute(c);
       blog.short_form = iequals(attr_icase(c, "shortForm"), "true");
+      if (const std::string paused = attr_icase(c, "paused"); iequals(paused, "true"))
+        blog.paused = true;
+      else if (iequals(paused, "false"))
+        blog.paused = false;
       out.push_back(std::move(blog));
     }
     // A folder outline (no xmlUrl) names the category of everything inside it; the top-level one wins.
@@ -122,6 +126,7 @@ std::string write_opml(const std::vector<OpmlBlog>& blogs, std::string_view titl
       xmlSetProp(outline, x("xmlUrl"), x(feed_url.c_str()));
       if (!site_url.empty()) xmlSetProp(outline, x("htmlUrl"), x(site_url.c_str()));
       if (b.short_form) xmlSetNsProp(outline, ns, x("shortForm"), x("true"));
+      if (b.paused.value_or(false)) xmlSetNsProp(outline, ns, x("paused"), x("true"));
     }
   }
   xmlChar* out = nullptr;

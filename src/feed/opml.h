@@ -1,6 +1,7 @@
 // OPML 1.0/2.0 subscription lists (http://opml.org/spec2.opml): import and export of the blogs we follow.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -13,6 +14,9 @@ namespace longread::feed {
 struct OpmlBlog {
   std::string feed_url, site_url, title, category;
   bool short_form = false;  // `longread:shortForm="true"`: short posts are this blog's normal form
+  // `longread:paused="true"` / `"false"`: the operator paused the blog (not polled). Unset when the outline
+  // does not say, so an import can keep what the database has.
+  std::optional<bool> paused{};
 };
 
 // Reads every outline with an xmlUrl, at any depth. Its category is the title/text of the top-level

@@ -69,6 +69,33 @@ TEST(Opml, WriteRoundTrips) {
   }
 }
 
+// A paused blog is written with longread:paused="true" and read back; an outline that does not say leaves
+// it unset (an import keeps the database's state), and an explicit "false" reads as false.
+TEST(Opml, PausedRoundTripsAndAbsentStaysUnset) {
+  std::vector<OpmlBlog> blogs{{"https://a.example/feed", "", "A", "essays", false},
+                              {"https://b.example/feed", "", "B", "essays", true}};
+  blogs[0].paused = true;
+  blogs[1].paused = false;
+  const std::string xml = write_opml(blogs, "t");
+  EXPECT_NE(xml.find("longread:paused=\"true\""), std::string::npos) << xml;
+  EXPECT_EQ(xml.find("paused=\"false\""), std::string::npos) << xml;
+  auto back = parse_opml(xml);
+  ASSERT_TRUE(back) << back.error().message;
+  ASSERT_EQ(back->size(), 2u);
+  EXPECT_EQ((*back)[0].paused, std::optional<bool>(true));
+  EXPECT_EQ((*back)[1].paused, std::nullopt);
+  EXPECT_TRUE((*back)[1].short_form);
+
+  auto read =
+      parse_opml(R"(<opml version="2.0" xmlns:longread="https://longread.invalid/ns/opml"><body>)"
+                 R"(<outline xmlUrl="https://c.example/feed" longread:paused="false"/>)"
+                 R"(<outline xmlUrl="https://d.example/feed" longread:paused="TRUE"/></body></opml>)");
+  ASSERT_TRUE(read) << read.error().message;
+  ASSERT_EQ(read->size(), 2u);
+  EXPECT_EQ((*read)[0].paused, std::optional<bool>(false));
+  EXPECT_EQ((*read)[1].paused, std::optional<bool>(true));
+}
+
 TEST(Opml, Errors) {
   EXPECT_EQ(parse_opml("").error().message, "opml: empty document");
   EXPECT_EQ(parse_opml("<rss version=\"2.0\"/>").error().message, "opml: not an OPML document");
