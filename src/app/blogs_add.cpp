@@ -13,6 +13,7 @@
 #include <variant>
 #include <vector>
 
+#include "app/category_option.h"
 #include "app/commands.h"
 #include "app/store_setup.h"
 #include "core/strings.h"
@@ -146,22 +147,6 @@ void print_already_following(const model::Blog& blog) {
              blog.feed_url);
 }
 
-// A category slug as the site's URLs use it: lower-case ASCII letters and digits joined by single dashes.
-bool is_slug(std::string_view s) {
-  return !s.empty() && slugify(s, s.size() + 1) == s;
-}
-
-std::string category_list(storage::Store& store) {
-  auto categories = store.categories();
-  if (!categories || categories->empty()) return "none yet";
-  std::vector<std::string> slugs;
-  for (const auto& c : *categories) slugs.push_back(c.slug);
-  std::sort(slugs.begin(), slugs.end());
-  std::string out;
-  for (const auto& s : slugs) out += (out.empty() ? "" : ", ") + s;
-  return out;
-}
-
 }  // namespace
 
 int cmd_blog_add(const config::Config& config, const BlogAddOptions& options) {
@@ -172,25 +157,7 @@ int cmd_blog_add(const config::Config& config, const BlogAddOptions& options) {
   }
   auto store = open_store(config);
   if (!store) return 1;
-  // Categories are open (an OPML import creates any it names), but a slug ends up in the site's URLs, and
-  // a typo would quietly start a category of one blog: say which exist.
-  if (!options.category.empty()) {
-    if (!is_slug(options.category)) {
-      fmt::print(stderr,
-                 "longread: blogs add: category \"{}\" is not a slug (lower-case letters, digits and dashes, "
-                 "like \"{}\"); existing categories: {}\n",
-                 options.category, slugify(options.category), category_list(*store));
-      return 1;
-    }
-    auto categories = store->categories();
-    if (!categories) return report_failure(categories.error());
-    const bool known = std::any_of(categories->begin(), categories->end(),
-                                   [&](const model::Category& c) { return c.slug == options.category; });
-    if (!known) {
-      fmt::print(stderr, "longread: note: \"{}\" is a new category (existing: {})\n", options.category,
-                 category_list(*store));
-    }
-  }
+  if (!options.category.empty() && !check_category_option(*store, "blogs add", options.category)) return 1;
 
   // Already followed under exactly this URL: nothing to fetch.
   auto followed = followed_blog(*store, {url});

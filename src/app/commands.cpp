@@ -12,6 +12,7 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
+#include "app/blog_table.h"
 #include "app/progress.h"
 #include "app/store_setup.h"
 #include "core/strings.h"
@@ -32,10 +33,6 @@ std::optional<std::string> read_file(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
   if (!in) return std::nullopt;
   return std::string(std::istreambuf_iterator<char>(in), {});
-}
-
-std::string time_or_dash(const std::optional<TimePoint>& t) {
-  return t ? fmt::format("{:%Y-%m-%d %H:%M}", *t) : std::string("-");
 }
 
 nlohmann::json nullable_time(const std::optional<TimePoint>& t) {
@@ -71,7 +68,8 @@ int cmd_export(const config::Config& config) {
   }
   std::vector<feed::OpmlBlog> out;
   out.reserve(blogs->size());
-  for (const auto& b : *blogs) out.push_back({b.feed_url, b.site_url, b.title, b.category, b.short_form});
+  for (const auto& b : *blogs)
+    out.push_back({b.feed_url, b.site_url, b.title, b.category, b.short_form, b.paused});
   fmt::print("{}", feed::write_opml(out, "longread blogs"));
   return 0;
 }
@@ -98,30 +96,7 @@ int cmd_blogs(const config::Config& config) {
   if (!blogs) {
     return report_failure(blogs.error());
   }
-  constexpr const char* kRow = "{:>5}  {:<28}  {:<13}  {:<44}  {:<28}  {:<16}  {:<16}  {:<16}  {:>8}\n";
-  fmt::print(kRow, "id", "title", "category", "feed URL", "last status", "last error at", "last success",
-             "next due", "articles");
-  // Cuts to `n` code points, never inside a UTF-8 sequence (fmt pads by display width).
-  auto cell = [](std::string_view s, std::size_t n) {
-    std::size_t bytes = 0;
-    std::size_t points = 0;
-    while (bytes < s.size() && points < n) {
-      ++bytes;
-      while (bytes < s.size() && (static_cast<unsigned char>(s[bytes]) & 0xC0) == 0x80) ++bytes;
-      ++points;
-    }
-    if (bytes == s.size()) return std::string(s);
-    std::size_t last = bytes - 1;  // replace the last code point with "~"
-    while (last > 0 && (static_cast<unsigned char>(s[last]) & 0xC0) == 0x80) --last;
-    return std::string(s.substr(0, last)) + "~";
-  };
-  for (const auto& b : *blogs) {
-    fmt::print(kRow, b.id, cell(b.title, 28), cell(b.category, 13), cell(b.feed_url, 44),
-               cell(b.last_status.empty() ? "never crawled" : b.last_status, 28),
-               b.last_error.empty() ? std::string("-") : time_or_dash(b.last_error_at),
-               time_or_dash(b.last_success_at), b.next_due_at ? time_or_dash(b.next_due_at) : "now",
-               b.article_count);
-  }
+  print_blog_table(*blogs);
   return 0;
 }
 

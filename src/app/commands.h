@@ -2,6 +2,7 @@
 // wires configuration.
 #pragma once
 
+#include <cstdint>
 #include <optional>
 #include <string>
 
@@ -24,6 +25,20 @@ struct BlogAddOptions {
   bool dry_run = false;  // list every feed found, store nothing
 };
 int cmd_blog_add(const config::Config& config, const BlogAddOptions& options);
+// `blogs edit ID`: each given field replaces the stored one (docs/blogs.md, "Editing and pausing a blog");
+// prints the blog's row afterwards. Exit 1 for an unknown id, a category that is not a slug, or a feed URL
+// another blog has.
+struct BlogEditOptions {
+  std::int64_t blog_id = 0;
+  std::optional<std::string> title{};
+  std::optional<std::string> category{};  // slug, checked as `blogs add` checks it
+  std::optional<bool> short_form{};
+  std::optional<std::string> feed_url{};
+};
+int cmd_blog_edit(const config::Config& config, const BlogEditOptions& options);
+// `blogs pause ID` (`paused` true) / `blogs resume ID`: a paused blog is polled by no crawl; its articles
+// stay. Resuming makes it due at once.
+int cmd_blog_pause(const config::Config& config, std::int64_t blog_id, bool paused);
 int cmd_crawl(const config::Config& config, bool all);
 int cmd_inspect(const config::Config& config, const std::string& feed);
 int cmd_junk_list(const config::Config& config, int limit);

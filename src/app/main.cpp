@@ -41,6 +41,25 @@ int main(int argc, char** argv) {
   blog_add->add_flag("--short-form", blog_add_options.short_form,
                      "Short posts are this blog's normal form: the length rule does not apply");
   blog_add->add_flag("--dry-run", blog_add_options.dry_run, "List every feed found; store nothing");
+  app::BlogEditOptions blog_edit_options;
+  std::string edit_title, edit_category, edit_feed_url;
+  bool edit_short_form = false;
+  auto* blog_edit = blogs->add_subcommand(
+      "edit", "Change a blog's title, category, short-form flag or feed URL (crawl state and articles kept)");
+  blog_edit->add_option("ID", blog_edit_options.blog_id, "The blog's id (see `longread blogs`)")->required();
+  auto* edit_title_option = blog_edit->add_option("--title", edit_title, "Title to show");
+  auto* edit_category_option = blog_edit->add_option(
+      "--category", edit_category, "Category slug; articles filed under the blog's category follow it");
+  auto* edit_short_form_option = blog_edit->add_option("--short-form", edit_short_form,
+                                                       "true or false: short posts are its normal form");
+  auto* edit_feed_url_option =
+      blog_edit->add_option("--feed-url", edit_feed_url, "New feed URL (refused when another blog has it)");
+  std::int64_t pause_id = 0;
+  auto* blog_pause = blogs->add_subcommand(
+      "pause", "Stop polling a blog until `blogs resume` (its articles stay on the site)");
+  blog_pause->add_option("ID", pause_id, "The blog's id (see `longread blogs`)")->required();
+  auto* blog_resume = blogs->add_subcommand("resume", "Poll a paused blog again, starting at the next crawl");
+  blog_resume->add_option("ID", pause_id, "The blog's id (see `longread blogs`)")->required();
 
   bool all = false;
   auto* crawl = cli.add_subcommand("crawl", "Crawl every due blog once");
@@ -108,6 +127,15 @@ int main(int argc, char** argv) {
   if (*export_cmd) return app::cmd_export(config);
   if (*blog_remove) return app::cmd_blog_remove(config, blog_id);
   if (*blog_add) return app::cmd_blog_add(config, blog_add_options);
+  if (*blog_edit) {
+    if (edit_title_option->count() > 0) blog_edit_options.title = edit_title;
+    if (edit_category_option->count() > 0) blog_edit_options.category = edit_category;
+    if (edit_short_form_option->count() > 0) blog_edit_options.short_form = edit_short_form;
+    if (edit_feed_url_option->count() > 0) blog_edit_options.feed_url = edit_feed_url;
+    return app::cmd_blog_edit(config, blog_edit_options);
+  }
+  if (*blog_pause) return app::cmd_blog_pause(config, pause_id, true);
+  if (*blog_resume) return app::cmd_blog_pause(config, pause_id, false);
   if (*blogs) return app::cmd_blogs(config);
   if (*crawl) return app::cmd_crawl(config, all);
   if (*inspect) return app::cmd_inspect(config, feed);

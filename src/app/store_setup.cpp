@@ -68,7 +68,8 @@ Result<int> import_opml_text(storage::Store& store, std::string_view text) {
                                  .site_url = b.site_url,
                                  .title = b.title,
                                  .category = b.category,
-                                 .short_form = b.short_form});
+                                 .short_form = b.short_form,
+                                 .paused = b.paused});
     if (!id) return std::unexpected(id.error());
   }
   return static_cast<int>(blogs->size());

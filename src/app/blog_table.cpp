@@ -1,0 +1,51 @@
+#include "app/blog_table.h"
+
+#include <fmt/chrono.h>
+#include <fmt/format.h>
+
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace longread::app {
+namespace {
+
+std::string time_or_dash(const std::optional<TimePoint>& t) {
+  return t ? fmt::format("{:%Y-%m-%d %H:%M}", *t) : std::string("-");
+}
+
+// A paused blog is polled by no crawl, whatever its stored next_due_at says.
+std::string next_due(const model::Blog& b) {
+  if (b.paused) return "paused";
+  return b.next_due_at ? time_or_dash(b.next_due_at) : "now";
+}
+
+}  // namespace
+
+void print_blog_table(std::span<const model::Blog> blogs) {
+  constexpr const char* kRow = "{:>5}  {:<28}  {:<13}  {:<44}  {:<28}  {:<16}  {:<16}  {:<16}  {:>8}\n";
+  fmt::print(kRow, "id", "title", "category", "feed URL", "last status", "last error at", "last success",
+             "next due", "articles");
+  // Cuts to `n` code points, never inside a UTF-8 sequence (fmt pads by display width).
+  auto cell = [](std::string_view s, std::size_t n) {
+    std::size_t bytes = 0;
+    std::size_t points = 0;
+    while (bytes < s.size() && points < n) {
+      ++bytes;
+      while (bytes < s.size() && (static_cast<unsigned char>(s[bytes]) & 0xC0) == 0x80) ++bytes;
+      ++points;
+    }
+    if (bytes == s.size()) return std::string(s);
+    std::size_t last = bytes - 1;  // replace the last code point with "~"
+    while (last > 0 && (static_cast<unsigned char>(s[last]) & 0xC0) == 0x80) --last;
+    return std::string(s.substr(0, last)) + "~";
+  };
+  for (const auto& b : blogs) {
+    fmt::print(kRow, b.id, cell(b.title, 28), cell(b.category, 13), cell(b.feed_url, 44),
+               cell(b.last_status.empty() ? "never crawled" : b.last_status, 28),
+               b.last_error.empty() ? std::string("-") : time_or_dash(b.last_error_at),
+               time_or_dash(b.last_success_at), next_due(b), b.article_count);
+  }
+}
+
+}  // namespace longread::app

@@ -1,0 +1,127 @@
+// `longread blogs edit ID` and `blogs pause / resume ID`: an operator's changes to one followed blog, as
+// Miniflux's feed settings and FreshRSS's "mute" give. Each is one Store::edit_blog call (one
+// transaction); nothing else about the blog (crawl state, validators, articles, votes) changes.
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include <string>
+#include <vector>
+
+#include "app/blog_table.h"
+#include "app/category_option.h"
+#include "app/commands.h"
+#include "app/store_setup.h"
+#include "core/url.h"
+#include "storage/store.h"
+
+namespace longread::app {
+namespace {
+
+// The blog, or nullopt after printing "no blog with id N" (exit 1) or the store's error.
+std::optional<model::Blog> existing_blog(storage::Store& store, std::int64_t blog_id) {
+  auto blog = store.blog(blog_id);
+  if (!blog) {
+    report_failure(blog.error());
+    return std::nullopt;
+  }
+  if (!*blog) fmt::print(stderr, "longread: no blog with id {} (see `longread blogs`)\n", blog_id);
+  return *blog;
+}
+
+// Another blog already stored under `feed_url` as given or normalized (the forms `blogs add` checks).
+Result<std::optional<model::Blog>> other_blog_with_feed(storage::Store& store, std::int64_t blog_id,
+                                                        const std::string& feed_url) {
+  std::vector<std::string> keys{feed_url};
+  if (auto normal = normalize_url(feed_url); normal && *normal != feed_url)
+    keys.push_back(std::move(*normal));
+  for (const auto& key : keys) {
+    auto blog = store.blog_by_feed_url(key);
+    if (!blog) return std::unexpected(blog.error());
+    if (*blog && (*blog)->id != blog_id) return blog;
+  }
+  return std::optional<model::Blog>{};
+}
+
+int print_result(const model::Blog& blog) {
+  print_blog_table(std::span<const model::Blog>(&blog, 1));
+  return 0;
+}
+
+}  // namespace
+
+int cmd_blog_edit(const config::Config& config, const BlogEditOptions& options) {
+  if (!options.title && !options.category && !options.short_form && !options.feed_url) {
+    fmt::print(stderr,
+               "longread: blogs edit: nothing to change (give --title, --category, --short-form or "
+               "--feed-url)\n");
+    return 1;
+  }
+  if (options.feed_url && !is_http_url(*options.feed_url)) {
+    fmt::print(stderr, "longread: blogs edit: not an http(s) URL: {}\n", *options.feed_url);
+    return 1;
+  }
+  auto store = open_store(config);
+  if (!store) return 1;
+  const auto before = existing_blog(*store, options.blog_id);
+  if (!before) return 1;
+  if (options.category && !check_category_option(*store, "blogs edit", *options.category)) return 1;
+  if (options.feed_url) {
+    auto other = other_blog_with_feed(*store, options.blog_id, *options.feed_url);
+    if (!other) return report_failure(other.error());
+    if (*other) {
+      fmt::print(stderr,
+                 "longread: blogs edit: feed URL {} is already followed as blog {} \"{}\"; nothing changed "
+                 "(remove one of them first: `longread blogs remove ID`)\n",
+                 *options.feed_url, (*other)->id, (*other)->title);
+      return 1;
+    }
+  }
+
+  auto after = store->edit_blog(options.blog_id, {.title = options.title,
+                                                  .category = options.category,
+                                                  .short_form = options.short_form,
+                                                  .feed_url = options.feed_url});
+  if (!after) return report_failure(after.error());  // kConflict: another process took the URL meanwhile
+
+  std::vector<std::string> changes;
+  if (before->title != after->title)
+    changes.push_back(fmt::format("title \"{}\" -> \"{}\"", before->title, after->title));
+  if (before->category != after->category)
+    changes.push_back(
+        fmt::format("category {} -> {} (its articles filed under the blog's category follow it)",
+                    before->category, after->category));
+  if (before->short_form != after->short_form)
+    changes.push_back(fmt::format("short-form {} -> {} (applies to articles crawled from now on)",
+                                  before->short_form, after->short_form));
+  if (before->feed_url != after->feed_url)
+    changes.push_back(
+        fmt::format("feed URL {} -> {} (polled at its next due time)", before->feed_url, after->feed_url));
+  if (changes.empty()) changes.emplace_back("nothing was different");
+  fmt::print("edited blog {}: {}\n", after->id, fmt::join(changes, "; "));
+  return print_result(*after);
+}
+
+int cmd_blog_pause(const config::Config& config, std::int64_t blog_id, bool paused) {
+  auto store = open_store(config);
+  if (!store) return 1;
+  const auto before = existing_blog(*store, blog_id);
+  if (!before) return 1;
+  if (before->paused == paused) {
+    fmt::print("blog {} is {} paused; nothing changed\n", blog_id, paused ? "already" : "not");
+    return print_result(*before);
+  }
+  auto after = store->edit_blog(blog_id, {.paused = paused});
+  if (!after) return report_failure(after.error());
+  if (paused) {
+    fmt::print(
+        "paused blog {} \"{}\": no crawl polls it until `longread blogs resume {}`; its {} {} stay on "
+        "the site\n",
+        blog_id, after->title, blog_id, after->article_count,
+        after->article_count == 1 ? "article" : "articles");
+  } else {
+    fmt::print("resumed blog {} \"{}\": due at the next crawl\n", blog_id, after->title);
+  }
+  return print_result(*after);
+}
+
+}  // namespace longread::app
