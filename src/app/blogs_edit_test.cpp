@@ -181,17 +181,24 @@ TEST_F(BlogsEditTest, EditsEachFieldAndKeepsCrawlState) {
   ASSERT_EQ(r.status, 0) << r.out << r.err;
   EXPECT_FALSE(by_id(ann_).short_form);
 
+  // Title and short-form edits keep the crawl state and validators.
+  const Blog mid = by_id(ann_);
+  EXPECT_EQ(mid.etag, before.etag);
+  EXPECT_EQ(mid.last_modified, before.last_modified);
+  EXPECT_EQ(mid.next_due_at, before.next_due_at);
+
   r = longread("blogs edit " + std::to_string(ann_) + " --feed-url " + url("/ann2.xml"));
   ASSERT_EQ(r.status, 0) << r.out << r.err;
   EXPECT_EQ(by_id(ann_).feed_url, url("/ann2.xml"));
 
+  // A new feed URL drops the old URL's validators and is due at once; the crawl history stays.
   const Blog after = by_id(ann_);
   EXPECT_EQ(after.title, "Ann Smith");
   EXPECT_EQ(after.category, "programming");
-  EXPECT_EQ(after.etag, before.etag);
-  EXPECT_EQ(after.last_modified, before.last_modified);
+  EXPECT_EQ(after.etag, "");
+  EXPECT_EQ(after.last_modified, "");
+  EXPECT_FALSE(after.next_due_at.has_value());
   EXPECT_EQ(after.last_attempt_at, before.last_attempt_at);
-  EXPECT_EQ(after.next_due_at, before.next_due_at);
   EXPECT_EQ(after.last_status, before.last_status);
   EXPECT_EQ(after.article_count, 2);
   EXPECT_EQ(by_id(bob_).title, "Bob");  // only the edited blog changed

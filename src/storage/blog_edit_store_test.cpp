@@ -145,6 +145,13 @@ TEST_F(BlogEditStoreTest, EachFieldChangesAloneAndCrawlStateIsKept) {
   ASSERT_TRUE(edited) << edited.error().message;
   EXPECT_TRUE(edited->short_form);
   EXPECT_EQ(edited->title, "New Title");
+  // Title and short-form edits move nothing else: validators, crawl state, articles.
+  const model::Blog mid = blog(id);
+  EXPECT_EQ(mid.etag, "\"v1\"");
+  EXPECT_EQ(mid.last_modified, before.last_modified);
+  EXPECT_EQ(mid.next_due_at, before.next_due_at);
+  ASSERT_TRUE(mid.next_due_at.has_value());
+
   edited = store_->edit_blog(id, {.feed_url = "https://a.example/atom.xml"});
   ASSERT_TRUE(edited) << edited.error().message;
   EXPECT_EQ(edited->feed_url, "https://a.example/atom.xml");
@@ -154,16 +161,24 @@ TEST_F(BlogEditStoreTest, EachFieldChangesAloneAndCrawlStateIsKept) {
   EXPECT_EQ(after.title, "New Title");
   EXPECT_EQ(after.feed_url, "https://a.example/atom.xml");
   EXPECT_FALSE(after.paused);
-  // Nothing else moved: validators, crawl state, articles.
-  EXPECT_EQ(after.etag, before.etag);
-  EXPECT_EQ(after.etag, "\"v1\"");
-  EXPECT_EQ(after.last_modified, before.last_modified);
+  // A new feed URL drops the old one's validators (a 304 for the old resource must not stand for the new
+  // one) and makes the blog due at once; the crawl history and articles stay.
+  EXPECT_EQ(after.etag, "");
+  EXPECT_EQ(after.last_modified, "");
+  EXPECT_FALSE(after.next_due_at.has_value());
   EXPECT_EQ(after.last_attempt_at, before.last_attempt_at);
   EXPECT_EQ(after.last_success_at, before.last_success_at);
-  EXPECT_EQ(after.next_due_at, before.next_due_at);
   EXPECT_EQ(after.last_status, before.last_status);
   EXPECT_EQ(after.article_count, 1);
   EXPECT_FALSE(store_->blog_by_feed_url("https://a.example/feed").value().has_value());
+
+  // Giving the same URL again is no change: validators and schedule are kept.
+  crawl(id, at, {article("a1", "")});
+  const model::Blog recrawled = blog(id);
+  ASSERT_TRUE(recrawled.next_due_at.has_value());
+  ASSERT_TRUE(store_->edit_blog(id, {.feed_url = "https://a.example/atom.xml"}));
+  EXPECT_EQ(blog(id).etag, recrawled.etag);
+  EXPECT_EQ(blog(id).next_due_at, recrawled.next_due_at);
 }
 
 // Articles that took the blog's category follow it; one the classifier filed elsewhere stays; the listing

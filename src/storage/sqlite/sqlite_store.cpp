@@ -80,7 +80,13 @@ constexpr const char* kEditBlog =
     "UPDATE blogs SET title = COALESCE(:title, title), category = COALESCE(:category, category),"
     " short_form = COALESCE(:short_form, short_form), feed_url = COALESCE(:feed_url, feed_url),"
     " paused = COALESCE(:paused, paused),"
-    " next_due_at = CASE WHEN paused = 1 AND :paused = 0 THEN NULL ELSE next_due_at END"
+    // A new feed URL drops the old URL's validators (they belong to the other resource) and is read at once.
+    " etag = CASE WHEN :feed_url IS NOT NULL AND :feed_url <> feed_url THEN '' ELSE etag END,"
+    " last_modified = CASE WHEN :feed_url IS NOT NULL AND :feed_url <> feed_url THEN '' ELSE last_modified "
+    "END,"
+    " next_due_at = CASE WHEN (paused = 1 AND :paused = 0) OR (:feed_url IS NOT NULL AND :feed_url <> "
+    "feed_url)"
+    " THEN NULL ELSE next_due_at END"
     " WHERE id = :id";
 // A category an edit left without blogs and articles goes, so the site does not list it with 0 articles.
 constexpr const char* kDropEmptyCategory =
