@@ -45,7 +45,7 @@ int main(int argc, char** argv) {
   std::string edit_title, edit_category, edit_feed_url;
   bool edit_short_form = false;
   auto* blog_edit = blogs->add_subcommand(
-      "edit", "Change a blog's title, category, short-form flag or feed URL (crawl state and articles kept)");
+      "edit", "Change a blog's title, category, short-form flag or feed URL (articles and votes kept)");
   blog_edit->add_option("ID", blog_edit_options.blog_id, "The blog's id (see `longread blogs`)")->required();
   auto* edit_title_option = blog_edit->add_option("--title", edit_title, "Title to show");
   auto* edit_category_option = blog_edit->add_option(
