@@ -25,6 +25,7 @@ int date_harness(const std::uint8_t* data, std::size_t size);
 int url_harness(const std::uint8_t* data, std::size_t size);
 int web_request_harness(const std::uint8_t* data, std::size_t size);
 int ui_markup_harness(const std::uint8_t* data, std::size_t size);
+int discover_harness(const std::uint8_t* data, std::size_t size);
 
 inline constexpr Harness kHarnesses[] = {
     {"feed", feed_harness},
@@ -35,6 +36,7 @@ inline constexpr Harness kHarnesses[] = {
     {"url", url_harness},
     {"web_request", web_request_harness},
     {"ui_markup", ui_markup_harness},
+    {"discover", discover_harness},
 };
 
 // An invariant the code promises. A violation is a bug: trap, so the fuzzer saves the input as a crash.
