@@ -3,8 +3,8 @@
 // selector's high bit set, the page URL is taken from the input (up to the first '\n') instead of a fixed
 // list. Checks discover.h's promises: every discovered URL is an http(s) URL, valid UTF-8 and listed once, at
 // most kMaxFeedLinks of them, each type a lower-case feed type, titles valid UTF-8 and folded, `comments`
-// agrees with looks_like_comment_feed; well_known_feed_urls gives http(s) URLs, each once, and for an
-// http(s) page URL at least one; looks_like_html is true for a text/html Content-Type.
+// agrees with looks_like_comment_feed; well_known_feed_urls gives http(s) URLs, each once, and for a
+// UTF-8 http(s) page URL at least one; looks_like_html is true for a text/html Content-Type.
 #include <string>
 #include <unordered_set>
 
@@ -62,7 +62,8 @@ int discover_harness(const std::uint8_t* data, std::size_t size) {
     require(is_http_url(url));
     require(known_seen.insert(url).second);
   }
-  if (is_http_url(page_url)) require(!known.empty());
+  // A page URL that is not UTF-8 gives none (no such host resolves; discover.cpp's is_usable_url).
+  if (is_http_url(page_url) && is_valid_utf8(page_url)) require(!known.empty());
 
   // Arbitrary bytes as a URL and title: only "no crash" is promised.
   (void)html::looks_like_comment_feed(page_url, page.substr(0, 256));

@@ -101,12 +101,19 @@ PageParts collect(const GumboNode* root) {
   return parts;
 }
 
+// A URL discovery may hand out: http(s) and valid UTF-8. libcurl keeps the bytes of a host as they came, so a
+// page URL with a stray non-UTF-8 byte in its host (a redirect's Location is only bytes) would otherwise give
+// feed URLs that cannot be stored or shown as text; no such host resolves anyway (IDNA needs Unicode).
+bool is_usable_url(const std::string& url) {
+  return is_http_url(url) && is_valid_utf8(url);
+}
+
 // The document base URL (HTML 2.4.1): the first <base href> resolved against the page's URL. A base that
 // does not resolve to http(s) is ignored: feeds are only ever fetched over HTTP.
 std::string document_base(std::string_view page_url, const std::optional<std::string_view>& base_href) {
   if (base_href) {
     auto base = resolve_url(page_url, strip_ascii_space(*base_href));
-    if (base && is_http_url(*base)) return std::move(*base);
+    if (base && is_usable_url(*base)) return std::move(*base);
   }
   return std::string(page_url);
 }
@@ -144,7 +151,7 @@ Discovery discover_feeds(std::string_view html, std::string_view page_url) {
     const std::string_view href = strip_ascii_space(link.href);
     if (href.empty() || href.front() == '#') continue;  // the page itself, not a feed
     auto url = resolve_url(base, href);
-    if (!url || !is_http_url(*url)) continue;
+    if (!url || !is_usable_url(*url)) continue;
     if (!seen.insert(*url).second) continue;
     std::string title = collapse_whitespace(sanitize_utf8(link.title));
     const bool comments = looks_like_comment_feed(*url, title);
@@ -161,7 +168,7 @@ std::vector<std::string> well_known_feed_urls(std::string_view page_url) {
   std::unordered_set<std::string> seen;
   auto add = [&](std::string_view ref) {
     auto url = resolve_url(page_url, ref);
-    if (url && is_http_url(*url) && seen.insert(*url).second) out.push_back(std::move(*url));
+    if (url && is_usable_url(*url) && seen.insert(*url).second) out.push_back(std::move(*url));
   };
   for (const auto path : kPaths) add(path);                                  // beside the page
   for (const auto path : kPaths) add(std::string("/") + std::string(path));  // at the site root

@@ -306,6 +306,24 @@ TEST(Discover, WellKnownPathsBesideThePageThenAtTheRoot) {
   EXPECT_TRUE(well_known_feed_urls("not a url").empty());
 }
 
+// Found by fuzz/discover_fuzz.cpp: libcurl keeps a host's raw bytes, so a page URL with a non-UTF-8 byte in
+// its host (a hostile redirect) gave feed URLs that were not valid UTF-8. Such URLs are dropped; a link to
+// another, valid host still counts.
+TEST(Discover, NoUrlThatIsNotUtf8FromAPageUrlThatIsNot) {
+  const std::string page_url = "https://bl\x92g.example/2024/post/";
+  const auto found = discover_feeds(
+      "<link rel=alternate type=application/rss+xml href=feed.xml>"
+      "<link rel=alternate type=application/atom+xml href=https://ok.example/atom.xml>",
+      page_url);
+  EXPECT_EQ(urls(found), std::vector<std::string>{"https://ok.example/atom.xml"});
+  EXPECT_TRUE(well_known_feed_urls(page_url).empty());
+  // The same page at a valid host keeps both, so the test above cannot pass by dropping everything.
+  EXPECT_EQ(urls(discover_feeds("<link rel=alternate type=application/rss+xml href=feed.xml>",
+                                "https://blog.example/2024/post/")),
+            std::vector<std::string>{"https://blog.example/2024/post/feed.xml"});
+  EXPECT_FALSE(well_known_feed_urls("https://blog.example/2024/post/").empty());
+}
+
 TEST(Discover, HtmlIsRecognisedByTypeOrFirstBytes) {
   EXPECT_TRUE(looks_like_html("", "text/html; charset=utf-8"));
   EXPECT_TRUE(looks_like_html("", "application/xhtml+xml"));
