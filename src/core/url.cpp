@@ -1,5 +1,7 @@
 #include "core/url.h"
 
+#include "core/strings.h"
+
 #include <curl/curl.h>
 
 #include <memory>
@@ -27,9 +29,11 @@ UrlHandle parse_absolute(std::string_view url);
 // The whole URL, when libcurl can read back what it wrote. It accepts a few inputs it then writes as URLs it
 // rejects ("file:///" -> "file://(nil)", "file:A\xfa" -> "file://A\xfa"); those are not valid URLs to hand
 // out, and a key that does not parse back would not be stable.
+// libcurl also keeps a host's raw bytes as given, so a base URL with a stray byte in its host would hand out
+// URLs that are not UTF-8 (found by fuzz/discover_fuzz.cpp): those are refused too.
 std::optional<std::string> whole_url(CURLU* u, unsigned flags = 0) {
   auto url = get_part(u, CURLUPART_URL, flags);
-  if (!url || !parse_absolute(*url)) return std::nullopt;
+  if (!url || !is_valid_utf8(*url) || !parse_absolute(*url)) return std::nullopt;
   return url;
 }
 
@@ -76,6 +80,7 @@ std::optional<std::string> normalize_url(std::string_view url) {
 }
 
 bool is_http_url(std::string_view url) {
+  if (!is_valid_utf8(url)) return false;  // libcurl would accept raw non-UTF-8 bytes in a host
   const auto scheme = url_scheme(url);
   return (scheme == "http" || scheme == "https") && !url_host(url).empty();
 }

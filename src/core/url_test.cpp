@@ -53,5 +53,17 @@ TEST(Url, NeverHandsOutAUrlThatDoesNotParseBack) {
   for (const auto& url : {normalize_url("HTTP://A.example/x"), resolve_url("https://a.example/b/", "../c")})
     EXPECT_EQ(normalize_url(url.value()), url);
 }
+
+// libcurl keeps a host's raw bytes; a URL that is not UTF-8 is neither handed out nor called http(s).
+TEST(Url, NoUrlThatIsNotUtf8) {
+  const std::string bad_host = "http://a\xe1.example/feed";
+  EXPECT_FALSE(is_http_url(bad_host));
+  EXPECT_EQ(resolve_url(bad_host, "/atom.xml"), std::nullopt);
+  EXPECT_EQ(resolve_url("", bad_host), std::nullopt);
+  EXPECT_EQ(normalize_url(bad_host), std::nullopt);
+  // A valid UTF-8 path stays usable.
+  EXPECT_TRUE(is_http_url("https://a.example/\xc3\xa9t\xc3\xa9"));
+  EXPECT_TRUE(resolve_url("https://a.example/\xc3\xa9/", "b").has_value());
+}
 }  // namespace
 }  // namespace longread
