@@ -12,15 +12,12 @@
 
 #include "fixture_server/fixture_server.h"
 #include "storage/store.h"
+#include "testing/command.h"
 
 namespace {
 namespace fs = std::filesystem;
 
-struct Outcome {
-  int status = -1;
-  std::string out;  // stdout
-  std::string err;  // stderr
-};
+using Outcome = longread::testing::CommandOutcome;
 
 class BlogsAddTest : public ::testing::Test {
  protected:
@@ -46,18 +43,9 @@ class BlogsAddTest : public ::testing::Test {
 
   // Runs `longread --db DIR/t.db ARGS`, stdout and stderr apart.
   Outcome longread(const std::string& args) {
-    const std::string command = std::string(LONGREAD_BINARY_DIR "/src/app/longread --db ") +
-                                (dir_ / "t.db").string() + " " + args + " 2>" + (dir_ / "stderr").string();
-    Outcome r;
-    FILE* pipe = popen(command.c_str(), "r");
-    if (!pipe) return r;
-    char buf[4096];
-    while (std::fgets(buf, sizeof buf, pipe)) r.out += buf;
-    const int status = pclose(pipe);
-    r.status = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-    std::ifstream err(dir_ / "stderr");
-    r.err.assign(std::istreambuf_iterator<char>(err), {});
-    return r;
+    return longread::testing::run_command(
+        std::string(LONGREAD_BINARY_DIR "/src/app/longread --db ") + (dir_ / "t.db").string() + " " + args,
+        dir_ / "stderr");
   }
 
   // The blogs in the SQLite file, read with the Store (none when the file was never created).

@@ -14,16 +14,13 @@
 
 #include "fixture_server/fixture_server.h"
 #include "storage/store.h"
+#include "testing/command.h"
 
 namespace {
 namespace fs = std::filesystem;
 using longread::model::Blog;
 
-struct Outcome {
-  int status = -1;
-  std::string out;
-  std::string err;
-};
+using Outcome = longread::testing::CommandOutcome;
 
 // Three unrelated English paragraphs, each repeated past the junk filter's length rule: the posts must
 // differ, or the near-duplicate check would hide all but one of them.
@@ -86,18 +83,9 @@ class BlogsEditTest : public ::testing::Test {
 
   // Runs `longread --db DIR/DB ARGS`, stdout and stderr apart.
   Outcome longread(const std::string& args, const std::string& db = "t.db") {
-    const std::string command = std::string(LONGREAD_BINARY_DIR "/src/app/longread --db ") +
-                                (dir_ / db).string() + " " + args + " 2>" + (dir_ / "stderr").string();
-    Outcome r;
-    FILE* pipe = popen(command.c_str(), "r");
-    if (!pipe) return r;
-    char buf[4096];
-    while (std::fgets(buf, sizeof buf, pipe)) r.out += buf;
-    const int status = pclose(pipe);
-    r.status = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-    std::ifstream err(dir_ / "stderr");
-    r.err.assign(std::istreambuf_iterator<char>(err), {});
-    return r;
+    return longread::testing::run_command(
+        std::string(LONGREAD_BINARY_DIR "/src/app/longread --db ") + (dir_ / db).string() + " " + args,
+        dir_ / "stderr");
   }
 
   std::unique_ptr<longread::storage::Store> open(const std::string& db = "t.db") {
