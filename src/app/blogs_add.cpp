@@ -150,11 +150,12 @@ void print_already_following(const model::Blog& blog) {
 }  // namespace
 
 int cmd_blog_add(const config::Config& config, const BlogAddOptions& options) {
-  const std::string& url = options.url;
-  if (!is_http_url(url)) {
-    fmt::print(stderr, "longread: blogs add: not an http(s) URL: {}\n", url);
+  auto typed = http_url_from_input(options.url);
+  if (!typed) {
+    fmt::print(stderr, "longread: blogs add: not an http(s) URL: {}\n", options.url);
     return 1;
   }
+  std::string url = std::move(typed->url);
   auto store = open_store(config);
   if (!store) return 1;
   if (!options.category.empty() && !check_category_option(*store, "blogs add", options.category)) return 1;
@@ -168,7 +169,14 @@ int cmd_blog_add(const config::Config& config, const BlogAddOptions& options) {
   }
 
   fetch::HttpClient client(client_options(config));
-  const fetch::Response page = client.fetch({.url = url});
+  fetch::Response page = client.fetch({.url = url});
+  if (page.error && typed->scheme_guessed && url.starts_with("https:")) {
+    // Typed without a scheme: https first, as browsers do, then plain http for a site that has no TLS.
+    std::string plain = "http:" + url.substr(6);
+    fmt::print(stderr, "longread: {}: {}; trying {}\n", url, page.error->message, plain);
+    url = std::move(plain);
+    page = client.fetch({.url = url});
+  }
   if (page.error) {
     fmt::print(stderr, "longread: {}: {}\n", url, page.error->message);
     return 1;

@@ -319,4 +319,43 @@ TEST_F(BlogsAddTest, NotAnHttpUrl) {
   EXPECT_TRUE(stored_blogs().empty());
 }
 
+// feed://host/x (what "subscribe" links hand to a feed reader) is the http URL.
+TEST_F(BlogsAddTest, FeedPseudoSchemeIsHttp) {
+  write("feed.xml", rss("Wren"));
+  serve();
+  const std::string http = url("/feed.xml");
+  ASSERT_TRUE(http.starts_with("http://"));
+  const auto r = longread("blogs add feed:" + http.substr(5));
+  ASSERT_EQ(r.status, 0) << r.out << r.err;
+  const auto blogs = stored_blogs();
+  ASSERT_EQ(blogs.size(), 1u);
+  EXPECT_EQ(blogs[0].feed_url, http);
+}
+
+// An address typed without a scheme is tried as https first; the fixture server speaks plain HTTP, so the
+// TLS handshake fails, the command says so, and the http URL is the one stored.
+TEST_F(BlogsAddTest, NoSchemeTriesHttpsThenHttp) {
+  write("feed.xml", rss("Wren"));
+  serve();
+  const std::string http = url("/feed.xml");
+  const std::string bare = http.substr(7);  // 127.0.0.1:PORT/feed.xml
+  const auto r = longread("blogs add ' " + bare + " '");
+  ASSERT_EQ(r.status, 0) << r.out << r.err;
+  EXPECT_TRUE(r.err.starts_with("longread: https://" + bare + ": ")) << r.err;
+  EXPECT_NE(r.err.find("; trying " + http + "\n"), std::string::npos) << r.err;
+  const auto blogs = stored_blogs();
+  ASSERT_EQ(blogs.size(), 1u);
+  EXPECT_EQ(blogs[0].feed_url, http);
+}
+
+// A scheme other than http(s) is refused before anything is fetched, however it is written.
+TEST_F(BlogsAddTest, OtherSchemesAreRefused) {
+  for (const std::string bad : {"mailto:ann@example.com", "feed:file:///etc/passwd", "javascript:alert(1)"}) {
+    const auto r = longread("blogs add '" + bad + "'");
+    EXPECT_EQ(r.status, 1) << bad;
+    EXPECT_EQ(r.err, "longread: blogs add: not an http(s) URL: " + bad + "\n");
+  }
+  EXPECT_TRUE(stored_blogs().empty());
+}
+
 }  // namespace

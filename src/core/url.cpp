@@ -4,6 +4,7 @@
 
 #include <curl/curl.h>
 
+#include <cctype>
 #include <memory>
 
 namespace longread {
@@ -99,6 +100,42 @@ std::string url_scheme(std::string_view url) {
   auto u = parse_absolute(url);
   if (!u) return {};
   return get_part(u.get(), CURLUPART_SCHEME).value_or("");
+}
+
+std::optional<TypedUrl> http_url_from_input(std::string_view input) {
+  std::string text(trim(input));
+  bool guessed = false;
+  if (text.size() >= 5 && iequals(std::string_view(text).substr(0, 5), "feed:")) {
+    text.erase(0, 5);
+    // "feed://host/x" is the http URL; "feed:https://host/x" (or "feed:http:...") wraps a whole URL.
+    if (text.starts_with("//")) text.insert(0, "http:");
+  } else if (text.starts_with("//")) {
+    text.insert(0, "https:");
+    guessed = true;
+  }
+  // "name:" followed by anything but a port number names a scheme (RFC 3986 section 3.1): "mailto:a@b" is
+  // not the https URL libcurl would make of it (user "mailto" at host b).
+  const auto colon = text.find(':');
+  if (colon != std::string::npos && colon > 0 && std::isalpha(static_cast<unsigned char>(text[0])) &&
+      text.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789+.-") == colon &&
+      (colon + 1 == text.size() || !std::isdigit(static_cast<unsigned char>(text[colon + 1]))) &&
+      !text.substr(colon + 1).starts_with("//")) {
+    return std::nullopt;
+  }
+  UrlHandle u(curl_url());
+  if (!u) return std::nullopt;
+  // With CURLU_DEFAULT_SCHEME a URL with no "scheme:/" gets https (curl_url_set(3)); "localhost:8080/x" is a
+  // host and a port, not the scheme "localhost".
+  if (curl_url_set(u.get(), CURLUPART_URL, text.c_str(), CURLU_DEFAULT_SCHEME | CURLU_NON_SUPPORT_SCHEME) !=
+      CURLUE_OK)
+    return std::nullopt;
+  auto url = whole_url(u.get());
+  if (!url || !is_http_url(*url)) return std::nullopt;
+  const std::string scheme = url_scheme(*url) + ":";
+  if (!guessed)
+    guessed =
+        text.size() < scheme.size() || !iequals(std::string_view(text).substr(0, scheme.size()), scheme);
+  return TypedUrl{std::move(*url), guessed};
 }
 
 }  // namespace longread

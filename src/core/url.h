@@ -18,4 +18,14 @@ std::string url_host(std::string_view url);
 // Scheme of an absolute URL ("https"), or empty.
 std::string url_scheme(std::string_view url);
 
+// An address as a person types it into "add a blog": surrounding blanks dropped; the feed: pseudo-scheme
+// unwrapped ("feed://host/x" means http, "feed:https://host/x" the URL inside, as feed readers have read it
+// since 2004); no scheme at all ("example.com/blog", "//example.com") gives https, which a caller may retry
+// as http (`scheme_guessed`). nullopt unless the result is an http(s) URL.
+struct TypedUrl {
+  std::string url;
+  bool scheme_guessed = false;
+};
+std::optional<TypedUrl> http_url_from_input(std::string_view input);
+
 }  // namespace longread

@@ -67,3 +67,35 @@ TEST(Url, NoUrlThatIsNotUtf8) {
 }
 }  // namespace
 }  // namespace longread
+
+namespace longread {
+namespace {
+// What people paste into "add a blog": the browser's habits (https when no scheme is given) and the feed:
+// pseudo-scheme; nothing that is not http(s) comes out.
+TEST(Url, TypedAddresses) {
+  const auto typed = [](std::string_view in) { return http_url_from_input(in); };
+  ASSERT_TRUE(typed("https://a.example/feed"));
+  EXPECT_EQ(typed("https://a.example/feed")->url, "https://a.example/feed");
+  EXPECT_FALSE(typed("https://a.example/feed")->scheme_guessed);
+  EXPECT_FALSE(typed("  HTTP://a.example/x \n")->scheme_guessed);
+  EXPECT_EQ(typed("  HTTP://a.example/x \n")->url, "http://a.example/x");
+
+  ASSERT_TRUE(typed("a.example/blog/"));
+  EXPECT_EQ(typed("a.example/blog/")->url, "https://a.example/blog/");
+  EXPECT_TRUE(typed("a.example/blog/")->scheme_guessed);
+  EXPECT_EQ(typed("localhost:8080/x")->url, "https://localhost:8080/x");
+  EXPECT_EQ(typed("//a.example/x")->url, "https://a.example/x");
+  EXPECT_TRUE(typed("//a.example/x")->scheme_guessed);
+
+  EXPECT_EQ(typed("feed://a.example/rss")->url, "http://a.example/rss");
+  EXPECT_FALSE(typed("feed://a.example/rss")->scheme_guessed);
+  EXPECT_EQ(typed("FEED:https://a.example/rss")->url, "https://a.example/rss");
+  EXPECT_EQ(typed("feed:http://a.example/rss")->url, "http://a.example/rss");
+
+  for (const auto* bad : {"", "   ", "file:///etc/passwd", "javascript:alert(1)", "ftp://a.example/",
+                          "feed:file:///etc/passwd", "feed:", "mailto:a@b.example", "http://"}) {
+    EXPECT_EQ(typed(bad), std::nullopt) << bad;
+  }
+}
+}  // namespace
+}  // namespace longread
