@@ -1,7 +1,8 @@
 // Harness: the URL helpers of core/url.h on hostile URLs (feed links, xml:base, hrefs of pages). Input: base
 // and reference separated by '\n'. Checks: a URL is_http_url only when its scheme is http(s) and it has a
 // host; normalize_url keeps http(s) URLs http(s) and is idempotent on them; whatever resolve_url returns is
-// itself a valid absolute URL (an http(s) one normalises); url_host is lower case.
+// itself a valid absolute URL (an http(s) one normalises); url_host is lower case; http_url_from_input (what
+// `blogs add` reads) gives only http(s) URLs that normalise, and the same URL when given its own output.
 #include <string>
 
 #include "core/url.h"
@@ -39,6 +40,14 @@ int url_harness(const std::uint8_t* data, std::size_t size) {
     // resolved http(s) URL must always normalise.
     if (is_http_url(*resolved)) require(normalize_url(*resolved).has_value());
     check_url(*resolved);
+  }
+  for (const std::string_view typed : {base, ref}) {
+    const auto url = http_url_from_input(typed);
+    if (!url) continue;
+    require(is_http_url(url->url));
+    require(normalize_url(url->url).has_value());
+    const auto again = http_url_from_input(url->url);
+    require(again && again->url == url->url && !again->scheme_guessed);
   }
   return 0;
 }
