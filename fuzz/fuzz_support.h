@@ -26,6 +26,7 @@ int url_harness(const std::uint8_t* data, std::size_t size);
 int web_request_harness(const std::uint8_t* data, std::size_t size);
 int ui_markup_harness(const std::uint8_t* data, std::size_t size);
 int discover_harness(const std::uint8_t* data, std::size_t size);
+int config_harness(const std::uint8_t* data, std::size_t size);
 
 inline constexpr Harness kHarnesses[] = {
     {"feed", feed_harness},
@@ -37,6 +38,7 @@ inline constexpr Harness kHarnesses[] = {
     {"web_request", web_request_harness},
     {"ui_markup", ui_markup_harness},
     {"discover", discover_harness},
+    {"config", config_harness},
 };
 
 // An invariant the code promises. A violation is a bug: trap, so the fuzzer saves the input as a crash.
