@@ -174,6 +174,21 @@ struct NewsletterIssue {
 // temporary failure; "sent"; "failed" after a permanent (5xx) refusal.
 enum class DeliveryState { kSending, kSent, kRetry, kFailed };
 
+// --- account-mail outbox (migration 0013, docs/mail.md): one queued account mail. The message is rendered
+// when queued (RFC 5322, CRLF line ends) and holds a live signed link, so a row is deleted as soon as the
+// mail is sent, refused for good or expired; nothing lingers.
+struct OutboxMail {
+  std::int64_t id = 0;
+  std::string kind{};  // "confirm", "registered", "reset"
+  std::string recipient{};
+  std::string message{};
+  TimePoint created_at{};
+  TimePoint not_after{};  // the link in it stops working then: never sent at or after this
+  int attempts = 0;       // SMTP transactions started (counted when claimed)
+  TimePoint next_attempt_at{};
+  std::string last_error{};
+};
+
 // One article in the near-duplicate index.
 struct SimhashEntry {
   std::int64_t id = 0;
@@ -372,6 +387,34 @@ class Store {
   virtual Result<std::string> secret(std::string_view /*name*/, std::string_view /*candidate*/) {
     return unsupported("secret");
   }
+
+  // --- account-mail outbox (migration 0013). A row is due when next_attempt_at <= now < not_after.
+  // Queues a mail (one INSERT; id, attempts and last_error of `mail` are ignored) and returns its id.
+  virtual Result<std::int64_t> enqueue_mail(const OutboxMail& /*mail*/) {
+    return unsupported("enqueue_mail");
+  }
+  // Takes up to `limit` due mails, oldest due first, in one transaction: each one's attempts is counted
+  // and its next_attempt_at moved to `lease_until`, so no other sender takes it meanwhile, and a sender
+  // that dies mid-send hands it back when the lease runs out. Returned as they are after the claim.
+  virtual Result<std::vector<OutboxMail>> claim_due_mails(TimePoint /*now*/, TimePoint /*lease_until*/,
+                                                          int /*limit*/) {
+    return unsupported("claim_due_mails");
+  }
+  // Deletes a mail: sent (the SMTP server accepted it), or refused for good. false when it was gone.
+  virtual Result<bool> delete_mail(std::int64_t /*id*/) { return unsupported("delete_mail"); }
+  // After a temporary failure: records `error` and when to try again.
+  virtual Result<void> mark_mail_failed(std::int64_t /*id*/, std::string_view /*error*/,
+                                        TimePoint /*next_attempt_at*/) {
+    return unsupported("mark_mail_failed");
+  }
+  // Deletes every mail whose link has expired (not_after <= now) and returns them (for the log).
+  virtual Result<std::vector<OutboxMail>> drop_expired_mails(TimePoint /*now*/) {
+    return unsupported("drop_expired_mails");
+  }
+  // Every queued mail, by id (for tests and the operator).
+  virtual Result<std::vector<OutboxMail>> outbox_mails() { return unsupported("outbox_mails"); }
+  // The earliest next_attempt_at of any queued mail, nullopt when the outbox is empty.
+  virtual Result<std::optional<TimePoint>> next_mail_due() { return unsupported("next_mail_due"); }
 
  protected:
   static std::unexpected<Error> unsupported(const char* what) {
