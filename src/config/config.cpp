@@ -99,6 +99,10 @@ std::vector<Setting> settings() {
   str("smtp.username", [](Config& c) -> std::string& { return c.smtp.username; });
   str("smtp.password", [](Config& c) -> std::string& { return c.smtp.password; });
   str("smtp.from", [](Config& c) -> std::string& { return c.smtp.from; });
+  num("smtp.retry_initial_seconds",
+      [](Config& c, long long n) { c.smtp.retry_initial = std::chrono::seconds{std::max(1LL, n)}; });
+  num("smtp.retry_max_seconds",
+      [](Config& c, long long n) { c.smtp.retry_max = std::chrono::seconds{std::max(1LL, n)}; });
   str("newsletter.unsubscribe_mailto",
       [](Config& c) -> std::string& { return c.newsletter.unsubscribe_mailto; });
   num("newsletter.day",

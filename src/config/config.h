@@ -49,6 +49,10 @@ struct SmtpConfig {
   std::string username;
   std::string password;
   std::string from = "longread <newsletter@localhost>";
+  // Account mails that fail for a while (4xx, server down) are retried after retry_initial, the wait
+  // doubling up to retry_max (smtp.retry_initial_seconds, smtp.retry_max_seconds; docs/mail.md).
+  std::chrono::seconds retry_initial{60};
+  std::chrono::seconds retry_max{3600};
 };
 
 // The weekly newsletter: `serve` sends it on `day` (0 = Sunday ... 6 = Saturday) at `hour` (UTC).

@@ -60,6 +60,20 @@ TEST(Config, MaxIntervalHours) {
             "config: crawl.max_interval_hours must not be negative (from LONGREAD_CRAWL_MAX_INTERVAL_HOURS)");
 }
 
+TEST(Config, SmtpRetrySeconds) {
+  auto defaults = load("", {});
+  ASSERT_TRUE(defaults.has_value());
+  EXPECT_EQ(defaults->smtp.retry_initial, std::chrono::seconds{60});
+  EXPECT_EQ(defaults->smtp.retry_max, std::chrono::seconds{3600});
+  const auto path = write_temp("longread_config_smtp_retry.toml", "[smtp]\nretry_initial_seconds = 5\n");
+  auto c = load(path, {{"LONGREAD_SMTP_RETRY_MAX_SECONDS", "30"}});
+  ASSERT_TRUE(c.has_value()) << c.error().message;
+  EXPECT_EQ(c->smtp.retry_initial, std::chrono::seconds{5});
+  EXPECT_EQ(c->smtp.retry_max, std::chrono::seconds{30});
+  EXPECT_EQ(load("", {{"LONGREAD_SMTP_RETRY_INITIAL_SECONDS", "0"}})->smtp.retry_initial,
+            std::chrono::seconds{1});
+}
+
 TEST(Config, BadValuesGiveClearErrors) {
   auto bad_env = load("", {{"LONGREAD_CRAWL_TIMEOUT", "soon"}});
   ASSERT_FALSE(bad_env.has_value());
