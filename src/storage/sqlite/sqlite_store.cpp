@@ -909,6 +909,23 @@ class SqliteStore final : public Store {
     return keys;
   }
 
+  // display_at is COALESCE(published, first_seen) (migration 0001); junk counts too. One range of the
+  // covering index articles_blog_display_at (migration 0012; docs/fetch.md has the plan and the figures).
+  static constexpr const char* kCountRecentArticles =
+      "SELECT COUNT(*) FROM articles WHERE blog_id = :blog_id AND display_at >= :since";
+
+  Result<std::int64_t> count_recent_articles(std::int64_t blog_id, TimePoint since) override {
+    auto db = readers_.acquire();
+    if (!db) return std::unexpected(db.error());
+    auto q = (*db)->query(kCountRecentArticles);
+    if (!q) return db_error("cannot count recent articles", q.error());
+    q->bind(":blog_id", blog_id);
+    q->bind(":since", to_unix(since));
+    auto row = q->step();
+    if (!row) return db_error("cannot count recent articles", row.error());
+    return q->int64(0);
+  }
+
   Result<SaveStats> save_crawl(const CrawlRecord& record) override {
     auto results = save_crawls(std::span(&record, 1));
     if (!results) return std::unexpected(results.error());
