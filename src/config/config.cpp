@@ -5,6 +5,7 @@
 #include <toml++/toml.h>
 #include <algorithm>
 #include <charconv>
+#include <cmath>
 #include <cstdlib>
 #include <functional>
 
@@ -28,6 +29,17 @@ Result<bool> parse_bool(std::string_view key, std::string_view text) {
   if (text == "0" || text == "false" || text == "no" || text == "off") return false;
   return fail(ErrorKind::kInvalidInput,
               fmt::format("config: {} must be true or false, got \"{}\"", key, text));
+}
+
+// A finite number above zero (from_chars: "1.5", "2", "1e-1"; not "inf", "nan", "0", "-1").
+Result<double> parse_positive_number(std::string_view key, std::string_view text) {
+  double v = 0;
+  const auto* end = text.data() + text.size();
+  auto [p, ec] = std::from_chars(text.data(), end, v);
+  if (ec != std::errc{} || p != end || !std::isfinite(v) || v <= 0)
+    return fail(ErrorKind::kInvalidInput,
+                fmt::format("config: {} must be a number above 0, got \"{}\"", key, text));
+  return v;
 }
 
 // One setting, addressable both as a TOML key path ("crawl.timeout") and an environment variable
@@ -82,6 +94,25 @@ std::vector<Setting> settings() {
   num("crawl.max_interval_hours", [](Config& c, long long n) {
     c.crawl.max_interval = std::chrono::hours{std::clamp(n, 1LL, 24LL * 365)};
   });
+  s.push_back(
+      {"crawl.scheduler", [](Config& c, std::string_view v) -> Result<void> {
+         if (v == "fixed") {
+           c.crawl.scheduler = PollingScheduler::kFixed;
+         } else if (v == "entry_frequency") {
+           c.crawl.scheduler = PollingScheduler::kEntryFrequency;
+         } else {
+           return fail(
+               ErrorKind::kInvalidInput,
+               fmt::format("config: crawl.scheduler must be fixed or entry_frequency, got \"{}\"", v));
+         }
+         return {};
+       }});
+  s.push_back({"crawl.entry_frequency_factor", [](Config& c, std::string_view v) -> Result<void> {
+                 auto factor = parse_positive_number("crawl.entry_frequency_factor", v);
+                 if (!factor) return std::unexpected(factor.error());
+                 c.crawl.entry_frequency_factor = *factor;
+                 return {};
+               }});
   num("curate.min_words", [](Config& c, long long n) { c.curate.min_words = static_cast<int>(n); });
   s.push_back({"crawl.fetch_full_text", [](Config& c, std::string_view v) -> Result<void> {
                  auto b = parse_bool("crawl.fetch_full_text", v);
@@ -150,6 +181,7 @@ std::optional<std::string> toml_text(const toml::node& node) {
   if (auto v = node.value<std::string>()) return *v;
   if (auto v = node.value<int64_t>()) return std::to_string(*v);
   if (auto v = node.value<bool>()) return *v ? "true" : "false";
+  if (auto v = node.value<double>()) return fmt::format("{}", *v);  // shortest form that reads back
   if (const auto* arr = node.as_array()) {
     std::string joined;
     for (const auto& item : *arr) {

@@ -12,6 +12,10 @@
 
 namespace longread::config {
 
+// How the wait after a successful poll starts (crawl.scheduler): kFixed, one interval; kEntryFrequency, the
+// blog's average gap between posts over the last 4 weeks (docs/fetch.md). Hints and the cap apply to both.
+enum class PollingScheduler { kFixed, kEntryFrequency };
+
 struct CrawlConfig {
   int concurrency = 32;
   int per_host = 2;
@@ -23,6 +27,10 @@ struct CrawlConfig {
   // Longest wait after a success however long a feed's ttl / sy:updatePeriod or the server's Cache-Control /
   // Expires ask for (crawl.max_interval_hours); never shortens `interval`.
   std::chrono::hours max_interval{24};
+  PollingScheduler scheduler = PollingScheduler::kFixed;  // crawl.scheduler: "fixed" | "entry_frequency"
+  // entry_frequency: the average gap is divided by this (crawl.entry_frequency_factor; 2 polls twice as
+  // often).
+  double entry_frequency_factor = 1.0;
   std::string user_agent = "longread/0.1 (+https://github.com/longread/longread)";
   bool fetch_full_text = true;  // fetch the page of summary-only entries once
 };

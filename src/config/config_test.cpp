@@ -1,5 +1,6 @@
 #include "config/config.h"
 
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include <filesystem>
@@ -84,6 +85,51 @@ TEST(Config, BadValuesGiveClearErrors) {
   ASSERT_FALSE(bad_file.has_value());
   EXPECT_NE(bad_file.error().message.find("config: " + path + ":1:"), std::string::npos)
       << bad_file.error().message;
+}
+
+TEST(Config, SchedulerIsFixedUnlessChosen) {
+  auto defaults = load("", {});
+  ASSERT_TRUE(defaults);
+  EXPECT_EQ(defaults->crawl.scheduler, PollingScheduler::kFixed);
+  EXPECT_EQ(defaults->crawl.entry_frequency_factor, 1.0);
+  const auto path = write_temp("longread_config_scheduler.toml",
+                               "[crawl]\nscheduler = \"entry_frequency\"\nentry_frequency_factor = 1.5\n");
+  auto from_file = load(path, {});
+  ASSERT_TRUE(from_file) << from_file.error().message;
+  EXPECT_EQ(from_file->crawl.scheduler, PollingScheduler::kEntryFrequency);
+  EXPECT_EQ(from_file->crawl.entry_frequency_factor, 1.5);
+  // A whole number in TOML is a factor too; the environment overrides the file.
+  const auto whole =
+      write_temp("longread_config_scheduler_whole.toml", "[crawl]\nentry_frequency_factor = 2\n");
+  EXPECT_EQ(load(whole, {})->crawl.entry_frequency_factor, 2.0);
+  auto from_env =
+      load(path, {{"LONGREAD_CRAWL_SCHEDULER", "fixed"}, {"LONGREAD_CRAWL_ENTRY_FREQUENCY_FACTOR", "0.25"}});
+  ASSERT_TRUE(from_env) << from_env.error().message;
+  EXPECT_EQ(from_env->crawl.scheduler, PollingScheduler::kFixed);
+  EXPECT_EQ(from_env->crawl.entry_frequency_factor, 0.25);
+  EXPECT_EQ(load("", {{"LONGREAD_CRAWL_SCHEDULER", "entry_frequency"}})->crawl.scheduler,
+            PollingScheduler::kEntryFrequency);
+}
+
+TEST(Config, UnknownSchedulerOrBadFactorIsAClearError) {
+  auto bad = load("", {{"LONGREAD_CRAWL_SCHEDULER", "adaptive"}});
+  ASSERT_FALSE(bad);
+  EXPECT_EQ(bad.error().message,
+            "config: crawl.scheduler must be fixed or entry_frequency, got \"adaptive\" (from "
+            "LONGREAD_CRAWL_SCHEDULER)");
+  const auto path = write_temp("longread_config_bad_scheduler.toml", "[crawl]\nscheduler = \"Fixed\"\n");
+  auto bad_file = load(path, {});
+  ASSERT_FALSE(bad_file);
+  EXPECT_EQ(bad_file.error().message,
+            "config: crawl.scheduler must be fixed or entry_frequency, got \"Fixed\" (in " + path + ")");
+  for (const char* factor : {"0", "-1", "nan", "inf", "fast", "2x", ""}) {
+    auto r = load("", {{"LONGREAD_CRAWL_ENTRY_FREQUENCY_FACTOR", factor}});
+    ASSERT_FALSE(r) << factor;
+    EXPECT_EQ(r.error().message,
+              fmt::format("config: crawl.entry_frequency_factor must be a number above 0, got "
+                          "\"{}\" (from LONGREAD_CRAWL_ENTRY_FREQUENCY_FACTOR)",
+                          factor));
+  }
 }
 
 }  // namespace
