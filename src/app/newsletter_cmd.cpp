@@ -1,10 +1,12 @@
-// `longread newsletter send [--dry-run]`, and what `serve` needs for the newsletter: the confirmation
-// mail sender for the site, the account mail sender, and the weekly schedule.
+// `longread newsletter send [--dry-run]`, and what `serve` needs for the newsletter and account mails: the
+// confirmation mail sender for the site, the account-mail outbox and what queues into it, and the weekly
+// schedule.
 #include <fmt/format.h>
 #include <spdlog/spdlog.h>
 
 #include <chrono>
 #include <condition_variable>
+#include <memory>
 #include <mutex>
 
 #include "accounts/accounts.h"
@@ -13,7 +15,7 @@
 #include "core/url.h"
 #include "mail/account_mail.h"
 #include "mail/newsletter.h"
-#include "pipeline/task_pool.h"
+#include "mail/outbox.h"
 
 namespace longread::app {
 
@@ -84,23 +86,31 @@ std::function<Result<void>(std::string_view, std::string_view)> confirmation_sen
   };
 }
 
-std::function<Result<void>(accounts::MailKind, std::string_view, std::string_view)> account_mail_sender(
-    const config::Config& config, const accounts::AccountsOptions& accounts, pipeline::TaskPool& outbox) {
+std::unique_ptr<mail::Outbox> account_outbox(const config::Config& config, storage::Store& store) {
   if (config.smtp.url.empty()) return {};
-  auto sender = std::make_shared<const mail::SmtpSender>(smtp_options(config));
-  const auto hours = [confirm = accounts.confirm_link_lifetime,
-                      reset = accounts.reset_link_lifetime](accounts::MailKind kind) {
-    const auto lifetime = kind == accounts::MailKind::kConfirmAccount ? confirm : reset;
-    return static_cast<long>(std::chrono::duration_cast<std::chrono::hours>(lifetime).count());
+  return std::make_unique<mail::Outbox>(
+      store, mail::SmtpSender(smtp_options(config)),
+      mail::OutboxOptions{.retry_initial = config.smtp.retry_initial, .retry_max = config.smtp.retry_max});
+}
+
+std::function<Result<void>(accounts::MailKind, std::string_view, std::string_view)> account_mail_sender(
+    const config::Config& config, const accounts::AccountsOptions& accounts, mail::Outbox* outbox) {
+  if (outbox == nullptr) return {};
+  // The mail is worth sending only while its link works: the link lifetime of its kind (a "you already
+  // have an account" mail carries a reset link).
+  const auto lifetime = [confirm = accounts.confirm_link_lifetime,
+                         reset = accounts.reset_link_lifetime](accounts::MailKind kind) {
+    return kind == accounts::MailKind::kConfirmAccount ? confirm : reset;
   };
-  return [sender, options = newsletter_options(config), hours, &outbox, domain = mail_domain(config)](
+  return [outbox, options = newsletter_options(config), lifetime, domain = mail_domain(config)](
              accounts::MailKind kind, std::string_view email, std::string_view url) -> Result<void> {
-    // Sent off the request's thread: the page answers at once, and as fast whether or not a mail went out.
-    outbox.submit([sender, domain, message = mail::account_message(options, kind, email, url, hours(kind))] {
-      const auto outcome = sender->send(
-          message.to, mail::render_message(message, now_seconds(), message_id("account", domain)));
-      if (!outcome.sent()) spdlog::warn("accounts: mail not sent error=\"{}\"", outcome.detail);
-    });
+    // Queued in the store (one INSERT) and sent by the outbox's thread: the page answers at once, and as
+    // fast whether or not a mail goes out; the mail survives an SMTP outage and a restart.
+    const auto now = now_seconds();
+    const auto hours = std::chrono::duration_cast<std::chrono::hours>(lifetime(kind)).count();
+    const auto message = mail::account_message(options, kind, email, url, static_cast<long>(hours));
+    auto id = outbox->enqueue(kind, message, message_id("account", domain), now, now + lifetime(kind));
+    if (!id) return std::unexpected(id.error());
     return {};
   };
 }

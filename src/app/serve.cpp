@@ -1,4 +1,5 @@
-// `longread serve`: the site on the web thread pool, and the hourly crawler on a thread of its own.
+// `longread serve`: the site on the web thread pool, the hourly crawler, the newsletter and the account-mail
+// outbox each on a thread of their own.
 #include <fmt/format.h>
 #include <spdlog/spdlog.h>
 
@@ -13,8 +14,8 @@
 #include "app/store_setup.h"
 #include "curate/curate.h"
 #include "fetch/http_client.h"
+#include "mail/outbox.h"
 #include "pipeline/crawler.h"
-#include "pipeline/task_pool.h"
 #include "storage/store.h"
 #include "ui/site.h"
 
@@ -22,8 +23,10 @@ namespace longread::app {
 
 std::function<Result<void>(std::string_view, std::string_view)> confirmation_sender(
     const config::Config& config);
+// The account-mail outbox (null without smtp.url), and the site's sender that queues into it.
+std::unique_ptr<mail::Outbox> account_outbox(const config::Config& config, storage::Store& store);
 std::function<Result<void>(accounts::MailKind, std::string_view, std::string_view)> account_mail_sender(
-    const config::Config& config, const accounts::AccountsOptions& accounts, pipeline::TaskPool& outbox);
+    const config::Config& config, const accounts::AccountsOptions& accounts, mail::Outbox* outbox);
 void newsletter_loop(std::stop_token stop, const config::Config& config, storage::Store& store);
 
 namespace {
@@ -68,8 +71,10 @@ int cmd_serve(const config::Config& config) {
   options.site_name = config.site.name;
   options.accounts.password_cost = {};  // Argon2id "interactive" cost
   options.send_confirmation = confirmation_sender(config);
-  pipeline::TaskPool outbox(1);  // account mails; outlives the site, sends what is queued before stopping
-  options.send_account_mail = account_mail_sender(config, options.accounts, outbox);
+  // Account mails: the site queues them in the store; the outbox's thread sends them, and retries. Declared
+  // before the site, which keeps a pointer to it.
+  const auto outbox = account_outbox(config, *store);
+  options.send_account_mail = account_mail_sender(config, options.accounts, outbox.get());
   ui::Site site(*store, options);
   auto server = ui::make_server(site);
   if (!server) {
@@ -82,10 +87,17 @@ int cmd_serve(const config::Config& config) {
     crawler = std::jthread([&config, &store](std::stop_token stop) { crawl_loop(stop, config, *store); });
   }
   std::jthread newsletter([&config, &store](std::stop_token stop) { newsletter_loop(stop, config, *store); });
+  // Resumes whatever an earlier run left queued (a restart, a kill), then sends as mails are queued.
+  std::jthread mailer;
+  if (outbox) mailer = std::jthread([&outbox](std::stop_token stop) { outbox->run(stop); });
   (*server)->run();  // returns after SIGTERM/SIGINT, once in-flight requests have finished
   spdlog::info("serve: stopping");
   newsletter.request_stop();
   newsletter.join();
+  if (mailer.joinable()) {  // mid-send, the mail in flight is finished; what is still queued stays queued
+    mailer.request_stop();
+    mailer.join();
+  }
   if (crawler.joinable()) {
     crawler.request_stop();
     crawler.join();

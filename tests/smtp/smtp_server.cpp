@@ -161,6 +161,16 @@ std::vector<std::string> SmtpServer::messages_to(const std::string& rcpt) const 
   return out;
 }
 
+std::vector<int> SmtpServer::rcpt_replies(const std::string& rcpt) const {
+  std::vector<int> out;
+  std::ifstream in(maildir_ / ".rcpt-log");
+  std::string line;
+  while (std::getline(in, line)) {
+    if (line.size() > 4 && line.substr(4) == rcpt) out.push_back(std::stoi(line.substr(0, 3)));
+  }
+  return out;
+}
+
 bool SmtpServer::wait_for(std::size_t n, std::chrono::milliseconds timeout) const {
   const auto deadline = std::chrono::steady_clock::now() + timeout;
   for (;;) {

@@ -72,6 +72,9 @@ class SmtpServer {
   [[nodiscard]] std::map<std::string, std::string> messages() const;
   // The messages to one recipient, in the order they arrived.
   [[nodiscard]] std::vector<std::string> messages_to(const std::string& rcpt) const;
+  // The reply code of every RCPT TO for `rcpt` so far, in order (250, 451, 550, ...): how often a sender
+  // tried the address, whether or not a message was accepted.
+  [[nodiscard]] std::vector<int> rcpt_replies(const std::string& rcpt) const;
   // Waits (polling, up to `timeout`) until at least `n` messages have arrived.
   [[nodiscard]] bool wait_for(std::size_t n,
                               std::chrono::milliseconds timeout = std::chrono::seconds(20)) const;

@@ -9,6 +9,9 @@ to a temporary name and renamed, so a reader never sees half a message. Prints "
 
 --reject answers RCPT TO for ADDR with CODE (e.g. 550 or 451) every time; --tempfail-once answers 451
 the first time only; --delay waits before accepting each message's data (for the kill -9 test).
+
+Every RCPT TO is also logged, "CODE ADDRESS" per line, to DIR/.rcpt-log (a dot name: not a message), so a
+test can tell how often a sender tried an address and what it was answered.
 """
 import argparse
 import asyncio
@@ -28,6 +31,12 @@ class Handler:
         self.counter = itertools.count(1)
 
     async def handle_RCPT(self, server, session, envelope, address, rcpt_options):
+        reply = self.rcpt_reply(envelope, address)
+        with open(os.path.join(self.maildir, ".rcpt-log"), "a") as log:
+            log.write(f"{reply[:3]} {address}\n")
+        return reply
+
+    def rcpt_reply(self, envelope, address):
         code = self.reject.get(address.lower())
         if code is not None:
             return f"{code} {'mailbox unavailable' if code.startswith('5') else 'try again later'}"
