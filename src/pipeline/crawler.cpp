@@ -192,22 +192,46 @@ Result<CrawlSummary> Crawler::run(CrawlObserver* observer) {
       result.error_kind = error.kind;
     };
 
-    // After a 200 or 304: due after the interval or the longer wait the feed / server ask for (capped); the
-    // status then says which asked ("not modified (feed: 3 h)") so that `longread blogs` explains the date.
-    auto schedule_success = [&](storage::CrawlRecord& rec, const PollHints& hints) {
+    // After a 200 or 304: due after the interval (or, with crawl.scheduler = entry_frequency, the blog's
+    // average gap between recent posts) or the longer wait the feed / server ask for (capped); the status
+    // then says which decided ("not modified (feed: 3 h)", "ok (frequency: 12 h)") so that `longread blogs`
+    // explains the date. Called once rec.articles holds this crawl's new and changed articles.
+    auto schedule_success = [&](storage::CrawlRecord& rec, PollHints hints) {
+      if (options_.schedule.scheduler == Scheduler::kEntryFrequency) {
+        const TimePoint since = now - options_.schedule.frequency_window;
+        if (auto stored = store_.count_recent_articles(blog.id, since)) {
+          // This crawl's new articles are not stored yet, and a blog that just posted is likely active.
+          const auto fresh = std::ranges::count_if(
+              rec.articles, [&](const model::Article& a) { return a.id == 0 && a.display_date() >= since; });
+          hints.recent_posts = *stored + static_cast<std::int64_t>(fresh);
+        } else {
+          spdlog::warn("crawl: blog_id={} feed_url={} cannot count recent posts, due after the interval: {}",
+                       blog.id, blog.feed_url, stored.error().message);
+        }
+      }
       const SuccessWait wait = success_wait(hints, options_.schedule);
       rec.next_due_at = now + wait.wait;
       if (const std::string reason = wait_reason(wait); !reason.empty()) rec.status += " (" + reason + ")";
+      const auto decided_by = [&] {
+        switch (wait.source) {
+          case SuccessWait::Source::kFrequency:
+            return "frequency";
+          case SuccessWait::Source::kFeed:
+            return "feed";
+          case SuccessWait::Source::kHttp:
+            return "http";
+          case SuccessWait::Source::kInterval:
+            break;
+        }
+        return "interval";
+      };
       spdlog::debug(
           "crawl: blog_id={} feed_url={} next_due_in_min={} decided_by={} feed_hint_min={} "
-          "http_fresh_for_s={} "
-          "capped={}",
-          blog.id, blog.feed_url, wait.wait.count() / 60,
-          wait.source == SuccessWait::Source::kFeed   ? "feed"
-          : wait.source == SuccessWait::Source::kHttp ? "http"
-                                                      : "interval",
+          "http_fresh_for_s={} recent_posts={} capped={}",
+          blog.id, blog.feed_url, wait.wait.count() / 60, decided_by(),
           hints.feed_interval ? hints.feed_interval->count() : 0,
-          hints.fresh_for ? hints.fresh_for->count() : 0, wait.capped);
+          hints.fresh_for ? hints.fresh_for->count() : 0, hints.recent_posts ? *hints.recent_posts : -1,
+          wait.capped);
     };
 
     if (response.error) {
@@ -230,7 +254,6 @@ Result<CrawlSummary> Crawler::run(CrawlObserver* observer) {
         record.status = parsed->bozo ? "ok (recovered: " + parsed->bozo_message + ")" : "ok";
         // Zero clears a stored hint the feed no longer gives.
         record.feed_update_interval = parsed->update_interval.value_or(std::chrono::minutes{0});
-        schedule_success(record, {.fresh_for = response.fresh_for, .feed_interval = parsed->update_interval});
         record.etag = response.etag;
         record.last_modified = response.last_modified;
         record.feed_title = parsed->title;
@@ -261,6 +284,7 @@ Result<CrawlSummary> Crawler::run(CrawlObserver* observer) {
         std::unordered_set<std::string> seen;
         std::erase_if(record.articles,
                       [&seen](const model::Article& a) { return !seen.insert(a.guid).second; });
+        schedule_success(record, {.fresh_for = response.fresh_for, .feed_interval = parsed->update_interval});
 
         int budget = options_.fetch_full_text ? options_.max_full_text_per_blog : 0;
         std::vector<std::size_t> wanted;

@@ -85,6 +85,7 @@ class CrawlTest : public ::testing::Test {
     fetch::HttpClient client(client_options);
     CrawlOptions options;
     options.all = all;
+    options.schedule = schedule_;
     Crawler crawler(*store_, client, options, {});
     auto summary = crawler.run();
     EXPECT_TRUE(summary) << summary.error().message;
@@ -108,6 +109,7 @@ class CrawlTest : public ::testing::Test {
   }
 
   fs::path dir_;
+  ScheduleOptions schedule_;  // what crawl() polls with
   std::optional<testing::FixtureServer> server_;
   std::unique_ptr<storage::Store> store_;
 };
@@ -526,6 +528,127 @@ TEST_F(PolitePollingTest, MaxIntervalIsConfigurable) {
   ASSERT_TRUE(blog(id).next_due_at);
   EXPECT_GE(*blog(id).next_due_at, before + std::chrono::hours{4});
   EXPECT_LE(*blog(id).next_due_at, after + std::chrono::hours{4});
+}
+
+// --- crawl.scheduler = entry_frequency: the wait follows how often the blog posted in the last 4 weeks.
+
+// An RSS feed of `count` posts, the newest `newest_age` before now and each earlier one `gap` before the
+// next. Every `short_every`-th post (0: none) is a two-line note that curation files as junk.
+std::string dated_rss(int count, std::chrono::seconds newest_age, std::chrono::seconds gap,
+                      int short_every = 0) {
+  const TimePoint now = now_seconds();
+  std::string items;
+  for (int i = 0; i < count; ++i) {
+    const bool note = short_every > 0 && i % short_every == short_every - 1;
+    items += fmt::format(
+        "<item><title>Post {0}</title><link>https://example.org/p/{0}</link><guid>post-{0}</guid>"
+        "<pubDate>{1}</pubDate><description><![CDATA[{2}]]></description></item>",
+        i, format_http_date(now - newest_age - gap * i), note ? "<p>A quick note.</p>" : article_html(i));
+  }
+  return "<?xml version=\"1.0\"?><rss version=\"2.0\"><channel><title>Dated</title>"
+         "<link>https://example.org/</link>" +
+         items + "</channel></rss>";
+}
+
+class EntryFrequencyTest : public PolitePollingTest {
+ protected:
+  void SetUp() override {
+    PolitePollingTest::SetUp();
+    schedule_.scheduler = Scheduler::kEntryFrequency;
+  }
+};
+
+constexpr std::chrono::seconds kWindow = std::chrono::hours{24 * 28};
+
+TEST_F(EntryFrequencyTest, ABusyFeedIsDueAfterTheInterval) {
+  schedule_.interval = std::chrono::hours{3};
+  // 300 posts two hours apart: an average gap of 28 d / 300 = 2.24 h, shorter than the interval.
+  constexpr int kPosts = 300;
+  static_assert(kWindow / kPosts < std::chrono::hours{3});
+  write(dir_ / "www/busy.xml", dated_rss(kPosts, std::chrono::hours{1}, std::chrono::hours{2}));
+  const auto id = add_blog("/busy.xml");
+  expect_wait(id, schedule_.interval);
+  EXPECT_EQ(blog(id).last_status, "ok");  // the interval decided
+  EXPECT_EQ(articles_of(id).size(), static_cast<std::size_t>(kPosts));
+}
+
+TEST_F(EntryFrequencyTest, TheWaitIsTheAverageGapAndJunkAndThisCrawlsPostsCount) {
+  // 56 posts in 4 weeks, one every 12 h (every 7th a junk note): 28 d / 56.
+  constexpr int kPosts = 56;
+  write(dir_ / "www/daily.xml",
+        dated_rss(kPosts, std::chrono::hours{2}, std::chrono::hours{12}, /*short_every=*/7));
+  const auto id = add_blog("/daily.xml");
+  // The first crawl: none of the posts is stored yet, so only counting this crawl's new ones gives 56.
+  expect_wait(id, kWindow / kPosts);
+  EXPECT_EQ(blog(id).last_status, "ok (frequency: " + format_wait(kWindow / kPosts) + ")");
+  EXPECT_EQ(blog(id).last_status, "ok (frequency: 12 h)");
+  const auto stored = articles_of(id);
+  ASSERT_EQ(stored.size(), static_cast<std::size_t>(kPosts));
+  EXPECT_EQ(std::ranges::count_if(stored, [](const auto& v) { return v.article.junk; }), kPosts / 7);
+  // The second crawl is a 304: the count comes from the store alone (junk included), the same 56.
+  EXPECT_EQ(store_->count_recent_articles(id, now_seconds() - kWindow).value(), kPosts);
+  server_->reset();
+  expect_wait(id, kWindow / kPosts);
+  EXPECT_EQ(last_summary_.not_modified, 1);
+  EXPECT_EQ(blog(id).last_status, "not modified (frequency: 12 h)");
+}
+
+TEST_F(EntryFrequencyTest, AFeedSilentForTwoMonthsIsDueAfterMaxInterval) {
+  // Ten weekly posts, the newest 60 days old: nothing in the last 4 weeks.
+  write(dir_ / "www/quiet.xml", dated_rss(10, std::chrono::hours{24 * 60}, std::chrono::hours{24 * 7}));
+  const auto id = add_blog("/quiet.xml");
+  expect_wait(id, schedule_.max_interval);
+  EXPECT_EQ(blog(id).last_status, "ok (frequency: 24 h, no posts in 4 weeks)");
+  EXPECT_EQ(articles_of(id).size(), 10u);
+  EXPECT_EQ(store_->count_recent_articles(id, now_seconds() - kWindow).value(), 0);
+  server_->reset();
+  expect_wait(id, schedule_.max_interval);
+  EXPECT_EQ(blog(id).last_status, "not modified (frequency: 24 h, no posts in 4 weeks)");
+  // A shorter cap is followed too.
+  schedule_.max_interval = std::chrono::hours{6};
+  server_->reset();
+  expect_wait(id, std::chrono::hours{6});
+  EXPECT_EQ(blog(id).last_status, "not modified (frequency: 6 h, no posts in 4 weeks)");
+}
+
+TEST_F(EntryFrequencyTest, TheFactorPollsMoreOften) {
+  schedule_.frequency_factor = 4;
+  constexpr int kPosts = 14;  // one every 2 days: 28 d / 14 / 4 = 12 h
+  write(dir_ / "www/factor.xml", dated_rss(kPosts, std::chrono::hours{5}, std::chrono::hours{48}));
+  const auto id = add_blog("/factor.xml");
+  expect_wait(id, kWindow / kPosts / 4);
+  EXPECT_EQ(blog(id).last_status, "ok (frequency: 12 h)");
+}
+
+TEST_F(EntryFrequencyTest, HintsLongerThanTheFrequencyStillWin) {
+  write(dir_ / "www/busy.xml", dated_rss(56, std::chrono::hours{1}, std::chrono::hours{12}));
+  const auto id = add_blog(with_header("/busy.xml", "Cache-Control: max-age=72000"));  // 20 h
+  expect_wait(id, std::chrono::hours{20});
+  EXPECT_EQ(blog(id).last_status, "ok (http: 20 h)");
+}
+
+TEST_F(EntryFrequencyTest, FailuresBackOffAsUnderTheFixedScheduler) {
+  write(dir_ / "www/quiet.xml", dated_rss(3, std::chrono::hours{24 * 60}, std::chrono::hours{24}));
+  const auto id = add_blog("/quiet.xml");
+  crawl();
+  fs::remove(dir_ / "www/quiet.xml");   // now a 404
+  expect_wait(id, schedule_.interval);  // the first failure: one interval, not the frequency's 24 h
+  EXPECT_EQ(blog(id).consecutive_failures, 1);
+}
+
+TEST_F(PolitePollingTest, TheFixedSchedulerIgnoresHowOftenABlogPosts) {
+  ASSERT_EQ(ScheduleOptions{}.scheduler, Scheduler::kFixed);  // the default
+  write(dir_ / "www/busy.xml", dated_rss(56, std::chrono::hours{1}, std::chrono::hours{12}));
+  write(dir_ / "www/quiet.xml", dated_rss(10, std::chrono::hours{24 * 60}, std::chrono::hours{24 * 7}));
+  const auto busy = add_blog("/busy.xml");
+  const auto quiet = add_blog("/quiet.xml");
+  const auto [low, high] = wait_after_crawl(busy);
+  EXPECT_LE(low, std::chrono::hours{1});
+  EXPECT_GE(high, std::chrono::hours{1});
+  EXPECT_EQ(blog(busy).last_status, "ok");
+  ASSERT_TRUE(blog(quiet).next_due_at);
+  EXPECT_LE(*blog(quiet).next_due_at, now_seconds() + std::chrono::hours{1});
+  EXPECT_EQ(blog(quiet).last_status, "ok");
 }
 
 }  // namespace
