@@ -55,6 +55,10 @@ pipeline::CrawlOptions crawl_options(const config::Config& config, bool all) {
   o.schedule.interval = config.crawl.interval;
   o.schedule.max_backoff = config.crawl.max_backoff;
   o.schedule.max_interval = config.crawl.max_interval;
+  o.schedule.scheduler = config.crawl.scheduler == config::PollingScheduler::kEntryFrequency
+                             ? pipeline::Scheduler::kEntryFrequency
+                             : pipeline::Scheduler::kFixed;
+  o.schedule.frequency_factor = config.crawl.entry_frequency_factor;
   o.all = all;
   o.fetch_full_text = config.crawl.fetch_full_text;
   return o;
