@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <fstream>
 #include <map>
@@ -67,6 +68,7 @@ int config_harness(const std::uint8_t* data, std::size_t size) {
   check_duration(crawl.max_interval);
   check_duration(config->smtp.retry_initial);
   check_duration(config->smtp.retry_max);
+  require(crawl.entry_frequency_factor > 0 && std::isfinite(crawl.entry_frequency_factor));
   require(config->curate.min_words >= 0);
   require(config->newsletter.day >= 0 && config->newsletter.day <= 6);
   require(config->newsletter.hour >= 0 && config->newsletter.hour <= 23);

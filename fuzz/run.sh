@@ -7,7 +7,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-all=(feed opml html_text extract date url web_request ui_markup discover)
+all=(feed opml html_text extract date url web_request ui_markup discover config)
 seconds="${1:-600}"
 [ $# -gt 0 ] && shift
 harnesses=("$@")
@@ -22,7 +22,7 @@ if ! command -v afl-fuzz >/dev/null || ! command -v afl-g++ >/dev/null; then
 fi
 
 declare -A dict=([feed]=feed [opml]=feed [html_text]=html [extract]=html [date]=date [url]=url
-                 [web_request]=web [ui_markup]=url [discover]=html)
+                 [web_request]=web [ui_markup]=url [discover]=html [config]=config)
 targets=()
 for h in "${harnesses[@]}"; do
   [ -n "${dict[$h]:-}" ] || { echo "fuzz/run.sh: unknown harness '$h' (one of: ${all[*]})" >&2; exit 2; }

@@ -1,5 +1,7 @@
 #include "config/config.h"
 
+#include "core/strings.h"
+
 #include <fmt/format.h>
 
 #include <toml++/toml.h>
@@ -8,6 +10,7 @@
 #include <cmath>
 #include <cstdlib>
 #include <functional>
+#include <limits>
 
 extern char** environ;  // POSIX
 
@@ -49,15 +52,25 @@ struct Setting {
   std::function<Result<void>(Config&, std::string_view)> set;  // from text
 };
 
-Result<void> set_int(std::string_view key, std::string_view text, auto&& assign) {
+// Every number has a ceiling: a value past it is a typo (an extra digit, a value in the wrong unit), and
+// letting it through would overflow later (a timeout of 2^63 seconds in libcurl's milliseconds, a body cap
+// shifted to 0, a concurrency that wraps to 0 as an int). Found by fuzz/config_fuzz.cpp.
+Result<void> set_int(std::string_view key, std::string_view text, long long max, auto&& assign) {
   auto v = parse_int(key, text);
   if (!v) return std::unexpected(v.error());
   if (*v < 0) return fail(ErrorKind::kInvalidInput, fmt::format("config: {} must not be negative", key));
+  if (*v > max)
+    return fail(ErrorKind::kInvalidInput, fmt::format("config: {} must be at most {}, got {}", key, max, *v));
   assign(*v);
   return {};
 }
 
 std::vector<Setting> settings() {
+  constexpr long long kHour = 3600;
+  constexpr long long kDay = 24 * kHour;
+  constexpr long long kWeek = 7 * kDay;
+  constexpr long long kYear = 365 * kDay;
+  constexpr long long kNoLimit = std::numeric_limits<long long>::max();  // clamped by its setter
   std::vector<Setting> s;
   auto str = [&s](const char* key, auto member) {
     s.push_back({key, [member](Config& c, std::string_view v) -> Result<void> {
@@ -65,9 +78,9 @@ std::vector<Setting> settings() {
                    return {};
                  }});
   };
-  auto num = [&s](const char* key, auto assign) {
-    s.push_back({key, [key, assign](Config& c, std::string_view v) -> Result<void> {
-                   return set_int(key, v, [&](long long n) { assign(c, n); });
+  auto num = [&s](const char* key, long long max, auto assign) {
+    s.push_back({key, [key, max, assign](Config& c, std::string_view v) -> Result<void> {
+                   return set_int(key, v, max, [&](long long n) { assign(c, n); });
                  }});
   };
   str("db", [](Config& c) -> std::string& { return c.db_path; });
@@ -78,20 +91,21 @@ std::vector<Setting> settings() {
   str("site.base_url", [](Config& c) -> std::string& { return c.site.base_url; });
   str("site.name", [](Config& c) -> std::string& { return c.site.name; });
   str("crawl.user_agent", [](Config& c) -> std::string& { return c.crawl.user_agent; });
-  num("crawl.concurrency",
+  num("crawl.concurrency", 1000,
       [](Config& c, long long n) { c.crawl.concurrency = static_cast<int>(std::max(1LL, n)); });
-  num("crawl.per_host",
+  num("crawl.per_host", 100,
       [](Config& c, long long n) { c.crawl.per_host = static_cast<int>(std::max(1LL, n)); });
-  num("crawl.connect_timeout",
+  num("crawl.connect_timeout", kHour,
       [](Config& c, long long n) { c.crawl.connect_timeout = std::chrono::seconds{n}; });
-  num("crawl.timeout", [](Config& c, long long n) { c.crawl.timeout = std::chrono::seconds{n}; });
-  num("crawl.max_body_mb",
-      [](Config& c, long long n) { c.crawl.max_body_bytes = static_cast<std::size_t>(n) << 20; });
-  num("crawl.interval_minutes",
+  num("crawl.timeout", kDay, [](Config& c, long long n) { c.crawl.timeout = std::chrono::seconds{n}; });
+  num("crawl.max_body_mb", 4096, [](Config& c, long long n) {
+    c.crawl.max_body_bytes = static_cast<std::size_t>(std::max(1LL, n)) << 20;
+  });
+  num("crawl.interval_minutes", kYear / 60,
       [](Config& c, long long n) { c.crawl.interval = std::chrono::minutes{std::max(1LL, n)}; });
-  num("crawl.max_backoff_hours",
+  num("crawl.max_backoff_hours", kYear / 3600,
       [](Config& c, long long n) { c.crawl.max_backoff = std::chrono::hours{std::max(1LL, n)}; });
-  num("crawl.max_interval_hours", [](Config& c, long long n) {
+  num("crawl.max_interval_hours", kNoLimit, [](Config& c, long long n) {
     c.crawl.max_interval = std::chrono::hours{std::clamp(n, 1LL, 24LL * 365)};
   });
   s.push_back(
@@ -113,7 +127,7 @@ std::vector<Setting> settings() {
                  c.crawl.entry_frequency_factor = *factor;
                  return {};
                }});
-  num("curate.min_words", [](Config& c, long long n) { c.curate.min_words = static_cast<int>(n); });
+  num("curate.min_words", 100000, [](Config& c, long long n) { c.curate.min_words = static_cast<int>(n); });
   s.push_back({"crawl.fetch_full_text", [](Config& c, std::string_view v) -> Result<void> {
                  auto b = parse_bool("crawl.fetch_full_text", v);
                  if (!b) return std::unexpected(b.error());
@@ -130,16 +144,14 @@ std::vector<Setting> settings() {
   str("smtp.username", [](Config& c) -> std::string& { return c.smtp.username; });
   str("smtp.password", [](Config& c) -> std::string& { return c.smtp.password; });
   str("smtp.from", [](Config& c) -> std::string& { return c.smtp.from; });
-  num("smtp.retry_initial_seconds",
+  num("smtp.retry_initial_seconds", kWeek,
       [](Config& c, long long n) { c.smtp.retry_initial = std::chrono::seconds{std::max(1LL, n)}; });
-  num("smtp.retry_max_seconds",
+  num("smtp.retry_max_seconds", kWeek,
       [](Config& c, long long n) { c.smtp.retry_max = std::chrono::seconds{std::max(1LL, n)}; });
   str("newsletter.unsubscribe_mailto",
       [](Config& c) -> std::string& { return c.newsletter.unsubscribe_mailto; });
-  num("newsletter.day",
-      [](Config& c, long long n) { c.newsletter.day = static_cast<int>(std::min(6LL, n)); });
-  num("newsletter.hour",
-      [](Config& c, long long n) { c.newsletter.hour = static_cast<int>(std::min(23LL, n)); });
+  num("newsletter.day", 6, [](Config& c, long long n) { c.newsletter.day = static_cast<int>(n); });
+  num("newsletter.hour", 23, [](Config& c, long long n) { c.newsletter.hour = static_cast<int>(n); });
   s.push_back({"smtp.starttls", [](Config& c, std::string_view v) -> Result<void> {
                  auto b = parse_bool("smtp.starttls", v);
                  if (!b) return std::unexpected(b.error());
@@ -195,6 +207,58 @@ std::optional<std::string> toml_text(const toml::node& node) {
   return std::nullopt;
 }
 
+// Every key path of the file that names a value ("crawl.timeout"), tables walked, arrays kept whole.
+void leaf_keys(const toml::table& table, const std::string& prefix, std::vector<std::string>& out) {
+  for (const auto& [key, node] : table) {
+    std::string path = prefix.empty() ? std::string(key.str()) : prefix + "." + std::string(key.str());
+    if (const auto* sub = node.as_table()) {
+      leaf_keys(*sub, path, out);
+    } else {
+      out.push_back(std::move(path));
+    }
+  }
+}
+
+// Levenshtein distance, for "did you mean": the file's keys are a handful, so quadratic is nothing.
+std::size_t edit_distance(std::string_view a, std::string_view b) {
+  std::vector<std::size_t> row(b.size() + 1);
+  for (std::size_t j = 0; j <= b.size(); ++j) row[j] = j;
+  for (std::size_t i = 1; i <= a.size(); ++i) {
+    std::size_t diagonal = row[0];
+    row[0] = i;
+    for (std::size_t j = 1; j <= b.size(); ++j) {
+      const std::size_t up = row[j];
+      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (a[i - 1] == b[j - 1] ? 0 : 1)});
+      diagonal = up;
+    }
+  }
+  return row[b.size()];
+}
+
+// A key longread does not read is a typo or a key of another version: silently ignoring it would leave the
+// operator believing a setting took effect.
+Result<void> check_known_keys(const toml::table& table, const std::string& path,
+                              const std::vector<Setting>& all) {
+  std::vector<std::string> keys;
+  leaf_keys(table, "", keys);
+  for (const auto& key : keys) {
+    const auto known = std::find_if(all.begin(), all.end(), [&](const Setting& s) { return key == s.key; });
+    if (known != all.end()) continue;
+    std::string hint;
+    std::size_t best = 4;  // suggest only a near miss
+    for (const auto& setting : all) {
+      const auto d = edit_distance(key, setting.key);
+      if (d < best) {
+        best = d;
+        hint = fmt::format(" (did you mean {}?)", setting.key);
+      }
+    }
+    return fail(ErrorKind::kInvalidInput,
+                sanitize_utf8(fmt::format("config: {}: unknown key {}{}", path, key, hint)));
+  }
+  return {};
+}
+
 }  // namespace
 
 Result<Config> load(const std::string& path, const std::map<std::string, std::string>& env) {
@@ -205,25 +269,29 @@ Result<Config> load(const std::string& path, const std::map<std::string, std::st
     try {
       table = toml::parse_file(path);
     } catch (const toml::parse_error& e) {
-      return fail(ErrorKind::kInvalidInput,
-                  fmt::format("config: {}:{}: {}", path, e.source().begin.line, e.description()));
+      return fail(
+          ErrorKind::kInvalidInput,
+          sanitize_utf8(fmt::format("config: {}:{}: {}", path, e.source().begin.line, e.description())));
     }
+    if (auto known = check_known_keys(table, path, all); !known) return std::unexpected(known.error());
     for (const auto& setting : all) {
       const auto node = table.at_path(setting.key);
       if (!node) continue;
       auto text = toml_text(*node.node());
       if (!text)
         return fail(ErrorKind::kInvalidInput,
-                    fmt::format("config: {}: {} has an unsupported type", path, setting.key));
+                    sanitize_utf8(fmt::format("config: {}: {} has an unsupported type", path, setting.key)));
       if (auto r = setting.set(config, *text); !r)
-        return fail(ErrorKind::kInvalidInput, fmt::format("{} (in {})", r.error().message, path));
+        return fail(ErrorKind::kInvalidInput,
+                    sanitize_utf8(fmt::format("{} (in {})", r.error().message, path)));
     }
   }
   for (const auto& setting : all) {
     const auto it = env.find(env_name(setting.key));
     if (it == env.end()) continue;
     if (auto r = setting.set(config, it->second); !r)
-      return fail(ErrorKind::kInvalidInput, fmt::format("{} (from {})", r.error().message, it->first));
+      return fail(ErrorKind::kInvalidInput,
+                  sanitize_utf8(fmt::format("{} (from {})", r.error().message, it->first)));
   }
   return config;
 }

@@ -132,5 +132,72 @@ TEST(Config, UnknownSchedulerOrBadFactorIsAClearError) {
   }
 }
 
+// Each number has a ceiling (a typo, or a value in the wrong unit); past it, start-up stops naming the key.
+// These were the values fuzz/config_fuzz.cpp found overflowing later (fuzz/regressions/config/).
+TEST(Config, NumbersPastTheirCeilingAreErrors) {
+  const std::pair<const char*, long long> ceilings[] = {{"crawl.concurrency", 1000},
+                                                        {"crawl.per_host", 100},
+                                                        {"crawl.connect_timeout", 3600},
+                                                        {"crawl.timeout", 86400},
+                                                        {"crawl.max_body_mb", 4096},
+                                                        {"crawl.interval_minutes", 525600},
+                                                        {"crawl.max_backoff_hours", 8760},
+                                                        {"curate.min_words", 100000},
+                                                        {"smtp.retry_initial_seconds", 604800},
+                                                        {"smtp.retry_max_seconds", 604800},
+                                                        {"newsletter.day", 6},
+                                                        {"newsletter.hour", 23}};
+  for (const auto& [key, max] : ceilings) {
+    std::string env = "LONGREAD_";
+    for (const char c : std::string(key)) env += c == '.' ? '_' : static_cast<char>(std::toupper(c));
+    EXPECT_TRUE(load("", {{env, std::to_string(max)}})) << key;
+    for (const long long over : {max + 1, 4294967296LL, 9223372036854775807LL}) {
+      auto r = load("", {{env, std::to_string(over)}});
+      ASSERT_FALSE(r) << key << " " << over;
+      EXPECT_EQ(r.error().message,
+                fmt::format("config: {} must be at most {}, got {} (from {})", key, max, over, env));
+    }
+  }
+  // The ceiling of the longest polling wait is a clamp, as before: a year.
+  EXPECT_EQ(load("", {{"LONGREAD_CRAWL_MAX_INTERVAL_HOURS", "9223372036854775807"}})->crawl.max_interval,
+            std::chrono::hours{24 * 365});
+  // A body cap of 0 MB would refuse every feed: at least 1 MiB, like the other "at least 1" settings.
+  EXPECT_EQ(load("", {{"LONGREAD_CRAWL_MAX_BODY_MB", "0"}})->crawl.max_body_bytes, 1u << 20);
+}
+
+TEST(Config, UnknownKeysInTheFileAreErrors) {
+  const auto typo = write_temp("longread_config_typo.toml", "[crawl]\nintreval_minutes = 30\n");
+  auto r = load(typo, {});
+  ASSERT_FALSE(r);
+  EXPECT_EQ(
+      r.error().message,
+      "config: " + typo + ": unknown key crawl.intreval_minutes (did you mean crawl.interval_minutes?)");
+  const auto stray = write_temp("longread_config_stray.toml", "db = \"x.db\"\n[web]\nthreads = 4\n");
+  r = load(stray, {});
+  ASSERT_FALSE(r);
+  EXPECT_EQ(r.error().message, "config: " + stray + ": unknown key web.threads");
+  // A known key at the wrong level is unknown where it stands.
+  const auto flat = write_temp("longread_config_flat.toml", "timeout = 5\n");
+  r = load(flat, {});
+  ASSERT_FALSE(r);
+  EXPECT_EQ(r.error().message, "config: " + flat + ": unknown key timeout");
+  // Every documented key is known (the README's example file loads).
+  const auto example =
+      write_temp("longread_config_example.toml",
+                 "db = \"/var/lib/longread/longread.db\"\n[site]\nlisten = \"0.0.0.0:8080\"\n"
+                 "base_url = \"https://longread.example\"\n[crawl]\nconcurrency = 16\n"
+                 "[curate]\nlanguages = [\"en\", \"de\"]\n");
+  EXPECT_TRUE(load(example, {})) << load(example, {}).error().message;
+}
+
+// Error messages quote what they were given; bytes that are not UTF-8 come out as U+FFFD, never raw.
+TEST(Config, ErrorsAreUtf8) {
+  auto r = load("", {{"LONGREAD_CRAWL_TIMEOUT", "\xff\xfe"}});
+  ASSERT_FALSE(r);
+  EXPECT_EQ(r.error().message,
+            "config: crawl.timeout must be an integer, got \"\xef\xbf\xbd\xef\xbf\xbd\" (from "
+            "LONGREAD_CRAWL_TIMEOUT)");
+}
+
 }  // namespace
 }  // namespace longread::config
