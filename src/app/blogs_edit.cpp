@@ -10,6 +10,7 @@
 #include "app/blog_table.h"
 #include "app/category_option.h"
 #include "app/commands.h"
+#include "app/rejudge_cmd.h"
 #include "app/store_setup.h"
 #include "core/url.h"
 #include "storage/store.h"
@@ -91,13 +92,21 @@ int cmd_blog_edit(const config::Config& config, const BlogEditOptions& options) 
         fmt::format("category {} -> {} (its articles filed under the blog's category follow it)",
                     before->category, after->category));
   if (before->short_form != after->short_form)
-    changes.push_back(fmt::format("short-form {} -> {} (applies to articles crawled from now on)",
+    changes.push_back(fmt::format("short-form {} -> {} (its stored articles are judged again)",
                                   before->short_form, after->short_form));
   if (before->feed_url != after->feed_url)
     changes.push_back(
         fmt::format("feed URL {} -> {} (polled at its next due time)", before->feed_url, after->feed_url));
   if (changes.empty()) changes.emplace_back("nothing was different");
   fmt::print("edited blog {}: {}\n", after->id, fmt::join(changes, "; "));
+  if (before->short_form != after->short_form) {
+    // The length rule now applies (or no longer does) to what is already stored, not only to new posts.
+    auto summary = pipeline::rejudge(*store, junk_options(config), after->id, false);
+    if (!summary) return report_failure(summary.error());
+    print_rejudged(*summary, false, 20);
+    auto refreshed = existing_blog(*store, after->id);  // its article count changed
+    if (refreshed) after = std::move(*refreshed);
+  }
   return print_result(*after);
 }
 

@@ -1,5 +1,6 @@
 // `longread blogs edit / pause / resume` end to end: the real binary, a real SQLite file read back through
 // the Store, and `crawl` against the fixture HTTP server on 127.0.0.1.
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 #include <unistd.h>
 
@@ -194,6 +195,84 @@ TEST_F(BlogsEditTest, EditsEachFieldAndKeepsCrawlState) {
 
 // The category pages follow the edit at once: Ann's articles (filed under her blog's category, there being
 // no classifier) move from "programming" to "history"; "programming", now empty, is no longer listed.
+// A short-form change judges the blog's stored articles again: the short note the length rule hid comes
+// back, and goes again when the flag is cleared. `rejudge` applies a changed curate.min_words to what is
+// stored (a dry run first, which changes nothing).
+TEST_F(BlogsEditTest, ShortFormJudgesStoredArticlesAgainAndRejudgeAppliesNewSettings) {
+  const std::string essay =
+      "<p>Lighthouse keepers kept logs of every passing ship, the weather at each watch and the oil burned "
+      "through the night, and those logs now tell historians how busy the coast was a century ago.</p>";
+  std::string long_html;
+  for (int i = 0; i < 6; ++i) long_html += essay;
+  const std::string note =
+      "<p>A quick note: the apple trees behind the school finally bloomed this week, three years after we "
+      "planted them.</p>";
+  std::ofstream(dir_ / "www/cal.xml")
+      << "<?xml version=\"1.0\"?><rss version=\"2.0\"><channel><title>cal</title><link>https://cal.example/"
+         "</link><item><title>Keepers</title><guid>cal-1</guid><pubDate>Mon, 23 May 2022 10:00:00 "
+         "GMT</pubDate>"
+         "<description><![CDATA["
+      << long_html
+      << "]]></description></item><item><title>Blossom</title><guid>cal-2</guid><pubDate>Tue, 24 May 2022 "
+         "10:00:00 GMT</pubDate><description><![CDATA["
+      << note << "]]></description></item></channel></rss>";
+  auto r = longread("blogs add " + url("/cal.xml") + " --category essays");
+  ASSERT_EQ(r.status, 0) << r.out << r.err;
+  const auto cal = by_feed(url("/cal.xml")).id;
+  r = longread("crawl");
+  ASSERT_EQ(r.status, 0) << r.out << r.err;
+  const auto visible = [&](std::optional<std::int64_t> blog) {
+    return open()->count_articles({.blog_id = blog}).value();
+  };
+  ASSERT_EQ(visible(cal), 1);  // the note is too short for a long-form blog
+  r = longread("junk");
+  EXPECT_NE(r.out.find("too short: "), std::string::npos) << r.out;
+
+  r = longread("blogs edit " + std::to_string(cal) + " --short-form true");
+  ASSERT_EQ(r.status, 0) << r.out << r.err;
+  EXPECT_NE(r.out.find("short-form false -> true (its stored articles are judged again)"), std::string::npos)
+      << r.out;
+  EXPECT_NE(r.out.find("\"Blossom\": junk (too short: "), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("rejudged 2 articles: 1 verdicts changed, 0 left the site, 1 returned to it\n"),
+            std::string::npos)
+      << r.out;
+  EXPECT_EQ(visible(cal), 2);
+
+  r = longread("blogs edit " + std::to_string(cal) + " --short-form false");
+  ASSERT_EQ(r.status, 0) << r.out << r.err;
+  EXPECT_NE(r.out.find("rejudged 2 articles: 1 verdicts changed, 1 left the site, 0 returned to it\n"),
+            std::string::npos)
+      << r.out;
+  EXPECT_EQ(visible(cal), 1);
+
+  // Every blog's posts are 100-200 words: a minimum of 1000 hides them all.
+  const auto total = visible(std::nullopt);
+  ASSERT_GT(total, 0);
+  const std::string stricter = "LONGREAD_CURATE_MIN_WORDS=1000 " LONGREAD_BINARY_DIR
+                               "/src/app/longread --db " +
+                               (dir_ / "t.db").string() + " ";
+  r = longread::testing::run_command(stricter + "rejudge --dry-run", dir_ / "stderr");
+  ASSERT_EQ(r.status, 0) << r.out << r.err;
+  EXPECT_NE(
+      r.out.find(fmt::format("would rejudge {} articles: {} verdicts would change, {} would leave the site, "
+                             "0 would return to it (dry run: nothing stored)\n",
+                             total + 1, total, total)),
+      std::string::npos)
+      << r.out;
+  EXPECT_EQ(visible(std::nullopt), total);
+  r = longread::testing::run_command(stricter + "rejudge", dir_ / "stderr");
+  ASSERT_EQ(r.status, 0) << r.out << r.err;
+  EXPECT_EQ(visible(std::nullopt), 0);
+  // Back to the default minimum, one blog only: its posts return, the others stay hidden.
+  r = longread("rejudge --blog " + std::to_string(ann_));
+  ASSERT_EQ(r.status, 0) << r.out << r.err;
+  EXPECT_EQ(visible(ann_), 2);
+  EXPECT_EQ(visible(std::nullopt), 2);
+  r = longread("rejudge --blog 999");
+  EXPECT_EQ(r.status, 1);
+  EXPECT_EQ(r.err, "longread: no blog with id 999 (see `longread blogs`)\n");
+}
+
 TEST_F(BlogsEditTest, CategoryChangeRefilesTheBlogsArticles) {
   crawl();
   ASSERT_EQ(titles_in("programming"), (std::vector<std::string>{"ann post 0", "ann post 1"}));

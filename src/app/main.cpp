@@ -82,6 +82,14 @@ int main(int argc, char** argv) {
   bool clear = false;
   keep->add_flag("--clear", clear, "Remove the override instead: the filter decides again");
 
+  std::int64_t rejudge_blog = 0;
+  bool rejudge_dry_run = false;
+  auto* rejudge = cli.add_subcommand(
+      "rejudge", "Run the junk rules again over stored articles (after changing curate.min_words/languages)");
+  auto* rejudge_blog_option =
+      rejudge->add_option("--blog", rejudge_blog, "Only this blog's articles (its id in `longread blogs`)");
+  rejudge->add_flag("--dry-run", rejudge_dry_run, "List what would change; store nothing");
+
   double holdout = 0.2;
   auto* train = cli.add_subcommand("train", "Train the article-category classifier on stored articles");
   train->add_option("--holdout", holdout, "Share of articles held out to report accuracy")
@@ -142,6 +150,11 @@ int main(int argc, char** argv) {
   if (*junk) {
     if (article_id > 0) return app::cmd_override(config, article_id, false);
     return app::cmd_junk_list(config, junk_limit);
+  }
+  if (*rejudge) {
+    return app::cmd_rejudge(
+        config, rejudge_blog_option->count() > 0 ? std::optional<std::int64_t>(rejudge_blog) : std::nullopt,
+        rejudge_dry_run);
   }
   if (*keep) return app::cmd_override(config, article_id, clear ? std::nullopt : std::optional<bool>(true));
   if (*serve) return app::cmd_serve(config);

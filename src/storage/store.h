@@ -197,6 +197,13 @@ struct SimhashEntry {
   TimePoint date{};  // published, else first seen
 };
 
+// A new junk verdict for one stored article (`longread rejudge`): curate::judge run again on what is stored.
+struct VerdictUpdate {
+  std::int64_t article_id = 0;
+  bool junk = false;
+  std::string reason{};  // empty when not junk
+};
+
 // The store. Every method is safe to call from several threads; implementations serialise as needed.
 class Store {
  public:
@@ -254,6 +261,13 @@ class Store {
   // --- curation
   // Sets (or clears with nullopt) the operator's keep/junk override of an article.
   virtual Result<void> set_keep_override(std::int64_t article_id, std::optional<bool> keep) = 0;
+  // Replaces the junk verdicts of stored articles in one transaction (`longread rejudge`, and `blogs edit
+  // --short-form`). Visibility, the search index and the category counts follow; an operator's keep/junk
+  // override still decides visibility; a duplicate keeps its "duplicate of" verdict (not touched). Returns
+  // how many articles changed.
+  virtual Result<std::int64_t> set_verdicts(std::span<const VerdictUpdate> /*updates*/) {
+    return unsupported("set_verdicts");
+  }
   // Near-duplicate detection (issue 5): the SimHash of every stored article that is not itself a
   // duplicate, with what decides which copy is the original (earliest date, then lowest id).
   virtual Result<std::vector<SimhashEntry>> simhash_index() {

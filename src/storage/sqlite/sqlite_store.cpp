@@ -194,6 +194,13 @@ constexpr const char* kSetKeepOverride =
     "UPDATE articles SET keep_override = :keep,"
     " visible = CASE WHEN :keep IS NULL THEN 1 - junk ELSE :keep END WHERE id = :id";
 
+// set_verdicts: only a changed verdict is written, so the update trigger (search index, counts) runs only
+// for articles that move; duplicates keep their mark.
+constexpr const char* kSetVerdict =
+    "UPDATE articles SET junk = :junk, junk_reason = :reason,"
+    " visible = CASE WHEN keep_override IS NULL THEN 1 - :junk ELSE keep_override END"
+    " WHERE id = :id AND duplicate_of IS NULL AND (junk <> :junk OR junk_reason <> :reason)";
+
 constexpr const char* kDataVersion = "PRAGMA data_version";
 // save_crawls: one savepoint per crawl record inside the group's transaction
 // (https://sqlite.org/lang_savepoint.html).
@@ -1100,6 +1107,23 @@ class SqliteStore final : public Store {
       return fail(ErrorKind::kNotFound, fmt::format("store: no article {}", article_id));
     }
     return {};
+  }
+
+  Result<std::int64_t> set_verdicts(std::span<const VerdictUpdate> updates) override {
+    std::lock_guard lock(writer_mutex_);
+    auto tx = Transaction::begin(*writer_);
+    if (!tx) return db_error("cannot set verdicts", tx.error());
+    std::int64_t changed = 0;
+    for (const auto& update : updates) {
+      auto q = writer_->query(kSetVerdict);
+      if (!q) return db_error("cannot set verdicts", q.error());
+      q->bind(":junk", update.junk ? 1 : 0).bind(":reason", update.junk ? update.reason : std::string());
+      q->bind(":id", update.article_id);
+      if (auto ok = q->run(); !ok) return db_error("cannot set verdicts", ok.error());
+      changed += writer_->changes();
+    }
+    if (auto ok = tx->commit(); !ok) return db_error("cannot set verdicts", ok.error());
+    return changed;
   }
 
   Result<void> delete_blog(std::int64_t blog_id) override {

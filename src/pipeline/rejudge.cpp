@@ -1,0 +1,79 @@
+#include "pipeline/rejudge.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <unordered_map>
+
+#include "curate/curate.h"
+#include "storage/store.h"
+
+namespace longread::pipeline {
+namespace {
+
+bool visible(bool junk, std::optional<bool> keep_override) {
+  return keep_override.value_or(!junk);
+}
+
+}  // namespace
+
+std::int64_t RejudgeSummary::hidden() const {
+  return std::count_if(changes.begin(), changes.end(),
+                       [](const VerdictChange& c) { return c.visible_before && !c.visible_after; });
+}
+
+std::int64_t RejudgeSummary::shown() const {
+  return std::count_if(changes.begin(), changes.end(),
+                       [](const VerdictChange& c) { return !c.visible_before && c.visible_after; });
+}
+
+Result<RejudgeSummary> rejudge(storage::Store& store, const curate::JunkOptions& options,
+                               std::optional<std::int64_t> blog_id, bool dry_run) {
+  // The ids first, a page at a time (listings leave out the text), then each article whole.
+  std::vector<std::int64_t> ids;
+  constexpr int kPage = 500;
+  for (int offset = 0;; offset += kPage) {
+    auto page = store.articles({.blog_id = blog_id, .include_junk = true, .limit = kPage, .offset = offset});
+    if (!page) return std::unexpected(page.error());
+    for (const auto& view : *page) ids.push_back(view.article.id);
+    if (static_cast<int>(page->size()) < kPage) break;
+  }
+
+  RejudgeSummary summary;
+  std::vector<storage::VerdictUpdate> updates;
+  std::unordered_map<std::int64_t, model::Blog> blogs;
+  for (const std::int64_t id : ids) {
+    auto view = store.article(id);
+    if (!view) return std::unexpected(view.error());
+    if (!*view) continue;  // removed meanwhile (a blog deleted by another process)
+    const model::Article& article = (*view)->article;
+    // A copy keeps its mark, also when its original was removed (the store keeps such a copy hidden).
+    if (article.duplicate_of || (article.junk && article.junk_reason.starts_with("duplicate of"))) continue;
+    auto known = blogs.find(article.blog_id);
+    if (known == blogs.end()) {
+      auto blog = store.blog(article.blog_id);
+      if (!blog) return std::unexpected(blog.error());
+      if (!*blog) continue;
+      known = blogs.emplace(article.blog_id, std::move(**blog)).first;
+    }
+    ++summary.judged;
+    const curate::Verdict verdict = curate::judge(article, known->second, options);
+    const std::string new_reason = verdict.junk ? verdict.reason : std::string();
+    if (verdict.junk == article.junk && new_reason == article.junk_reason) continue;
+    summary.changes.push_back({.article_id = article.id,
+                               .blog_id = article.blog_id,
+                               .title = article.title,
+                               .old_reason = article.junk ? article.junk_reason : std::string(),
+                               .new_reason = new_reason,
+                               .visible_before = visible(article.junk, article.keep_override),
+                               .visible_after = visible(verdict.junk, article.keep_override)});
+    updates.push_back({.article_id = article.id, .junk = verdict.junk, .reason = new_reason});
+  }
+  if (!dry_run && !updates.empty()) {
+    auto saved = store.set_verdicts(updates);
+    if (!saved) return std::unexpected(saved.error());
+  }
+  return summary;
+}
+
+}  // namespace longread::pipeline

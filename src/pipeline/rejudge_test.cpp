@@ -1,0 +1,190 @@
+// rejudge over a real SQLite file: verdicts follow a changed short-form flag or word minimum, the store's
+// visibility, search index and category counts follow them, and what the operator decided (keep/junk
+// overrides) and duplicate marks stand.
+#include "pipeline/rejudge.h"
+
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <filesystem>
+
+#include "curate/curate.h"
+#include "storage/store.h"
+
+namespace longread::pipeline {
+namespace {
+namespace fs = std::filesystem;
+
+// English prose, so the language rule keeps it; `words` words long.
+std::string prose(int words) {
+  static const char* const kSentence[] = {"the",      "cache",   "line",   "is",  "the", "unit",      "of",
+                                          "transfer", "between", "memory", "and", "the", "processor", "so"};
+  std::string out;
+  for (int i = 0; i < words; ++i) {
+    if (i > 0) out += ' ';
+    out += kSentence[i % std::size(kSentence)];
+  }
+  return out;
+}
+
+class RejudgeTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = fs::temp_directory_path() / ("longread_rejudge_" + std::to_string(getpid()) + "_" +
+                                        ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    fs::remove_all(dir_);
+    auto store = storage::open_sqlite_store((dir_ / "t.db").string());
+    ASSERT_TRUE(store) << store.error().message;
+    store_ = std::move(*store);
+  }
+  void TearDown() override {
+    store_.reset();
+    fs::remove_all(dir_);
+  }
+
+  std::int64_t blog(const std::string& name, bool short_form = false) {
+    auto id = store_->upsert_blog({.feed_url = "https://" + name + ".example/feed",
+                                   .title = name,
+                                   .category = "essays",
+                                   .short_form = short_form});
+    EXPECT_TRUE(id) << id.error().message;
+    return id.value_or(0);
+  }
+
+  // Saves one article judged as a crawl would judge it then (with `options` and the blog as stored).
+  std::int64_t save(std::int64_t blog_id, const std::string& guid, int words,
+                    const curate::JunkOptions& options = {}) {
+    model::Article a;
+    a.guid = guid;
+    a.title = guid;
+    a.text = prose(words);
+    a.word_count = words;
+    a.category = "essays";
+    a.published = from_unix(1'700'000'000 + static_cast<std::int64_t>(guid.size()));
+    const auto stored_blog = store_->blog(blog_id);
+    const auto verdict = curate::judge(a, stored_blog.value().value(), options);
+    a.junk = verdict.junk;
+    a.junk_reason = verdict.reason;
+    storage::CrawlRecord r{.blog_id = blog_id, .attempted_at = from_unix(1'700'000'000), .success = true};
+    r.status = "ok";
+    r.articles.push_back(a);
+    auto saved = store_->save_crawl(r);
+    EXPECT_TRUE(saved) << saved.error().message;
+    auto keys = store_->article_keys(blog_id);
+    for (const auto& k : keys.value())
+      if (k.guid == guid) return k.id;
+    ADD_FAILURE() << "no article " << guid;
+    return 0;
+  }
+
+  model::Article article(std::int64_t id) { return store_->article(id).value().value().article; }
+  std::int64_t visible_count() { return store_->count_articles({}).value(); }
+  std::size_t search_hits(const std::string& q) { return store_->search(q, 50, 0).value().size(); }
+
+  fs::path dir_;
+  std::unique_ptr<storage::Store> store_;
+};
+
+TEST_F(RejudgeTest, ShortFormFlagShowsTheShortPostsAgainAndBack) {
+  const auto b = blog("ann");
+  const auto short_post = save(b, "tiny", 40);
+  const auto long_post = save(b, "essay", 400);
+  ASSERT_TRUE(article(short_post).junk);
+  EXPECT_EQ(article(short_post).junk_reason, "too short: 40 words");
+  ASSERT_FALSE(article(long_post).junk);
+  EXPECT_EQ(visible_count(), 1);
+  EXPECT_EQ(search_hits("tiny"), 0u);
+
+  ASSERT_TRUE(store_->edit_blog(b, {.short_form = true}));
+  // A dry run reports and changes nothing.
+  auto dry = rejudge(*store_, {}, b, true);
+  ASSERT_TRUE(dry) << dry.error().message;
+  EXPECT_EQ(dry->judged, 2);
+  ASSERT_EQ(dry->changes.size(), 1u);
+  EXPECT_EQ(dry->changes[0].article_id, short_post);
+  EXPECT_EQ(dry->changes[0].old_reason, "too short: 40 words");
+  EXPECT_EQ(dry->changes[0].new_reason, "");
+  EXPECT_EQ(dry->shown(), 1);
+  EXPECT_TRUE(article(short_post).junk);
+  EXPECT_EQ(visible_count(), 1);
+
+  auto done = rejudge(*store_, {}, b, false);
+  ASSERT_TRUE(done) << done.error().message;
+  EXPECT_EQ(done->shown(), 1);
+  EXPECT_FALSE(article(short_post).junk);
+  EXPECT_EQ(article(short_post).junk_reason, "");
+  EXPECT_EQ(visible_count(), 2);
+  EXPECT_EQ(search_hits("tiny"), 1u);  // the search index followed
+  const auto categories = store_->categories().value();
+  ASSERT_EQ(categories.size(), 1u);
+  EXPECT_EQ(categories[0].article_count, 2);  // and the visible counts
+
+  // Again: nothing left to change.
+  auto again = rejudge(*store_, {}, b, false);
+  ASSERT_TRUE(again);
+  EXPECT_TRUE(again->changes.empty());
+
+  // Back to long-form: hidden again, with the reason a crawl would give.
+  ASSERT_TRUE(store_->edit_blog(b, {.short_form = false}));
+  auto back = rejudge(*store_, {}, b, false);
+  ASSERT_TRUE(back);
+  EXPECT_EQ(back->hidden(), 1);
+  EXPECT_EQ(article(short_post).junk_reason, "too short: 40 words");
+  EXPECT_EQ(visible_count(), 1);
+  EXPECT_EQ(search_hits("tiny"), 0u);
+}
+
+TEST_F(RejudgeTest, NewWordMinimumAppliesToEveryBlogOrOnlyTheOneAsked) {
+  const auto ann = blog("ann");
+  const auto bob = blog("bob");
+  const auto ann_post = save(ann, "ann-post", 200);
+  const auto bob_post = save(bob, "bob-post", 200);
+  const curate::JunkOptions stricter{.min_words = 300};
+
+  auto one = rejudge(*store_, stricter, bob, false);
+  ASSERT_TRUE(one);
+  EXPECT_EQ(one->judged, 1);
+  EXPECT_EQ(one->hidden(), 1);
+  EXPECT_EQ(article(bob_post).junk_reason, "too short: 200 words");
+  EXPECT_FALSE(article(ann_post).junk);
+
+  auto all = rejudge(*store_, stricter, std::nullopt, false);
+  ASSERT_TRUE(all);
+  EXPECT_EQ(all->judged, 2);
+  ASSERT_EQ(all->changes.size(), 1u);
+  EXPECT_EQ(all->changes[0].article_id, ann_post);
+  EXPECT_EQ(visible_count(), 0);
+}
+
+// The operator's word is final: a kept article stays visible and a junked one hidden, whatever the rules
+// now say; the verdict underneath still follows the rules (it decides once the override is cleared).
+TEST_F(RejudgeTest, OverridesAndDuplicatesStand) {
+  const auto b = blog("ann");
+  const auto kept = save(b, "kept", 40);
+  const auto junked = save(b, "junked", 400);
+  const auto original = save(b, "original", 400);
+  const auto copy = save(b, "copy", 400);
+  ASSERT_TRUE(store_->set_keep_override(kept, true));
+  ASSERT_TRUE(store_->set_keep_override(junked, false));
+  const std::pair<std::int64_t, std::int64_t> mark{copy, original};
+  ASSERT_TRUE(store_->mark_duplicates(std::span(&mark, 1)));
+  ASSERT_EQ(visible_count(), 2);  // kept, original
+
+  ASSERT_TRUE(store_->edit_blog(b, {.short_form = true}));
+  auto r = rejudge(*store_, {}, b, false);
+  ASSERT_TRUE(r) << r.error().message;
+  EXPECT_EQ(r->judged, 3);  // the copy is not judged
+  ASSERT_EQ(r->changes.size(), 1u);
+  EXPECT_EQ(r->changes[0].article_id, kept);
+  EXPECT_TRUE(r->changes[0].visible_before);
+  EXPECT_TRUE(r->changes[0].visible_after);
+  EXPECT_EQ(r->shown(), 0);
+  EXPECT_FALSE(article(kept).junk);
+  EXPECT_EQ(article(junked).keep_override, false);
+  EXPECT_TRUE(article(copy).junk);
+  EXPECT_EQ(article(copy).duplicate_of, original);
+  EXPECT_EQ(visible_count(), 2);
+}
+
+}  // namespace
+}  // namespace longread::pipeline
