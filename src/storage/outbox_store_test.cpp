@@ -174,6 +174,52 @@ TEST_F(OutboxStoreTest, ExpiredMailIsNeverClaimedAndIsDropped) {
   EXPECT_TRUE(again->empty());
 }
 
+// `longread mail retry [ID]`: a mail waiting out its backoff is due at once; a mail already due (or due
+// earlier than `now`) keeps its time; an unknown id matches nothing.
+TEST_F(OutboxStoreTest, RetryMakesWaitingMailDueNow) {
+  auto waiting = store_->enqueue_mail(mail("waiting@example.org", at(0), at(10'000)));
+  auto other = store_->enqueue_mail(mail("other@example.org", at(0), at(10'000)));
+  auto early = store_->enqueue_mail(mail("early@example.org", at(0), at(10'000)));
+  ASSERT_TRUE(waiting && other && early);
+  ASSERT_EQ(store_->claim_due_mails(at(0), at(60), 10).value().size(), 3u);
+  ASSERT_TRUE(store_->mark_mail_failed(*waiting, "mail: (SMTP reply 451)", at(3600)));
+  ASSERT_TRUE(store_->mark_mail_failed(*other, "mail: (SMTP reply 451)", at(7200)));
+  ASSERT_TRUE(store_->mark_mail_failed(*early, "mail: (SMTP reply 451)", at(50)));
+
+  // One mail: only it becomes due.
+  auto one = store_->retry_mails(*waiting, at(100));
+  ASSERT_TRUE(one) << one.error().message;
+  EXPECT_EQ(*one, 1);
+  auto due = store_->claim_due_mails(at(100), at(160), 10);
+  ASSERT_TRUE(due);
+  EXPECT_EQ(recipients(*due), (std::vector<std::string>{"early@example.org", "waiting@example.org"}));
+  EXPECT_EQ(due->back().last_error, "mail: (SMTP reply 451)");  // the last error stays for the operator
+
+  // Unknown id: nothing matched, nothing changed.
+  auto unknown = store_->retry_mails(*early + 100, at(200));
+  ASSERT_TRUE(unknown) << unknown.error().message;
+  EXPECT_EQ(*unknown, 0);
+  EXPECT_TRUE(store_->claim_due_mails(at(159), at(219), 10).value().empty());
+
+  // Every mail: all three match; the two leased until 160 and the one waiting until 7200 are due at 150,
+  // and none is pushed later than it was.
+  auto all = store_->retry_mails(std::nullopt, at(150));
+  ASSERT_TRUE(all) << all.error().message;
+  EXPECT_EQ(*all, 3);
+  auto next = store_->next_mail_due();
+  ASSERT_TRUE(next);
+  EXPECT_EQ(*next, at(150));
+  ASSERT_TRUE(store_->retry_mails(std::nullopt, at(400)));
+  EXPECT_EQ(store_->next_mail_due().value(), at(150));
+  EXPECT_EQ(store_->claim_due_mails(at(150), at(210), 10).value().size(), 3u);
+
+  // An empty outbox matches nothing.
+  for (const auto id : {*waiting, *other, *early}) ASSERT_TRUE(store_->delete_mail(id));
+  auto none = store_->retry_mails(std::nullopt, at(500));
+  ASSERT_TRUE(none);
+  EXPECT_EQ(*none, 0);
+}
+
 TEST_F(OutboxStoreTest, EmptyOutboxHasNothingDue) {
   auto due = store_->next_mail_due();
   ASSERT_TRUE(due) << due.error().message;

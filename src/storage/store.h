@@ -179,7 +179,7 @@ enum class DeliveryState { kSending, kSent, kRetry, kFailed };
 // mail is sent, refused for good or expired; nothing lingers.
 struct OutboxMail {
   std::int64_t id = 0;
-  std::string kind{};  // "confirm", "registered", "reset"
+  std::string kind{};  // "confirm", "registered", "reset"; "newsletter" (the subscription confirmation)
   std::string recipient{};
   std::string message{};
   TimePoint created_at{};
@@ -435,6 +435,11 @@ class Store {
   virtual Result<std::vector<OutboxMail>> outbox_mails() { return unsupported("outbox_mails"); }
   // The earliest next_attempt_at of any queued mail, nullopt when the outbox is empty.
   virtual Result<std::optional<TimePoint>> next_mail_due() { return unsupported("next_mail_due"); }
+  // The operator's `mail retry`: makes the queued mail `id` (nullopt: every queued mail) due at `now`,
+  // moving no mail's next attempt later. Returns how many mails it matched (0: no mail `id` is queued).
+  virtual Result<int> retry_mails(std::optional<std::int64_t> /*id*/, TimePoint /*now*/) {
+    return unsupported("retry_mails");
+  }
 
  protected:
   static std::unexpected<Error> unsupported(const char* what) {

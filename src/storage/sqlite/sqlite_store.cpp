@@ -401,6 +401,10 @@ constexpr const char* kSelectExpiredMails =
 constexpr const char* kDeleteExpiredMails = "DELETE FROM mail_outbox WHERE not_after <= :now";
 constexpr const char* kSelectOutboxMails = "SELECT " LONGREAD_OUTBOX_COLUMNS " FROM mail_outbox ORDER BY id";
 constexpr const char* kSelectNextMailDue = "SELECT MIN(next_attempt_at) FROM mail_outbox";
+// `mail retry`: MIN keeps a mail already due as it is; UPDATE counts every row it matched, changed or not.
+constexpr const char* kRetryMail =
+    "UPDATE mail_outbox SET next_attempt_at = MIN(next_attempt_at, :now) WHERE id = :id";
+constexpr const char* kRetryAllMails = "UPDATE mail_outbox SET next_attempt_at = MIN(next_attempt_at, :now)";
 
 // The rows of a query over LONGREAD_OUTBOX_COLUMNS.
 Result<std::vector<OutboxMail>> read_outbox_mails(Query& q) {
@@ -1611,6 +1615,16 @@ class SqliteStore final : public Store {
     auto rows = read_outbox_mails(*q);
     if (!rows) return db_error("cannot list queued mail", rows.error());
     return rows;
+  }
+
+  Result<int> retry_mails(std::optional<std::int64_t> id, TimePoint now) override {
+    std::lock_guard lock(writer_mutex_);
+    auto q = writer_->query(id ? kRetryMail : kRetryAllMails);
+    if (!q) return db_error("cannot retry mail", q.error());
+    q->bind(":now", to_unix(now));
+    if (id) q->bind(":id", *id);
+    if (auto ok = q->run(); !ok) return db_error("cannot retry mail", ok.error());
+    return writer_->changes();
   }
 
   Result<std::optional<TimePoint>> next_mail_due() override {
