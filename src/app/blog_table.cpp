@@ -23,9 +23,11 @@ std::string next_due(const model::Blog& b) {
 }  // namespace
 
 void print_blog_table(std::span<const model::Blog> blogs) {
-  constexpr const char* kRow = "{:>5}  {:<28}  {:<13}  {:<44}  {:<28}  {:<16}  {:<16}  {:<16}  {:>8}\n";
-  fmt::print(kRow, "id", "title", "category", "feed URL", "last status", "last error at", "last success",
-             "next due", "articles");
+  // The status comes last and whole: it carries the reason for the wait ("not modified (frequency: 24 h,
+  // no posts in 4 weeks)") or the error, the part an operator reads the table for.
+  constexpr const char* kRow = "{:>5}  {:<28}  {:<13}  {:<44}  {:<16}  {:<16}  {:<16}  {:>8}  {}\n";
+  fmt::print(kRow, "id", "title", "category", "feed URL", "last error at", "last success", "next due",
+             "articles", "last status");
   // Cuts to `n` code points, never inside a UTF-8 sequence (fmt pads by display width).
   auto cell = [](std::string_view s, std::size_t n) {
     std::size_t bytes = 0;
@@ -42,9 +44,9 @@ void print_blog_table(std::span<const model::Blog> blogs) {
   };
   for (const auto& b : blogs) {
     fmt::print(kRow, b.id, cell(b.title, 28), cell(b.category, 13), cell(b.feed_url, 44),
-               cell(b.last_status.empty() ? "never crawled" : b.last_status, 28),
                b.last_error.empty() ? std::string("-") : time_or_dash(b.last_error_at),
-               time_or_dash(b.last_success_at), next_due(b), b.article_count);
+               time_or_dash(b.last_success_at), next_due(b), b.article_count,
+               b.last_status.empty() ? std::string("never crawled") : b.last_status);
   }
 }
 
