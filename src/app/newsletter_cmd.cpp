@@ -1,6 +1,6 @@
 // `longread newsletter send [--dry-run]`, and what `serve` needs for the newsletter and account mails: the
-// confirmation mail sender for the site, the account-mail outbox and what queues into it, and the weekly
-// schedule.
+// mail outbox, the site's senders that queue into it (the newsletter's double opt-in and the account
+// mails), and the weekly schedule.
 #include <fmt/format.h>
 #include <spdlog/spdlog.h>
 
@@ -74,14 +74,18 @@ int cmd_newsletter_send(const config::Config& config, bool dry_run) {
 }
 
 std::function<Result<void>(std::string_view, std::string_view)> confirmation_sender(
-    const config::Config& config) {
-  if (config.smtp.url.empty()) return {};
-  return [sender = mail::SmtpSender(smtp_options(config)), options = newsletter_options(config),
-          domain = mail_domain(config)](std::string_view email, std::string_view url) -> Result<void> {
+    const config::Config& config, mail::Outbox* outbox, std::chrono::seconds link_lifetime) {
+  if (outbox == nullptr) return {};
+  return [outbox, link_lifetime, options = newsletter_options(config), domain = mail_domain(config)](
+             std::string_view email, std::string_view url) -> Result<void> {
+    // Queued like the account mails (one INSERT; serve's outbox thread sends and retries it), so the page
+    // answers as fast whether or not the SMTP server is up. Worth sending while its link works: the
+    // site's confirmation_lifetime, which also signs the link's expiry.
+    const auto now = now_seconds();
     const auto message = mail::confirmation_message(options, email, url);
-    const auto outcome =
-        sender.send(email, mail::render_message(message, now_seconds(), message_id("confirm", domain)));
-    if (!outcome.sent()) return fail(ErrorKind::kNetwork, outcome.detail);
+    auto id = outbox->enqueue(mail::kNewsletterConfirmKind, message, message_id("confirm", domain), now,
+                              now + link_lifetime);
+    if (!id) return std::unexpected(id.error());
     return {};
   };
 }

@@ -21,10 +21,11 @@
 
 namespace longread::app {
 
-std::function<Result<void>(std::string_view, std::string_view)> confirmation_sender(
-    const config::Config& config);
-// The account-mail outbox (null without smtp.url), and the site's sender that queues into it.
+// The mail outbox (null without smtp.url), and the site's senders that queue into it: the newsletter's
+// double opt-in (not_after: `link_lifetime` after the request) and the account mails.
 std::unique_ptr<mail::Outbox> account_outbox(const config::Config& config, storage::Store& store);
+std::function<Result<void>(std::string_view, std::string_view)> confirmation_sender(
+    const config::Config& config, mail::Outbox* outbox, std::chrono::seconds link_lifetime);
 std::function<Result<void>(accounts::MailKind, std::string_view, std::string_view)> account_mail_sender(
     const config::Config& config, const accounts::AccountsOptions& accounts, mail::Outbox* outbox);
 void newsletter_loop(std::stop_token stop, const config::Config& config, storage::Store& store);
@@ -70,10 +71,10 @@ int cmd_serve(const config::Config& config) {
   options.base_url = config.site.base_url;
   options.site_name = config.site.name;
   options.accounts.password_cost = {};  // Argon2id "interactive" cost
-  options.send_confirmation = confirmation_sender(config);
-  // Account mails: the site queues them in the store; the outbox's thread sends them, and retries. Declared
-  // before the site, which keeps a pointer to it.
+  // Account mails and the newsletter's confirmation: the site queues them in the store; the outbox's
+  // thread sends them, and retries. Declared before the site, which keeps a pointer to it.
   const auto outbox = account_outbox(config, *store);
+  options.send_confirmation = confirmation_sender(config, outbox.get(), options.confirmation_lifetime);
   options.send_account_mail = account_mail_sender(config, options.accounts, outbox.get());
   ui::Site site(*store, options);
   auto server = ui::make_server(site);

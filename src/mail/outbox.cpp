@@ -25,6 +25,10 @@ std::string_view mail_kind_name(accounts::MailKind kind) {
   return "confirm";
 }
 
+std::string_view mail_log_module(std::string_view kind) {
+  return kind == kNewsletterConfirmKind ? "newsletter" : "accounts";
+}
+
 std::string log_recipient(std::string_view address) {
   const auto at = address.rfind('@');
   return at == std::string_view::npos ? std::string("*") : "*" + std::string(address.substr(at));
@@ -35,7 +39,12 @@ Outbox::Outbox(storage::Store& store, SmtpSender sender, OutboxOptions options)
 
 Result<std::int64_t> Outbox::enqueue(accounts::MailKind kind, const MailMessage& message,
                                      std::string_view message_id, TimePoint now, TimePoint not_after) {
-  auto id = store_.enqueue_mail({.kind = std::string(mail_kind_name(kind)),
+  return enqueue(mail_kind_name(kind), message, message_id, now, not_after);
+}
+
+Result<std::int64_t> Outbox::enqueue(std::string_view kind, const MailMessage& message,
+                                     std::string_view message_id, TimePoint now, TimePoint not_after) {
+  auto id = store_.enqueue_mail({.kind = std::string(kind),
                                  .recipient = message.to,
                                  .message = render_message(message, now, message_id),
                                  .created_at = now,
@@ -55,8 +64,9 @@ Result<OutboxPass> Outbox::run_pass(const std::function<TimePoint()>& clock, std
   if (!expired) return std::unexpected(expired.error());
   for (const auto& mail : *expired) {
     ++pass.expired;
-    spdlog::warn("accounts: mail dropped reason=expired mail_id={} kind={} to={} attempts={} error=\"{}\"",
-                 mail.id, mail.kind, log_recipient(mail.recipient), mail.attempts, mail.last_error);
+    spdlog::warn("{}: mail dropped reason=expired mail_id={} kind={} to={} attempts={} error=\"{}\"",
+                 mail_log_module(mail.kind), mail.id, mail.kind, log_recipient(mail.recipient), mail.attempts,
+                 mail.last_error);
   }
   // One mail per claim: a stop between two mails leaves no claimed mail waiting for its lease to run out.
   while (!stop.stop_requested()) {
@@ -75,9 +85,10 @@ Result<OutboxPass> Outbox::run_pass(const std::function<TimePoint()>& clock, std
 Result<void> Outbox::handle(const storage::OutboxMail& mail, const SendOutcome& outcome, TimePoint now,
                             OutboxPass& pass) {
   const std::string to = log_recipient(mail.recipient);
+  const std::string_view module = mail_log_module(mail.kind);
   if (outcome.kind == SendOutcome::Kind::kSent) {
     ++pass.sent;
-    spdlog::info("accounts: mail sent mail_id={} kind={} to={} attempts={}", mail.id, mail.kind, to,
+    spdlog::info("{}: mail sent mail_id={} kind={} to={} attempts={}", module, mail.id, mail.kind, to,
                  mail.attempts);
     // The link must not linger in the database once the server has the mail.
     if (auto deleted = store_.delete_mail(mail.id); !deleted) return std::unexpected(deleted.error());
@@ -85,7 +96,7 @@ Result<void> Outbox::handle(const storage::OutboxMail& mail, const SendOutcome& 
   }
   if (outcome.kind == SendOutcome::Kind::kPermanent) {
     ++pass.refused;
-    spdlog::warn("accounts: mail dropped reason=refused mail_id={} kind={} to={} attempts={} error=\"{}\"",
+    spdlog::warn("{}: mail dropped reason=refused mail_id={} kind={} to={} attempts={} error=\"{}\"", module,
                  mail.id, mail.kind, to, mail.attempts, outcome.detail);
     if (auto deleted = store_.delete_mail(mail.id); !deleted) return std::unexpected(deleted.error());
     return {};
@@ -94,16 +105,16 @@ Result<void> Outbox::handle(const storage::OutboxMail& mail, const SendOutcome& 
   if (now + delay >= mail.not_after) {
     // The next attempt would come after the link stopped working: a mail with a dead link helps nobody.
     ++pass.expired;
-    spdlog::warn("accounts: mail dropped reason=expired mail_id={} kind={} to={} attempts={} error=\"{}\"",
+    spdlog::warn("{}: mail dropped reason=expired mail_id={} kind={} to={} attempts={} error=\"{}\"", module,
                  mail.id, mail.kind, to, mail.attempts, outcome.detail);
     if (auto deleted = store_.delete_mail(mail.id); !deleted) return std::unexpected(deleted.error());
     return {};
   }
   ++pass.retry;
   spdlog::warn(
-      "accounts: mail not sent, will retry mail_id={} kind={} to={} attempts={} retry_in_s={} "
+      "{}: mail not sent, will retry mail_id={} kind={} to={} attempts={} retry_in_s={} "
       "error=\"{}\"",
-      mail.id, mail.kind, to, mail.attempts, delay.count(), outcome.detail);
+      module, mail.id, mail.kind, to, mail.attempts, delay.count(), outcome.detail);
   return store_.mark_mail_failed(mail.id, outcome.detail, now + delay);
 }
 

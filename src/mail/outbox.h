@@ -1,8 +1,9 @@
-// The account-mail outbox (docs/mail.md, "Account mails: the outbox"): a request that must mail a reader
-// (sign-up confirmation, "you already have an account", password reset) only queues the rendered message
-// in the store; `serve` runs a sender loop that delivers due mails over SMTP, retries temporary failures
-// (4xx replies, network trouble: RFC 5321 section 4.2.1) with exponential backoff until the mail's link
-// expires, and drops mails the server refuses for good (5xx). Queued mails survive restarts and kills.
+// The mail outbox (docs/mail.md, "Account mails: the outbox"): a request that must mail someone (sign-up
+// confirmation, "you already have an account", password reset, the newsletter's double opt-in) only
+// queues the rendered message in the store; `serve` runs a sender loop that delivers due mails over SMTP,
+// retries temporary failures (4xx replies, network trouble: RFC 5321 section 4.2.1) with exponential backoff
+// until the mail's link expires, and drops mails the server refuses for good (5xx). Queued mails survive
+// restarts and kills.
 #pragma once
 
 #include <chrono>
@@ -40,6 +41,11 @@ struct OutboxOptions {
 
 // The outbox's name of a kind of account mail: "confirm", "registered", "reset".
 [[nodiscard]] std::string_view mail_kind_name(accounts::MailKind kind);
+// The outbox's name of the newsletter's double opt-in mail (the "Stay updated" form).
+inline constexpr std::string_view kNewsletterConfirmKind = "newsletter";
+// The module a log line about a queued mail of `kind` begins with: "newsletter" for the newsletter's
+// confirmation, "accounts" for the account mails.
+[[nodiscard]] std::string_view mail_log_module(std::string_view kind);
 
 // What logs say of a recipient: "*@example.org". The domain tells an operator which provider has trouble;
 // the address itself is not logged (as the rest of the site logs reader and subscriber ids only).
@@ -64,6 +70,9 @@ class Outbox {
   // queues it with one INSERT, and wakes run(). Nothing is sent on the caller's thread.
   Result<std::int64_t> enqueue(accounts::MailKind kind, const MailMessage& message,
                                std::string_view message_id, TimePoint now, TimePoint not_after);
+  // The same for a kind named by the outbox itself (kNewsletterConfirmKind).
+  Result<std::int64_t> enqueue(std::string_view kind, const MailMessage& message, std::string_view message_id,
+                               TimePoint now, TimePoint not_after);
   // One pass as of `now`: drops expired mail, then sends due mails one at a time until none is due or
   // `stop` is requested. Each mail is claimed (committed) before its SMTP transaction and deleted after
   // the server's answer, so a mail is sent again only when the process died between the server accepting

@@ -45,8 +45,8 @@ struct SiteOptions {
   std::size_t page_cache_entries = 4096;
   // Readers (issue 4): password cost, session lifetime, rate limits.
   accounts::AccountsOptions accounts{};
-  // Sends the newsletter's double opt-in mail to `email` with `confirm_url` (the app wires this to the
-  // mail stage's SMTP sender). Unset: the "Stay updated" form answers that the newsletter is not set up.
+  // Sends the newsletter's double opt-in mail to `email` with `confirm_url` (`serve` wires this to the mail
+  // outbox: it only queues). Unset: the "Stay updated" form answers that the newsletter is not set up.
   std::function<Result<void>(std::string_view email, std::string_view confirm_url)> send_confirmation{};
   std::chrono::hours confirmation_lifetime{48};  // how long a confirmation link works
   // Sends an account mail (sign-up confirmation, "already registered", password reset) to `email` with

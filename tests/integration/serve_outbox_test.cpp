@@ -4,7 +4,9 @@
 // and the real database file. (1) A sign-up while the SMTP server is down is answered, and its mail is sent
 // once the server is up, without a restart; (2) a 4xx is retried, a 5xx is dropped and not retried;
 // (3) serve killed (SIGKILL) with a mail queued: the next serve sends it; (4) an expired mail is dropped
-// unsent. Outcomes are polled for with generous deadlines, never timed.
+// unsent; (5) the newsletter's double opt-in goes through the same outbox: a subscription while the SMTP
+// server is down is answered as when it is up, and its mail is sent once the server is up. Outcomes are
+// polled for with generous deadlines, never timed.
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 #include <netinet/in.h>
@@ -140,9 +142,18 @@ class ServeOutboxTest : public ::testing::Test {
 
   // A browser's sign-up: GET the form (CSRF cookie and token), POST it. The answer's status and body.
   std::pair<int, std::string> sign_up(const std::string& email) {
+    return post_form("/signup", "&email=" + longread::web::url_encode(email) +
+                                    "&password=" + longread::web::url_encode("a passphrase of " + email));
+  }
+  // The "Stay updated" form of the newsletter, as a browser posts it.
+  std::pair<int, std::string> subscribe(const std::string& email) {
+    return post_form("/newsletter", "&email=" + longread::web::url_encode(email));
+  }
+  // GETs the form at `path` (CSRF cookie and token), POSTs its token and `fields` back.
+  std::pair<int, std::string> post_form(const std::string& path, const std::string& fields) {
     auto client = longread::web::testing::Client::connect(static_cast<std::uint16_t>(port_), kRequestTimeout);
     if (!client) return {0, client.error().message};
-    auto form = client->request("GET", "/signup");
+    auto form = client->request("GET", path);
     if (!form) return {0, form.error().message};
     std::string cookie;
     for (const auto& [name, value] : form->headers) {
@@ -151,11 +162,10 @@ class ServeOutboxTest : public ::testing::Test {
     }
     std::smatch token;
     if (!std::regex_search(form->body, token, std::regex("name=\"csrf\" value=\"([^\"]+)\"")))
-      return {0, "no CSRF token in the sign-up form"};
-    auto answer = client->request(
-        "POST", "/signup", {{"Cookie", cookie}, {"Content-Type", "application/x-www-form-urlencoded"}},
-        "csrf=" + longread::web::url_encode(token[1].str()) + "&email=" + longread::web::url_encode(email) +
-            "&password=" + longread::web::url_encode("a passphrase of " + email));
+      return {0, "no CSRF token in the form at " + path};
+    auto answer = client->request("POST", path,
+                                  {{"Cookie", cookie}, {"Content-Type", "application/x-www-form-urlencoded"}},
+                                  "csrf=" + longread::web::url_encode(token[1].str()) + fields);
     if (!answer) return {0, answer.error().message};
     return {answer->status, answer->body};
   }
@@ -306,6 +316,69 @@ TEST_F(ServeOutboxTest, ExpiredMailIsDroppedNotSent) {
   EXPECT_TRUE(smtp.rcpt_replies("old@example.org").empty()) << "the expired mail was tried";
   EXPECT_EQ(smtp.messages().size(), 1u);
   EXPECT_THAT(serve_log(1), HasSubstr("accounts: mail dropped reason=expired"));
+}
+
+// The newsletter's double opt-in, formerly sent on the request thread (a down SMTP server made the form
+// answer 503), is queued like the account mails.
+TEST_F(ServeOutboxTest, NewsletterSubscriptionWhileSmtpIsDownIsMailedOnceItComesUp) {
+  const int smtp_port = free_port();
+  ASSERT_NE(smtp_port, 0);
+  ASSERT_NO_FATAL_FAILURE(start_serve("smtp://127.0.0.1:" + std::to_string(smtp_port)));
+
+  const auto [status_down, body_down] = subscribe("kim@example.org");
+  ASSERT_EQ(status_down, 200) << body_down;
+  EXPECT_THAT(body_down, HasSubstr("Check your inbox"));
+  ASSERT_TRUE(eventually([&] {
+    const auto mails = queued();
+    return mails.size() == 1 && mails[0].attempts >= 1 && !mails[0].last_error.empty();
+  })) << "no failed attempt recorded";
+  const auto waiting = queued()[0];
+  EXPECT_EQ(waiting.kind, "newsletter");
+  EXPECT_EQ(waiting.recipient, "kim@example.org");
+  // Worth sending as long as its link works: the site's confirmation lifetime, 48 hours.
+  EXPECT_EQ(waiting.not_after - waiting.created_at, std::chrono::hours(48));
+
+  SmtpServer smtp(dir_ / "mail", {"--port", std::to_string(smtp_port)});
+  ASSERT_EQ(smtp.port(), smtp_port) << "smtp_server.py could not take the port";
+  ASSERT_TRUE(smtp.wait_for(1, kDeadline)) << "the queued confirmation was not sent once the server was up";
+  const auto mails = smtp.messages_to("kim@example.org");
+  ASSERT_EQ(mails.size(), 1u);
+  EXPECT_EQ(header_value(mails[0], "Subject"), "Confirm your subscription to longread");
+  EXPECT_TRUE(eventually([&] { return queued().empty(); })) << "the sent mail (with its link) was kept";
+  // The link in the mail that waited out the outage works.
+  std::smatch link;
+  ASSERT_TRUE(std::regex_search(mails[0], link,
+                                std::regex("http://127\\.0\\.0\\.1:[0-9]+(/newsletter/"
+                                           "confirm\\?email=kim%40example\\.org[^\r\n]+)")))
+      << mails[0];
+  auto confirmed = longread::web::testing::http_get(static_cast<std::uint16_t>(port_), link[1].str());
+  ASSERT_TRUE(confirmed) << confirmed.error().message;
+  EXPECT_EQ(confirmed->status, 200) << confirmed->body;
+  EXPECT_THAT(confirmed->body, HasSubstr("will get the weekly newsletter"));
+
+  // With the server up, the page answers exactly as it did while it was down (its text, the address aside).
+  const auto [status_up, body_up] = subscribe("lee@example.org");
+  ASSERT_EQ(status_up, 200) << body_up;
+  const auto answer = [](const std::string& body, const std::string& email) {
+    const auto from = body.find("<h1");
+    const auto to = body.find("</p>", from);
+    std::string text =
+        from == std::string::npos || to == std::string::npos ? body : body.substr(from, to - from);
+    for (auto at = text.find(email); at != std::string::npos; at = text.find(email))
+      text.replace(at, email.size(), "ADDRESS");
+    return text;
+  };
+  EXPECT_EQ(answer(body_down, "kim@example.org"), answer(body_up, "lee@example.org"));
+  EXPECT_THAT(answer(body_up, "lee@example.org"), HasSubstr("a confirmation link is on its way"));
+  ASSERT_TRUE(eventually([&] { return smtp.messages_to("lee@example.org").size() == 1; }));
+
+  ASSERT_NO_FATAL_FAILURE(stop_serve());
+  const std::string log = serve_log(1);
+  EXPECT_THAT(log, HasSubstr("newsletter: mail not sent, will retry"));
+  EXPECT_THAT(log, HasSubstr("newsletter: mail sent mail_id="));
+  EXPECT_THAT(log, HasSubstr("kind=newsletter to=*@example.org"));
+  EXPECT_THAT(log, Not(HasSubstr("kim@example.org"))) << "the log names the domain, not the address";
+  EXPECT_EQ(smtp.messages().size(), 2u);
 }
 
 }  // namespace

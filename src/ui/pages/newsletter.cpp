@@ -71,8 +71,10 @@ Result<web::Response> subscribe(View& view, const web::Request& request, const P
     const std::string url = view.options().base_url + "/newsletter/confirm?email=" + web::url_encode(*email) +
                             "&expires=" + std::to_string(expires) +
                             "&sig=" + view.accounts().link_signature("confirm", *email, expires);
+    // `serve` only queues the mail (its outbox sends and retries it), so this fails only when the
+    // database does: the answer is the same whether or not the SMTP server is up.
     if (auto sent = send(*email, url); !sent) {
-      spdlog::warn("newsletter: confirmation mail not sent subscriber_id={} error=\"{}\"", subscriber->id,
+      spdlog::warn("newsletter: confirmation mail not queued subscriber_id={} error=\"{}\"", subscriber->id,
                    sent.error().message);
       return newsletter_page(view, "Stay updated",
                              Html::literal("<p>The confirmation mail could not be sent just now. Please try "
