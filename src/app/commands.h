@@ -49,6 +49,12 @@ int cmd_rejudge(const config::Config& config, std::optional<std::int64_t> blog_i
 int cmd_serve(const config::Config& config);
 // `newsletter send [--dry-run]`: this week's issue to every confirmed subscriber who has not had it.
 int cmd_newsletter_send(const config::Config& config, bool dry_run);
+// The mail outbox (docs/mail.md, "Operator commands"). `mail queue`: a table of queued mails (recipients
+// as "*@domain"). `mail retry [ID]`: the mail (or every one) due now, for serve's sender to send within a
+// minute. `mail drop ID`: deleted unsent. Exit 1 for an id that is not queued.
+int cmd_mail_queue(const config::Config& config);
+int cmd_mail_retry(const config::Config& config, std::optional<std::int64_t> mail_id);
+int cmd_mail_drop(const config::Config& config, std::int64_t mail_id);
 int cmd_train(const config::Config& config, double holdout);
 // `readers`: every account; `readers password EMAIL` (the new password on stdin); `readers delete EMAIL`.
 int cmd_readers_list(const config::Config& config);

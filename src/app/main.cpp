@@ -108,6 +108,17 @@ int main(int argc, char** argv) {
       "send", "Send this week's issue to confirmed subscribers (at most once each)");
   newsletter_send->add_flag("--dry-run", dry_run, "Print the issue instead of sending it");
 
+  auto* mail_cmd = cli.add_subcommand("mail", "The outbox of mails `serve` has still to send");
+  mail_cmd->require_subcommand(1);
+  std::int64_t mail_id = 0;
+  auto* mail_queue = mail_cmd->add_subcommand(
+      "queue", "List queued mails: kind, recipient's domain, attempts, next attempt, expiry, last error");
+  auto* mail_retry = mail_cmd->add_subcommand(
+      "retry", "Make a queued mail (or every one) due now; a running serve sends it within 60 s");
+  auto* mail_retry_id = mail_retry->add_option("ID", mail_id, "The mail's id (see `longread mail queue`)");
+  auto* mail_drop = mail_cmd->add_subcommand("drop", "Delete a queued mail: it will not be sent");
+  mail_drop->add_option("ID", mail_id, "The mail's id (see `longread mail queue`)")->required();
+
   auto* readers = cli.add_subcommand("readers", "List readers' accounts, or set a password / delete one");
   std::string reader_email;
   auto* reader_password = readers->add_subcommand(
@@ -160,6 +171,12 @@ int main(int argc, char** argv) {
   if (*serve) return app::cmd_serve(config);
   if (*newsletter_send) return app::cmd_newsletter_send(config, dry_run);
   if (*train) return app::cmd_train(config, holdout);
+  if (*mail_queue) return app::cmd_mail_queue(config);
+  if (*mail_retry) {
+    return app::cmd_mail_retry(
+        config, mail_retry_id->count() > 0 ? std::optional<std::int64_t>(mail_id) : std::nullopt);
+  }
+  if (*mail_drop) return app::cmd_mail_drop(config, mail_id);
   if (*reader_password) return app::cmd_reader_password(config, reader_email);
   if (*reader_delete) return app::cmd_reader_delete(config, reader_email);
   if (*readers) return app::cmd_readers_list(config);
