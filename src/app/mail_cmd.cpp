@@ -11,6 +11,7 @@
 #include <string_view>
 #include <vector>
 
+#include "app/blog_table.h"
 #include "app/commands.h"
 #include "app/store_setup.h"
 #include "core/time.h"
@@ -36,24 +37,8 @@ std::string span_text(std::chrono::seconds span) {
   return fmt::format("{} d", s / 86400);
 }
 
-// Cuts to `width` code points, the last one replaced by "~" when cut, never inside a UTF-8 sequence; control
-// characters (an SMTP reply's line ends) become spaces so a row stays one line.
 std::string cell(std::string_view s, std::size_t width) {
-  std::string flat(s);
-  std::replace_if(
-      flat.begin(), flat.end(), [](char c) { return static_cast<unsigned char>(c) < 0x20 || c == 0x7f; },
-      ' ');
-  std::size_t bytes = 0;
-  std::size_t points = 0;
-  while (bytes < flat.size() && points < width) {
-    ++bytes;
-    while (bytes < flat.size() && (static_cast<unsigned char>(flat[bytes]) & 0xC0) == 0x80) ++bytes;
-    ++points;
-  }
-  if (bytes == flat.size()) return flat;
-  std::size_t last = bytes - 1;
-  while (last > 0 && (static_cast<unsigned char>(flat[last]) & 0xC0) == 0x80) --last;
-  return flat.substr(0, last) + "~";
+  return table_cell(s, width);
 }
 
 // The last error as the logs would show it: an SMTP reply may quote the address ("<kim@example.org>:
