@@ -57,23 +57,30 @@ int cmd_blog_edit(const config::Config& config, const BlogEditOptions& options) 
                "--feed-url)\n");
     return 1;
   }
-  if (options.feed_url && !is_http_url(*options.feed_url)) {
-    fmt::print(stderr, "longread: blogs edit: not an http(s) URL: {}\n", *options.feed_url);
-    return 1;
+  // Written as people paste it, as for `blogs add`: blanks dropped, feed:// unwrapped, no scheme taken as
+  // https (nothing is fetched here to fall back to http; give http:// for a site without TLS).
+  std::optional<std::string> feed_url;
+  if (options.feed_url) {
+    auto typed = http_url_from_input(*options.feed_url);
+    if (!typed) {
+      fmt::print(stderr, "longread: blogs edit: not an http(s) URL: {}\n", *options.feed_url);
+      return 1;
+    }
+    feed_url = std::move(typed->url);
   }
   auto store = open_store(config);
   if (!store) return 1;
   const auto before = existing_blog(*store, options.blog_id);
   if (!before) return 1;
   if (options.category && !check_category_option(*store, "blogs edit", *options.category)) return 1;
-  if (options.feed_url) {
-    auto other = other_blog_with_feed(*store, options.blog_id, *options.feed_url);
+  if (feed_url) {
+    auto other = other_blog_with_feed(*store, options.blog_id, *feed_url);
     if (!other) return report_failure(other.error());
     if (*other) {
       fmt::print(stderr,
                  "longread: blogs edit: feed URL {} is already followed as blog {} \"{}\"; nothing changed "
                  "(remove one of them first: `longread blogs remove ID`)\n",
-                 *options.feed_url, (*other)->id, (*other)->title);
+                 *feed_url, (*other)->id, (*other)->title);
       return 1;
     }
   }
@@ -81,7 +88,7 @@ int cmd_blog_edit(const config::Config& config, const BlogEditOptions& options) 
   auto after = store->edit_blog(options.blog_id, {.title = options.title,
                                                   .category = options.category,
                                                   .short_form = options.short_form,
-                                                  .feed_url = options.feed_url});
+                                                  .feed_url = feed_url});
   if (!after) return report_failure(after.error());  // kConflict: another process took the URL meanwhile
 
   std::vector<std::string> changes;

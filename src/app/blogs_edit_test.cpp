@@ -176,9 +176,12 @@ TEST_F(BlogsEditTest, EditsEachFieldAndKeepsCrawlState) {
   EXPECT_EQ(mid.last_modified, before.last_modified);
   EXPECT_EQ(mid.next_due_at, before.next_due_at);
 
-  r = longread("blogs edit " + std::to_string(ann_) + " --feed-url " + url("/ann2.xml"));
+  // Given as a "subscribe" link writes it (feed://host/path, with blanks around): the http URL is stored.
+  const std::string ann2 = url("/ann2.xml");
+  ASSERT_TRUE(ann2.starts_with("http://"));
+  r = longread("blogs edit " + std::to_string(ann_) + " --feed-url ' feed:" + ann2.substr(5) + " '");
   ASSERT_EQ(r.status, 0) << r.out << r.err;
-  EXPECT_EQ(by_id(ann_).feed_url, url("/ann2.xml"));
+  EXPECT_EQ(by_id(ann_).feed_url, ann2);
 
   // A new feed URL drops the old URL's validators and is due at once; the crawl history stays.
   const Blog after = by_id(ann_);
@@ -311,6 +314,10 @@ TEST_F(BlogsEditTest, RefusesBadSlugTakenFeedUrlUnknownIdAndNothingToDo) {
   r = longread("blogs edit " + std::to_string(ann_) + " --feed-url ftp://x.example/feed");
   EXPECT_EQ(r.status, 1);
   EXPECT_NE(r.err.find("not an http(s) URL"), std::string::npos) << r.err;
+  // Without a scheme the URL is taken as https (nothing is fetched to try http instead).
+  r = longread("blogs edit " + std::to_string(bob_) + " --feed-url bob.example/rss");
+  ASSERT_EQ(r.status, 0) << r.out << r.err;
+  EXPECT_EQ(by_id(bob_).feed_url, "https://bob.example/rss");
 
   for (const std::string command : {"blogs edit 999 --title X", "blogs pause 999", "blogs resume 999"}) {
     r = longread(command);
