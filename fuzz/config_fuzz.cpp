@@ -66,6 +66,7 @@ int config_harness(const std::uint8_t* data, std::size_t size) {
   check_duration(crawl.interval);
   check_duration(crawl.max_backoff);
   check_duration(crawl.max_interval);
+  check_duration(crawl.entry_frequency_window);
   check_duration(config->smtp.retry_initial);
   check_duration(config->smtp.retry_max);
   require(crawl.entry_frequency_factor > 0 && std::isfinite(crawl.entry_frequency_factor));

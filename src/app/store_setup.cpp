@@ -59,6 +59,7 @@ pipeline::CrawlOptions crawl_options(const config::Config& config, bool all) {
                              ? pipeline::Scheduler::kEntryFrequency
                              : pipeline::Scheduler::kFixed;
   o.schedule.frequency_factor = config.crawl.entry_frequency_factor;
+  o.schedule.frequency_window = config.crawl.entry_frequency_window;
   o.all = all;
   o.fetch_full_text = config.crawl.fetch_full_text;
   return o;

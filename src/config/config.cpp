@@ -127,6 +127,8 @@ std::vector<Setting> settings() {
                  c.crawl.entry_frequency_factor = *factor;
                  return {};
                }});
+  num("crawl.entry_frequency_window_days", 365,
+      [](Config& c, long long n) { c.crawl.entry_frequency_window = std::chrono::days{std::max(1LL, n)}; });
   num("curate.min_words", 100000, [](Config& c, long long n) { c.curate.min_words = static_cast<int>(n); });
   s.push_back({"crawl.fetch_full_text", [](Config& c, std::string_view v) -> Result<void> {
                  auto b = parse_bool("crawl.fetch_full_text", v);

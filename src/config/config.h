@@ -31,6 +31,8 @@ struct CrawlConfig {
   // entry_frequency: the average gap is divided by this (crawl.entry_frequency_factor; 2 polls twice as
   // often).
   double entry_frequency_factor = 1.0;
+  // entry_frequency: how far back posts are counted (crawl.entry_frequency_window_days, 1..365).
+  std::chrono::days entry_frequency_window{28};
   std::string user_agent = "longread/0.1 (+https://github.com/longread/longread)";
   bool fetch_full_text = true;  // fetch the page of summary-only entries once
 };

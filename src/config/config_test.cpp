@@ -109,6 +109,13 @@ TEST(Config, SchedulerIsFixedUnlessChosen) {
   EXPECT_EQ(from_env->crawl.entry_frequency_factor, 0.25);
   EXPECT_EQ(load("", {{"LONGREAD_CRAWL_SCHEDULER", "entry_frequency"}})->crawl.scheduler,
             PollingScheduler::kEntryFrequency);
+  // The window in which posts are counted: 4 weeks unless set, at least a day, at most a year.
+  EXPECT_EQ(defaults->crawl.entry_frequency_window, std::chrono::days{28});
+  EXPECT_EQ(load("", {{"LONGREAD_CRAWL_ENTRY_FREQUENCY_WINDOW_DAYS", "14"}})->crawl.entry_frequency_window,
+            std::chrono::days{14});
+  EXPECT_EQ(load("", {{"LONGREAD_CRAWL_ENTRY_FREQUENCY_WINDOW_DAYS", "0"}})->crawl.entry_frequency_window,
+            std::chrono::days{1});
+  EXPECT_FALSE(load("", {{"LONGREAD_CRAWL_ENTRY_FREQUENCY_WINDOW_DAYS", "366"}}));
 }
 
 TEST(Config, UnknownSchedulerOrBadFactorIsAClearError) {
@@ -146,6 +153,7 @@ TEST(Config, NumbersPastTheirCeilingAreErrors) {
                                                         {"smtp.retry_initial_seconds", 604800},
                                                         {"smtp.retry_max_seconds", 604800},
                                                         {"newsletter.day", 6},
+                                                        {"crawl.entry_frequency_window_days", 365},
                                                         {"newsletter.hour", 23}};
   for (const auto& [key, max] : ceilings) {
     std::string env = "LONGREAD_";

@@ -13,6 +13,7 @@
 #include <sstream>
 
 #include "accounts/accounts.h"
+#include "core/time.h"
 #include "fixture_server/fixture_server.h"
 #include "storage/store.h"
 
@@ -215,6 +216,34 @@ TEST_F(CliTest, BadArgumentsAndConfigurationAreClearErrors) {
       run(std::string(LONGREAD_BINARY_DIR "/src/app/longread --db ") + (dir_ / "not.db").string() + " blogs");
   EXPECT_EQ(bad_db.status, 1);
   EXPECT_NE(bad_db.output.find("file is not a database"), std::string::npos) << bad_db.output;
+}
+
+// The entry-frequency scheduler's settings reach the crawl through the configuration (environment here):
+// one post 10 days old is outside a 7-day window ("no posts in 1 week") and inside a 14-day one ("1 post in
+// 2 weeks"); either way the wait is the 24 h cap, and the blog's status says why.
+TEST_F(CliTest, EntryFrequencySettingsReachTheCrawl) {
+  const auto ten_days_ago = longread::now_seconds() - std::chrono::days{10};
+  std::ofstream(dir_ / "www/feed.xml")
+      << "<rss version=\"2.0\"><channel><title>Quiet</title><item><title>a</title>"
+         "<guid>a</guid><pubDate>"
+      << longread::format_http_date(ten_days_ago) << "</pubDate></item></channel></rss>";
+  auto server = longread::testing::FixtureServer::start(dir_ / "www");
+  ASSERT_TRUE(server) << server.error().message;
+  std::ofstream(dir_ / "list.opml")
+      << "<opml version=\"2.0\"><body><outline type=\"rss\" text=\"Quiet\" xmlUrl=\"" +
+             server->url("/feed.xml") + "\"/></body></opml>";
+  ASSERT_EQ(run(bin_ + " import " + (dir_ / "list.opml").string()).status, 0);
+  const auto status_after = [&](const std::string& days) {
+    const auto crawl =
+        run("LONGREAD_CRAWL_SCHEDULER=entry_frequency LONGREAD_CRAWL_ENTRY_FREQUENCY_WINDOW_DAYS=" + days +
+            " LONGREAD_CRAWL_FETCH_FULL_TEXT=false " + bin_ + " crawl --all");
+    EXPECT_EQ(crawl.status, 0) << crawl.output;
+    auto store = longread::storage::open_sqlite_store((dir_ / "t.db").string());
+    EXPECT_TRUE(store) << store.error().message;
+    return (*store)->blog_by_feed_url(server->url("/feed.xml")).value().value().last_status;
+  };
+  EXPECT_EQ(status_after("7"), "ok (frequency: 24 h, no posts in 1 week)");
+  EXPECT_EQ(status_after("14"), "not modified (frequency: 24 h, 1 post in 2 weeks)");
 }
 
 }  // namespace
