@@ -29,6 +29,7 @@
 #include "fetch/http_client.h"
 #include "fixture_server/fixture_server.h"
 #include "smtp/smtp_server.h"
+#include "testing/ports.h"
 
 namespace longread::fetch {
 namespace {
@@ -49,19 +50,7 @@ std::string read_file(const fs::path& path) {
 
 // A port nobody listens on right now (bound to 0, then released); nginx binds it a moment later.
 int free_port() {
-  const int fd = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
-  if (fd < 0) return 0;
-  sockaddr_in address{};
-  address.sin_family = AF_INET;
-  address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  socklen_t length = sizeof address;
-  int port = 0;
-  if (::bind(fd, reinterpret_cast<sockaddr*>(&address), sizeof address) == 0 &&
-      ::getsockname(fd, reinterpret_cast<sockaddr*>(&address), &length) == 0) {
-    port = ntohs(address.sin_port);
-  }
-  ::close(fd);
-  return port;
+  return longread::testing::unused_loopback_port();
 }
 
 bool accepts_connections(int port) {

@@ -3,6 +3,7 @@
 // expiry are tested without waiting: a 4xx is retried when its backoff has passed and not before, a 5xx is
 // dropped and never retried, an expired mail is dropped unsent, and a mail survives an SMTP outage.
 #include "mail/outbox.h"
+#include "testing/ports.h"
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
@@ -32,17 +33,7 @@ TimePoint at(std::int64_t seconds_after) {
 
 // A port nothing listens on (bound, read, closed): an SMTP server that is down.
 int closed_port() {
-  const int fd = socket(AF_INET, SOCK_STREAM, 0);
-  sockaddr_in address{};
-  address.sin_family = AF_INET;
-  address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  socklen_t length = sizeof address;
-  int port = 0;
-  if (bind(fd, reinterpret_cast<sockaddr*>(&address), sizeof address) == 0 &&
-      getsockname(fd, reinterpret_cast<sockaddr*>(&address), &length) == 0)
-    port = ntohs(address.sin_port);
-  close(fd);
-  return port;
+  return longread::testing::unused_loopback_port();
 }
 
 SmtpSender sender_to(const std::string& url) {

@@ -21,6 +21,7 @@
 #include <thread>
 
 #include "smtp/smtp_server.h"
+#include "testing/ports.h"
 #include "web/http.h"
 #include "web/testing/client.h"
 
@@ -44,19 +45,7 @@ constexpr auto kRequestTimeout = std::chrono::seconds(60);
 // A port that was free a moment ago: serve takes its listen address and base URL from configuration, so
 // the test picks the port before starting it.
 int free_port() {
-  const int fd = socket(AF_INET, SOCK_STREAM, 0);
-  if (fd < 0) return 0;
-  sockaddr_in address{};
-  address.sin_family = AF_INET;
-  address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  address.sin_port = 0;
-  socklen_t length = sizeof address;
-  int port = 0;
-  if (bind(fd, reinterpret_cast<sockaddr*>(&address), sizeof address) == 0 &&
-      getsockname(fd, reinterpret_cast<sockaddr*>(&address), &length) == 0)
-    port = ntohs(address.sin_port);
-  close(fd);
-  return port;
+  return longread::testing::unused_loopback_port();
 }
 
 std::string read_file(const fs::path& path) {

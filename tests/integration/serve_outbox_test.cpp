@@ -27,6 +27,7 @@
 
 #include "smtp/smtp_server.h"
 #include "storage/store.h"
+#include "testing/ports.h"
 #include "web/http.h"
 #include "web/testing/client.h"
 
@@ -49,18 +50,7 @@ constexpr auto kDeadline = std::chrono::seconds(90);
 // A port that was free a moment ago (for serve's listen address, and for an SMTP server that is not up
 // yet: nothing listens there until the test starts it).
 int free_port() {
-  const int fd = socket(AF_INET, SOCK_STREAM, 0);
-  if (fd < 0) return 0;
-  sockaddr_in address{};
-  address.sin_family = AF_INET;
-  address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  socklen_t length = sizeof address;
-  int port = 0;
-  if (bind(fd, reinterpret_cast<sockaddr*>(&address), sizeof address) == 0 &&
-      getsockname(fd, reinterpret_cast<sockaddr*>(&address), &length) == 0)
-    port = ntohs(address.sin_port);
-  close(fd);
-  return port;
+  return longread::testing::unused_loopback_port();
 }
 
 std::string read_file(const fs::path& path) {
