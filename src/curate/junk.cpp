@@ -28,6 +28,15 @@ constexpr int kAnnouncementMaxWords = 150;
 // Phrase checks on long texts look only at the beginning and the end, where disclosures and
 // "cross-posted from" notes sit.
 constexpr std::size_t kHeadTailBytes = 1500;
+// Link lists (podcast show notes, link newsletters, "archived links" pages): at least this many links
+// with fewer words than kLinkListMaxWordsPerLink per link around them, or at least kLinkListMinUrlLines
+// paragraphs that are nothing but an address, making up kLinkListMinUrlLineShare of the paragraphs.
+// Calibrated on ../shared/corpus/real-feeds (docs/curate.md): essays with many references and
+// footnotes stay above 20 words per link; the lists sit at 4-10.
+constexpr int kLinkListMinLinks = 15;
+constexpr int kLinkListMaxWordsPerLink = 10;
+constexpr int kLinkListMinUrlLines = 5;
+constexpr double kLinkListMinUrlLineShare = 0.2;
 
 bool contains(std::string_view s, std::string_view needle) {
   return s.find(needle) != std::string_view::npos;
@@ -188,6 +197,55 @@ int count_links(std::string_view html) {
   return n;
 }
 
+// Counts the links of an HTML fragment that lead away from the text: <a> tags with an href that is
+// not a fragment (footnote marks and their back-references are "#fn1", "#fnref:1").
+int count_outbound_links(std::string_view html) {
+  int n = 0;
+  for (std::size_t pos = 0; (pos = html.find('<', pos)) != std::string_view::npos; ++pos) {
+    if (pos + 2 >= html.size() || (html[pos + 1] != 'a' && html[pos + 1] != 'A')) continue;
+    const char after = html[pos + 2];
+    if (after != ' ' && after != '\n' && after != '\t' && after != '\r') continue;
+    const std::size_t end = html.find('>', pos);
+    const std::string tag = to_lower_ascii(html.substr(pos, end == std::string_view::npos ? 400 : end - pos));
+    std::size_t href = tag.find("href");
+    if (href == std::string::npos) continue;
+    href = tag.find_first_not_of(" \t\r\n", href + 4);
+    if (href == std::string::npos || tag[href] != '=') continue;
+    href = tag.find_first_not_of(" \t\r\n\"'", href + 1);
+    if (href != std::string::npos && tag[href] != '#') ++n;
+  }
+  return n;
+}
+
+// Paragraphs of a plain text, and how many of them are nothing but an http(s) address.
+struct UrlLines {
+  int paragraphs = 0;
+  int urls = 0;
+};
+UrlLines count_url_lines(std::string_view text) {
+  UrlLines counts;
+  while (!text.empty()) {
+    const std::size_t nl = text.find('\n');
+    const std::string_view line = trim(text.substr(0, nl));
+    text = nl == std::string_view::npos ? std::string_view{} : text.substr(nl + 1);
+    if (line.empty()) continue;
+    ++counts.paragraphs;
+    if ((line.starts_with("http://") || line.starts_with("https://")) &&
+        line.find_first_of(" \t") == std::string_view::npos)
+      ++counts.urls;
+  }
+  return counts;
+}
+
+// A shop's product page syndicated as an entry (Shopify's collection feeds start every entry with
+// "Vendor: ... Type: ... Price: ...").
+bool product_listing(std::string_view text, std::string_view link) {
+  const std::string head = to_lower_ascii(text.substr(0, std::min<std::size_t>(text.size(), 300)));
+  if (!head.starts_with("price:") && !contains(head, "\nprice:")) return false;
+  return head.starts_with("vendor:") || head.starts_with("sku:") || contains(link, "/products/") ||
+         contains(link, "/product/");
+}
+
 bool open_thread_title(std::string_view t) {
   if (contains_any(t, {"open thread", "link roundup", "links roundup", "link round-up", "links round-up",
                        "assorted links", "link dump", "links of the week", "highlights from the comments",
@@ -264,6 +322,7 @@ Verdict judge(const model::Article& article, const model::Blog& blog, const Junk
   if (std::string kind = non_article_kind(title, article.link); !kind.empty()) {
     return junk("not an article: " + kind);
   }
+  if (product_listing(article.text, article.link)) return junk("not an article: product listing");
 
   // 2. Drafts and placeholders.
   if (words < kTinyWords) {
@@ -329,6 +388,23 @@ Verdict judge(const model::Article& article, const model::Blog& blog, const Junk
     const bool bare_url = text_lower.starts_with("http://") || text_lower.starts_with("https://");
     if ((links >= 1 && links <= 3 && via) || bare_url || (links == 1 && words < 40 && !blog.short_form)) {
       return junk("link post");
+    }
+  }
+
+  // 6b. Link lists: many links with little writing around each, at any length.
+  {
+    const std::string_view html = article.content_html.empty() ? article.summary_html : article.content_html;
+    const int links = count_outbound_links(html);
+    if (links >= kLinkListMinLinks && words < kLinkListMaxWordsPerLink * links) {
+      return junk(fmt::format("link list: {} links in {} words", links, words));
+    }
+    if (contains(article.text, "http")) {
+      const UrlLines lines = count_url_lines(article.text);
+      if (lines.urls >= kLinkListMinUrlLines &&
+          lines.urls >= kLinkListMinUrlLineShare * static_cast<double>(lines.paragraphs)) {
+        return junk(
+            fmt::format("link list: {} of {} paragraphs are bare links", lines.urls, lines.paragraphs));
+      }
     }
   }
 

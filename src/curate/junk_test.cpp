@@ -3,6 +3,8 @@
 
 #include <string>
 
+#include <fmt/format.h>
+
 #include "core/strings.h"
 #include "curate/curate.h"
 
@@ -127,6 +129,76 @@ TEST(JunkTest, LinkPosts) {
   model::Article short_note =
       article("Tuesday", "Spent the morning fixing the boiler and the afternoon reading.");
   EXPECT_FALSE(judge(short_note, short_form_blog()).junk);
+}
+
+// Show notes and link newsletters: many links, a few words around each (the shape of ATP's and
+// nixers' feeds in ../shared/corpus/real-feeds). Essays with many references and footnotes are kept.
+TEST(JunkTest, LinkLists) {
+  std::string notes_html;
+  std::string notes_text;
+  for (int i = 0; i < 20; ++i) {
+    notes_html +=
+        fmt::format("<li><a href=\"https://x.example/{}\">Item number {}</a> and a note</li>", i, i);
+    notes_text += fmt::format("Item number {} and a note\n", i);
+  }
+  model::Article notes = article("263: Old Potato", notes_text);
+  notes.content_html = "<ul>" + notes_html + "</ul>";
+  EXPECT_EQ(judge(notes, kBlog).reason, "link list: 20 links in 120 words");
+  EXPECT_EQ(judge(notes, short_form_blog()).reason, "link list: 20 links in 120 words");
+
+  // A newsletter where every item is a bare address followed by a paragraph of comment.
+  std::string newsletter;
+  for (int i = 0; i < 6; ++i) {
+    newsletter +=
+        fmt::format("Item {}\n\nhttps://example.org/post/{}\n\n", i, i) + kEssay.substr(0, 300) + "\n\n";
+  }
+  EXPECT_EQ(judge(article("nixersnewsletter", newsletter), kBlog).reason,
+            "link list: 6 of 18 paragraphs are bare links");
+
+  // Neighbours: a long essay with 20 references (about 30 words per link) and with 40 footnote marks
+  // (fragment links do not count) is an article; so is one with a short list of bare addresses at
+  // the end (4 of them), and one whose addresses sit inside sentences.
+  std::string long_text;
+  for (int i = 0; i < 4; ++i) long_text += kEssay + "\n\n";
+  std::string refs_html;
+  for (int i = 0; i < 20; ++i)
+    refs_html += fmt::format("<a href=\"https://papers.example/{}\">[{}]</a> ", i, i);
+  model::Article essay = article("Lock-free queues, part 3", long_text);
+  essay.content_html = "<p>" + refs_html + "</p>";
+  EXPECT_FALSE(judge(essay, kBlog).junk) << judge(essay, kBlog).reason;
+  std::string footnotes_html;
+  for (int i = 0; i < 40; ++i) {
+    footnotes_html +=
+        fmt::format("<sup><a href=\"#fn{}\">{}</a></sup> <a href = '#fnref{}'>back</a>", i, i, i);
+  }
+  essay.content_html = "<p>" + footnotes_html + "</p>";
+  EXPECT_FALSE(judge(essay, kBlog).junk) << judge(essay, kBlog).reason;
+  model::Article further =
+      article("CPU caches", long_text +
+                                "Further reading:\n\nhttps://a.example/1\n\nhttps://a.example/2\n\n"
+                                "https://a.example/3\n\nhttps://a.example/4\n");
+  EXPECT_FALSE(judge(further, kBlog).junk) << judge(further, kBlog).reason;
+  model::Article inline_urls =
+      article("Self-hosting mail", long_text + "See https://a.example/1 and https://a.example/2 for more.\n");
+  EXPECT_FALSE(judge(inline_urls, kBlog).junk) << judge(inline_urls, kBlog).reason;
+}
+
+// A shop's product syndicated as an entry (Shopify's collection feed, e.g. draw-down.atom in
+// ../shared/corpus/real-feeds/netnewswire).
+TEST(JunkTest, ProductListings) {
+  model::Article product =
+      article("Revue Faire — no. 56", "Vendor: Curated\n\nType: Periodical\n\nPrice: 15.50\n\n" + kEssay,
+              "https://draw-down.com/products/revue-faire-no-56");
+  EXPECT_EQ(judge(product, kBlog).reason, "not an article: product listing");
+  product.link = "https://shop.example/items/56";
+  EXPECT_EQ(judge(product, kBlog).reason, "not an article: product listing");  // "Vendor:" alone is enough
+  model::Article priced =
+      article("Price: the hidden cost", "Price: what we pay for convenience.\n\n" + kEssay,
+              "https://blog.example.org/2024/05/price");
+  EXPECT_FALSE(judge(priced, kBlog).junk) << judge(priced, kBlog).reason;
+  model::Article review = article("A keyboard review", kEssay + "\n\nPrice: $120",
+                                  "https://blog.example.org/products/keyboard-review");
+  EXPECT_FALSE(judge(review, kBlog).junk) << judge(review, kBlog).reason;  // the price is not at the top
 }
 
 TEST(JunkTest, OpenThreadsAndRoundups) {
