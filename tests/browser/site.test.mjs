@@ -145,6 +145,13 @@ try {
     const overflow = await phonePage.evaluate(() => document.documentElement.scrollWidth);
     assert.ok(overflow <= 390, `page is ${overflow}px wide at a 390px viewport`);
     await phonePage.screenshot({ path: path.join(shots, "phone-front.png") });
+    // A long unbroken address in an excerpt (the compiler blog's week 1) and in a search snippet wraps.
+    assert.ok(await phonePage.isVisible("text=/poletto-sarkar/"), "the excerpt with the long address is listed");
+    await phonePage.goto(base + "/search?q=poletto");
+    assert.ok((await phonePage.$$("[data-item]")).length >= 1, "search finds the long address");
+    const searchWidth = await phonePage.evaluate(() => document.documentElement.scrollWidth);
+    assert.ok(searchWidth <= 390, `search page is ${searchWidth}px wide at a 390px viewport`);
+    await phonePage.screenshot({ path: path.join(shots, "phone-search.png") });
     await phonePage.goto(base + articlePath);
     assert.ok((await phonePage.evaluate(() => document.documentElement.scrollWidth)) <= 390);
     await phonePage.screenshot({ path: path.join(shots, "phone-article.png") });

@@ -160,8 +160,14 @@ Result<FixtureIds> seed_fixtures(storage::Store& store, TimePoint now) {
     compiler_articles.push_back(
         make_article(fmt::format("cc-{}", i), fmt::format("Register allocation, week {}", i),
                      fmt::format("https://compilers.example.net/ra-{}", i),
-                     "Linear scan allocates registers in one pass over live intervals. " + long_text(0), when,
-                     when, "programming"));
+                     // Week 1's excerpt holds a long unbroken address, as real posts do: the site must wrap
+                     // it rather than scroll sideways (tests/browser: phone width).
+                     (i == 1 ? std::string("The paper is at https://compilers.example.net/papers/"
+                                           "poletto-sarkar-1999-linear-scan-register-allocation-acm-toplas-"
+                                           "volume-21-number-5-pages-895-913.pdf and worth reading. ")
+                             : std::string()) +
+                         "Linear scan allocates registers in one pass over live intervals. " + long_text(0),
+                     when, when, "programming"));
   }
   if (auto r = save(store, ids.compiler_blog, now, std::move(compiler_articles)); !r)
     return std::unexpected(r.error());
