@@ -135,7 +135,11 @@ TEST_F(SiteTest, ArticlePage) {
                               "href=\"/category/programming\">Programming</a>"));
   EXPECT_THAT(body, HasSubstr("23rd May 2022"));
   EXPECT_THAT(body, HasSubstr("8 min read"));
-  // The excerpt is cut at a word boundary and ends with an ellipsis.
+  // The preview keeps the article's paragraphs (the stored excerpt has them on one line) ...
+  EXPECT_THAT(body, HasSubstr("<div class=\"body excerpt-long\">\n<p>A queue that never takes a lock sounds "
+                              "like a free lunch"));
+  EXPECT_THAT(body, HasSubstr("really does terminate.</p>\n<p>The first part of this series"));
+  // ... and is cut at a word boundary, ending with an ellipsis.
   EXPECT_TRUE(std::regex_search(body, std::regex("[a-z]…</p>\n</div>"))) << body;
   EXPECT_THAT(body, HasSubstr("<a href=\"https://ada.example.com/2022/lock-free-queues-2\" rel=\"noopener\" "
                               "class=\"button primary\" data-shortcut=\"read\">Read now"));

@@ -57,7 +57,8 @@ model::Article make_article(std::string guid, std::string title, std::string lin
   a.undated = !published.has_value();
   a.first_seen = first_seen;
   a.text = std::move(text);
-  a.excerpt = truncate_words(a.text, 2000);
+  // As the crawl stores it (html::make_excerpt): paragraphs joined into one line.
+  a.excerpt = truncate_words(collapse_whitespace(a.text), 2000);
   a.word_count = static_cast<int>(count_words(a.text));
   a.reading_minutes = std::max(1, a.word_count / 200);
   a.category = std::move(category);
