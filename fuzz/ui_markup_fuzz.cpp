@@ -93,7 +93,8 @@ int ui_markup_harness(const std::uint8_t* data, std::size_t size) {
 
   const std::string paras = ui::paragraphs(body).str();
   require(count(paras, "<p>") == count(paras, "</p>"));
-  require_no_markup(without(without(paras, "<p>"), "</p>"));
+  require(count(paras, "<pre>") == count(paras, "</pre>"));
+  require_no_markup(without(without(without(without(paras, "<pre>"), "</pre>"), "<p>"), "</p>"));
 
   check_atom(in);
   return 0;

@@ -86,14 +86,31 @@ Html marked_snippet(std::string_view snippet) {
   return HtmlFactory::wrap(std::move(out));
 }
 
+namespace {
+std::string_view trim_newlines(std::string_view s) {
+  while (!s.empty() && (s.front() == '\n' || s.front() == '\r')) s.remove_prefix(1);
+  while (!s.empty() && (s.back() == '\n' || s.back() == '\r' || s.back() == ' ' || s.back() == '\t'))
+    s.remove_suffix(1);
+  return s;
+}
+}  // namespace
+
 Html paragraphs(std::string_view body) {
   std::string out;
   std::size_t pos = 0;
   while (pos < body.size()) {
     auto end = body.find("\n\n", pos);
     if (end == std::string_view::npos) end = body.size();
-    const std::string para = collapse_whitespace(body.substr(pos, end - pos));
-    if (!para.empty()) {
+    const std::string_view raw = body.substr(pos, end - pos);
+    const std::string para = collapse_whitespace(raw);
+    // html_to_text folds whitespace inside paragraphs and keeps line breaks only inside <pre>: a
+    // paragraph of several lines is code or verse laid out by its author.
+    const std::string_view lines = trim_newlines(raw);
+    if (!para.empty() && lines.find('\n') != std::string_view::npos) {
+      out += "<pre>";
+      append_escaped(out, lines);
+      out += "</pre>\n";
+    } else if (!para.empty()) {
       out += "<p>";
       append_escaped(out, para);
       out += "</p>\n";

@@ -70,7 +70,9 @@ Html join(const std::vector<Html>& parts, const Html& separator = {});
 // Search snippet: escapes the text, then turns the store's \x01 / \x02 match markers into <mark>/</mark>
 // (unbalanced markers are closed or dropped so the markup stays well-formed).
 Html marked_snippet(std::string_view snippet);
-// Plain text with paragraphs separated by blank lines -> <p> elements; single newlines become spaces.
+// Plain text with paragraphs separated by blank lines -> <p> elements, whitespace folded; a paragraph
+// of several lines (html_to_text keeps line breaks only inside <pre>) -> <pre>, its lines and
+// indentation kept.
 Html paragraphs(std::string_view text);
 
 namespace detail {

@@ -139,6 +139,10 @@ TEST_F(SiteTest, ArticlePage) {
   EXPECT_THAT(body, HasSubstr("<div class=\"body excerpt-long\">\n<p>A queue that never takes a lock sounds "
                               "like a free lunch"));
   EXPECT_THAT(body, HasSubstr("really does terminate.</p>\n<p>The first part of this series"));
+  // ... shows a code block as code (the fixture's third paragraph, from <pre>) ...
+  EXPECT_THAT(body, HasSubstr("<pre>while (!tail.compare_exchange_weak(expected, desired, "
+                              "std::memory_order_release,\n                                    "
+                              "std::memory_order_relaxed)) {\n  desired-&gt;next = expected;\n}</pre>"));
   // ... and is cut at a word boundary, ending with an ellipsis.
   EXPECT_TRUE(std::regex_search(body, std::regex("[a-z]…</p>\n</div>"))) << body;
   EXPECT_THAT(body, HasSubstr("<a href=\"https://ada.example.com/2022/lock-free-queues-2\" rel=\"noopener\" "

@@ -154,6 +154,13 @@ try {
     await phonePage.screenshot({ path: path.join(shots, "phone-search.png") });
     await phonePage.goto(base + articlePath);
     assert.ok((await phonePage.evaluate(() => document.documentElement.scrollWidth)) <= 390);
+    // The code block keeps its lines and scrolls inside itself instead of widening the page.
+    const code = await phonePage.$eval(".body pre", (el) => ({
+      lines: el.textContent.split("\n").length, scroll: el.scrollWidth, width: el.clientWidth,
+      font: getComputedStyle(el).fontFamily }));
+    assert.equal(code.lines, 4);
+    assert.ok(code.scroll > code.width, `the long line scrolls inside the block (${code.scroll} > ${code.width})`);
+    assert.match(code.font, /mono/i);
     await phonePage.screenshot({ path: path.join(shots, "phone-article.png") });
     await phone.close();
   });
