@@ -266,10 +266,15 @@ Result<CrawlSummary> Crawler::run(CrawlObserver* observer) {
         if (auto keys = store_.article_keys(blog.id)) {
           for (auto& key : *keys) known.emplace(key.guid, std::move(key));
         }
+        std::unordered_set<std::string> seen;
         for (const auto& entry : parsed->entries) {
+          std::string identity = entry_identity(entry);
+          // Entries repeated within one feed: the first wins, whether or not it changed, so that two
+          // posts sharing a guid do not take turns being stored on every crawl.
+          if (!seen.insert(identity).second) continue;
           // Unchanged in the feed: keep what is stored (including a full text fetched earlier) and skip
           // the curation work entirely.
-          const auto it = known.find(entry_identity(entry));
+          const auto it = known.find(identity);
           std::string hash = entry_hash(entry);
           if (it != known.end() && it->second.content_hash == hash) continue;
           auto article = build_article(entry, blog, now, curation_);
@@ -280,10 +285,6 @@ Result<CrawlSummary> Crawler::run(CrawlObserver* observer) {
           }
           record.articles.push_back(std::move(article));
         }
-        // Entries repeated within one feed: the first wins.
-        std::unordered_set<std::string> seen;
-        std::erase_if(record.articles,
-                      [&seen](const model::Article& a) { return !seen.insert(a.guid).second; });
         schedule_success(record, {.fresh_for = response.fresh_for, .feed_interval = parsed->update_interval});
 
         int budget = options_.fetch_full_text ? options_.max_full_text_per_blog : 0;

@@ -162,6 +162,37 @@ TEST_F(CrawlTest, ChangedEntryIsUpdatedInPlaceKeepingIdAndFirstSeen) {
   }
 }
 
+// A feed that repeats a guid for two different posts (scripting.com's feeds in ../shared/corpus do):
+// the first wins, and keeps winning on every later crawl instead of the two taking turns.
+TEST_F(CrawlTest, AGuidRepeatedInOneFeedKeepsTheFirstEntryOnEveryCrawl) {
+  auto feed = [](int extra) {
+    std::string doc = rss("Blog A", 1, extra);
+    const std::string twins =
+        "<item><title>First of the twins</title><guid>twin</guid><description><![CDATA[" + article_html(50) +
+        "]]></description></item><item><title>Second of the twins</title><guid>twin</guid>"
+        "<description><![CDATA[" +
+        article_html(60) + "]]></description></item>";
+    return doc.insert(doc.find("<item>"), twins);
+  };
+  write(dir_ / "www/a.xml", feed(1));
+  const auto a = add_blog("/a.xml");
+  EXPECT_EQ(crawl().new_articles, 2);
+  for (int round = 2; round <= 3; ++round) {
+    write(dir_ / "www/a.xml", feed(round));  // one more post, so the feed is fetched and parsed again
+    const auto summary = crawl();
+    EXPECT_EQ(summary.fetched, 1) << round;
+    EXPECT_EQ(summary.new_articles, 1) << round;
+    EXPECT_EQ(summary.updated_articles, 0) << round;
+  }
+  int twins = 0;
+  for (const auto& v : articles_of(a)) {
+    if (v.article.guid != "twin") continue;
+    ++twins;
+    EXPECT_EQ(v.article.title, "First of the twins");
+  }
+  EXPECT_EQ(twins, 1);
+}
+
 TEST_F(CrawlTest, PermanentRedirectUpdatesTheStoredFeedUrl) {
   write(dir_ / "www/new.xml", rss("Moved", 1, 1));
   const auto id = add_blog("/redirect-permanent/new.xml");
