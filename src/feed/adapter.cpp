@@ -225,7 +225,8 @@ Feed adapt_json_feed(const json_feed::Document& doc, const std::string& base_url
     feed.version = "json11";
   else if (doc.version.find("jsonfeed.org/version/1") != std::string::npos)
     feed.version = "json1";
-  feed.title = plain_text(doc.title);
+  // JSON Feed says titles are plain text, but many producers write them HTML-escaped ("&#8217;").
+  feed.title = unescape_plain_text(doc.title);
   feed.subtitle = plain_text(doc.description);
   feed.language = plain_text(doc.language);
   if (!doc.authors.empty()) feed.author = plain_text(doc.authors.front().name);
@@ -237,7 +238,7 @@ Feed adapt_json_feed(const json_feed::Document& doc, const std::string& base_url
   for (const auto& item : doc.items) {
     Entry e;
     e.id = item.id;
-    e.title = plain_text(item.title);
+    e.title = unescape_plain_text(item.title);
     if (!item.url.empty()) {
       e.link = resolve_or_keep(base, item.url);
       e.links.push_back(Link{e.link, "alternate", "text/html", {}, 0});

@@ -153,6 +153,28 @@ TEST(FeedJson, ParsesJsonFeed11) {
   EXPECT_EQ(e.published, sys_days{year{2024} / February / 3} + hours{4} + minutes{5} + seconds{6});
 }
 
+// JSON Feed titles are plain text by the spec, but WordPress and others write them HTML-escaped
+// (netnewswire/pxlnv.json and rose.json in ../shared/corpus/real-feeds): references are decoded once,
+// tags and a bare ampersand stay as written.
+TEST(FeedJson, HtmlEscapedTitlesAreDecoded) {
+  const auto feed = parse_ok(R"({
+  "version": "https://jsonfeed.org/version/1.1",
+  "title": "Rose &amp; Co",
+  "items": [
+    {"id": "1", "title": "FCC Says Releasing &#8216;Jokes&#8217; Would &#8216;Harm&#8217; Agency", "content_text": "x"},
+    {"id": "2", "title": "Satechi&#039;s charger &hellip; &amp;amp; more", "content_text": "x"},
+    {"id": "3", "title": "AT&T, <b>bold</b> & 1 < 2", "content_text": "x"},
+    {"id": "4", "title": "  plain   title ", "content_text": "x"}
+  ]})",
+                             {.base_url = "https://example.org/feed.json", .content_type = {}});
+  EXPECT_EQ(feed.title, "Rose & Co");
+  ASSERT_EQ(feed.entries.size(), 4u);
+  EXPECT_EQ(feed.entries[0].title, "FCC Says Releasing ‘Jokes’ Would ‘Harm’ Agency");
+  EXPECT_EQ(feed.entries[1].title, "Satechi's charger … &amp; more");  // decoded once, not twice
+  EXPECT_EQ(feed.entries[2].title, "AT&T, <b>bold</b> & 1 < 2");
+  EXPECT_EQ(feed.entries[3].title, "plain title");
+}
+
 TEST(FeedErrors, HtmlPageIsNotAFeed) {
   auto r = parse_feed("<!DOCTYPE html><html><head><title>x</title></head><body></body></html>");
   ASSERT_FALSE(r);

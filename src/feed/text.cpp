@@ -33,6 +33,21 @@ std::string plain_text(std::string_view text) {
   return collapse_whitespace(sanitize_utf8(text));
 }
 
+std::string unescape_plain_text(std::string_view text) {
+  if (text.find('&') == std::string_view::npos) return plain_text(text);
+  std::string escaped;
+  escaped.reserve(text.size() + 16);
+  for (const char c : text) {
+    if (c == '<')
+      escaped += "&lt;";
+    else if (c == '>')
+      escaped += "&gt;";
+    else
+      escaped.push_back(c);
+  }
+  return html_to_text(escaped);
+}
+
 std::string html_to_text(std::string_view html) {
   if (html.find_first_of("<&") == std::string_view::npos) return plain_text(html);
   const std::string copy(html);
