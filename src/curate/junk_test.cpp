@@ -240,6 +240,12 @@ TEST(JunkTest, Sponsored) {
   EXPECT_EQ(judge(article("Better backups", "This post is sponsored by Backblaze. " + kEssay), kBlog).reason,
             "sponsored");
   EXPECT_EQ(judge(article("Better backups", kEssay + " #ad"), kBlog).reason, "sponsored");
+  // Londonist's disclosure (feeder/rss_londoner.xml in ../shared/corpus/real-feeds).
+  EXPECT_EQ(judge(article("Fancy Saving On Your Travel Costs?",
+                          "This is a sponsored article on behalf of CommuterClub. " + kEssay),
+                  kBlog)
+                .reason,
+            "sponsored");
   EXPECT_EQ(
       judge(article("My new camera", kEssay + " This is a paid partnership with Fujifilm."), kBlog).reason,
       "sponsored");
