@@ -178,6 +178,18 @@ bool is_boilerplate_line(std::string_view l) {
       if (s.empty()) return true;
     }
   }
+  // Notes sending feed readers to the web page: "[If the formatting looks odd in your feed reader, visit
+  // the original article]" (leancrew.com), "(Read this post on the web if your RSS reader ...)". A bracket,
+  // "if" or "read/view this" opens them, and they name a feed reader: prose about feed readers is kept.
+  if (l.size() <= 200 &&
+      (l.starts_with('[') || l.starts_with('(') || l.starts_with("if ") || l.starts_with("read this") ||
+       l.starts_with("view this") || l.starts_with("note: ")) &&
+      (l.find("feed reader") != std::string_view::npos || l.find("rss reader") != std::string_view::npos ||
+       l.find("feedreader") != std::string_view::npos) &&
+      (l.find("original") != std::string_view::npos || l.find("on the web") != std::string_view::npos ||
+       l.find("website") != std::string_view::npos || l.find("in your browser") != std::string_view::npos ||
+       l.find(" site") != std::string_view::npos))
+    return true;
   // ^comments (are )?closed\.?$
   if (one_of(l, {"comments closed", "comments closed.", "comments are closed", "comments are closed."}))
     return true;

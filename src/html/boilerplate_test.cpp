@@ -54,6 +54,23 @@ TEST(StripBoilerplate, PostMetaShareAndLikeWidgets) {
       kBody);
 }
 
+// leancrew.com's footer (netnewswire/allthis-partial.json in ../shared/corpus/real-feeds) and its kind.
+TEST(StripBoilerplate, NotesSendingFeedReadersToTheWebPage) {
+  EXPECT_EQ(
+      strip_boilerplate(std::string(kBody) +
+                        "\n\n[If the formatting looks odd in your feed reader, visit the original article]"),
+      kBody);
+  EXPECT_EQ(strip_boilerplate(std::string(kBody) +
+                              "\n\n(Read this post on the web if your RSS reader mangles the tables.)"),
+            kBody);
+  // Prose about feed readers stays.
+  for (const char* prose : {"I read the original in my feed reader, and then on the site.",
+                            "If your feed reader is slow, the problem is rarely the reader."}) {
+    SCOPED_TRACE(prose);
+    EXPECT_EQ(strip_boilerplate(std::string(kBody) + "\n\n" + prose), std::string(kBody) + "\n\n" + prose);
+  }
+}
+
 TEST(StripBoilerplate, CommentFooters) {
   for (const char* footer : {"3 comments", "1 Comment", "No comments", "Leave a comment", "Leave a reply",
                              "Comments (12)", "Comments are closed."}) {
