@@ -249,7 +249,8 @@ bool product_listing(std::string_view text, std::string_view link) {
 bool open_thread_title(std::string_view t) {
   if (contains_any(t, {"open thread", "link roundup", "links roundup", "link round-up", "links round-up",
                        "assorted links", "link dump", "links of the week", "highlights from the comments",
-                       "weekly links", "reader comments"}))
+                       "weekly links", "reader comments", "ask here", "discussion thread", "weekly thread",
+                       "megathread", "questions thread", "q&a thread"}))
     return true;
   if (starts_with_any(
           t, {"links for ",      "links from ",    "links i liked", "links i like",    "interesting links",

@@ -204,7 +204,10 @@ TEST(JunkTest, ProductListings) {
 TEST(JunkTest, OpenThreadsAndRoundups) {
   for (const char* title : {"Open Thread 123", "Monthly Open Thread", "Links for the week",
                             "Weekly links #42", "Friday links", "Link roundup: May", "Links 12/2023",
-                            "Wednesday assorted links", "Highlights from the comments on housing"}) {
+                            "Wednesday assorted links", "Highlights from the comments on housing",
+                            // This Week in Rust's reddit threads (../shared/corpus/real-feeds).
+                            "Hey Rustaceans! Got an easy question? Ask here (21/2020)!",
+                            "Weekly Discussion Thread #12", "Hiring megathread"}) {
     EXPECT_EQ(judge(article(title, kEssay), kBlog).reason, "open thread") << title;
   }
   EXPECT_EQ(judge(article("Comments on the review", "Several commenters disagreed. " + kEssay), kBlog).reason,
@@ -212,7 +215,8 @@ TEST(JunkTest, OpenThreadsAndRoundups) {
   // Neighbours.
   for (const char* title :
        {"Opening threads in Python", "Links and symlinks in Unix filesystems", "Threads considered harmful",
-        "The weekly rhythm of a small team", "Comments on the draft standard for HTTP caching"}) {
+        "The weekly rhythm of a small team", "Comments on the draft standard for HTTP caching",
+        "Ask the compiler, not the forum", "Why I stopped asking questions in threads"}) {
     const Verdict v = judge(article(title, kEssay), kBlog);
     EXPECT_FALSE(v.junk) << title << " -> " << v.reason;
   }
