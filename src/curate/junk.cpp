@@ -205,8 +205,9 @@ int count_outbound_links(std::string_view html) {
     if (pos + 2 >= html.size() || (html[pos + 1] != 'a' && html[pos + 1] != 'A')) continue;
     const char after = html[pos + 2];
     if (after != ' ' && after != '\n' && after != '\t' && after != '\r') continue;
-    const std::size_t end = html.find('>', pos);
-    const std::string tag = to_lower_ascii(html.substr(pos, end == std::string_view::npos ? 400 : end - pos));
+    // Only the first 400 bytes of a tag are read: hostile markup with no '>' stays linear.
+    const std::string_view window = html.substr(pos, 400);
+    const std::string tag = to_lower_ascii(window.substr(0, window.find('>')));
     std::size_t href = tag.find("href");
     if (href == std::string::npos) continue;
     href = tag.find_first_not_of(" \t\r\n", href + 4);
