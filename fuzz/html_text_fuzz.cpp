@@ -1,10 +1,12 @@
 // Harness: the entry-HTML path of html.h (html_to_text, strip_boilerplate, make_excerpt,
-// looks_like_summary) on hostile markup. Input: a selector byte (excerpt length and paragraph mode) then the
-// entry HTML. Checks html.h's promises: text is always valid UTF-8, an excerpt is at most max_chars code
-// points and ends in "…" exactly when it was cut.
+// looks_like_summary) and the junk rules that read the same entry (curate::judge: link counting, link lists,
+// product listings, phrase rules) on hostile markup. Input: a selector byte (excerpt length and paragraph
+// mode) then the entry HTML. Checks html.h's promises: text is always valid UTF-8, an excerpt is at most
+// max_chars code points and ends in "…" exactly when it was cut; a junk verdict always has a reason.
 #include <string>
 
 #include "core/strings.h"
+#include "curate/curate.h"
 #include "fuzz/fuzz_support.h"
 #include "html/html.h"
 
@@ -39,6 +41,18 @@ int html_text_harness(const std::uint8_t* data, std::size_t size) {
 
   (void)html::looks_like_summary(entry_html, stripped);
   require(html::reading_minutes(count_words(stripped)) >= 1);
+
+  model::Article article;
+  article.title = html::make_excerpt(stripped, 80);
+  article.text = stripped;
+  article.content_html = std::string(entry_html);
+  article.word_count = static_cast<int>(count_words(stripped));
+  article.undated = (sel & 1) != 0;
+  model::Blog blog;
+  blog.short_form = (sel & 2) != 0;
+  const curate::Verdict verdict = curate::judge(article, blog);
+  require(verdict.junk == !verdict.reason.empty());
+  require(is_valid_utf8(verdict.reason));
   return 0;
 }
 
