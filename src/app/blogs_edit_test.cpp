@@ -271,6 +271,12 @@ TEST_F(BlogsEditTest, ShortFormJudgesStoredArticlesAgainAndRejudgeAppliesNewSett
   ASSERT_EQ(r.status, 0) << r.out << r.err;
   EXPECT_EQ(visible(ann_), 2);
   EXPECT_EQ(visible(std::nullopt), 2);
+  // --text: the crawl's texts already match the stored HTML, so nothing is rebuilt or changes.
+  r = longread("rejudge --text --blog " + std::to_string(ann_));
+  ASSERT_EQ(r.status, 0) << r.out << r.err;
+  EXPECT_NE(r.out.find("rebuilt 0 article texts from their stored HTML\n"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find(" 0 verdicts changed"), std::string::npos) << r.out;
+  EXPECT_EQ(visible(std::nullopt), 2);
   r = longread("rejudge --blog 999");
   EXPECT_EQ(r.status, 1);
   EXPECT_EQ(r.err, "longread: no blog with id 999 (see `longread blogs`)\n");

@@ -45,7 +45,8 @@ int cmd_junk_list(const config::Config& config, int limit);
 int cmd_override(const config::Config& config, std::int64_t article_id, std::optional<bool> keep);
 // `rejudge [--blog ID] [--dry-run]`: the junk rules again over stored articles with today's settings
 // (docs/curate.md, "Judging stored articles again").
-int cmd_rejudge(const config::Config& config, std::optional<std::int64_t> blog_id, bool dry_run);
+int cmd_rejudge(const config::Config& config, std::optional<std::int64_t> blog_id, bool dry_run,
+                bool rebuild_texts = false);
 int cmd_serve(const config::Config& config);
 // `newsletter send [--dry-run]`: this week's issue to every confirmed subscriber who has not had it.
 int cmd_newsletter_send(const config::Config& config, bool dry_run);

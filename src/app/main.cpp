@@ -84,11 +84,15 @@ int main(int argc, char** argv) {
 
   std::int64_t rejudge_blog = 0;
   bool rejudge_dry_run = false;
+  bool rejudge_text = false;
   auto* rejudge = cli.add_subcommand(
       "rejudge", "Run the junk rules again over stored articles (after changing curate.min_words/languages)");
   auto* rejudge_blog_option =
       rejudge->add_option("--blog", rejudge_blog, "Only this blog's articles (its id in `longread blogs`)");
   rejudge->add_flag("--dry-run", rejudge_dry_run, "List what would change; store nothing");
+  rejudge->add_flag("--text", rejudge_text,
+                    "First derive each article's text, excerpt and counts again from its stored HTML "
+                    "(after an upgrade improved extraction)");
 
   double holdout = 0.2;
   auto* train = cli.add_subcommand("train", "Train the article-category classifier on stored articles");
@@ -165,7 +169,7 @@ int main(int argc, char** argv) {
   if (*rejudge) {
     return app::cmd_rejudge(
         config, rejudge_blog_option->count() > 0 ? std::optional<std::int64_t>(rejudge_blog) : std::nullopt,
-        rejudge_dry_run);
+        rejudge_dry_run, rejudge_text);
   }
   if (*keep) return app::cmd_override(config, article_id, clear ? std::nullopt : std::optional<bool>(true));
   if (*serve) return app::cmd_serve(config);

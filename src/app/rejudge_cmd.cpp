@@ -1,5 +1,6 @@
-// `longread rejudge [--blog ID] [--dry-run]`: the junk rules again over stored articles, with today's
-// settings (curate.min_words, curate.languages) and each blog's short-form flag.
+// `longread rejudge [--blog ID] [--dry-run] [--text]`: the junk rules again over stored articles, with
+// today's settings (curate.min_words, curate.languages) and each blog's short-form flag; with --text, on
+// texts derived again from the stored HTML.
 #include "app/rejudge_cmd.h"
 
 #include <fmt/format.h>
@@ -46,7 +47,8 @@ curate::JunkOptions junk_options(const config::Config& config) {
   return {.languages = config.curate.languages, .min_words = config.curate.min_words};
 }
 
-int cmd_rejudge(const config::Config& config, std::optional<std::int64_t> blog_id, bool dry_run) {
+int cmd_rejudge(const config::Config& config, std::optional<std::int64_t> blog_id, bool dry_run,
+                bool rebuild_texts) {
   auto store = open_store(config);
   if (!store) return 1;
   if (blog_id) {
@@ -57,8 +59,12 @@ int cmd_rejudge(const config::Config& config, std::optional<std::int64_t> blog_i
       return 1;
     }
   }
-  auto summary = pipeline::rejudge(*store, junk_options(config), blog_id, dry_run);
+  auto summary = pipeline::rejudge(*store, junk_options(config), blog_id, dry_run, rebuild_texts);
   if (!summary) return report_failure(summary.error());
+  if (rebuild_texts) {
+    fmt::print("{} {} article texts from their stored HTML\n", dry_run ? "would rebuild" : "rebuilt",
+               summary->texts_rebuilt);
+  }
   return print_rejudged(*summary, dry_run, 50);
 }
 

@@ -23,16 +23,20 @@ std::string entry_identity(const feed::Entry& entry) {
   return "hash:" + stable_hash_hex(entry.title + "\x1f" + entry.published_raw + "\x1f" + entry.updated_raw);
 }
 
-void curate_article(model::Article& article, const model::Blog& blog, const CurationContext& context) {
+void rebuild_text(model::Article& article) {
   const std::string& body = article.content_html.size() >= article.summary_html.size() ? article.content_html
                                                                                        : article.summary_html;
   article.text = html::strip_boilerplate(html::html_to_text(body));
   article.excerpt = html::make_excerpt(article.text, kExcerptChars);
   article.word_count = static_cast<int>(count_words(article.text));
   article.reading_minutes = html::reading_minutes(static_cast<std::size_t>(article.word_count));
+  article.simhash = curate::simhash(article.text);
+}
+
+void curate_article(model::Article& article, const model::Blog& blog, const CurationContext& context) {
+  rebuild_text(article);
   article.category =
       curate::choose_category(context.classifier, article.text, blog.category, context.category_threshold);
-  article.simhash = curate::simhash(article.text);
   const curate::JunkOptions defaults;
   const auto verdict = curate::judge(article, blog, context.junk_options ? *context.junk_options : defaults);
   article.junk = verdict.junk;

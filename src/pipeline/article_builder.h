@@ -36,6 +36,10 @@ std::string entry_identity(const feed::Entry& entry);
 model::Article build_article(const feed::Entry& entry, const model::Blog& blog, TimePoint now,
                              const CurationContext& context);
 
+// Derives text, excerpt, word count, reading time and SimHash from the article's HTML (the longer of
+// content and summary), with today's extraction and boilerplate rules.
+void rebuild_text(model::Article& article);
+
 // Re-derives text, excerpt, counts, category and verdict from the article's current HTML (used after a
 // full-text fetch replaced the content).
 void curate_article(model::Article& article, const model::Blog& blog, const CurationContext& context);

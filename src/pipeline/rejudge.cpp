@@ -6,10 +6,13 @@
 #include <unordered_map>
 
 #include "curate/curate.h"
+#include "pipeline/article_builder.h"
 #include "storage/store.h"
 
 namespace longread::pipeline {
 namespace {
+
+constexpr std::size_t kTextBatch = 200;
 
 bool visible(bool junk, std::optional<bool> keep_override) {
   return keep_override.value_or(!junk);
@@ -28,7 +31,7 @@ std::int64_t RejudgeSummary::shown() const {
 }
 
 Result<RejudgeSummary> rejudge(storage::Store& store, const curate::JunkOptions& options,
-                               std::optional<std::int64_t> blog_id, bool dry_run) {
+                               std::optional<std::int64_t> blog_id, bool dry_run, bool rebuild_texts) {
   // The ids first, a page at a time (listings leave out the text), then each article whole.
   std::vector<std::int64_t> ids;
   constexpr int kPage = 500;
@@ -41,12 +44,40 @@ Result<RejudgeSummary> rejudge(storage::Store& store, const curate::JunkOptions&
 
   RejudgeSummary summary;
   std::vector<storage::VerdictUpdate> updates;
+  std::vector<storage::TextUpdate> texts;
   std::unordered_map<std::int64_t, model::Blog> blogs;
   for (const std::int64_t id : ids) {
     auto view = store.article(id);
     if (!view) return std::unexpected(view.error());
     if (!*view) continue;  // removed meanwhile (a blog deleted by another process)
-    const model::Article& article = (*view)->article;
+    model::Article& article = (*view)->article;
+    if (rebuild_texts) {
+      model::Article rebuilt = article;
+      rebuild_text(rebuilt);
+      if (rebuilt.text != article.text || rebuilt.excerpt != article.excerpt ||
+          rebuilt.word_count != article.word_count || rebuilt.reading_minutes != article.reading_minutes ||
+          rebuilt.simhash != article.simhash) {
+        ++summary.texts_rebuilt;
+        if (!dry_run)
+          texts.push_back({.article_id = article.id,
+                           .text = rebuilt.text,
+                           .excerpt = rebuilt.excerpt,
+                           .word_count = rebuilt.word_count,
+                           .reading_minutes = rebuilt.reading_minutes,
+                           .simhash = rebuilt.simhash});
+        article.text = std::move(rebuilt.text);
+        article.excerpt = std::move(rebuilt.excerpt);
+        article.word_count = rebuilt.word_count;
+        article.reading_minutes = rebuilt.reading_minutes;
+        article.simhash = rebuilt.simhash;
+      }
+      // Saved as they come, a batch at a time, so a large database is not held in memory.
+      if (!dry_run && texts.size() >= kTextBatch) {
+        auto saved = store.set_texts(texts);
+        if (!saved) return std::unexpected(saved.error());
+        texts.clear();
+      }
+    }
     // A copy keeps its mark, also when its original was removed (the store keeps such a copy hidden).
     if (article.duplicate_of || (article.junk && article.junk_reason.starts_with("duplicate of"))) continue;
     auto known = blogs.find(article.blog_id);
@@ -68,6 +99,11 @@ Result<RejudgeSummary> rejudge(storage::Store& store, const curate::JunkOptions&
                                .visible_before = visible(article.junk, article.keep_override),
                                .visible_after = visible(verdict.junk, article.keep_override)});
     updates.push_back({.article_id = article.id, .junk = verdict.junk, .reason = new_reason});
+  }
+  if (!dry_run && !texts.empty()) {
+    auto saved = store.set_texts(texts);
+    if (!saved) return std::unexpected(saved.error());
+    texts.clear();
   }
   if (!dry_run && !updates.empty()) {
     auto saved = store.set_verdicts(updates);

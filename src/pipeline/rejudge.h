@@ -33,6 +33,7 @@ struct VerdictChange {
 
 struct RejudgeSummary {
   std::int64_t judged = 0;             // articles looked at (duplicates are not: their mark stands)
+  std::int64_t texts_rebuilt = 0;      // with rebuild_texts: articles whose text, excerpt or counts changed
   std::vector<VerdictChange> changes;  // oldest verdicts first as listed by the store (newest article first)
   [[nodiscard]] std::int64_t hidden() const;  // visible before, hidden now
   [[nodiscard]] std::int64_t shown() const;   // hidden before, visible now
@@ -40,7 +41,12 @@ struct RejudgeSummary {
 
 // Judges every stored article of `blog_id` (every blog when nullopt) with curate::judge, the stored text
 // and the blog as stored now, and, unless `dry_run`, saves the changed verdicts in one transaction.
+// With `rebuild_texts`, each article's text, excerpt, word count, reading time and SimHash are first
+// derived again from its stored HTML with today's extraction and boilerplate rules (rebuild_text), the
+// changed ones saved in batches of 200 (a transaction each) before the verdicts, and the verdict judged
+// on the new text; a duplicate gets its new text but keeps its mark.
 [[nodiscard]] Result<RejudgeSummary> rejudge(storage::Store& store, const curate::JunkOptions& options,
-                                             std::optional<std::int64_t> blog_id, bool dry_run);
+                                             std::optional<std::int64_t> blog_id, bool dry_run,
+                                             bool rebuild_texts = false);
 
 }  // namespace longread::pipeline

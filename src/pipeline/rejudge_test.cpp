@@ -186,5 +186,77 @@ TEST_F(RejudgeTest, OverridesAndDuplicatesStand) {
   EXPECT_EQ(visible_count(), 2);
 }
 
+// `rejudge --text`: an article stored by an older extraction (here a stale text, and a feed-reader footer
+// that strip_boilerplate now removes) gets its text, excerpt and counts from its stored HTML again; the
+// search index follows, the verdict is judged on the new text, a duplicate keeps its mark, and a second
+// run finds nothing to rebuild.
+TEST_F(RejudgeTest, TextsAreRebuiltFromTheStoredHtml) {
+  const auto b = blog("ann");
+  auto stored = [&](const std::string& guid, const std::string& html, int stale_words) {
+    model::Article a;
+    a.guid = guid;
+    a.title = guid;
+    a.content_html = html;
+    a.text = "stalewords " + prose(stale_words - 1);
+    a.excerpt = a.text;
+    a.word_count = stale_words;
+    a.category = "essays";
+    a.published = from_unix(1'700'000'000);
+    storage::CrawlRecord r{.blog_id = b, .attempted_at = from_unix(1'700'000'000), .success = true};
+    r.status = "ok";
+    r.articles.push_back(a);
+    EXPECT_TRUE(store_->save_crawl(r));
+    const auto keys = store_->article_keys(b);
+    for (const auto& k : keys.value())
+      if (k.guid == guid) return k.id;
+    ADD_FAILURE() << "no article " << guid;
+    return std::int64_t{0};
+  };
+  const std::string footer =
+      "<p>[If the formatting looks odd in your feed reader, visit the original article]</p>";
+  const auto essay = stored("essay", "<p>freshwords " + prose(299) + "</p>" + footer, 300);
+  const auto shrunk = stored("shrunk", "<p>freshwords " + prose(39) + "</p>", 300);  // 40 words now
+  const auto same = stored("same", "<p>" + prose(200) + "</p>", 200);
+  ASSERT_TRUE(store_->set_texts(std::vector<storage::TextUpdate>{{.article_id = same,
+                                                                  .text = prose(200),
+                                                                  .excerpt = prose(200),
+                                                                  .word_count = 200,
+                                                                  .reading_minutes = 1,
+                                                                  .simhash = curate::simhash(prose(200))}}));
+  const auto copy = stored("copy", "<p>freshwords " + prose(299) + "</p>", 300);
+  const std::pair<std::int64_t, std::int64_t> mark{copy, essay};
+  ASSERT_TRUE(store_->mark_duplicates(std::span(&mark, 1)));
+  ASSERT_EQ(search_hits("stalewords"), 2u);  // essay and shrunk (the copy is hidden)
+  ASSERT_EQ(search_hits("freshwords"), 0u);
+
+  auto dry = rejudge(*store_, {}, b, true, true);
+  ASSERT_TRUE(dry) << dry.error().message;
+  EXPECT_EQ(dry->texts_rebuilt, 3);          // essay, shrunk, copy; `same` already matches its HTML
+  EXPECT_EQ(search_hits("stalewords"), 2u);  // a dry run stores nothing
+  EXPECT_TRUE(article(essay).text.starts_with("stalewords"));
+
+  auto r = rejudge(*store_, {}, b, false, true);
+  ASSERT_TRUE(r) << r.error().message;
+  EXPECT_EQ(r->texts_rebuilt, 3);
+  EXPECT_EQ(article(essay).text, "freshwords " + prose(299));  // the footer is gone
+  EXPECT_EQ(article(essay).word_count, 300);
+  EXPECT_EQ(article(essay).excerpt.substr(0, 11), "freshwords ");
+  EXPECT_EQ(article(essay).simhash, curate::simhash(article(essay).text));
+  EXPECT_FALSE(article(essay).junk);
+  EXPECT_EQ(article(shrunk).word_count, 40);
+  EXPECT_EQ(article(shrunk).junk_reason, "too short: 40 words");  // judged on the new text
+  ASSERT_EQ(r->changes.size(), 1u);
+  EXPECT_EQ(r->changes[0].article_id, shrunk);
+  EXPECT_TRUE(article(copy).text.starts_with("freshwords"));
+  EXPECT_EQ(article(copy).duplicate_of, essay);  // the mark stands
+  EXPECT_EQ(search_hits("stalewords"), 0u);
+  EXPECT_EQ(search_hits("freshwords"), 1u);  // the essay; shrunk left the site, the copy is hidden
+
+  auto again = rejudge(*store_, {}, b, false, true);
+  ASSERT_TRUE(again) << again.error().message;
+  EXPECT_EQ(again->texts_rebuilt, 0);
+  EXPECT_TRUE(again->changes.empty());
+}
+
 }  // namespace
 }  // namespace longread::pipeline

@@ -204,6 +204,16 @@ struct VerdictUpdate {
   std::string reason{};  // empty when not junk
 };
 
+// What `rejudge --text` derives again from an article's stored HTML.
+struct TextUpdate {
+  std::int64_t article_id = 0;
+  std::string text{};
+  std::string excerpt{};
+  int word_count = 0;
+  int reading_minutes = 1;
+  std::uint64_t simhash = 0;
+};
+
 // The store. Every method is safe to call from several threads; implementations serialise as needed.
 class Store {
  public:
@@ -267,6 +277,11 @@ class Store {
   // how many articles changed.
   virtual Result<std::int64_t> set_verdicts(std::span<const VerdictUpdate> /*updates*/) {
     return unsupported("set_verdicts");
+  }
+  // Replaces the text, excerpt, counts and SimHash of each article that differs, in one transaction (the
+  // search index follows); returns how many changed. Ids that are gone are skipped.
+  virtual Result<std::int64_t> set_texts(std::span<const TextUpdate> /*updates*/) {
+    return unsupported("set_texts");
   }
   // Near-duplicate detection (issue 5): the SimHash of every stored article that is not itself a
   // duplicate, with what decides which copy is the original (earliest date, then lowest id).

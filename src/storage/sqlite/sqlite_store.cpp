@@ -201,6 +201,14 @@ constexpr const char* kSetVerdict =
     " visible = CASE WHEN keep_override IS NULL THEN 1 - :junk ELSE keep_override END"
     " WHERE id = :id AND duplicate_of IS NULL AND (junk <> :junk OR junk_reason <> :reason)";
 
+// set_texts: only an article whose derived text differs is written, so the update trigger rewrites the
+// search entries of just those.
+constexpr const char* kSetText =
+    "UPDATE articles SET text = :text, excerpt = :excerpt, word_count = :word_count,"
+    " reading_minutes = :reading_minutes, simhash = :simhash"
+    " WHERE id = :id AND (text <> :text OR excerpt <> :excerpt OR word_count <> :word_count"
+    " OR reading_minutes <> :reading_minutes OR simhash <> :simhash)";
+
 constexpr const char* kDataVersion = "PRAGMA data_version";
 // save_crawls: one savepoint per crawl record inside the group's transaction
 // (https://sqlite.org/lang_savepoint.html).
@@ -1127,6 +1135,25 @@ class SqliteStore final : public Store {
       changed += writer_->changes();
     }
     if (auto ok = tx->commit(); !ok) return db_error("cannot set verdicts", ok.error());
+    return changed;
+  }
+
+  Result<std::int64_t> set_texts(std::span<const TextUpdate> updates) override {
+    std::lock_guard lock(writer_mutex_);
+    auto tx = Transaction::begin(*writer_);
+    if (!tx) return db_error("cannot set texts", tx.error());
+    std::int64_t changed = 0;
+    for (const auto& update : updates) {
+      auto q = writer_->query(kSetText);
+      if (!q) return db_error("cannot set texts", q.error());
+      q->bind(":text", update.text).bind(":excerpt", update.excerpt);
+      q->bind(":word_count", static_cast<std::int64_t>(update.word_count));
+      q->bind(":reading_minutes", static_cast<std::int64_t>(update.reading_minutes));
+      q->bind(":simhash", std::bit_cast<std::int64_t>(update.simhash)).bind(":id", update.article_id);
+      if (auto ok = q->run(); !ok) return db_error("cannot set texts", ok.error());
+      changed += writer_->changes();
+    }
+    if (auto ok = tx->commit(); !ok) return db_error("cannot set texts", ok.error());
     return changed;
   }
 
