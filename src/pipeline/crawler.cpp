@@ -200,9 +200,12 @@ Result<CrawlSummary> Crawler::run(CrawlObserver* observer) {
       if (options_.schedule.scheduler == Scheduler::kEntryFrequency) {
         const TimePoint since = now - options_.schedule.frequency_window;
         if (auto stored = store_.count_recent_articles(blog.id, since)) {
-          // This crawl's new articles are not stored yet, and a blog that just posted is likely active.
-          const auto fresh = std::ranges::count_if(
-              rec.articles, [&](const model::Article& a) { return a.id == 0 && a.display_date() >= since; });
+          // This crawl's new articles are not stored yet, and a blog that just posted is likely active. An
+          // undated one counts only after the blog's first crawl: before, it is the back catalogue.
+          const bool first_crawl = !blog.last_success_at.has_value();
+          const auto fresh = std::ranges::count_if(rec.articles, [&](const model::Article& a) {
+            return a.id == 0 && a.display_date() >= since && !(a.undated && first_crawl);
+          });
           hints.recent_posts = *stored + static_cast<std::int64_t>(fresh);
         } else {
           spdlog::warn("crawl: blog_id={} feed_url={} cannot count recent posts, due after the interval: {}",

@@ -10,6 +10,7 @@
 #include <fstream>
 #include <map>
 #include <nlohmann/json.hpp>
+#include <thread>
 
 #include "fetch/http_client.h"
 #include "fixture_server/fixture_server.h"
@@ -622,6 +623,34 @@ TEST_F(EntryFrequencyTest, TheWaitIsTheAverageGapAndJunkAndThisCrawlsPostsCount)
   expect_wait(id, kWindow / kPosts);
   EXPECT_EQ(last_summary_.not_modified, 1);
   EXPECT_EQ(blog(id).last_status, "not modified (frequency: 12 h)");
+}
+
+// An undated feed's posts take the time they were first seen: the back catalogue of the first crawl is not
+// "30 posts today", only posts that appear later count.
+TEST_F(EntryFrequencyTest, AnUndatedFeedsFirstCrawlIsNotABurstOfPosts) {
+  auto undated_rss = [](int first, int count) {
+    std::string items;
+    for (int i = first; i < first + count; ++i) {
+      items += fmt::format(
+          "<item><title>Post {0}</title><link>https://example.org/p/{0}</link><guid>post-{0}</guid>"
+          "<description><![CDATA[{1}]]></description></item>",
+          i, article_html(i));
+    }
+    return "<?xml version=\"1.0\"?><rss version=\"2.0\"><channel><title>Undated</title>"
+           "<link>https://example.org/</link>" +
+           items + "</channel></rss>";
+  };
+  write(dir_ / "www/undated.xml", undated_rss(0, 30));
+  const auto id = add_blog("/undated.xml");
+  expect_wait(id, schedule_.max_interval);  // not 28 d / 30 = 22 h
+  EXPECT_EQ(blog(id).last_status, "ok (frequency: 24 h, no posts in 4 weeks)");
+  EXPECT_EQ(store_->count_recent_articles(id, now_seconds() - kWindow).value(), 0);
+  // Later posts count, in the crawl that finds them and from the store afterwards.
+  std::this_thread::sleep_for(std::chrono::milliseconds(1100));  // a later first-seen second
+  write(dir_ / "www/undated.xml", undated_rss(0, 40));
+  schedule_.frequency_factor = 10.0;  // 28 d / 10 posts / 10 = 6.7 h: below the cap, so visible
+  expect_wait(id, kWindow / 10 / 10);
+  EXPECT_EQ(store_->count_recent_articles(id, now_seconds() - kWindow).value(), 10);
 }
 
 TEST_F(EntryFrequencyTest, AFeedSilentForTwoMonthsIsDueAfterMaxInterval) {

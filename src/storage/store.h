@@ -245,8 +245,9 @@ class Store {
   // group was saved (the transaction could not begin or commit).
   virtual Result<std::vector<Result<SaveStats>>> save_crawls(std::span<const CrawlRecord> records) = 0;
   // How many of a blog's articles, junk included, are dated (published, else first seen) at or after `since`:
-  // how often it posts lately, for crawl.scheduler = entry_frequency. Runs once per blog per crawl, so it
-  // must be cheap (SQLite: one range of an index, docs/fetch.md).
+  // how often it posts lately, for crawl.scheduler = entry_frequency. Undated articles first seen in the
+  // blog's first crawl (its back catalogue) do not count. Runs once per blog per crawl, so it must be cheap
+  // (SQLite: one range of an index, docs/fetch.md).
   virtual Result<std::int64_t> count_recent_articles(std::int64_t /*blog_id*/, TimePoint /*since*/) {
     return unsupported("count_recent_articles");
   }

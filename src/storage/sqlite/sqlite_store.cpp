@@ -930,8 +930,11 @@ class SqliteStore final : public Store {
 
   // display_at is COALESCE(published, first_seen) (migration 0001); junk counts too. One range of the
   // covering index articles_blog_display_at (migration 0012; docs/fetch.md has the plan and the figures).
+  // An undated article's date is when it was first seen, so the undated posts of the blog's first crawl
+  // (its whole back catalogue) are not counted as recent: only those that appeared after it.
   static constexpr const char* kCountRecentArticles =
-      "SELECT COUNT(*) FROM articles WHERE blog_id = :blog_id AND display_at >= :since";
+      "SELECT COUNT(*) FROM articles WHERE blog_id = :blog_id AND display_at >= :since"
+      " AND (undated = 0 OR first_seen > (SELECT MIN(first_seen) FROM articles WHERE blog_id = :blog_id))";
 
   Result<std::int64_t> count_recent_articles(std::int64_t blog_id, TimePoint since) override {
     auto db = readers_.acquire();
