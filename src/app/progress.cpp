@@ -70,9 +70,12 @@ std::string format_summary(const pipeline::CrawlSummary& s) {
     failures += fmt::format("{}{} {}", failures.empty() ? " (" : ", ", count, kind);
   }
   if (!failures.empty()) failures += ")";
+  // A pass stopped by SIGTERM/Ctrl-C: the blogs it did not finish are not failures and stay due.
+  const std::string stopped =
+      s.stopped > 0 ? fmt::format(", {} not polled (stopped; still due)", s.stopped) : std::string();
   return fmt::format(
-      "crawled {} blogs in {:.1f} s: {} fetched, {} not modified, {} failed{}; {} new articles, {} updated",
-      s.done, seconds_of(s.elapsed), s.fetched, s.not_modified, s.failed, failures, s.new_articles,
+      "crawled {} blogs in {:.1f} s: {} fetched, {} not modified, {} failed{}{}; {} new articles, {} updated",
+      s.done, seconds_of(s.elapsed), s.fetched, s.not_modified, s.failed, failures, stopped, s.new_articles,
       s.updated_articles);
 }
 

@@ -136,8 +136,10 @@ bool is_tls_error(CURLcode rc) {
   }
 }
 
+constexpr std::string_view kCancelledMessage = "fetch: cancelled";
+
 Error cancelled_error() {
-  return Error{ErrorKind::kTimeout, "fetch: cancelled",
+  return Error{ErrorKind::kTimeout, std::string(kCancelledMessage),
                "The fetch was stopped because longread is shutting down."};
 }
 
@@ -551,6 +553,10 @@ void HttpClient::cancel() {
   if (!impl_) return;
   impl_->cancelled.store(true);
   curl_multi_wakeup(impl_->multi.get());  // thread-safe: interrupts curl_multi_poll
+}
+
+bool HttpClient::is_cancelled(const Error& error) {
+  return error.kind == ErrorKind::kTimeout && error.message == kCancelledMessage;
 }
 
 const ClientOptions& HttpClient::options() const {

@@ -85,6 +85,8 @@ class HttpClient {
   // Thread-safe: makes a running fetch_all finish soon; unfinished transfers end with kTimeout
   // "fetch: cancelled". Permanent: later fetches of this client end the same way at once.
   void cancel();
+  // Did this error come from cancel() (not from the server or the network)?
+  [[nodiscard]] static bool is_cancelled(const Error& error);
 
   [[nodiscard]] const ClientOptions& options() const;
 

@@ -44,6 +44,7 @@ struct PendingBlog {
   BlogResult result;
   Clock::time_point started;
   int pages_outstanding = 0;
+  bool cancelled = false;  // a page fetch was cut short by stop(): the blog is not recorded
 };
 
 }  // namespace
@@ -143,6 +144,17 @@ Result<CrawlSummary> Crawler::run(CrawlObserver* observer) {
     summary.elapsed = since(pass_start);
     if (observer) observer->on_blog_done(result, summary);
   };
+  // A blog whose fetch (feed or full-text page) the pass's stop() cut short: nothing is recorded, so it
+  // keeps its schedule, validators and failure count, and the next pass polls it again from scratch.
+  auto report_stopped = [&](BlogResult& result, Clock::time_point started) {
+    result.status = "stopped";
+    result.elapsed = since(started);
+    std::lock_guard lock(mutex);
+    ++summary.done;
+    ++summary.stopped;
+    summary.elapsed = since(pass_start);
+    if (observer) observer->on_blog_done(result, summary);
+  };
   auto save_queued = [&] {
     std::vector<SaveJob> jobs;
     {
@@ -237,6 +249,10 @@ Result<CrawlSummary> Crawler::run(CrawlObserver* observer) {
           wait.capped);
     };
 
+    if (response.error && stop_requested_ && fetch::HttpClient::is_cancelled(*response.error)) {
+      report_stopped(result, started);
+      return;
+    }
     if (response.error) {
       fail_with(*response.error);
     } else if (response.not_modified()) {
@@ -329,6 +345,7 @@ Result<CrawlSummary> Crawler::run(CrawlObserver* observer) {
       article = &p->record.articles.at(job.article_index);  // each job owns its article; no resize happens
     }
     bool improved = false;
+    const bool cancelled = response.error && fetch::HttpClient::is_cancelled(*response.error);
     if (response.ok()) {
       if (auto extracted = html::extract_main_content(response.body, response.final_url)) {
         // Keep the page's text only when it is a real improvement over the feed's summary.
@@ -345,13 +362,18 @@ Result<CrawlSummary> Crawler::run(CrawlObserver* observer) {
     {
       std::lock_guard lock(mutex);
       if (improved) ++p->result.full_text_fetched;
+      if (cancelled) p->cancelled = true;
       if (--p->pages_outstanding == 0) {
         const auto it = pending.find(page_jobs.at(response.tag).blog_tag);
         done.emplace(std::move(it->second));
         pending.erase(it);
       }
     }
-    if (done) finish_blog(done->record, done->result, done->started);
+    if (done && done->cancelled) {
+      report_stopped(done->result, done->started);
+    } else if (done) {
+      finish_blog(done->record, done->result, done->started);
+    }
   };
 
   {
@@ -369,8 +391,9 @@ Result<CrawlSummary> Crawler::run(CrawlObserver* observer) {
       pool.wait_idle();
     }
   }
-  // Anything still pending (stopped early): save with the summaries.
-  for (auto& [tag, p] : pending) finish_blog(p.record, p.result, p.started);
+  // Anything still pending was stopped before its pages were fetched: not recorded, so that the next pass
+  // polls it again and fetches them (saved with its summaries, its unchanged entries would never get them).
+  for (auto& [tag, p] : pending) report_stopped(p.result, p.started);
   writer.wait_idle();
 
   summary.elapsed = since(pass_start);

@@ -49,6 +49,7 @@ struct CrawlSummary {
   int fetched = 0;       // 200 and parsed
   int not_modified = 0;  // 304
   int failed = 0;
+  int stopped = 0;  // not polled: the pass was stopped before their fetch finished; nothing recorded
   std::map<std::string, int> failures_by_kind;  // "http_status" -> 3, ...
   int new_articles = 0;
   int updated_articles = 0;

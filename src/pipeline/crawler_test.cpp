@@ -288,6 +288,101 @@ TEST_F(CrawlTest, SummaryOnlyEntriesGetTheirPageOnce) {
   EXPECT_GT(stored[0].article.word_count, 400);
 }
 
+// Stopping a pass (serve's SIGTERM): a blog whose feed or full-text page was still being fetched is not a
+// failure. Nothing is recorded for it, so it keeps its schedule, validators and failure count, and the next
+// pass polls it from scratch (a cut-short page is fetched then, not given up); blogs finished before the
+// stop are saved as usual.
+TEST_F(CrawlTest, StoppingAPassRecordsNoFailureForUnfinishedBlogs) {
+  write(dir_ / "www/quick.xml", rss("Quick", 1, 2));
+  write(dir_ / "www/feed.xml", rss("Slow", 10, 2));
+  std::string page = "<!DOCTYPE html><html><head><title>Deep</title></head><body><article><h1>Deep post</h1>";
+  for (int p = 0; p < 8; ++p) page += "<p>" + paragraph(p, 70) + "</p>";
+  page += "</article></body></html>";
+  write(dir_ / "www/posts/deep.html", page);
+  write(dir_ / "www/s.xml",
+        "<?xml version=\"1.0\"?><rss version=\"2.0\"><channel><title>S</title><item>"
+        "<title>Deep post</title><guid>deep</guid><link>" +
+            server_->url("/slow/2/posts/deep.html") +
+            "</link><description>The first lines of a long post about queues […]"
+            "</description></item></channel></rss>");
+  const auto quick = add_blog("/quick.xml");
+  const auto slow_feed = add_blog("/slow/2/feed.xml");
+  const auto slow_page = add_blog("/s.xml");
+
+  fetch::HttpClient client({});
+  CrawlOptions options;
+  options.all = true;
+  Crawler crawler(*store_, client, options, {});
+  std::thread stopper([&crawler] {
+    std::this_thread::sleep_for(std::chrono::milliseconds(1500));
+    crawler.stop();
+  });
+  const auto summary = crawler.run();
+  stopper.join();
+  ASSERT_TRUE(summary) << summary.error().message;
+  EXPECT_EQ(summary->fetched, 1);  // quick.xml
+  EXPECT_EQ(summary->stopped, 2);
+  EXPECT_EQ(summary->failed, 0);
+  EXPECT_EQ(articles_of(quick).size(), 2u);
+  for (const auto id : {slow_feed, slow_page}) {
+    const model::Blog b = blog(id);
+    EXPECT_FALSE(b.last_attempt_at.has_value()) << id;
+    EXPECT_EQ(b.consecutive_failures, 0) << id;
+    EXPECT_EQ(b.last_status, "") << id;
+    EXPECT_EQ(b.last_error, "") << id;
+    EXPECT_TRUE(articles_of(id).empty()) << id;
+  }
+
+  const auto next = crawl();
+  EXPECT_EQ(next.stopped, 0);
+  EXPECT_EQ(next.failed, 0);
+  EXPECT_EQ(articles_of(slow_feed).size(), 2u);
+  const auto stored = articles_of(slow_page);
+  ASSERT_EQ(stored.size(), 1u);
+  EXPECT_TRUE(stored[0].article.full_text_fetched);
+  EXPECT_GT(stored[0].article.word_count, 400);
+}
+
+// The same when the stop comes while full-text pages are being fetched (after every feed was read): the
+// blog waiting for its page is not recorded, and the next pass fetches the page.
+TEST_F(CrawlTest, StoppingDuringFullTextFetchesRecordsNothingForThatBlog) {
+  std::string page = "<!DOCTYPE html><html><head><title>Deep</title></head><body><article><h1>Deep post</h1>";
+  for (int p = 0; p < 8; ++p) page += "<p>" + paragraph(p, 70) + "</p>";
+  page += "</article></body></html>";
+  write(dir_ / "www/posts/deep.html", page);
+  write(dir_ / "www/s.xml",
+        "<?xml version=\"1.0\"?><rss version=\"2.0\"><channel><title>S</title><item>"
+        "<title>Deep post</title><guid>deep</guid><link>" +
+            server_->url("/slow/3/posts/deep.html") +
+            "</link><description>The first lines of a long post about queues […]"
+            "</description></item></channel></rss>");
+  const auto id = add_blog("/s.xml");
+  fetch::HttpClient client({});
+  CrawlOptions options;
+  options.all = true;
+  Crawler crawler(*store_, client, options, {});
+  std::thread stopper([&crawler] {
+    std::this_thread::sleep_for(std::chrono::milliseconds(1000));  // the feed is read; the page takes 3 s
+    crawler.stop();
+  });
+  const auto summary = crawler.run();
+  stopper.join();
+  ASSERT_TRUE(summary) << summary.error().message;
+  EXPECT_EQ(summary->stopped, 1);
+  EXPECT_EQ(summary->fetched, 0);
+  EXPECT_FALSE(blog(id).last_attempt_at.has_value());
+  EXPECT_TRUE(blog(id).etag.empty());  // so the next pass gets the feed again, not a 304
+  EXPECT_TRUE(articles_of(id).empty());
+  EXPECT_NE(server_->requests_json().find("deep.html"), std::string::npos);  // the page fetch had begun
+
+  const auto next = crawl();
+  EXPECT_EQ(next.fetched, 1);
+  const auto stored = articles_of(id);
+  ASSERT_EQ(stored.size(), 1u);
+  EXPECT_TRUE(stored[0].article.full_text_fetched);
+  EXPECT_GT(stored[0].article.word_count, 400);
+}
+
 std::string syndicated_feed(const std::string& title, const std::string& date, const std::string& footer) {
   std::string body;
   for (int p = 0; p < 5; ++p) body += "<p>" + paragraph(100 + p, 60) + "</p>";
