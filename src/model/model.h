@@ -69,6 +69,7 @@ struct Article {
   std::optional<std::int64_t> duplicate_of;
   std::optional<bool> keep_override;  // operator's `longread keep/junk ID`; sticks across re-crawls
   bool full_text_fetched = false;     // the original page was fetched once for a summary-only entry
+  int full_text_failures = 0;         // attempts at that page that failed for a passing reason (retried)
   std::uint64_t simhash = 0;
 
   // Ranking.

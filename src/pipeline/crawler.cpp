@@ -37,6 +37,25 @@ std::string entry_hash(const feed::Entry& e) {
                          e.content);
 }
 
+// Attempts at a summary-only entry's page, counting the first (migration 0014).
+constexpr int kFullTextAttempts = 3;
+
+// A failure that may pass by the next poll: no answer in time, the network, or the server asking to come
+// back (429, 5xx). A 404 or a page too large stays so.
+bool transient_failure(const fetch::Response& response) {
+  if (!response.error) return false;
+  switch (response.error->kind) {
+    case ErrorKind::kNetwork:
+    case ErrorKind::kTimeout:
+    case ErrorKind::kRateLimited:
+      return true;
+    case ErrorKind::kHttpStatus:
+      return response.status == 429 || response.status >= 500;
+    default:
+      return false;
+  }
+}
+
 // A blog whose feed was read and which waits for full-text pages before its record is saved.
 struct PendingBlog {
   model::Blog blog;
@@ -292,12 +311,17 @@ Result<CrawlSummary> Crawler::run(CrawlObserver* observer) {
           // posts sharing a guid do not take turns being stored on every crawl.
           if (!seen.insert(identity).second) continue;
           // Unchanged in the feed: keep what is stored (including a full text fetched earlier) and skip
-          // the curation work entirely.
+          // the curation work entirely, unless its page failed for a passing reason and is tried again.
           const auto it = known.find(identity);
           std::string hash = entry_hash(entry);
-          if (it != known.end() && it->second.content_hash == hash) continue;
+          const bool unchanged = it != known.end() && it->second.content_hash == hash;
+          const bool retry_page = unchanged && options_.fetch_full_text && !it->second.full_text_fetched &&
+                                  it->second.full_text_failures > 0 &&
+                                  it->second.full_text_failures < kFullTextAttempts;
+          if (unchanged && !retry_page) continue;
           auto article = build_article(entry, blog, now, curation_);
           article.content_hash = std::move(hash);
+          if (retry_page) article.full_text_failures = it->second.full_text_failures;
           if (it != known.end()) {
             article.id = it->second.id;  // an update: lets near-duplicate checks skip the article itself
             known.erase(it);
@@ -356,8 +380,15 @@ Result<CrawlSummary> Crawler::run(CrawlObserver* observer) {
         }
       }
     }
-    // Fetched once whatever came of it: a failed page keeps the summary and is not retried each hour.
-    article->full_text_fetched = true;
+    // Done with the page when it was read or failed for good (404, not HTML, too large); a failure that may
+    // pass (timeout, network, 429, 5xx) is tried again at the next read of the feed, kFullTextAttempts in
+    // all. A failed page keeps the summary meanwhile.
+    if (!cancelled && !response.ok() && transient_failure(response) &&
+        ++article->full_text_failures < kFullTextAttempts) {
+      article->full_text_fetched = false;
+    } else {
+      article->full_text_fetched = true;
+    }
     std::optional<PendingBlog> done;
     {
       std::lock_guard lock(mutex);

@@ -288,6 +288,66 @@ TEST_F(CrawlTest, SummaryOnlyEntriesGetTheirPageOnce) {
   EXPECT_GT(stored[0].article.word_count, 400);
 }
 
+// A feed of one summary-only entry whose page is at `page_url`.
+std::string summary_only_feed(const std::string& page_url) {
+  return "<?xml version=\"1.0\"?><rss version=\"2.0\"><channel><title>S</title><item>"
+         "<title>Deep post</title><guid>deep</guid><link>" +
+         page_url +
+         "</link><description>The first lines of a long post about queues […]</description>"
+         "</item></channel></rss>";
+}
+std::size_t count_of(const std::string& haystack, const std::string& needle) {
+  std::size_t n = 0;
+  for (auto pos = haystack.find(needle); pos != std::string::npos; pos = haystack.find(needle, pos + 1)) ++n;
+  return n;
+}
+
+// A page that timed out is tried again when the feed is next read, and its full text replaces the summary
+// then; a page that keeps answering 503 is given up after three attempts; a 404 after one.
+TEST_F(CrawlTest, AFullTextPageThatFailedForAPassingReasonIsTriedAgain) {
+  std::string page = "<!DOCTYPE html><html><head><title>Deep</title></head><body><article><h1>Deep post</h1>";
+  for (int p = 0; p < 8; ++p) page += "<p>" + paragraph(p, 70) + "</p>";
+  page += "</article></body></html>";
+  write(dir_ / "www/posts/deep.html", page);
+  write(dir_ / "www/slow.xml", summary_only_feed(server_->url("/slow/2/posts/deep.html")));
+  write(dir_ / "www/busy.xml", summary_only_feed(server_->url("/status/503")));
+  write(dir_ / "www/gone.xml", summary_only_feed(server_->url("/status/404")));
+  const auto slow = add_blog("/no-validators/slow.xml");
+  const auto busy = add_blog("/no-validators/busy.xml");
+  const auto gone = add_blog("/no-validators/gone.xml");
+  auto stored = [&](std::int64_t id) {
+    const auto a = articles_of(id);
+    EXPECT_EQ(a.size(), 1u);
+    return a.empty() ? model::Article{} : a[0].article;
+  };
+
+  fetch::ClientOptions hasty;
+  hasty.total_timeout = std::chrono::seconds{1};  // the slow page times out, the feeds do not
+  crawl(hasty);
+  EXPECT_FALSE(stored(slow).full_text_fetched);
+  EXPECT_LT(stored(slow).word_count, 50);  // the summary meanwhile
+  EXPECT_FALSE(stored(busy).full_text_fetched);
+  EXPECT_TRUE(stored(gone).full_text_fetched);  // a 404 is final
+
+  const auto second = crawl();
+  EXPECT_EQ(second.updated_articles, 0);  // a retry is not an update of the entry
+  EXPECT_TRUE(stored(slow).full_text_fetched);
+  EXPECT_GT(stored(slow).word_count, 400);
+  EXPECT_FALSE(stored(slow).junk) << stored(slow).junk_reason;
+  EXPECT_FALSE(stored(busy).full_text_fetched);
+
+  crawl();  // the third attempt at the 503 page is the last
+  EXPECT_TRUE(stored(busy).full_text_fetched);
+  EXPECT_LT(stored(busy).word_count, 50);
+  server_->reset();
+  crawl();
+  const std::string log = server_->requests_json();
+  EXPECT_EQ(count_of(log, "/status/503"), 0u) << log;
+  EXPECT_EQ(count_of(log, "/status/404"), 0u) << log;
+  EXPECT_EQ(count_of(log, "deep.html"), 0u) << log;
+  EXPECT_GT(stored(slow).word_count, 400);  // the full text stays
+}
+
 // Stopping a pass (serve's SIGTERM): a blog whose feed or full-text page was still being fetched is not a
 // failure. Nothing is recorded for it, so it keeps its schedule, validators and failure count, and the next
 // pass polls it from scratch (a cut-short page is fetched then, not given up); blogs finished before the

@@ -75,6 +75,7 @@ struct StoredArticleKey {
   // stable_hash_hex(title + "\x1f" + summary_html + "\x1f" + content_html).
   std::string content_hash{};
   bool full_text_fetched = false;
+  int full_text_failures = 0;
 };
 
 enum class ArticleOrder { kNewest, kTop, kHot };

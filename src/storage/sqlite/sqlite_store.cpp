@@ -114,7 +114,8 @@ constexpr const char* kCountBlogs = "SELECT COUNT(*) FROM blogs";
 constexpr const char* kCountArticles = "SELECT COUNT(*) FROM articles";
 
 constexpr const char* kSelectArticleKeys =
-    "SELECT id, guid, content_hash, full_text_fetched FROM articles WHERE blog_id = :blog_id";
+    "SELECT id, guid, content_hash, full_text_fetched, full_text_failures FROM articles WHERE blog_id = "
+    ":blog_id";
 constexpr const char* kSelectArticleIdentity =
     "SELECT id, content_hash FROM articles WHERE blog_id = :blog_id AND guid = :guid";
 
@@ -127,12 +128,12 @@ constexpr const char* kInsertArticle =
     " content_html, first_seen, display_at, content_hash, text, excerpt, word_count, reading_minutes, "
     "category,"
     " category_from_blog, junk, junk_reason, duplicate_of, keep_override, visible, full_text_fetched, "
-    "simhash,"
+    "full_text_failures, simhash,"
     " votes)"
     " VALUES (:blog_id, :guid, :title, :link, :author, :published, :updated, :undated, :summary_html,"
     " :content_html, :first_seen, :display_at, :content_hash, :text, :excerpt, :word_count, :reading_minutes,"
     " :category, :category_from_blog, :junk, :junk_reason, " LONGREAD_DUPLICATE_OF
-    ", :keep_override, :visible, :full_text_fetched, :simhash, :votes)";
+    ", :keep_override, :visible, :full_text_fetched, :full_text_failures, :simhash, :votes)";
 
 // A new visible article enters the full-text index (migration 0007: the store writes it, after the crawl's
 // other statements, so FTS5 writes the crawl's entries as one segment at commit). The index's delete and
@@ -156,20 +157,24 @@ constexpr const char* kUpdateArticle =
     " category_from_blog = :category_from_blog, junk = :junk, junk_reason = :junk_reason,"
     " duplicate_of = " LONGREAD_DUPLICATE_OF
     ", visible = CASE WHEN keep_override IS NULL THEN 1 - :junk ELSE keep_override END,"
-    " full_text_fetched = :full_text_fetched, simhash = :simhash"
+    " full_text_fetched = :full_text_fetched, full_text_failures = :full_text_failures, simhash = :simhash"
     " WHERE id = :id";
 
-// Content unchanged but curation given again: refresh it, writing (and re-indexing) only on a difference.
+// Content unchanged but curation given again (a full-text page tried again, migration 0014): refresh it,
+// with the page's HTML when it was read, writing (and re-indexing) only on a difference.
 constexpr const char* kRefreshCuration =
-    "UPDATE articles SET text = :text, excerpt = :excerpt, word_count = :word_count,"
+    "UPDATE articles SET content_html = :content_html, text = :text, excerpt = :excerpt,"
+    " word_count = :word_count,"
     " reading_minutes = :reading_minutes, category = :category, category_from_blog = :category_from_blog,"
     " junk = :junk, junk_reason = :junk_reason, duplicate_of = " LONGREAD_DUPLICATE_OF
     ", visible = CASE WHEN keep_override IS NULL THEN 1 - :junk ELSE keep_override END,"
-    " full_text_fetched = :full_text_fetched, simhash = :simhash"
-    " WHERE id = :id AND NOT (text = :text AND excerpt = :excerpt AND word_count = :word_count"
+    " full_text_fetched = :full_text_fetched, full_text_failures = :full_text_failures, simhash = :simhash"
+    " WHERE id = :id AND NOT (content_html = :content_html AND text = :text AND excerpt = :excerpt"
+    " AND word_count = :word_count"
     " AND reading_minutes = :reading_minutes AND category = :category AND junk = :junk"
     " AND junk_reason = :junk_reason AND duplicate_of IS " LONGREAD_DUPLICATE_OF
-    " AND full_text_fetched = :full_text_fetched AND simhash = :simhash)";
+    " AND full_text_fetched = :full_text_fetched AND full_text_failures = :full_text_failures"
+    " AND simhash = :simhash)";
 
 constexpr const char* kUpdateBlogCrawlState =
     "UPDATE blogs SET last_attempt_at = :attempted_at,"
@@ -923,7 +928,8 @@ class SqliteStore final : public Store {
       keys.push_back({.id = q->int64(0),
                       .guid = q->text(1),
                       .content_hash = q->text(2),
-                      .full_text_fetched = q->int64(3) != 0});
+                      .full_text_fetched = q->int64(3) != 0,
+                      .full_text_failures = static_cast<int>(q->int64(4))});
     }
     return keys;
   }
@@ -1810,6 +1816,7 @@ class SqliteStore final : public Store {
       q.bind(":category_from_blog", from_blog).bind(":junk", article.junk);
       q.bind(":junk_reason", article.junk_reason).bind(":duplicate_of", article.duplicate_of);
       q.bind(":full_text_fetched", article.full_text_fetched);
+      q.bind(":full_text_failures", article.full_text_failures);
       q.bind(":simhash", std::bit_cast<std::int64_t>(article.simhash));
     };
     auto bind_content = [&](Query& q) {
@@ -1856,7 +1863,7 @@ class SqliteStore final : public Store {
         auto q = db.query(kRefreshCuration);
         if (!q) return db_error("cannot update article", q.error());
         bind_curation(*q);
-        q->bind(":id", *existing_id);
+        q->bind(":content_html", article.content_html).bind(":id", *existing_id);
         if (auto ok = q->run(); !ok) return db_error("cannot update article", ok.error());
       }
       ++stats.unchanged;
