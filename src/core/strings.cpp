@@ -168,6 +168,15 @@ std::string collapse_whitespace(std::string_view s) {
   return out;
 }
 
+std::string_view without_title_heading(std::string_view text, std::string_view title) {
+  const std::size_t end = text.find("\n\n");
+  if (end == std::string_view::npos || trim(title).empty()) return text;
+  const std::string first = to_lower_ascii(collapse_whitespace(text.substr(0, end)));
+  const std::string heading = to_lower_ascii(collapse_whitespace(title));
+  if (first != heading && first != heading + ":") return text;
+  return trim(text.substr(end + 2));
+}
+
 std::string truncate_words(std::string_view s, std::size_t max_bytes) {
   s = trim(s);
   if (s.size() <= max_bytes) return std::string(s);

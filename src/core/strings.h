@@ -24,6 +24,10 @@ std::string collapse_whitespace(std::string_view s);
 // Cuts at most `max_bytes` bytes at a word boundary (never inside a UTF-8 sequence) and appends "…"
 // when anything was cut.
 std::string truncate_words(std::string_view s, std::size_t max_bytes);
+// A plain text (paragraphs apart by blank lines) after its first paragraph when that paragraph only repeats
+// `title` (whitespace and ASCII case aside, or with a trailing ':'): many feeds open the body with the
+// post's own heading, which an excerpt under the title should not say twice. Otherwise `text` itself.
+std::string_view without_title_heading(std::string_view text, std::string_view title);
 // Counts words (runs of non-space characters).
 std::size_t count_words(std::string_view s) noexcept;
 

@@ -84,6 +84,19 @@ TEST(Strings, CollapseWhitespaceFoldsRunsAndNbsp) {
             "a b c");
 }
 
+TEST(Strings, WithoutTitleHeadingSkipsAFirstParagraphThatRepeatsTheTitle) {
+  EXPECT_EQ(without_title_heading("HopFS: Scaling  metadata\n\nNiazi et al.", "HopFS: scaling metadata"),
+            "Niazi et al.");
+  EXPECT_EQ(without_title_heading("Standard Ebooks:\n\nA volunteer project.", "Standard Ebooks"),
+            "A volunteer project.");
+  // Anything else stays: another heading, a title that is only the start, a text of one paragraph, no title.
+  EXPECT_EQ(without_title_heading("Queues, part 2\n\nBody.", "Queues"), "Queues, part 2\n\nBody.");
+  EXPECT_EQ(without_title_heading("Queues are fun. More.\n\nBody.", "Queues"),
+            "Queues are fun. More.\n\nBody.");
+  EXPECT_EQ(without_title_heading("Queues", "Queues"), "Queues");
+  EXPECT_EQ(without_title_heading("\n\nBody.", ""), "\n\nBody.");
+}
+
 TEST(Strings, TruncateWordsCutsAtWordBoundaryWithEllipsis) {
   EXPECT_EQ(truncate_words("short", 10), "short");
   EXPECT_EQ(truncate_words("the quick brown fox jumps", 12), "the quick\xE2\x80\xA6");

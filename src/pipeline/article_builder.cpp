@@ -27,7 +27,7 @@ void rebuild_text(model::Article& article) {
   const std::string& body = article.content_html.size() >= article.summary_html.size() ? article.content_html
                                                                                        : article.summary_html;
   article.text = html::strip_boilerplate(html::html_to_text(body));
-  article.excerpt = html::make_excerpt(article.text, kExcerptChars);
+  article.excerpt = html::make_excerpt(without_title_heading(article.text, article.title), kExcerptChars);
   article.word_count = static_cast<int>(count_words(article.text));
   article.reading_minutes = html::reading_minutes(static_cast<std::size_t>(article.word_count));
   article.simhash = curate::simhash(article.text);

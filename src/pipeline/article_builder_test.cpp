@@ -103,5 +103,24 @@ TEST(ArticleBuilder, TextExcerptAndReadingTimeComeFromTheLongerBody) {
   EXPECT_TRUE(articles[0].excerpt.ends_with("\xE2\x80\xA6"));
 }
 
+// A body that opens with the post's own title as a heading (The Morning Paper, Hodl Hodl's blog in
+// ../shared/corpus/real-feeds): the excerpt starts after it; the text keeps it (search, word count).
+TEST(ArticleBuilder, ExcerptSkipsABodyHeadingThatRepeatsTheTitle) {
+  const std::string body =
+      "<h1>HopFS: Scaling  hierarchical file system metadata</h1><p>" + long_text(200) + "</p>";
+  const auto f = parse(
+      "<rss version=\"2.0\"><channel><title>B</title><item><title>HopFS: Scaling hierarchical file system "
+      "metadata</title><guid>1</guid><description><![CDATA[" +
+      body + "]]></description></item><item><title>Queues</title><guid>2</guid><description><![CDATA[" +
+      "<h2>Queues, part 2</h2><p>" + long_text(200) + "</p>]]></description></item></channel></rss>");
+  const auto articles = build_articles(f, blog(), kNow, {});
+  ASSERT_EQ(articles.size(), 2u);
+  EXPECT_TRUE(articles[0].excerpt.starts_with("word0 word1")) << articles[0].excerpt;
+  EXPECT_TRUE(articles[0].text.starts_with("HopFS: Scaling hierarchical")) << articles[0].text;
+  EXPECT_EQ(articles[0].word_count, 206);
+  // A heading that is not the title is part of the excerpt.
+  EXPECT_TRUE(articles[1].excerpt.starts_with("Queues, part 2 word0")) << articles[1].excerpt;
+}
+
 }  // namespace
 }  // namespace longread::pipeline

@@ -92,8 +92,10 @@ Result<web::Response> article(View& view, const web::Request&, const Params& par
   const std::string category = article_category(item);
   const std::string title = trim(a.title).empty() ? "Untitled" : std::string(trim(a.title));
   // The preview keeps the article's paragraphs: it is cut from the stored text, whose paragraphs are
-  // apart, rather than taken from the excerpt, which lists show on one line.
-  const std::string excerpt = a.text.empty() ? a.excerpt : truncate_words(a.text, 2000);
+  // apart, rather than taken from the excerpt, which lists show on one line; a first paragraph that only
+  // repeats the title (the post's own heading) is left out under the page's <h1>.
+  const std::string excerpt =
+      a.text.empty() ? a.excerpt : truncate_words(without_title_heading(a.text, a.title), 2000);
 
   std::vector<Html> meta{date_line(a)};
   if (a.reading_minutes > 1) meta.push_back(text(reading_time(a.reading_minutes)));
