@@ -7,6 +7,7 @@
 #include <filesystem>
 
 #include "accounts/validate.h"
+#include "testing/test_dir.h"
 
 namespace longread::accounts {
 namespace {
@@ -80,9 +81,7 @@ TEST(RateLimiterTest, SlidingWindow) {
 class AccountsTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    dir_ = fs::temp_directory_path() / ("longread-accounts-" + std::to_string(::getpid()) + "-" +
-                                        ::testing::UnitTest::GetInstance()->current_test_info()->name());
-    fs::remove_all(dir_);
+    dir_ = longread::testing::fresh_test_dir("longread-accounts");
     fs::create_directories(dir_);
     store_ = storage::open_sqlite_store((dir_ / "db.sqlite").string()).value();
     AccountsOptions options;

@@ -13,6 +13,7 @@
 #include "fixture_server/fixture_server.h"
 #include "storage/store.h"
 #include "testing/command.h"
+#include "testing/test_dir.h"
 
 namespace {
 namespace fs = std::filesystem;
@@ -22,9 +23,7 @@ using Outcome = longread::testing::CommandOutcome;
 class BlogsAddTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    dir_ = fs::temp_directory_path() / ("longread_blogs_add_" + std::to_string(getpid()) + "_" +
-                                        ::testing::UnitTest::GetInstance()->current_test_info()->name());
-    fs::remove_all(dir_);
+    dir_ = longread::testing::fresh_test_dir("longread_blogs_add");
     fs::create_directories(dir_ / "www");
   }
   void TearDown() override { fs::remove_all(dir_); }

@@ -16,6 +16,7 @@
 #include "fixture_server/fixture_server.h"
 #include "storage/store.h"
 #include "testing/command.h"
+#include "testing/test_dir.h"
 
 namespace {
 namespace fs = std::filesystem;
@@ -56,9 +57,7 @@ std::string rss(const std::string& name, int count, int seed) {
 class BlogsEditTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    dir_ = fs::temp_directory_path() / ("longread_blogs_edit_" + std::to_string(getpid()) + "_" +
-                                        ::testing::UnitTest::GetInstance()->current_test_info()->name());
-    fs::remove_all(dir_);
+    dir_ = longread::testing::fresh_test_dir("longread_blogs_edit");
     fs::create_directories(dir_ / "www");
     std::ofstream(dir_ / "www/ann.xml") << rss("ann", 2, 0);
     std::ofstream(dir_ / "www/bob.xml") << rss("bob", 1, 2);

@@ -11,6 +11,7 @@
 
 #include "storage/store.h"
 #include "testing/command.h"
+#include "testing/test_dir.h"
 
 namespace {
 namespace fs = std::filesystem;
@@ -30,9 +31,7 @@ bool is_row_of(const std::string& row, std::int64_t id) {
 class MailCmdTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    dir_ = fs::temp_directory_path() / ("longread_mail_cmd_" + std::to_string(getpid()) + "_" +
-                                        ::testing::UnitTest::GetInstance()->current_test_info()->name());
-    fs::remove_all(dir_);
+    dir_ = longread::testing::fresh_test_dir("longread_mail_cmd");
     fs::create_directories(dir_);
   }
   void TearDown() override { fs::remove_all(dir_); }

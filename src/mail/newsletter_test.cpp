@@ -16,6 +16,7 @@
 
 #include "mail/account_mail.h"
 #include "smtp/smtp_server.h"
+#include "testing/test_dir.h"
 #include "ui/site.h"
 #include "ui/testing/fixtures.h"
 #include "ui/testing/running_site.h"
@@ -43,9 +44,7 @@ class NewsletterTest : public ::testing::Test {
  protected:
   void SetUp() override {
     if (!aiosmtpd_available()) GTEST_SKIP() << "skipped: /usr/bin/python3 has no aiosmtpd (python3-aiosmtpd)";
-    dir_ = fs::temp_directory_path() / ("longread-mail-" + std::to_string(::getpid()) + "-" +
-                                        ::testing::UnitTest::GetInstance()->current_test_info()->name());
-    fs::remove_all(dir_);
+    dir_ = longread::testing::fresh_test_dir("longread-mail");
     fs::create_directories(dir_);
     db_ = (dir_ / "db.sqlite").string();
     store_ = storage::open_sqlite_store(db_).value();

@@ -16,6 +16,7 @@
 
 #include "mail/account_mail.h"
 #include "smtp/smtp_server.h"
+#include "testing/test_dir.h"
 
 namespace longread::mail {
 namespace {
@@ -64,9 +65,7 @@ class OutboxTest : public ::testing::Test {
  protected:
   void SetUp() override {
     if (!aiosmtpd_available()) GTEST_SKIP() << "skipped: /usr/bin/python3 has no aiosmtpd (python3-aiosmtpd)";
-    dir_ = fs::temp_directory_path() / ("longread-outbox-mail-" + std::to_string(::getpid()) + "-" +
-                                        ::testing::UnitTest::GetInstance()->current_test_info()->name());
-    fs::remove_all(dir_);
+    dir_ = longread::testing::fresh_test_dir("longread-outbox-mail");
     fs::create_directories(dir_);
     store_ = storage::open_sqlite_store((dir_ / "db.sqlite").string()).value();
   }

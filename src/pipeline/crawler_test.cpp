@@ -16,6 +16,7 @@
 #include "fixture_server/fixture_server.h"
 #include "pipeline/duplicates.h"
 #include "storage/store.h"
+#include "testing/test_dir.h"
 
 namespace longread::pipeline {
 namespace {
@@ -59,9 +60,7 @@ void write(const fs::path& path, const std::string& text) {
 class CrawlTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    dir_ = fs::temp_directory_path() / ("longread_crawl_" + std::to_string(::getpid()) + "_" +
-                                        ::testing::UnitTest::GetInstance()->current_test_info()->name());
-    fs::remove_all(dir_);
+    dir_ = longread::testing::fresh_test_dir("longread_crawl");
     fs::create_directories(dir_ / "www");
     auto server = testing::FixtureServer::start(dir_ / "www");
     ASSERT_TRUE(server) << server.error().message;
@@ -288,6 +287,13 @@ TEST_F(CrawlTest, SummaryOnlyEntriesGetTheirPageOnce) {
   EXPECT_GT(stored[0].article.word_count, 400);
 }
 
+// The page of a long post (8 paragraphs, ~560 words) that a summary-only entry links to.
+std::string deep_page() {
+  std::string page = "<!DOCTYPE html><html><head><title>Deep</title></head><body><article><h1>Deep post</h1>";
+  for (int p = 0; p < 8; ++p) page += "<p>" + paragraph(p, 70) + "</p>";
+  return page + "</article></body></html>";
+}
+
 // A feed of one summary-only entry whose page is at `page_url`.
 std::string summary_only_feed(const std::string& page_url) {
   return "<?xml version=\"1.0\"?><rss version=\"2.0\"><channel><title>S</title><item>"
@@ -305,10 +311,7 @@ std::size_t count_of(const std::string& haystack, const std::string& needle) {
 // A page that timed out is tried again when the feed is next read, and its full text replaces the summary
 // then; a page that keeps answering 503 is given up after three attempts; a 404 after one.
 TEST_F(CrawlTest, AFullTextPageThatFailedForAPassingReasonIsTriedAgain) {
-  std::string page = "<!DOCTYPE html><html><head><title>Deep</title></head><body><article><h1>Deep post</h1>";
-  for (int p = 0; p < 8; ++p) page += "<p>" + paragraph(p, 70) + "</p>";
-  page += "</article></body></html>";
-  write(dir_ / "www/posts/deep.html", page);
+  write(dir_ / "www/posts/deep.html", deep_page());
   write(dir_ / "www/slow.xml", summary_only_feed(server_->url("/slow/2/posts/deep.html")));
   write(dir_ / "www/busy.xml", summary_only_feed(server_->url("/status/503")));
   write(dir_ / "www/gone.xml", summary_only_feed(server_->url("/status/404")));
@@ -355,16 +358,8 @@ TEST_F(CrawlTest, AFullTextPageThatFailedForAPassingReasonIsTriedAgain) {
 TEST_F(CrawlTest, StoppingAPassRecordsNoFailureForUnfinishedBlogs) {
   write(dir_ / "www/quick.xml", rss("Quick", 1, 2));
   write(dir_ / "www/feed.xml", rss("Slow", 10, 2));
-  std::string page = "<!DOCTYPE html><html><head><title>Deep</title></head><body><article><h1>Deep post</h1>";
-  for (int p = 0; p < 8; ++p) page += "<p>" + paragraph(p, 70) + "</p>";
-  page += "</article></body></html>";
-  write(dir_ / "www/posts/deep.html", page);
-  write(dir_ / "www/s.xml",
-        "<?xml version=\"1.0\"?><rss version=\"2.0\"><channel><title>S</title><item>"
-        "<title>Deep post</title><guid>deep</guid><link>" +
-            server_->url("/slow/2/posts/deep.html") +
-            "</link><description>The first lines of a long post about queues […]"
-            "</description></item></channel></rss>");
+  write(dir_ / "www/posts/deep.html", deep_page());
+  write(dir_ / "www/s.xml", summary_only_feed(server_->url("/slow/2/posts/deep.html")));
   const auto quick = add_blog("/quick.xml");
   const auto slow_feed = add_blog("/slow/2/feed.xml");
   const auto slow_page = add_blog("/s.xml");
@@ -406,16 +401,8 @@ TEST_F(CrawlTest, StoppingAPassRecordsNoFailureForUnfinishedBlogs) {
 // The same when the stop comes while full-text pages are being fetched (after every feed was read): the
 // blog waiting for its page is not recorded, and the next pass fetches the page.
 TEST_F(CrawlTest, StoppingDuringFullTextFetchesRecordsNothingForThatBlog) {
-  std::string page = "<!DOCTYPE html><html><head><title>Deep</title></head><body><article><h1>Deep post</h1>";
-  for (int p = 0; p < 8; ++p) page += "<p>" + paragraph(p, 70) + "</p>";
-  page += "</article></body></html>";
-  write(dir_ / "www/posts/deep.html", page);
-  write(dir_ / "www/s.xml",
-        "<?xml version=\"1.0\"?><rss version=\"2.0\"><channel><title>S</title><item>"
-        "<title>Deep post</title><guid>deep</guid><link>" +
-            server_->url("/slow/3/posts/deep.html") +
-            "</link><description>The first lines of a long post about queues […]"
-            "</description></item></channel></rss>");
+  write(dir_ / "www/posts/deep.html", deep_page());
+  write(dir_ / "www/s.xml", summary_only_feed(server_->url("/slow/3/posts/deep.html")));
   const auto id = add_blog("/s.xml");
   fetch::HttpClient client({});
   CrawlOptions options;

@@ -10,6 +10,7 @@
 
 #include "curate/curate.h"
 #include "storage/store.h"
+#include "testing/test_dir.h"
 
 namespace longread::pipeline {
 namespace {
@@ -30,9 +31,7 @@ std::string prose(int words) {
 class RejudgeTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    dir_ = fs::temp_directory_path() / ("longread_rejudge_" + std::to_string(getpid()) + "_" +
-                                        ::testing::UnitTest::GetInstance()->current_test_info()->name());
-    fs::remove_all(dir_);
+    dir_ = longread::testing::fresh_test_dir("longread_rejudge");
     auto store = storage::open_sqlite_store((dir_ / "t.db").string());
     ASSERT_TRUE(store) << store.error().message;
     store_ = std::move(*store);

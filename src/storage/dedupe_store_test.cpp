@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "storage/store.h"
+#include "testing/test_dir.h"
 
 namespace longread::storage {
 namespace {
@@ -15,9 +16,7 @@ namespace fs = std::filesystem;
 class DedupeStoreTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    dir_ = fs::temp_directory_path() / ("longread_dedupe_" + std::to_string(getpid()) + "_" +
-                                        ::testing::UnitTest::GetInstance()->current_test_info()->name());
-    fs::remove_all(dir_);
+    dir_ = longread::testing::fresh_test_dir("longread_dedupe");
     auto store = open_sqlite_store((dir_ / "t.db").string());
     ASSERT_TRUE(store) << store.error().message;
     store_ = std::move(*store);

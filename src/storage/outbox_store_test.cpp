@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "storage/store.h"
+#include "testing/test_dir.h"
 
 namespace longread::storage {
 namespace {
@@ -36,9 +37,7 @@ std::vector<std::string> recipients(const std::vector<OutboxMail>& mails) {
 class OutboxStoreTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    dir_ = fs::temp_directory_path() / ("longread-outbox-" + std::to_string(::getpid()) + "-" +
-                                        ::testing::UnitTest::GetInstance()->current_test_info()->name());
-    fs::remove_all(dir_);
+    dir_ = longread::testing::fresh_test_dir("longread-outbox");
     fs::create_directories(dir_);
     reopen();
   }

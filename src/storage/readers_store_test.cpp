@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "storage/store.h"
+#include "testing/test_dir.h"
 
 namespace longread::storage {
 namespace {
@@ -26,9 +27,7 @@ double hot_score(int votes, TimePoint date) {
 class ReadersStoreTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    dir_ = fs::temp_directory_path() / ("longread-readers-" + std::to_string(::getpid()) + "-" +
-                                        ::testing::UnitTest::GetInstance()->current_test_info()->name());
-    fs::remove_all(dir_);
+    dir_ = longread::testing::fresh_test_dir("longread-readers");
     fs::create_directories(dir_);
     auto store = open_sqlite_store((dir_ / "db.sqlite").string());
     ASSERT_TRUE(store) << store.error().message;

@@ -16,6 +16,7 @@
 #include "core/time.h"
 #include "fixture_server/fixture_server.h"
 #include "storage/store.h"
+#include "testing/test_dir.h"
 
 namespace {
 namespace fs = std::filesystem;
@@ -39,9 +40,7 @@ Run run(const std::string& command) {
 class CliTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    dir_ = fs::temp_directory_path() / ("longread_cli_" + std::to_string(getpid()) + "_" +
-                                        ::testing::UnitTest::GetInstance()->current_test_info()->name());
-    fs::remove_all(dir_);
+    dir_ = longread::testing::fresh_test_dir("longread_cli");
     fs::create_directories(dir_ / "www");
     bin_ = std::string(LONGREAD_BINARY_DIR "/src/app/longread --db ") + (dir_ / "t.db").string();
   }

@@ -28,6 +28,7 @@
 #include "smtp/smtp_server.h"
 #include "storage/store.h"
 #include "testing/ports.h"
+#include "testing/test_dir.h"
 #include "web/http.h"
 #include "web/testing/client.h"
 
@@ -73,9 +74,7 @@ class ServeOutboxTest : public ::testing::Test {
  protected:
   void SetUp() override {
     if (!aiosmtpd_available()) GTEST_SKIP() << "skipped: /usr/bin/python3 has no aiosmtpd (python3-aiosmtpd)";
-    dir_ = fs::temp_directory_path() / ("longread-serve-outbox-" + std::to_string(getpid()) + "-" +
-                                        ::testing::UnitTest::GetInstance()->current_test_info()->name());
-    fs::remove_all(dir_);
+    dir_ = longread::testing::fresh_test_dir("longread-serve-outbox");
     fs::create_directories(dir_);
     // No blogs and no background crawl: these tests make no outside requests.
     std::ofstream(dir_ / "blogs.opml")
