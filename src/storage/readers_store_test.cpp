@@ -19,7 +19,7 @@ TimePoint at(std::int64_t hours_after) {
   return from_unix(1'700'000'000 + hours_after * 3600);
 }
 
-// The formula of migration 0005 (README, "Ranking"), written out again so the test can fail.
+// The formula of migration 0005 (docs/features.md, "Hot order"), written out again so the test can fail.
 double hot_score(int votes, TimePoint date) {
   return std::log10(1.0 + votes) + static_cast<double>(to_unix(date) - 1'577'836'800) / 86'400.0;
 }
