@@ -5,6 +5,7 @@
 #include <chrono>
 
 #include "core/strings.h"
+#include "core/url.h"
 #include "feed/text.h"
 
 namespace longread::feed {
@@ -36,13 +37,28 @@ std::string author_name(std::string_view author) {
   return plain_text(author);
 }
 
-Link to_link(const rss::RawLink& raw) {
-  return Link{resolve_or_keep(raw.href.base, raw.href.value), raw.rel.empty() ? "alternate" : raw.rel,
+// The base an entry's relative links are resolved against. A document read from a file (file://) or given
+// no URL has no web address for "/posts/1" to be relative to (RFC 3986 section 5.1.4: the application's
+// default base); the feed's own site link (RSS <channel><link>, Atom <link rel="alternate">, JSON Feed
+// home_page_url) is the site those paths belong to, so it stands in, and an xml:base that is itself
+// relative is taken relative to it. With an http(s) base, or no http(s) site link, the base stays.
+std::string entry_base(const std::string& base, const std::string& site) {
+  if (is_http_url(base) || !is_http_url(site)) return base;
+  if (base.empty() || !url_scheme(base).empty()) return site;
+  return resolve_or_keep(site, base);
+}
+
+std::string resolve_entry_url(const std::string& base, std::string_view ref, const std::string& site) {
+  return resolve_or_keep(entry_base(base, site), ref);
+}
+
+Link to_link(const rss::RawLink& raw, const std::string& site = {}) {
+  return Link{resolve_entry_url(raw.href.base, raw.href.value, site), raw.rel.empty() ? "alternate" : raw.rel,
               raw.type, plain_text(raw.title), to_int(raw.length)};
 }
 
-Link to_link(const atom::RawLink& raw) {
-  return Link{resolve_or_keep(raw.base, raw.href), raw.rel, raw.type, plain_text(raw.title),
+Link to_link(const atom::RawLink& raw, const std::string& site = {}) {
+  return Link{resolve_entry_url(raw.base, raw.href, site), raw.rel, raw.type, plain_text(raw.title),
               to_int(raw.length)};
 }
 
@@ -159,18 +175,18 @@ Feed adapt_rss(const rss::Channel& channel) {
     e.title = html_to_text(item.title);
     for (std::size_t i = 0; i <= item.links.size(); ++i) {
       if (i == item.link_position && !item.link.value.empty()) {
-        e.link = resolve_or_keep(item.link.base, item.link.value);
+        e.link = resolve_entry_url(item.link.base, item.link.value, feed.link);
         e.links.push_back(Link{e.link, "alternate", "text/html", {}, 0});
       }
       if (i == item.links.size()) break;
-      Link link = to_link(item.links[i]);
+      Link link = to_link(item.links[i], feed.link);
       if (link.rel == "enclosure") e.enclosures.push_back(link);
       e.links.push_back(std::move(link));
     }
     if (e.link.empty()) e.link = alternate_of(e.links);
     // RSS 2.0: a guid is a permalink unless isPermaLink="false"; readers use it when <link> is missing.
     if (e.link.empty() && !item.guid.value.empty() && item.guid_is_permalink.value_or(true))
-      e.link = resolve_or_keep(item.guid.base, item.guid.value);
+      e.link = resolve_entry_url(item.guid.base, item.guid.value, feed.link);
     e.author = author_name(!item.dc_creator.empty() ? item.dc_creator : item.author);
     set_date(!item.pub_date.empty() ? item.pub_date : item.dc_date, e.published, e.published_raw);
     set_date(item.updated, e.updated, e.updated_raw);
@@ -202,7 +218,7 @@ Feed adapt_atom(const atom::Feed& raw) {
     e.id = plain_text(entry.id);
     e.title = text_of(entry.title);
     for (const auto& l : entry.links) {
-      Link link = to_link(l);
+      Link link = to_link(l, feed.link);
       if (link.rel == "enclosure") e.enclosures.push_back(link);
       e.links.push_back(std::move(link));
     }
@@ -233,6 +249,7 @@ Feed adapt_json_feed(const json_feed::Document& doc, const std::string& base_url
   // JSON Feed has no base of its own: relative URLs are relative to the feed's URL.
   const std::string base = !doc.feed_url.empty() ? resolve_or_keep(base_url, doc.feed_url) : base_url;
   feed.link = resolve_or_keep(base, doc.home_page_url);
+  const std::string item_base = entry_base(base, feed.link);
 
   feed.entries.reserve(doc.items.size());
   for (const auto& item : doc.items) {
@@ -240,16 +257,17 @@ Feed adapt_json_feed(const json_feed::Document& doc, const std::string& base_url
     e.id = item.id;
     e.title = unescape_plain_text(item.title);
     if (!item.url.empty()) {
-      e.link = resolve_or_keep(base, item.url);
+      e.link = resolve_or_keep(item_base, item.url);
       e.links.push_back(Link{e.link, "alternate", "text/html", {}, 0});
     }
     if (!item.external_url.empty()) {
-      const std::string external = resolve_or_keep(base, item.external_url);
+      const std::string external = resolve_or_keep(item_base, item.external_url);
       e.links.push_back(Link{external, "related", {}, {}, 0});
       if (e.link.empty()) e.link = external;
     }
     for (const auto& a : item.attachments) {
-      Link link{resolve_or_keep(base, a.url), "enclosure", a.mime_type, plain_text(a.title), a.size_in_bytes};
+      Link link{resolve_or_keep(item_base, a.url), "enclosure", a.mime_type, plain_text(a.title),
+                a.size_in_bytes};
       e.links.push_back(link);
       e.enclosures.push_back(std::move(link));
     }

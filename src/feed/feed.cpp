@@ -1,5 +1,7 @@
 #include "feed/feed.h"
 
+#include <fmt/format.h>
+
 #include "core/strings.h"
 #include "feed/adapter.h"
 #include "feed/atom.h"
@@ -37,6 +39,56 @@ void add_bozo(Feed& feed, const std::string& message) {
   feed.bozo = true;
 }
 
+// <item> (RSS, RDF, CDF's ITEM) and <entry> (Atom) elements anywhere in the document, in any namespace:
+// what a reader that ignores structure and namespaces takes for entries. Iterative, so that a deep document
+// cannot overflow the stack.
+struct EntryElements {
+  std::size_t items = 0, entries = 0;
+};
+EntryElements count_entry_elements(const xmlNode* root) {
+  EntryElements n;
+  const xmlNode* node = root;
+  while (node != nullptr) {
+    if (xml::is_element(node)) {
+      const std::string_view name = xml::name_of(node);
+      if (name == "item" || name == "ITEM")
+        ++n.items;
+      else if (name == "entry")
+        ++n.entries;
+      if (node->children != nullptr) {
+        node = node->children;
+        continue;
+      }
+    }
+    while (node != root && node->next == nullptr) node = node->parent;
+    if (node == root) break;
+    node = node->next;
+  }
+  return n;
+}
+
+std::string plural(std::size_t n, std::string_view one) {
+  return fmt::format("{} {}{}", n, one, n == 1 ? "" : "s");
+}
+
+// A document that holds entries none of which could be read is a failed read the operator must see, not a
+// feed that has nothing new: "feed: 12 <item> elements but none could be read". `damage` is what went wrong
+// in the document, if anything ("XML error at line 3: ...").
+std::string none_read(std::string_view found, std::string_view damage) {
+  if (damage.empty()) return fmt::format("feed: {} but none could be read", found);
+  return fmt::format("feed: {} but none could be read ({})", found, damage);
+}
+
+Result<void> check_entries_read(const Feed& feed, const xmlNode* root, std::string_view damage) {
+  if (!feed.entries.empty()) return {};
+  const EntryElements found = count_entry_elements(root);
+  if (found.items == 0 && found.entries == 0) return {};
+  const bool items = found.items >= found.entries;
+  return fail(ErrorKind::kParse, none_read(plural(items ? found.items : found.entries,
+                                                  items ? "<item> element" : "<entry> element"),
+                                           damage));
+}
+
 }  // namespace
 
 Result<Feed> parse_feed(std::string_view bytes, const ParseOptions& options) {
@@ -59,6 +111,8 @@ Result<Feed> parse_feed(std::string_view bytes, const ParseOptions& options) {
       feed = adapt_json_feed(*doc, options.base_url);
     }
     if (doc->truncated) add_bozo(feed, doc->error);
+    if (feed.entries.empty() && doc->items_found > 0)
+      return fail(ErrorKind::kParse, none_read(plural(doc->items_found, "JSON item"), doc->error));
   } else {
     auto parsed = xml::parse_tolerant(document);
     if (!parsed) return std::unexpected(std::move(parsed.error()));
@@ -69,6 +123,8 @@ Result<Feed> parse_feed(std::string_view bytes, const ParseOptions& options) {
       feed = adapt_atom(atom::read(root, options.base_url));
     else
       feed = adapt_rss(rss::read(root, options.base_url));
+    if (auto read = check_entries_read(feed, root, parsed->error); !read)
+      return std::unexpected(std::move(read.error()));
     if (parsed->recovered) add_bozo(feed, parsed->error);
   }
   if (decoded.repaired) add_bozo(feed, decoded.message);

@@ -175,6 +175,125 @@ TEST(FeedJson, HtmlEscapedTitlesAreDecoded) {
   EXPECT_EQ(feed.entries[3].title, "plain title");
 }
 
+// RSS 2.0 has no namespace, but some generators declare a default one on <rss> or <channel>: its unprefixed
+// elements are still RSS, while Dublin Core, content: and Atom elements keep their meaning.
+TEST(FeedRss, ElementsInAnUnknownDefaultNamespaceAreRss) {
+  for (const std::string ns : {"http://backend.userland.com/rss2", "http://example.com/some/rss/schema"}) {
+    const auto feed = parse_ok(R"(<?xml version="1.0"?>
+<rss version="2.0" xmlns=")" + ns +
+                               R"(" xmlns:dc="http://purl.org/dc/elements/1.1/"
+     xmlns:atom="http://www.w3.org/2005/Atom" xmlns:x="http://example.com/ext">
+<channel><title>Namespaced</title><link>https://example.com/</link>
+  <atom:link rel="self" href="https://example.com/feed.xml"/>
+  <item><title>One</title><link>https://example.com/1</link><dc:creator>Ann</dc:creator>
+    <x:title>an extension, not the title</x:title></item>
+  <item><title>Two</title><link>https://example.com/2</link><pubDate>Thu, 23 May 2024 10:00:00 GMT</pubDate></item>
+</channel></rss>)");
+    EXPECT_EQ(feed.version, "rss20") << ns;
+    EXPECT_EQ(feed.title, "Namespaced") << ns;
+    EXPECT_EQ(feed.link, "https://example.com/") << ns;
+    ASSERT_EQ(feed.entries.size(), 2u) << ns;
+    EXPECT_EQ(feed.entries[0].title, "One");
+    EXPECT_EQ(feed.entries[0].link, "https://example.com/1");
+    EXPECT_EQ(feed.entries[0].author, "Ann");
+    EXPECT_EQ(feed.entries[1].published, sys_days{year{2024} / May / 23} + hours{10});
+  }
+  // Declared on <channel> only.
+  const auto channel_ns = parse_ok(R"(<rss version="2.0"><channel xmlns="http://example.com/ns">
+<title>T</title><item><title>A</title><link>https://example.com/a</link></item></channel></rss>)");
+  ASSERT_EQ(channel_ns.entries.size(), 1u);
+  EXPECT_EQ(channel_ns.entries[0].title, "A");
+}
+
+// A document that holds entries none of which can be read is an error, never an empty feed.
+TEST(FeedErrors, ItemsPresentButNoneReadIsAnError) {
+  auto prefixed = parse_feed(R"(<rss version="2.0" xmlns:x="http://example.com/x"><channel><title>T</title>
+<x:item><x:title>A</x:title></x:item><x:item><x:title>B</x:title></x:item></channel></rss>)");
+  ASSERT_FALSE(prefixed);
+  EXPECT_EQ(prefixed.error().kind, ErrorKind::kParse);
+  EXPECT_EQ(prefixed.error().message, "feed: 2 <item> elements but none could be read");
+
+  auto wrapped = parse_feed(R"(<rss version="2.0"><channel><title>T</title>
+<items><item><title>A</title></item></items></channel></rss>)");
+  ASSERT_FALSE(wrapped);
+  EXPECT_EQ(wrapped.error().message, "feed: 1 <item> element but none could be read");
+
+  auto atom = parse_feed(R"(<feed xmlns="http://www.w3.org/2005/Atom"><title>T</title>
+<x:entry xmlns:x="http://example.com/x"><x:title>A</x:title></x:entry></feed>)");
+  ASSERT_FALSE(atom);
+  EXPECT_EQ(atom.error().message, "feed: 1 <entry> element but none could be read");
+
+  auto json = parse_feed(R"({"version": "https://jsonfeed.org/version/1.1", "title": "T",
+"items": ["not an object", 3, null]})");
+  ASSERT_FALSE(json);
+  EXPECT_EQ(json.error().kind, ErrorKind::kParse);
+  EXPECT_EQ(json.error().message, "feed: 3 JSON items but none could be read");
+
+  // A feed with no entries at all is an empty feed, not an error.
+  const auto empty = parse_ok(R"(<rss version="2.0"><channel><title>T</title></channel></rss>)");
+  EXPECT_TRUE(empty.entries.empty());
+  const auto empty_json =
+      parse_ok(R"({"version": "https://jsonfeed.org/version/1.1", "title": "T", "items": []})");
+  EXPECT_TRUE(empty_json.entries.empty());
+}
+
+// A feed read from a file has no web address for "/posts/1" to be relative to: entry links resolve against
+// the feed's site link instead of becoming file: URLs; what is still not http(s) is left for the caller to
+// drop.
+TEST(FeedLinks, RelativeEntryLinksResolveAgainstTheSiteLinkWithoutAnHttpBase) {
+  const ParseOptions from_file{.base_url = "file:///srv/feeds/blog.xml", .content_type = {}};
+  const auto rss = parse_ok(R"(<rss version="2.0"><channel><title>T</title><link>https://blog.example/</link>
+<item><title>A</title><link>/posts/a</link><enclosure url="media/a.mp3" type="audio/mpeg" length="1"/></item>
+<item><title>B</title><link>archive/b.html</link></item>
+<item><title>C</title><link>https://other.example/c</link></item>
+<item><title>D</title><guid>d.html</guid></item>
+</channel></rss>)",
+                            from_file);
+  ASSERT_EQ(rss.entries.size(), 4u);
+  EXPECT_EQ(rss.entries[0].link, "https://blog.example/posts/a");
+  ASSERT_EQ(rss.entries[0].enclosures.size(), 1u);
+  EXPECT_EQ(rss.entries[0].enclosures[0].href, "https://blog.example/media/a.mp3");
+  EXPECT_EQ(rss.entries[1].link, "https://blog.example/archive/b.html");
+  EXPECT_EQ(rss.entries[2].link, "https://other.example/c");
+  EXPECT_EQ(rss.entries[3].link, "https://blog.example/d.html");
+
+  const auto atom = parse_ok(R"(<feed xmlns="http://www.w3.org/2005/Atom"><title>T</title>
+<link rel="self" href="https://blog.example/atom.xml"/><link rel="alternate" href="https://blog.example/blog/"/>
+<entry><id>1</id><title>A</title><link href="2024/a"/></entry></feed>)",
+                             from_file);
+  ASSERT_EQ(atom.entries.size(), 1u);
+  EXPECT_EQ(atom.entries[0].link, "https://blog.example/blog/2024/a");
+
+  const auto json = parse_ok(R"({"version": "https://jsonfeed.org/version/1.1", "title": "T",
+"home_page_url": "https://blog.example/", "items": [{"id": "1", "url": "/p/1", "content_text": "x"}]})",
+                             from_file);
+  ASSERT_EQ(json.entries.size(), 1u);
+  EXPECT_EQ(json.entries[0].link, "https://blog.example/p/1");
+
+  // No document URL at all: same rule, and a relative xml:base is taken relative to the site link.
+  const auto no_base =
+      parse_ok(R"(<rss version="2.0"><channel><title>T</title><link>https://blog.example/</link>
+<item><title>A</title><link>/posts/a</link></item>
+<item xml:base="/archive/"><title>B</title><link>b.html</link></item></channel></rss>)");
+  ASSERT_EQ(no_base.entries.size(), 2u);
+  EXPECT_EQ(no_base.entries[0].link, "https://blog.example/posts/a");
+  EXPECT_EQ(no_base.entries[1].link, "https://blog.example/archive/b.html");
+
+  // No http(s) site link either: the link stays what it resolves to, not http(s).
+  const auto no_site = parse_ok(R"(<rss version="2.0"><channel><title>T</title>
+<item><title>A</title><link>/posts/a</link></item></channel></rss>)",
+                                from_file);
+  ASSERT_EQ(no_site.entries.size(), 1u);
+  EXPECT_FALSE(no_site.entries[0].link.starts_with("http")) << no_site.entries[0].link;
+
+  // An http(s) document URL stays the base (RFC 3986 section 5.1.3), whatever the site link says.
+  const auto from_web =
+      parse_ok(R"(<rss version="2.0"><channel><title>T</title><link>https://blog.example/</link>
+<item><title>A</title><link>posts/a</link></item></channel></rss>)",
+               {.base_url = "https://feeds.example/x/feed.xml", .content_type = {}});
+  EXPECT_EQ(from_web.entries[0].link, "https://feeds.example/x/posts/a");
+}
+
 TEST(FeedErrors, HtmlPageIsNotAFeed) {
   auto r = parse_feed("<!DOCTYPE html><html><head><title>x</title></head><body></body></html>");
   ASSERT_FALSE(r);

@@ -143,7 +143,7 @@ std::string text_of(const json& j) {
 }
 
 // rss.js mirrors RSS 2.0 element for element; attributes become object members.
-rss::Channel read_rss_in_json(const json& rss_object, const std::string& version) {
+rss::Channel read_rss_in_json(const json& rss_object, const std::string& version, std::size_t& items_found) {
   rss::Channel channel;
   channel.version = version.starts_with("2") ? "rss20" : "rss";
   const auto c = rss_object.find("channel");
@@ -182,8 +182,10 @@ rss::Channel read_rss_in_json(const json& rss_object, const std::string& version
     channel.items.push_back(std::move(item));
   };
   if (items->is_array()) {
+    items_found = items->size();
     for (const auto& j : *items) add_item(j);
   } else {
+    items_found = 1;
     add_item(*items);
   }
   return channel;
@@ -202,7 +204,7 @@ Result<Document> read(std::string_view text) {
   doc.truncated = !complete;
   doc.error = builder.error;
   if (const auto rss = root.find("rss"); rss != root.end() && rss->is_object()) {
-    doc.rss_in_json = read_rss_in_json(*rss, str(*rss, "version"));
+    doc.rss_in_json = read_rss_in_json(*rss, str(*rss, "version"), doc.items_found);
     return doc;
   }
   doc.version = str(root, "version");
@@ -219,6 +221,7 @@ Result<Document> read(std::string_view text) {
   doc.language = str(root, "language");
   doc.authors = authors_of(root);
   if (items != root.end() && items->is_array()) {
+    doc.items_found = items->size();
     for (const auto& j : *items) {
       // An item the document broke off inside is dropped: its fields cannot be trusted.
       if (!j.is_object() || builder.is_incomplete(&j)) continue;

@@ -39,6 +39,8 @@ struct Document {
   // Dave Winer's "RSS in JSON" (rss.js: {"rss": {"channel": {... "item": [...]}}}), read into the RSS raw
   // structure instead of the fields above.
   std::optional<rss::Channel> rss_in_json;
+  // How many items the document holds, readable or not (JSON Feed `items` members, RSS-in-JSON `item`s).
+  std::size_t items_found = 0;
   bool truncated = false;  // the JSON ended early or was malformed; what came before is kept
   std::string error;
 };

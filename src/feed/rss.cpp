@@ -18,8 +18,15 @@ std::string base_of(const xmlNode* node, const std::string& parent_base) {
   return own.empty() ? parent_base : resolve_or_keep(parent_base, own);
 }
 
-bool is_rss_ns(Ns ns) {
-  return ns == Ns::kNone || ns == Ns::kRss10 || ns == Ns::kRss090;
+// RSS 0.9x and 2.0 define no namespace, so a document that declares a default one (`<rss version="2.0"
+// xmlns="http://backend.userland.com/rss2">`, or any other URI) still means RSS by its unprefixed elements:
+// an unprefixed element in a namespace no module claims is an RSS element, as feedparser reads it. A
+// prefixed element of an unknown namespace stays an extension, and known namespaces (Atom, Dublin Core,
+// content, ...) keep their meaning.
+bool is_rss(const xmlNode* node) {
+  const Ns ns = xml::ns_of(node);
+  if (ns == Ns::kNone || ns == Ns::kRss10 || ns == Ns::kRss090) return true;
+  return ns == Ns::kOther && node->ns->prefix == nullptr;
 }
 
 std::string trimmed_text(const xmlNode* node) {
@@ -62,7 +69,7 @@ Item read_item(const xmlNode* node, const std::string& parent_base) {
     if (!xml::is_element(c)) continue;
     const std::string_view name = xml::name_of(c);
     const Ns ns = xml::ns_of(c);
-    if (is_rss_ns(ns)) {
+    if (is_rss(c)) {
       if (name == "title") {
         set_once(item.title, xml::text_or_markup(c));
       } else if (name == "link") {
@@ -142,7 +149,7 @@ void read_channel_fields(const xmlNode* node, const std::string& base, Channel& 
     if (!xml::is_element(c)) continue;
     const std::string_view name = xml::name_of(c);
     const Ns ns = xml::ns_of(c);
-    if (is_rss_ns(ns)) {
+    if (is_rss(c)) {
       if (name == "item") {
         channel.items.push_back(read_item(c, base));
       } else if (name == "title") {

@@ -173,9 +173,19 @@ TEST(Tolerance, DeepNestingDoesNotOverflowTheStack) {
   for (int i = 0; i < 10000; ++i) json += "[";
   for (int i = 0; i < 10000; ++i) json += "]";
   json += "}]}";
+  // The only item is cut off at the depth limit, so none can be read: an error that says why, not a crash.
   auto json_feed = parse_feed(json);
-  ASSERT_TRUE(json_feed) << json_feed.error().message;
-  EXPECT_TRUE(json_feed->bozo);
+  ASSERT_FALSE(json_feed);
+  EXPECT_EQ(json_feed.error().kind, ErrorKind::kParse);
+  EXPECT_EQ(json_feed.error().message,
+            "feed: 1 JSON item but none could be read (JSON error: nesting deeper than 512)");
+  // With a readable item beside it, the feed is read and flagged.
+  auto partly =
+      parse_feed(std::string(R"({"version":"https://jsonfeed.org/version/1","items":[{"id":"0"},)") +
+                 json.substr(json.find('[') + 1));
+  ASSERT_TRUE(partly) << partly.error().message;
+  EXPECT_TRUE(partly->bozo);
+  EXPECT_EQ(partly->entries.size(), 1u);
 }
 
 TEST(Tolerance, EightMebibyteDocument) {

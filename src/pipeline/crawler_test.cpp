@@ -250,6 +250,44 @@ TEST_F(CrawlTest, FailuresAreStoredClearlyAndTheCrawlGoesOn) {
   ASSERT_TRUE(blog(good).last_success_at.has_value());
 }
 
+// A document that holds items none of which can be read (here in a namespace RSS does not use) is a
+// failure the operator sees as the blog's error, not a quiet "ok" with nothing new; the blog keeps the
+// articles stored earlier, and the next read of the same document fails again rather than passing as
+// "not modified".
+TEST_F(CrawlTest, FeedWhoseItemsCannotBeReadIsStoredAsTheBlogsErrorKeepingItsArticles) {
+  write(dir_ / "www/a.xml", rss("Blog A", 1, 3));
+  const auto a = add_blog("/a.xml");
+  EXPECT_EQ(crawl().new_articles, 3);
+  ASSERT_EQ(articles_of(a).size(), 3u);
+  const auto stored_etag = blog(a).etag;
+
+  std::string unreadable = rss("Blog A", 4, 2);
+  for (const std::string tag : {"<item>", "</item>"})
+    for (auto pos = unreadable.find(tag); pos != std::string::npos; pos = unreadable.find(tag, pos + 1))
+      unreadable.insert(pos + (tag[1] == '/' ? 2 : 1), "x:");
+  unreadable.replace(unreadable.find("<rss "), 5, "<rss xmlns:x=\"https://example.org/ns\" ");
+  write(dir_ / "www/a.xml", unreadable);
+  for (int round = 1; round <= 2; ++round) {
+    const auto summary = crawl();
+    EXPECT_EQ(summary.failed, 1) << round;
+    EXPECT_EQ(summary.fetched, 0) << round;
+    const auto b = blog(a);
+    EXPECT_EQ(b.last_error, "2 <item> elements but none could be read") << round;
+    EXPECT_EQ(b.last_status, b.last_error) << round;
+    EXPECT_EQ(b.consecutive_failures, round);
+    EXPECT_TRUE(b.last_error_at.has_value());
+    EXPECT_TRUE(b.last_success_at.has_value());  // from the first crawl
+    EXPECT_EQ(b.etag, stored_etag) << round;     // the unreadable document's validator is not taken
+    EXPECT_EQ(articles_of(a).size(), 3u) << round;
+  }
+
+  write(dir_ / "www/a.xml", rss("Blog A", 1, 4));
+  crawl();
+  EXPECT_EQ(blog(a).last_error, "");
+  EXPECT_EQ(blog(a).consecutive_failures, 0);
+  EXPECT_EQ(articles_of(a).size(), 4u);
+}
+
 TEST_F(CrawlTest, ScheduleSkipsBlogsThatAreNotDue) {
   write(dir_ / "www/a.xml", rss("A", 1, 1));
   add_blog("/a.xml");
