@@ -15,27 +15,85 @@
     return window.matchMedia && window.matchMedia("(prefers-color-scheme: dark)").matches;
   }
 
+  // The toggles say whether they are on (aria-pressed), for screen readers and the stylesheet.
+  function showState() {
+    var full = root.getAttribute("data-width") === "full", dark = isDark();
+    document.querySelectorAll("[data-action='width']").forEach(function (b) {
+      b.setAttribute("aria-pressed", full ? "true" : "false");
+    });
+    document.querySelectorAll("[data-action='theme']").forEach(function (b) {
+      b.setAttribute("aria-pressed", dark ? "true" : "false");
+    });
+  }
+
   function toggleTheme() {
     var next = isDark() ? "light" : "dark";
     root.setAttribute("data-theme", next);
     store("longread.theme", next);
+    showState();
   }
 
   function toggleWidth() {
     var full = root.getAttribute("data-width") === "full";
     if (full) root.removeAttribute("data-width"); else root.setAttribute("data-width", "full");
     store("longread.width", full ? null : "full");
+    showState();
   }
 
+  // The shortcuts overlay is a modal <dialog>: the rest of the page is inert while it is open, Tab and
+  // shift+Tab cycle inside it, Escape closes it, and focus goes back to whatever opened it (WAI-ARIA
+  // Authoring Practices, "Dialog (Modal)" pattern).
   var overlay = document.getElementById("shortcuts");
+  var opener = null;
+  function overlayOpen() { return !!(overlay && overlay.open); }
+  function focusables() {
+    return Array.prototype.filter.call(
+      overlay.querySelectorAll("a[href], button, input, select, textarea, [tabindex]"),
+      function (el) { return !el.disabled && el.getClientRects().length > 0 && el.tabIndex >= 0; });
+  }
   function toggleOverlay(show) {
-    if (!overlay) return;
-    var visible = show === undefined ? overlay.hidden : show;
-    overlay.hidden = !visible;
-    if (visible) {
-      var close = overlay.querySelector("button");
-      if (close) close.focus();
+    if (!overlay || !overlay.showModal) return;
+    var visible = show === undefined ? !overlay.open : show;
+    if (visible && !overlay.open) {
+      opener = document.activeElement;
+      overlay.showModal();
+      var first = focusables()[0];
+      if (first) first.focus();
+    } else if (!visible && overlay.open) {
+      overlay.close();
     }
+  }
+  if (overlay) {
+    // Rows for what this page lacks (no list to move through, no article) are left out.
+    overlay.querySelectorAll("[data-requires]").forEach(function (row) {
+      row.hidden = !document.querySelector(row.getAttribute("data-requires"));
+    });
+    overlay.addEventListener("close", function () {
+      var back = opener;
+      opener = null;
+      if (back && back !== document.body && typeof back.focus === "function" && document.contains(back)) {
+        back.focus();
+      }
+    });
+    overlay.addEventListener("cancel", function (event) { event.preventDefault(); toggleOverlay(false); });
+    // A click on the dialog's own box, outside the panel, is a click on the backdrop.
+    overlay.addEventListener("click", function (event) { if (event.target === overlay) toggleOverlay(false); });
+    overlay.addEventListener("keydown", function (event) {
+      if (event.key !== "Tab") return;
+      var list = focusables();
+      if (!list.length) { event.preventDefault(); return; }
+      var first = list[0], last = list[list.length - 1];
+      var inside = overlay.contains(document.activeElement);
+      if (event.shiftKey && (document.activeElement === first || !inside)) { event.preventDefault(); last.focus(); }
+      else if (!event.shiftKey && (document.activeElement === last || !inside)) { event.preventDefault(); first.focus(); }
+    });
+    // Focus that lands outside while the dialog is open (a click on the page, a screen reader) comes back.
+    document.addEventListener("focusin", function (event) {
+      if (overlay.open && !overlay.contains(event.target)) {
+        var first = focusables()[0];
+        if (first) first.focus();
+      }
+    });
   }
 
   var items = Array.prototype.slice.call(document.querySelectorAll("[data-item]"));
@@ -72,6 +130,15 @@
   }
 
   document.addEventListener("keydown", function (event) {
+    // While the overlay is open only its own keys work: Escape, the keys that toggle it, and Tab (above).
+    if (overlayOpen()) {
+      if (event.key === "Escape" || event.key === "?" ||
+          (event.altKey && event.shiftKey && event.code === "KeyK")) {
+        event.preventDefault();
+        toggleOverlay(false);
+      }
+      return;
+    }
     // Alt changes event.key on macOS (alt+k types "˚"), so combinations with alt match on event.code.
     if (event.altKey && event.shiftKey && !event.ctrlKey && !event.metaKey) {
       var handled = true;
@@ -90,7 +157,6 @@
       if (form) { event.preventDefault(); form.requestSubmit ? form.requestSubmit() : form.submit(); }
       return;
     }
-    if (event.key === "Escape" && overlay && !overlay.hidden) { toggleOverlay(false); return; }
     if (event.altKey || event.ctrlKey || event.metaKey || typing(event.target)) return;
     switch (event.key) {
       case "ArrowRight": case "o": readNow(); break;
@@ -134,8 +200,12 @@
     });
   });
 
+  showState();
+  if (window.matchMedia) {
+    var scheme = window.matchMedia("(prefers-color-scheme: dark)");
+    if (scheme.addEventListener) scheme.addEventListener("change", showState);
+  }
   document.querySelectorAll("[data-action]").forEach(function (button) {
-    button.hidden = false;
     button.addEventListener("click", function () {
       var action = button.getAttribute("data-action");
       if (action === "theme") toggleTheme();
@@ -144,7 +214,4 @@
       else if (action === "close-shortcuts") toggleOverlay(false);
     });
   });
-  if (overlay) {
-    overlay.addEventListener("click", function (event) { if (event.target === overlay) toggleOverlay(false); });
-  }
 })();

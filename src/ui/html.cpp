@@ -107,7 +107,9 @@ Html paragraphs(std::string_view body) {
     // paragraph of several lines is code or verse laid out by its author.
     const std::string_view lines = trim_newlines(raw);
     if (!para.empty() && lines.find('\n') != std::string_view::npos) {
-      out += "<pre>";
+      // A long line scrolls inside the block: tabindex lets keyboard users focus it to scroll it
+      // (WCAG 2.1.1; axe-core's scrollable-region-focusable).
+      out += "<pre tabindex=\"0\">";
       append_escaped(out, lines);
       out += "</pre>\n";
     } else if (!para.empty()) {

@@ -54,8 +54,9 @@ TEST(HtmlTest, SnippetMarkersBecomeMarksAfterEscaping) {
 TEST(HtmlTest, ParagraphsSplitOnBlankLines) {
   EXPECT_EQ(paragraphs("one  two\n\n<three>\n\n\n").str(), "<p>one two</p>\n<p>&lt;three&gt;</p>\n");
   // Lines inside a paragraph come from <pre>: kept, with their indentation, escaped.
-  EXPECT_EQ(paragraphs("Like this:\n\nint main() {\n    return a < b;\n}\n\nDone.").str(),
-            "<p>Like this:</p>\n<pre>int main() {\n    return a &lt; b;\n}</pre>\n<p>Done.</p>\n");
+  EXPECT_EQ(
+      paragraphs("Like this:\n\nint main() {\n    return a < b;\n}\n\nDone.").str(),
+      "<p>Like this:</p>\n<pre tabindex=\"0\">int main() {\n    return a &lt; b;\n}</pre>\n<p>Done.</p>\n");
   EXPECT_EQ(paragraphs("").str(), "");
 }
 

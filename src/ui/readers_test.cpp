@@ -157,8 +157,11 @@ TEST_F(ReadersTest, HeaderLinksForVisitors) {
   Visitor v(port_);
   auto res = v.get("/");
   ASSERT_EQ(res.status, 200);
-  EXPECT_THAT(res.body, HasSubstr("Sign Up <span class=\"key\">[alt+shift+s]</span>"));
-  EXPECT_THAT(res.body, HasSubstr("Log In <span class=\"key\">[alt+shift+l]</span>"));
+  EXPECT_THAT(res.body, HasSubstr("Sign Up <span class=\"key\" aria-hidden=\"true\">[alt+shift+s]</span>"));
+  EXPECT_THAT(res.body, HasSubstr("Log In <span class=\"key\" aria-hidden=\"true\">[alt+shift+l]</span>"));
+  // The shortcuts overlay lists the account keys to visitors.
+  EXPECT_THAT(res.body, HasSubstr("<dd>Sign up</dd>"));
+  EXPECT_THAT(res.body, HasSubstr("<dd>Log in</dd>"));
   EXPECT_THAT(res.body, HasSubstr("data-shortcut=\"signup\""));
   EXPECT_THAT(res.body, HasSubstr("data-shortcut=\"login\""));
   // Visitors see the article page first, not the original.
@@ -196,6 +199,10 @@ TEST_F(ReadersTest, SignUpLogOutLogIn) {
   EXPECT_THAT(front.body, HasSubstr("Reading list <span class=\"count\" data-reading-count>0</span>"));
   EXPECT_THAT(front.body, HasSubstr("Log out"));
   EXPECT_THAT(front.body, Not(HasSubstr("[alt+shift+s]")));
+  // ... nor does the shortcuts overlay offer to sign up or log in.
+  EXPECT_THAT(front.body, HasSubstr("<dialog id=\"shortcuts\""));
+  EXPECT_THAT(front.body, Not(HasSubstr("<dd>Sign up</dd>")));
+  EXPECT_THAT(front.body, Not(HasSubstr("<dd>Log in</dd>")));
   EXPECT_THAT(front.header("Cache-Control").value_or(""), HasSubstr("private"));
   // Logged-in readers' titles go straight to the original article.
   EXPECT_THAT(front.body, HasSubstr("<h2><a href=\"https://"));
@@ -439,6 +446,13 @@ TEST_F(ReadersTest, ReadingListNeedsAnAccountAndComesBackToTheArticle) {
 
 TEST_F(ReadersTest, NewsletterDoubleOptInAndOneClickUnsubscribe) {
   Visitor v(port_);
+  // This site can mail the confirmation, so the article page offers the newsletter (SiteTest's cannot).
+  auto article = v.get("/blog/" + std::to_string(ids_.ada_blog) + "/read/" +
+                       std::to_string(ids_.lock_free_article) + "-lock-free-queues-part-2");
+  ASSERT_EQ(article.status, 200);
+  EXPECT_THAT(article.body, HasSubstr("<h2>Stay updated</h2>"));
+  EXPECT_THAT(article.body, HasSubstr("action=\"/newsletter\""));
+  EXPECT_EQ(v.get("/newsletter").status, 200);
   // The cached article page has no token for a cookie-less visitor: the post asks to confirm on a form.
   auto first = v.post("/newsletter", {{"email", "news@example.org"}});
   EXPECT_EQ(first.status, 403);

@@ -99,6 +99,10 @@ TEST_F(SiteTest, FrontPagePagination) {
   ASSERT_EQ(page2.status, 200);
   expect_well_formed_page(page2.body, "/?page=2");
   EXPECT_THAT(page2.body, HasSubstr("rel=\"prev\" href=\"/\""));
+  // Hot is a ranked list: its pager goes back and on, not to "newer" and "older".
+  EXPECT_THAT(page2.body, HasSubstr(">&larr; Previous</a>"));
+  EXPECT_THAT(get("/").body, HasSubstr("href=\"/?page=2\">More &rarr;</a>"));
+  EXPECT_THAT(page2.body, Not(HasSubstr("Newer")));
   EXPECT_THAT(page2.body, HasSubstr("Lock-free queues, part 2"));  // the oldest article is on the last page
   EXPECT_EQ(get("/?page=99").status, 404);
   EXPECT_EQ(get("/?page=abc").status, 400);
@@ -116,7 +120,7 @@ TEST_F(SiteTest, NewestPageListsByDate) {
   ASSERT_NE(hindenburg, std::string::npos);
   ASSERT_NE(compiler, std::string::npos);
   EXPECT_LT(hindenburg, compiler);  // 5 minutes ago before 3 hours ago
-  EXPECT_THAT(res.body, HasSubstr("href=\"/newest?page=2\""));
+  EXPECT_THAT(res.body, HasSubstr("href=\"/newest?page=2\">Older &rarr;</a>"));
   EXPECT_THAT(get("/newest?page=2").body, HasSubstr("Lock-free queues, part 2"));
   EXPECT_EQ(get("/newest?page=99").status, 404);
 }
@@ -130,9 +134,11 @@ TEST_F(SiteTest, ArticlePage) {
   expect_well_formed_page(body, canonical);
   EXPECT_THAT(body, HasSubstr("<title>Lock-free queues, part 2 — longread</title>"));
   EXPECT_THAT(body, HasSubstr("<h1>Lock-free queues, part 2</h1>"));
+  // Each control shows its shortcut beside it, as the original does.
   EXPECT_THAT(body, HasSubstr("from <a href=\"/blog/" + std::to_string(ids_.ada_blog) +
-                              "\" data-shortcut=\"blog\">Ada&#39;s Notebook</a> in <a "
-                              "href=\"/category/programming\">Programming</a>"));
+                              "\" data-shortcut=\"blog\" aria-keyshortcuts=\"Alt+Shift+B\">Ada&#39;s "
+                              "Notebook</a> <span class=\"key\" aria-hidden=\"true\">[alt+shift+b]</span> in "
+                              "<a href=\"/category/programming\">Programming</a>"));
   EXPECT_THAT(body, HasSubstr("23rd May 2022"));
   EXPECT_THAT(body, HasSubstr("8 min read"));
   // The preview keeps the article's paragraphs (the stored excerpt has them on one line) ...
@@ -140,18 +146,20 @@ TEST_F(SiteTest, ArticlePage) {
                               "like a free lunch"));
   EXPECT_THAT(body, HasSubstr("really does terminate.</p>\n<p>The first part of this series"));
   // ... shows a code block as code (the fixture's third paragraph, from <pre>) ...
-  EXPECT_THAT(body, HasSubstr("<pre>while (!tail.compare_exchange_weak(expected, desired, "
+  EXPECT_THAT(body, HasSubstr("<pre tabindex=\"0\">while (!tail.compare_exchange_weak(expected, desired, "
                               "std::memory_order_release,\n                                    "
                               "std::memory_order_relaxed)) {\n  desired-&gt;next = expected;\n}</pre>"));
   // ... and is cut at a word boundary, ending with an ellipsis.
   EXPECT_TRUE(std::regex_search(body, std::regex("[a-z]…</p>\n</div>"))) << body;
-  EXPECT_THAT(body, HasSubstr("<a href=\"https://ada.example.com/2022/lock-free-queues-2\" rel=\"noopener\" "
-                              "class=\"button primary\" data-shortcut=\"read\">Read now"));
+  EXPECT_THAT(body,
+              HasSubstr("<a href=\"https://ada.example.com/2022/lock-free-queues-2\" rel=\"noopener\" "
+                        "class=\"button primary\" data-shortcut=\"read\" aria-keyshortcuts=\"ArrowRight\">"
+                        "Read now <span class=\"key\" aria-hidden=\"true\">[&rarr;]</span></a>"));
   EXPECT_THAT(body, HasSubstr("action=\"/reading-list/" + std::to_string(ids_.lock_free_article) + "\""));
-  EXPECT_THAT(body, HasSubstr("Add to reading list"));
-  EXPECT_THAT(body, HasSubstr("Stay updated"));
-  EXPECT_THAT(body, HasSubstr("A weekly newsletter with the top 5 articles worth reading"));
-  EXPECT_THAT(body, HasSubstr("action=\"/newsletter\""));
+  EXPECT_THAT(body, HasSubstr("Add to reading list <span class=\"key\" aria-hidden=\"true\">[alt+a]</span>"));
+  // This site cannot send mail: no newsletter box, which would end on "not set up" (ReadersTest has it).
+  EXPECT_THAT(body, Not(HasSubstr("Stay updated")));
+  EXPECT_THAT(body, Not(HasSubstr("action=\"/newsletter\"")));
   EXPECT_THAT(body, HasSubstr("More from Ada&#39;s Notebook"));
   EXPECT_THAT(body, HasSubstr("Notebook entry 1"));
   EXPECT_THAT(body, HasSubstr("More in Programming"));
@@ -207,6 +215,9 @@ TEST_F(SiteTest, FeedMarkupIsEscapedAndUnsafeLinksUnlinked) {
   ASSERT_EQ(blog.status, 200);
   EXPECT_THAT(blog.body, HasSubstr("<h1 class=\"page-title\">&lt;script&gt;alert(1)&lt;/script&gt;</h1>"));
   EXPECT_THAT(blog.body, Not(HasSubstr("javascript:")));
+  // A website address that is not http(s) is left out rather than shown as dead text; the feed is linked.
+  EXPECT_THAT(blog.body, Not(HasSubstr("Website")));
+  EXPECT_THAT(blog.body, HasSubstr("<a href=\"https://evil.example/feed\" rel=\"noopener\">Feed</a>"));
 }
 
 TEST_F(SiteTest, BlogCategoryCategoriesAboutPages) {
@@ -428,6 +439,85 @@ TEST_F(SiteTest, BlogsPageAndOpmlListTheBlogsWithArticles) {
 
 // Every response carries the security headers, pages, feeds, assets and error pages alike (the server's
 // own 400 for a garbage request line too: web_test covers ServerOptions::extra_headers).
+// A meta tag's content in `body` ("" when absent): <meta property|name="key" content="...">.
+std::string meta_content(const std::string& body, const std::string& attribute, const std::string& key) {
+  const std::string start = "<meta " + attribute + "=\"" + key + "\" content=\"";
+  const auto pos = body.find(start);
+  if (pos == std::string::npos) return "";
+  const auto from = pos + start.size();
+  return body.substr(from, body.find('"', from) - from);
+}
+
+// Open Graph (ogp.me) and the Twitter card: a shared link shows a title card.
+TEST_F(SiteTest, OpenGraphTagsDescribeEachPage) {
+  const std::string path = article_url(ids_.ada_blog, ids_.lock_free_article) + "-lock-free-queues-part-2";
+  auto article = get(path);
+  ASSERT_EQ(article.status, 200);
+  EXPECT_EQ(meta_content(article.body, "property", "og:type"), "article");
+  EXPECT_EQ(meta_content(article.body, "property", "og:title"), "Lock-free queues, part 2");
+  EXPECT_EQ(meta_content(article.body, "property", "og:url"), "https://longread.test" + path);
+  EXPECT_EQ(meta_content(article.body, "property", "og:site_name"), "longread");
+  EXPECT_EQ(meta_content(article.body, "name", "twitter:card"), "summary");
+  EXPECT_EQ(meta_content(article.body, "property", "article:published_time"), "2022-05-23T09:30:00Z");
+  // The description is the article's own opening words, the same as the meta description.
+  const std::string description = meta_content(article.body, "property", "og:description");
+  EXPECT_TRUE(description.starts_with("A queue that never takes a lock sounds like a free lunch"))
+      << description;
+  EXPECT_EQ(description, meta_content(article.body, "name", "description"));
+
+  auto blog = get("/blog/" + std::to_string(ids_.ada_blog));
+  EXPECT_EQ(meta_content(blog.body, "property", "og:type"), "website");
+  EXPECT_EQ(meta_content(blog.body, "property", "og:title"), "Ada&#39;s Notebook");
+  EXPECT_EQ(meta_content(blog.body, "property", "og:url"),
+            "https://longread.test/blog/" + std::to_string(ids_.ada_blog));
+  EXPECT_EQ(meta_content(blog.body, "property", "article:published_time"), "");
+  auto front = get("/");
+  EXPECT_EQ(meta_content(front.body, "property", "og:title"), "longread");
+  EXPECT_EQ(meta_content(front.body, "property", "og:url"), "https://longread.test/");
+  EXPECT_NE(meta_content(front.body, "property", "og:description"), "");
+  // An error page has no address worth sharing.
+  auto missing = get("/no/such/page");
+  EXPECT_EQ(missing.status, 404);
+  EXPECT_THAT(missing.body, Not(HasSubstr("og:")));
+}
+
+// Without a mail sender there is no newsletter: no box, and its pages are not found.
+TEST_F(SiteTest, NoNewsletterWithoutMail) {
+  EXPECT_EQ(get("/newsletter").status, 404);
+  auto client = web::testing::Client::connect(port_);
+  ASSERT_TRUE(client.has_value());
+  auto posted =
+      client->request("POST", "/newsletter", {{"Content-Type", "application/x-www-form-urlencoded"}},
+                      "email=a%40example.org");
+  ASSERT_TRUE(posted.has_value());
+  EXPECT_EQ(posted->status, 404);
+  EXPECT_THAT(posted->body, HasSubstr("This site has no newsletter."));
+  EXPECT_TRUE(store_->confirmed_subscribers().value().empty());
+}
+
+// The display controls and shortcut hints do nothing without JavaScript, so the stylesheet hides them
+// until theme.js marks the page; the overlay lists the account keys to visitors only (ReadersTest).
+TEST_F(SiteTest, ControlsAreLabelledAndNeedJavaScript) {
+  auto res = get("/about");
+  ASSERT_EQ(res.status, 200);
+  EXPECT_THAT(res.body, HasSubstr("<div class=\"controls js-only\""));
+  EXPECT_THAT(res.body,
+              HasSubstr(">Full Width <span class=\"key\" aria-hidden=\"true\">[alt+shift+f]</span>"));
+  EXPECT_THAT(res.body,
+              HasSubstr(">Dark Mode <span class=\"key\" aria-hidden=\"true\">[alt+shift+d]</span>"));
+  EXPECT_THAT(res.body,
+              HasSubstr(">Shortcuts <span class=\"key\" aria-hidden=\"true\">[alt+shift+k]</span>"));
+  EXPECT_THAT(res.body, Not(HasSubstr("&harr;")));
+  EXPECT_THAT(res.body, HasSubstr("<dialog id=\"shortcuts\""));
+  EXPECT_THAT(res.body, HasSubstr("<dd>Sign up</dd>"));
+  auto css =
+      get(res.body.substr(res.body.find("/static/site."), res.body.find('"', res.body.find("/static/site.")) -
+                                                              res.body.find("/static/site.")));
+  ASSERT_EQ(css.status, 200);
+  EXPECT_THAT(css.body,
+              HasSubstr(":root:not([data-js]) .js-only, :root:not([data-js]) .key { display: none"));
+}
+
 TEST_F(SiteTest, EveryResponseCarriesTheSecurityHeaders) {
   const auto front = get("/");
   const std::string asset = [&] {

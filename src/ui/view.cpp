@@ -31,26 +31,50 @@ std::string prettify_slug(std::string_view slug) {
   return name;
 }
 
-const Html kShortcutsOverlay = Html::literal(
-    R"(<div id="shortcuts" class="overlay" hidden role="dialog" aria-modal="true" aria-labelledby="shortcuts-title">
-<div class="panel">
-<h2 id="shortcuts-title">Keyboard shortcuts</h2>
-<dl>
-<dt><kbd>&rarr;</kbd> or <kbd>o</kbd></dt><dd>Read now (open the original)</dd>
-<dt><kbd>j</kbd> / <kbd>k</kbd></dt><dd>Next / previous article in a list</dd>
-<dt><kbd>/</kbd></dt><dd>Search</dd>
-<dt><kbd>alt</kbd>+<kbd>a</kbd></dt><dd>Add to or remove from reading list</dd>
-<dt><kbd>alt</kbd>+<kbd>shift</kbd>+<kbd>b</kbd></dt><dd>The article&rsquo;s blog</dd>
-<dt><kbd>alt</kbd>+<kbd>shift</kbd>+<kbd>f</kbd></dt><dd>Full width on/off</dd>
-<dt><kbd>alt</kbd>+<kbd>shift</kbd>+<kbd>d</kbd></dt><dd>Dark mode on/off</dd>
-<dt><kbd>alt</kbd>+<kbd>shift</kbd>+<kbd>s</kbd></dt><dd>Sign up</dd>
-<dt><kbd>alt</kbd>+<kbd>shift</kbd>+<kbd>l</kbd></dt><dd>Log in</dd>
-<dt><kbd>alt</kbd>+<kbd>shift</kbd>+<kbd>k</kbd></dt><dd>This list</dd>
-</dl>
-<button type="button" data-action="close-shortcuts">Close</button>
-</div>
-</div>
-)");
+// The shortcuts overlay, a modal <dialog> that site.js opens (HTML section 4.11.4). A row whose
+// data-requires selector matches nothing on the page (no list, no article) is hidden by site.js; the
+// account rows are there for visitors only.
+Html shortcuts_overlay(bool logged_in) {
+  return html(
+      "<dialog id=\"shortcuts\" class=\"overlay\" aria-labelledby=\"shortcuts-title\">\n<div "
+      "class=\"panel\">\n"
+      "<h2 id=\"shortcuts-title\">Keyboard shortcuts</h2>\n<dl>\n"
+      "<div data-requires=\"[data-shortcut='read'], [data-item]\"><dt><kbd>&rarr;</kbd> or <kbd>o</kbd></dt>"
+      "<dd>Read now (the original, or the highlighted article)</dd></div>\n"
+      "<div data-requires=\"[data-item]\"><dt><kbd>j</kbd> / <kbd>k</kbd></dt>"
+      "<dd>Next / previous article in the list</dd></div>\n"
+      "<div data-requires=\"#site-search\"><dt><kbd>/</kbd></dt><dd>Search</dd></div>\n"
+      "<div data-requires=\"form[data-shortcut='reading-list']\"><dt><kbd>alt</kbd>+<kbd>a</kbd></dt>"
+      "<dd>Add to or remove from reading list</dd></div>\n"
+      "<div data-requires=\"[data-shortcut='blog']\"><dt><kbd>alt</kbd>+<kbd>shift</kbd>+<kbd>b</kbd></dt>"
+      "<dd>The article&rsquo;s blog</dd></div>\n"
+      "<div><dt><kbd>alt</kbd>+<kbd>shift</kbd>+<kbd>f</kbd></dt><dd>Full width on/off</dd></div>\n"
+      "<div><dt><kbd>alt</kbd>+<kbd>shift</kbd>+<kbd>d</kbd></dt><dd>Dark mode on/off</dd></div>\n"
+      "{}"
+      "<div><dt><kbd>alt</kbd>+<kbd>shift</kbd>+<kbd>k</kbd> or <kbd>?</kbd></dt><dd>This list</dd></div>\n"
+      "</dl>\n<button type=\"button\" data-action=\"close-shortcuts\">Close</button>\n</div>\n</dialog>\n",
+      logged_in ? Html()
+                : Html::literal(
+                      "<div><dt><kbd>alt</kbd>+<kbd>shift</kbd>+<kbd>s</kbd></dt><dd>Sign up</dd></div>\n"
+                      "<div><dt><kbd>alt</kbd>+<kbd>shift</kbd>+<kbd>l</kbd></dt><dd>Log in</dd></div>\n"));
+}
+
+// The display controls, labelled with their shortcuts as the original shows them ("Full Width
+// [alt+shift+f]"). They need JavaScript, so the stylesheet shows them only once theme.js has marked the
+// page (data-js on <html>); site.js keeps aria-pressed in step with the page.
+const Html kControls = Html::literal(
+    "<div class=\"controls js-only\" role=\"group\" aria-label=\"Display\">"
+    "<button type=\"button\" class=\"control\" data-action=\"width\" aria-pressed=\"false\" "
+    "aria-keyshortcuts=\"Alt+Shift+F\">Full Width <span class=\"key\" "
+    "aria-hidden=\"true\">[alt+shift+f]</span>"
+    "</button>"
+    "<button type=\"button\" class=\"control\" data-action=\"theme\" aria-pressed=\"false\" "
+    "aria-keyshortcuts=\"Alt+Shift+D\">Dark Mode <span class=\"key\" "
+    "aria-hidden=\"true\">[alt+shift+d]</span>"
+    "</button>"
+    "<button type=\"button\" class=\"control\" data-action=\"shortcuts\" aria-haspopup=\"dialog\" "
+    "aria-controls=\"shortcuts\" aria-keyshortcuts=\"Alt+Shift+K\">Shortcuts <span class=\"key\" "
+    "aria-hidden=\"true\">[alt+shift+k]</span></button></div>\n");
 
 // Header links: "Sign Up [alt+shift+s]" and "Log In [alt+shift+l]" for visitors (coming back to this
 // page after logging in); the reading list with its unread count and "Log out" for readers.
@@ -59,8 +83,10 @@ Html account_links(const View& view, const Page& page) {
     const std::string next = web::url_encode(page.path.empty() ? "/" : page.path);
     return html(
         "<nav class=\"account\" aria-label=\"Account\">"
-        "<a href=\"{}\" data-shortcut=\"signup\">Sign Up <span class=\"key\">[alt+shift+s]</span></a>"
-        "<a href=\"{}\" data-shortcut=\"login\">Log In <span class=\"key\">[alt+shift+l]</span></a></nav>\n",
+        "<a href=\"{}\" data-shortcut=\"signup\" aria-keyshortcuts=\"Alt+Shift+S\">Sign Up "
+        "<span class=\"key\" aria-hidden=\"true\">[alt+shift+s]</span></a>"
+        "<a href=\"{}\" data-shortcut=\"login\" aria-keyshortcuts=\"Alt+Shift+L\">Log In "
+        "<span class=\"key\" aria-hidden=\"true\">[alt+shift+l]</span></a></nav>\n",
         attr("/signup?next=" + next), attr("/login?next=" + next));
   }
   const auto unread = view.store().reading_list_unread(view.reader()->reader_id);
@@ -72,6 +98,23 @@ Html account_links(const View& view, const Page& page) {
       "<form method=\"post\" action=\"/logout\" class=\"inline\"><input type=\"hidden\" name=\"csrf\" "
       "value=\"{}\"><button type=\"submit\" class=\"link\" title=\"{}\">Log out</button></form></nav>\n",
       number(unread.value_or(0)), attr(view.csrf_token()), attr(view.reader()->email));
+}
+
+// Open Graph (https://ogp.me) and the Twitter card, so that a shared link shows a title card: on pages
+// that answer 200 only (an error page has no address worth sharing).
+Html open_graph(const Page& page, const SiteOptions& opts, const std::string& canonical) {
+  if (page.status != 200) return {};
+  Html tags = html(
+      "<meta property=\"og:type\" content=\"{}\">\n<meta property=\"og:title\" content=\"{}\">\n"
+      "<meta property=\"og:description\" content=\"{}\">\n<meta property=\"og:url\" content=\"{}\">\n"
+      "<meta property=\"og:site_name\" content=\"{}\">\n<meta name=\"twitter:card\" content=\"summary\">\n",
+      attr(page.og_type), attr(page.title.empty() ? opts.site_name : page.title),
+      attr(page.description.empty() ? opts.site_name : page.description), attr(canonical),
+      attr(opts.site_name));
+  if (!page.published_time.empty()) {
+    tags += html("<meta property=\"article:published_time\" content=\"{}\">\n", attr(page.published_time));
+  }
+  return tags;
 }
 
 }  // namespace
@@ -180,7 +223,7 @@ web::Response View::render(const Page& page) const {
       "<!doctype html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
       "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
       "<title>{}</title>\n<meta name=\"description\" content=\"{}\">\n"
-      "<link rel=\"canonical\" href=\"{}\">\n"
+      "<link rel=\"canonical\" href=\"{}\">\n{}"
       "<link rel=\"stylesheet\" href=\"{}\">\n"
       "<link rel=\"icon\" href=\"{}\" type=\"image/svg+xml\">\n"
       "<link rel=\"alternate\" type=\"application/atom+xml\" title=\"{}\" href=\"/feed.atom\">\n{}"
@@ -193,25 +236,22 @@ web::Response View::render(const Page& page) const {
       "<form class=\"search-form\" action=\"/search\" method=\"get\" role=\"search\">"
       "<label class=\"visually-hidden\" for=\"site-search\">Search articles</label>"
       "<input id=\"site-search\" type=\"search\" name=\"q\" value=\"{}\" placeholder=\"Search\"></form>\n"
-      "<button type=\"button\" class=\"icon\" data-action=\"width\" title=\"Full width (alt+shift+f)\" "
-      "aria-label=\"Toggle full width\" hidden>&harr;</button>\n"
-      "<button type=\"button\" class=\"icon\" data-action=\"theme\" title=\"Dark mode (alt+shift+d)\" "
-      "aria-label=\"Toggle dark mode\" hidden>&#9680;</button>\n"
       "{}</div>\n</div></header>\n"
-      "<main id=\"main\"><div class=\"wrap\">\n{}</div></main>\n"
+      "<main id=\"main\"><div class=\"wrap\">\n{}<div class=\"content\">\n{}</div>\n</div></main>\n"
       "<footer class=\"site-footer\"><div class=\"wrap\">{} collects long-form writing from personal blogs. "
-      "Press <kbd>alt</kbd>+<kbd>shift</kbd>+<kbd>k</kbd> for keyboard shortcuts. "
-      "<a href=\"/feed.atom\">Atom feed</a>.</div></footer>\n"
+      "<span class=\"js-only\">Press <kbd>alt</kbd>+<kbd>shift</kbd>+<kbd>k</kbd> for keyboard shortcuts. "
+      "</span><a href=\"/feed.atom\">Atom feed</a>.</div></footer>\n"
       "{}</body>\n</html>\n",
       text(full_title), attr(page.description.empty() ? opts.site_name : page.description), attr(canonical),
-      attr(context_.assets.url("site.css")), attr(context_.assets.url("favicon.svg")), attr(opts.site_name),
+      open_graph(page, opts, canonical), attr(context_.assets.url("site.css")),
+      attr(context_.assets.url("favicon.svg")), attr(opts.site_name),
       page.feed_path.empty()
           ? Html()
           : html("<link rel=\"alternate\" type=\"application/atom+xml\" title=\"{}\" href=\"{}\">\n",
                  attr(page.feed_title), attr(page.feed_path)),
       attr(context_.assets.url("theme.js")), attr(context_.assets.url("site.js")), text(opts.site_name), nav,
-      attr(page.search_query), account_links(*this, page), page.body, text(opts.site_name),
-      kShortcutsOverlay);
+      attr(page.search_query), account_links(*this, page), kControls, page.body, text(opts.site_name),
+      shortcuts_overlay(logged_in()));
 
   web::Response res;
   add_cookies(res);
@@ -338,18 +378,23 @@ Result<int> page_number(const web::Request& request) {
   return page;
 }
 
-Html pager(std::string_view base_path, int page, bool has_older) {
-  if (page <= 1 && !has_older) return {};
+Html pager(std::string_view base_path, int page, bool has_more, PagerWords words) {
+  if (page <= 1 && !has_more) return {};
   const char joiner = base_path.find('?') == std::string_view::npos ? '?' : '&';
   auto page_url = [&](int n) {
     if (n <= 1) return std::string(base_path);
     return std::string(base_path) + joiner + "page=" + std::to_string(n);
   };
+  const bool by_date = words == PagerWords::kByDate;
   Html links;
-  if (page > 1)
-    links += html("<a class=\"newer\" rel=\"prev\" href=\"{}\">&larr; Newer</a>", attr(page_url(page - 1)));
-  if (has_older)
-    links += html("<a class=\"older\" rel=\"next\" href=\"{}\">Older &rarr;</a>", attr(page_url(page + 1)));
+  if (page > 1) {
+    links += html("<a class=\"prev\" rel=\"prev\" href=\"{}\">{}</a>", attr(page_url(page - 1)),
+                  by_date ? Html::literal("&larr; Newer") : Html::literal("&larr; Previous"));
+  }
+  if (has_more) {
+    links += html("<a class=\"next\" rel=\"next\" href=\"{}\">{}</a>", attr(page_url(page + 1)),
+                  by_date ? Html::literal("Older &rarr;") : Html::literal("More &rarr;"));
+  }
   return html("<nav class=\"pager\" aria-label=\"Pages\">{}</nav>\n", links);
 }
 

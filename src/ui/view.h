@@ -40,6 +40,10 @@ struct Page {
   std::string search_query;  // prefills the header search box
   std::string feed_path;     // this page's own Atom feed, linked from <head> besides the site's ("" none)
   std::string feed_title;
+  // Open Graph (ogp.me): "article" for an article page, with its publication time (RFC 3339, "" unknown);
+  // "website" for every other page.
+  std::string og_type = "website";
+  std::string published_time;
   Html body;
   int status = 200;
 };
@@ -132,7 +136,11 @@ Html article_list(const View& view, const std::vector<storage::ArticleView>& art
 
 // "?page=N": 1 when absent; kInvalidInput when not a positive integer.
 Result<int> page_number(const web::Request& request);
-// Newer/older links for page `page` of `base_path` (which may already carry a query, e.g. "/search?q=x").
-Html pager(std::string_view base_path, int page, bool has_older);
+// What the pager's links say: a list by date goes to newer and older articles; a ranked list (Hot, Top,
+// a category, search results) to the previous page and more.
+enum class PagerWords { kRanked, kByDate };
+// The links to the pages before and after page `page` of `base_path` (which may already carry a query,
+// e.g. "/search?q=x"); `has_more` when a later page exists.
+Html pager(std::string_view base_path, int page, bool has_more, PagerWords words = PagerWords::kRanked);
 
 }  // namespace longread::ui

@@ -15,30 +15,39 @@ testsite="${LONGREAD_TESTSITE:?set LONGREAD_TESTSITE to the longread-testsite bi
 out="${LONGREAD_BINARY_DIR:-$here}/screenshots"
 mkdir -p "$out"
 
-if [ ! -d "$here/node_modules/playwright-core" ]; then
-  (cd "$here" && npm install --no-audit --no-fund --loglevel=error)
+# playwright-core and axe-core from the npm registry, at the versions package-lock.json pins.
+if [ ! -d "$here/node_modules/playwright-core" ] || [ ! -d "$here/node_modules/axe-core" ]; then
+  (cd "$here" && npm ci --no-audit --no-fund --loglevel=error)
 fi
 
 work="$(mktemp -d)"
-site_pid=""
+site_pids=()
 cleanup() {
-  if [ -n "$site_pid" ]; then kill "$site_pid" 2>/dev/null || true; wait "$site_pid" 2>/dev/null || true; fi
+  for pid in "${site_pids[@]}"; do kill "$pid" 2>/dev/null || true; wait "$pid" 2>/dev/null || true; done
   rm -rf "$work"
 }
 trap cleanup EXIT
 
-"$testsite" --db "$work/site.db" --seed --quiet --threads 2 >"$work/site.out" 2>"$work/site.err" &
-site_pid=$!
-for _ in $(seq 1 100); do
-  grep -q '^listening ' "$work/site.out" 2>/dev/null && break
-  sleep 0.1
-done
+# start_site NAME [testsite options...]: a seeded test site on a free port; prints its URL.
+start_site() {
+  local name="$1"; shift
+  "$testsite" --db "$work/$name.db" --seed --quiet --threads 2 "$@" >"$work/$name.out" 2>"$work/$name.err" &
+  site_pids+=($!)
+  for _ in $(seq 1 100); do
+    grep -q '^listening ' "$work/$name.out" 2>/dev/null && break
+    sleep 0.1
+  done
+  if ! grep -q '^listening ' "$work/$name.out"; then
+    echo "longread-testsite did not start:" >&2; cat "$work/$name.out" "$work/$name.err" >&2; exit 1
+  fi
+}
+start_site site
 url="$(sed -n 's/^listening //p' "$work/site.out")"
-if [ -z "$url" ]; then
-  echo "longread-testsite did not start:"; cat "$work/site.out" "$work/site.err"; exit 1
-fi
+# A second site that sends mail (links to a file): the newsletter box shows only where mail can be sent.
+start_site mailed --mail-links "$work/mail-links"
+mail_url="$(sed -n 's/^listening //p' "$work/mailed.out")"
 article_id="$(sed -n 's/^seeded lock_free_article=\([0-9]*\) ada_blog=\([0-9]*\).*/\1/p' "$work/site.out")"
 blog_id="$(sed -n 's/^seeded lock_free_article=\([0-9]*\) ada_blog=\([0-9]*\).*/\2/p' "$work/site.out")"
 
-SITE_URL="$url" ARTICLE_PATH="/blog/$blog_id/read/$article_id" SCREENSHOTS="$out" CHROMIUM="$chromium_bin" \
-  node "$here/site.test.mjs"
+SITE_URL="$url" MAIL_SITE_URL="$mail_url" ARTICLE_PATH="/blog/$blog_id/read/$article_id" SCREENSHOTS="$out" \
+  CHROMIUM="$chromium_bin" node "$here/site.test.mjs"

@@ -125,6 +125,9 @@ reset_fields="${reset_path#*\?}"
 save mailed-reset-weak /password/reset -c "$jar" -b "$jar" --data-urlencode "csrf=$(token "$work/form.html")" \
   --data "$reset_fields" --data-urlencode "password=short"
 save mailed-forgot-form /password/forgot
+# Only a site that sends mail has the newsletter: the article page's box and the form.
+save mailed-article "/blog/$blog/read/$article"
+save mailed-newsletter /newsletter
 # Each of those is the page meant, not an error page that happens to validate.
 expect() { grep -q "$2" "$work/pages/$1.html" || { echo "$1.html lacks \"$2\""; exit 1; }; }
 expect mailed-signup-sent "Check your inbox"
@@ -133,6 +136,8 @@ expect mailed-confirm-form "Confirm and log in"
 expect mailed-forgot-sent "a link to set a new password is on its way"
 expect mailed-reset-form "Set password and log in"
 expect mailed-reset-weak "Please choose a password of at least 10 characters."
+expect mailed-article "Stay updated"
+expect mailed-newsletter "Plain text, no tracking"
 expect reader-front "Log out"
 expect reader-account "Delete my account"
 expect reader-reading-list "Lock-free queues, part 2"

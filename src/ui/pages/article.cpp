@@ -104,15 +104,18 @@ Result<web::Response> article(View& view, const web::Request&, const Params& par
   if (!a.author.empty()) meta.push_back(html("by {}", text(a.author)));
 
   Html actions;
-  actions += external_link(a.link, Html::literal("Read now &rarr;"),
-                           Html::literal("class=\"button primary\" data-shortcut=\"read\""));
+  // Each control shows its shortcut beside it, as the original does ("Read now [→]").
+  actions += external_link(
+      a.link, Html::literal("Read now <span class=\"key\" aria-hidden=\"true\">[&rarr;]</span>"),
+      Html::literal("class=\"button primary\" data-shortcut=\"read\" aria-keyshortcuts=\"ArrowRight\""));
   // Visitors are sent to log in by the handler and come back here ("next").
   const bool saved = view.saved(a.id);
   actions += html(
       "<form method=\"post\" action=\"/reading-list/{}\" data-shortcut=\"reading-list\">"
       "<input type=\"hidden\" name=\"csrf\" value=\"{}\"><input type=\"hidden\" name=\"next\" value=\"{}\">"
       "<input type=\"hidden\" name=\"action\" value=\"{}\">"
-      "<button type=\"submit\" title=\"alt+a\" aria-pressed=\"{}\">{}</button></form>",
+      "<button type=\"submit\" aria-pressed=\"{}\" aria-keyshortcuts=\"Alt+A\">{} <span class=\"key\" "
+      "aria-hidden=\"true\">[alt+a]</span></button></form>",
       number(a.id), attr(view.csrf_token()), attr(article_path(a)),
       saved ? Html::literal("remove") : Html::literal("add"),
       saved ? Html::literal("true") : Html::literal("false"),
@@ -122,25 +125,31 @@ Result<web::Response> article(View& view, const web::Request&, const Params& par
   out.title = title;
   out.description = truncate_words(collapse_whitespace(excerpt), 160);
   out.path = article_path(a);
+  out.og_type = "article";
+  if (!a.undated && a.published) out.published_time = format_rfc3339(*a.published);
+  // The newsletter box only where the site can mail the confirmation; elsewhere it is a dead end.
+  const Html newsletter =
+      view.options().send_confirmation
+          ? html(
+                "<aside class=\"newsletter\">\n<h2>Stay updated</h2>\n"
+                "<p>A weekly newsletter with the top 5 articles worth reading.</p>\n"
+                "<form method=\"post\" action=\"/newsletter\"><input type=\"hidden\" name=\"csrf\" "
+                "value=\"{}\"><label class=\"visually-hidden\" for=\"newsletter-email\">Email "
+                "address</label><input id=\"newsletter-email\" type=\"email\" name=\"email\" required "
+                "placeholder=\"you@example.com\" autocomplete=\"email\"><button "
+                "type=\"submit\">Subscribe</button></form>\n</aside>\n",
+                attr(view.csrf_token()))
+          : Html();
   out.body = html(
       "<article class=\"article\">\n<header>\n<h1>{}</h1>\n"
-      "<p class=\"from\">from <a href=\"{}\" data-shortcut=\"blog\">{}</a> in <a href=\"{}\">{}</a></p>\n"
+      "<p class=\"from\">from <a href=\"{}\" data-shortcut=\"blog\" aria-keyshortcuts=\"Alt+Shift+B\">{}</a> "
+      "<span class=\"key\" aria-hidden=\"true\">[alt+shift+b]</span> in <a href=\"{}\">{}</a></p>\n"
       "<div class=\"meta\">{}</div>\n</header>\n<div class=\"body excerpt-long\">\n{}</div>\n"
-      "<div class=\"actions\">{}</div>\n</article>\n"
-      "<aside class=\"newsletter\">\n<h2>Stay updated</h2>\n"
-      "<p>A weekly newsletter with the top 5 articles worth reading.</p>\n"
-      "<form method=\"post\" action=\"/newsletter\"><input type=\"hidden\" name=\"csrf\" value=\"{}\">"
-      "<label class=\"visually-hidden\" "
-      "for=\"newsletter-email\">"
-      "Email address</label><input id=\"newsletter-email\" type=\"email\" name=\"email\" required "
-      "placeholder=\"you@example.com\" autocomplete=\"email\"><button "
-      "type=\"submit\">Subscribe</button></form>\n"
-      "</aside>\n{}{}",
+      "<div class=\"actions\">{}</div>\n</article>\n{}{}{}",
       text(title), attr(blog_path(a.blog_id)), text(blog_name), attr(category_path(category)),
       text(view.category_name(category)),
       join(meta, Html::literal("<span class=\"sep\" aria-hidden=\"true\">•</span>")), paragraphs(excerpt),
-      actions, attr(view.csrf_token()), more_from_blog(view, item, blog_name),
-      more_in_category(view, item, category));
+      actions, newsletter, more_from_blog(view, item, blog_name), more_in_category(view, item, category));
   return view.render(out);
 }
 

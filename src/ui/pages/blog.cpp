@@ -1,6 +1,7 @@
 // "/blog/<id>" — one blog: its links and its articles, newest first, paginated.
 #include <charconv>
 
+#include "core/url.h"
 #include "pages/pages.h"
 #include "ui/format.h"
 
@@ -38,8 +39,10 @@ Result<web::Response> blog(View& view, const web::Request& request, const Params
 
   const std::string name = blog_display_name(b.title, b.site_url);
   std::vector<Html> links;
-  links.push_back(external_link(b.site_url, Html::literal("Website")));
-  links.push_back(external_link(b.feed_url, Html::literal("Feed")));
+  // Only addresses a browser can follow are shown (http/https, as everywhere on the site): an unlinked
+  // "Website" would be a dead end.
+  if (is_http_url(b.site_url)) links.push_back(external_link(b.site_url, Html::literal("Website")));
+  if (is_http_url(b.feed_url)) links.push_back(external_link(b.feed_url, Html::literal("Feed")));
   const std::string category = b.category.empty() ? "uncategorized" : b.category;
   links.push_back(
       html("<a href=\"{}\">{}</a>", attr(category_path(category)), text(view.category_name(category))));
@@ -57,7 +60,7 @@ Result<web::Response> blog(View& view, const web::Request& request, const Params
            join(links, Html::literal("<span class=\"sep\" aria-hidden=\"true\">•</span>")),
            articles->empty() ? Html::literal("<p class=\"empty\">No articles from this blog yet.</p>\n")
                              : article_list(view, *articles, options),
-           pager(blog_path(id), *page, has_older));
+           pager(blog_path(id), *page, has_older, PagerWords::kByDate));
   return view.render(out);
 }
 

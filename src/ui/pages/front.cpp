@@ -11,6 +11,7 @@ struct Listing {
   const char* path;
   const char* heading;
   const char* nav;
+  PagerWords words;  // Hot is ranked, Newest by date
 };
 
 Result<web::Response> listing(View& view, const web::Request& request, const Listing& what) {
@@ -42,18 +43,21 @@ Result<web::Response> listing(View& view, const web::Request& request, const Lis
            articles->empty() ? Html::literal("<p class=\"empty\">Nothing here yet: the first crawl has not "
                                              "finished. Check back in a few minutes.</p>\n")
                              : article_list(view, *articles, {}),
-           pager(path, *page, has_older));
+           pager(path, *page, has_older, what.words));
   return view.render(out);
 }
 
 }  // namespace
 
 Result<web::Response> front(View& view, const web::Request& request, const Params&) {
-  return listing(view, request, {storage::ArticleOrder::kHot, "/", "Hot right now", "new"});
+  return listing(view, request,
+                 {storage::ArticleOrder::kHot, "/", "Hot right now", "new", PagerWords::kRanked});
 }
 
 Result<web::Response> newest(View& view, const web::Request& request, const Params&) {
-  return listing(view, request, {storage::ArticleOrder::kNewest, "/newest", "Newest articles", "newest"});
+  return listing(
+      view, request,
+      {storage::ArticleOrder::kNewest, "/newest", "Newest articles", "newest", PagerWords::kByDate});
 }
 
 }  // namespace longread::ui::pages

@@ -37,13 +37,22 @@ web::Response subscribe_form(View& view, std::string_view email, std::string_vie
       status);
 }
 
+// A site that cannot mail the confirmation has no newsletter: its pages are not found rather than a form
+// that ends on "not set up".
+Result<void> newsletter_offered(const View& view) {
+  if (view.options().send_confirmation) return {};
+  return fail(ErrorKind::kNotFound, "ui: no newsletter (no mail sender)", "This site has no newsletter.");
+}
+
 }  // namespace
 
 Result<web::Response> newsletter_form(View& view, const web::Request&, const Params&) {
+  if (auto offered = newsletter_offered(view); !offered) return std::unexpected(offered.error());
   return subscribe_form(view, "", "", 200);
 }
 
 Result<web::Response> subscribe(View& view, const web::Request& request, const Params&) {
+  if (auto offered = newsletter_offered(view); !offered) return std::unexpected(offered.error());
   auto form = parse_form(request);
   if (!form) return std::unexpected(form.error());
   const std::string_view input = form_value(*form, "email");
@@ -60,10 +69,6 @@ Result<web::Response> subscribe(View& view, const web::Request& request, const P
   }
   view.context().newsletter_limiter.record(ip_key, view.now());
   const auto& send = view.options().send_confirmation;
-  if (!send) {
-    return newsletter_page(view, "Stay updated",
-                           Html::literal("<p>The newsletter is not set up on this site yet.</p>\n"), 503);
-  }
   auto subscriber = view.store().add_subscriber(*email, view.now());
   if (!subscriber) return std::unexpected(subscriber.error());
   if (!subscriber->confirmed_at) {

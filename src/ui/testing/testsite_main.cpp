@@ -2,7 +2,8 @@
 //   longread-testsite --db /tmp/x.db --seed --listen 127.0.0.1:0
 // prints "listening http://127.0.0.1:PORT" on stdout once bound, serves until SIGTERM/SIGINT.
 // With --mail-links FILE the site behaves as one that sends mail (accounts confirmed by mail, password
-// reset) and appends each account mail to FILE as a line "KIND EMAIL URL" instead of mailing it.
+// reset, the newsletter's sign-up box) and appends each mail to FILE as a line "KIND EMAIL URL" (KIND:
+// confirm, registered, reset, newsletter) instead of mailing it.
 #include <spdlog/spdlog.h>
 #include <CLI/CLI.hpp>
 
@@ -30,8 +31,9 @@ int main(int argc, char** argv) {
   cli.add_option("--base-url", options.base_url, "base URL for canonical links");
   cli.add_flag("--quiet", quiet, "no access log");
   std::string mail_links;
-  cli.add_option("--mail-links", mail_links,
-                 "confirm accounts by mail, writing each mail's link to this file");
+  cli.add_option(
+      "--mail-links", mail_links,
+      "send mail (account confirmation, password reset, newsletter), writing each mail's link to this file");
   CLI11_PARSE(cli, argc, argv);
   options.access_log = !quiet;
   longread::setup_logging(quiet ? "warn" : "info");  // to stderr: stdout carries the "listening" line
@@ -59,6 +61,14 @@ int main(int argc, char** argv) {
       std::lock_guard lock(mail_mutex);
       std::ofstream out(mail_links, std::ios::app);
       out << kKinds[static_cast<int>(kind)] << ' ' << email << ' ' << url << '\n';
+      if (!out) return longread::fail(longread::ErrorKind::kInternal, "testsite: cannot write " + mail_links);
+      return {};
+    };
+    options.send_confirmation = [&mail_links, &mail_mutex](std::string_view email,
+                                                           std::string_view url) -> longread::Result<void> {
+      std::lock_guard lock(mail_mutex);
+      std::ofstream out(mail_links, std::ios::app);
+      out << "newsletter " << email << ' ' << url << '\n';
       if (!out) return longread::fail(longread::ErrorKind::kInternal, "testsite: cannot write " + mail_links);
       return {};
     };
