@@ -107,6 +107,9 @@ RawLink read_link(const xmlNode* node, const std::string& base) {
   RawLink link{xml::attr(node, "href"), base_of(node, base),      xml::attr(node, "rel"),
                xml::attr(node, "type"), xml::attr(node, "title"), xml::attr(node, "length")};
   if (link.rel.empty()) link.rel = "alternate";  // RFC 4287 section 4.2.7.2
+  // atom:link is empty with an href (RFC 4287 section 4.2.7); a link written RSS-style, the URL as its
+  // content and no href, still names that URL (feedparser reads it so too).
+  if (link.href.empty()) link.href = trimmed_text(node);
   return link;
 }
 

@@ -89,6 +89,19 @@ Result<void> check_entries_read(const Feed& feed, const xmlNode* root, std::stri
                                            damage));
 }
 
+// The XML media types (RFC 7303 sections 9.1-9.4, and any `+xml` suffix, RFC 6839 section 4.1). A document
+// served as anything else (text/plain, text/html, application/octet-stream) is still read, but its server did
+// not say it is XML: flagged as feedparser does (NonXMLContentType). No Content-Type is no claim either way.
+std::string media_type_of(std::string_view content_type) {
+  return sanitize_utf8(to_lower_ascii(trim(content_type.substr(0, content_type.find(';')))));
+}
+
+bool is_xml_media_type(const std::string& type) {
+  return type.empty() || type == "application/xml" || type == "text/xml" ||
+         type == "application/xml-external-parsed-entity" || type == "text/xml-external-parsed-entity" ||
+         type == "application/xml-dtd" || type.ends_with("+xml");
+}
+
 }  // namespace
 
 Result<Feed> parse_feed(std::string_view bytes, const ParseOptions& options) {
@@ -126,6 +139,8 @@ Result<Feed> parse_feed(std::string_view bytes, const ParseOptions& options) {
     if (auto read = check_entries_read(feed, root, parsed->error); !read)
       return std::unexpected(std::move(read.error()));
     if (parsed->recovered) add_bozo(feed, parsed->error);
+    if (const std::string type = media_type_of(options.content_type); !is_xml_media_type(type))
+      add_bozo(feed, fmt::format("served as {}, not an XML media type", type.substr(0, 100)));
   }
   if (decoded.repaired) add_bozo(feed, decoded.message);
   if (detected->start > 0 && trim(text.substr(0, detected->start)).size() > 0)

@@ -128,6 +128,20 @@ TEST(FeedAtom, ParsesAtom10WithXmlBase) {
   EXPECT_EQ(e.categories, std::vector<std::string>{"c++"});
 }
 
+// RFC 4287 section 4.2.7: atom:link carries its URL in href; a link written RSS-style, the URL as content,
+// still names it.
+TEST(FeedAtom, LinkWithTheUrlAsContentInsteadOfHref) {
+  const auto feed = parse_ok(R"(<feed xmlns="http://www.w3.org/2005/Atom"><title>T</title>
+<entry><id>1</id><link rel="enclosure" type="audio/mpeg"> https://example.com/a.mp3 </link>
+<link rel="alternate" type="text/html">https://example.com/a</link></entry>
+<entry><id>2</id><link href="https://example.com/b">https://example.com/ignored</link></entry></feed>)");
+  ASSERT_EQ(feed.entries.size(), 2u);
+  EXPECT_EQ(feed.entries[0].link, "https://example.com/a");
+  ASSERT_EQ(feed.entries[0].enclosures.size(), 1u);
+  EXPECT_EQ(feed.entries[0].enclosures[0].href, "https://example.com/a.mp3");
+  EXPECT_EQ(feed.entries[1].link, "https://example.com/b");  // href wins
+}
+
 TEST(FeedJson, ParsesJsonFeed11) {
   const auto feed = parse_ok(R"({
   "version": "https://jsonfeed.org/version/1.1",
@@ -292,6 +306,28 @@ TEST(FeedLinks, RelativeEntryLinksResolveAgainstTheSiteLinkWithoutAnHttpBase) {
 <item><title>A</title><link>posts/a</link></item></channel></rss>)",
                {.base_url = "https://feeds.example/x/feed.xml", .content_type = {}});
   EXPECT_EQ(from_web.entries[0].link, "https://feeds.example/x/posts/a");
+}
+
+// A server that does not say the document is XML (RFC 7303's XML media types, or a +xml suffix): read all
+// the same, and flagged.
+TEST(FeedErrors, NonXmlMediaTypeIsReadAndFlagged) {
+  const std::string doc = R"(<rss version="2.0"><channel><title>T</title>
+<item><title>A</title><link>https://example.com/a</link></item></channel></rss>)";
+  for (const std::string type : {"text/plain", "text/html; charset=utf-8", "application/octet-stream"}) {
+    const auto feed = parse_ok(doc, {.base_url = {}, .content_type = type});
+    EXPECT_TRUE(feed.bozo) << type;
+    EXPECT_EQ(feed.bozo_message, "served as " + type.substr(0, type.find(';')) + ", not an XML media type");
+    EXPECT_EQ(feed.entries.size(), 1u) << type;
+  }
+  for (const std::string type : {"", "application/xml", "text/xml; charset=utf-8", "application/rss+xml",
+                                 "text/atom+xml", "Application/RDF+XML", "application/xml-dtd"}) {
+    const auto feed = parse_ok(doc, {.base_url = {}, .content_type = type});
+    EXPECT_FALSE(feed.bozo) << type << ": " << feed.bozo_message;
+  }
+  // JSON Feed is not XML and is not judged by it.
+  const auto json = parse_ok(R"({"version": "https://jsonfeed.org/version/1.1", "title": "T", "items": []})",
+                             {.base_url = {}, .content_type = "application/json"});
+  EXPECT_FALSE(json.bozo);
 }
 
 TEST(FeedErrors, HtmlPageIsNotAFeed) {
