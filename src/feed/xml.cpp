@@ -5,8 +5,12 @@
 #include <libxml/parser.h>
 #include <libxml/xmlerror.h>
 
+#include <libxml/entities.h>
+
 #include <climits>
 #include <cstring>
+#include <unordered_map>
+#include <unordered_set>
 
 #include "core/strings.h"
 
@@ -39,6 +43,7 @@ constexpr int kBaseOptions = XML_PARSE_NONET | XML_PARSE_NOCDATA | XML_PARSE_COM
 struct Attempt {
   DocPtr doc;
   bool well_formed = false;
+  bool entity_loop = false;  // libxml2 gave up on the document's entities (a loop or an amplification)
   std::string error;
 };
 
@@ -59,6 +64,7 @@ Attempt parse_once(std::string_view utf8, int options) {
     const xmlError* err = xmlCtxtGetLastError(ctxt.get());
     std::string message = err && err->message ? std::string(trim(err->message)) : "not well-formed";
     result.error = fmt::format("XML error at line {}: {}", err ? err->line : 0, sanitize_utf8(message));
+    result.entity_loop = err != nullptr && err->code == XML_ERR_ENTITY_LOOP;
   }
   return result;
 }
@@ -98,10 +104,29 @@ bool is_xml_predefined(std::string_view name) {
   return name == "amp" || name == "lt" || name == "gt" || name == "quot" || name == "apos";
 }
 
+// The names of the general entities the document declares ("<!ENTITY name ..."), found in one pass: looking
+// each reference up in the whole text instead made the repair quadratic (a 2 MB feed of "&x;" took
+// minutes).
+std::unordered_set<std::string_view> declared_entities(std::string_view text) {
+  std::unordered_set<std::string_view> names;
+  static constexpr std::string_view kDecl = "<!ENTITY";
+  for (auto pos = text.find(kDecl); pos != std::string_view::npos; pos = text.find(kDecl, pos)) {
+    pos += kDecl.size();
+    while (pos < text.size() &&
+           (text[pos] == ' ' || text[pos] == '\t' || text[pos] == '\n' || text[pos] == '\r'))
+      ++pos;
+    const std::size_t start = pos;
+    while (pos < text.size() && is_name_char(static_cast<unsigned char>(text[pos]))) ++pos;
+    if (pos > start) names.insert(text.substr(start, pos - start));
+  }
+  return names;
+}
+
 // Rewrites what browsers accept but XML does not: a bare '&' becomes "&amp;", an HTML named entity
 // (&nbsp; &eacute; ... from HTML 4, via libxml2's table) becomes a character reference. CDATA sections,
 // comments, processing instructions and entities declared in an internal DTD subset are left alone.
 std::string repair_references(std::string_view text) {
+  const auto declared = declared_entities(text);
   std::string out;
   out.reserve(text.size() + text.size() / 32);
   std::size_t i = 0;
@@ -142,8 +167,7 @@ std::string repair_references(std::string_view text) {
     if (name.empty() && text[i + 2] == 'X') {  // "&#X41;": XML wants a lower-case x
       out.append("&#x");
       out.append(text.substr(i + 3, len - 3));
-    } else if (name.empty() || is_xml_predefined(name) ||
-               text.find(fmt::format("<!ENTITY {} ", name)) != std::string_view::npos) {
+    } else if (name.empty() || is_xml_predefined(name) || declared.contains(name)) {
       out.append(text.substr(i, len));
     } else {
       const std::string key(name);
@@ -161,19 +185,131 @@ std::string repair_references(std::string_view text) {
   return out;
 }
 
+// How many bytes a document's entity references add when expanded, counted without expanding anything.
+// libxml2 keeps a reference to an internal entity as a node (XML_PARSE_NOENT is off) and expands it only
+// when the text is read (xmlNodeGetContent), so a 400 KB feed declaring a 100 KB entity and using it
+// thousands of times would become gigabytes there. Each entity's size is computed once from its
+// replacement text (entities nested in it included, cycles counted as over), then every reference in the
+// tree, in element content and in attribute values, adds what it grows by: its entity's size minus the
+// reference's own length ("&nbsp;" declared as "&#160;" adds nothing). Counts saturate just past `limit`.
+class ExpansionMeter {
+ public:
+  ExpansionMeter(xmlDoc* doc, std::size_t limit) : doc_(doc), limit_(limit) {}
+
+  // true when the whole document's references add at most `limit` bytes.
+  bool within_limit() {
+    std::size_t added = 0;
+    const xmlNode* node = doc_->children;
+    while (node != nullptr && added <= limit_) {
+      if (node->type == XML_ENTITY_REF_NODE) {
+        add(added, growth(node));
+      } else if (node->type == XML_ELEMENT_NODE) {
+        for (const xmlAttr* a = node->properties; a != nullptr; a = a->next)
+          for (const xmlNode* c = a->children; c != nullptr; c = c->next)
+            if (c->type == XML_ENTITY_REF_NODE) add(added, growth(c));
+      }
+      // Depth first, never into a reference (its children are the entity's) nor into the DTD.
+      if (node->children != nullptr && node->type != XML_ENTITY_REF_NODE && node->type != XML_DTD_NODE) {
+        node = node->children;
+        continue;
+      }
+      while (node != nullptr && node->next == nullptr) {
+        node = node->parent;
+        if (node != nullptr && node->type == XML_DOCUMENT_NODE) node = nullptr;
+      }
+      if (node != nullptr) node = node->next;
+    }
+    return added <= limit_;
+  }
+
+ private:
+  void add(std::size_t& total, std::size_t n) const {
+    total = n > limit_ || total + n > limit_ ? limit_ + 1 : total + n;
+  }
+
+  std::size_t growth(const xmlNode* ref) {
+    if (ref->name == nullptr) return 0;
+    const xmlEntity* entity = xmlGetDocEntity(doc_, ref->name);
+    if (entity == nullptr) return 0;
+    const std::size_t own = std::strlen(reinterpret_cast<const char*>(ref->name)) + 2;  // "&name;"
+    const std::size_t size = entity_size(entity);
+    return size > own ? size - own : 0;
+  }
+
+  // The entity's replacement text with every reference in it expanded, in bytes (saturating).
+  std::size_t entity_size(const xmlEntity* entity) {
+    if (entity->content == nullptr) return 0;  // external: never loaded (XML_PARSE_NONET, no DTD loading)
+    if (const auto it = sizes_.find(entity); it != sizes_.end()) return it->second;
+    if (!visiting_.insert(entity).second) return limit_ + 1;  // a reference cycle
+    const std::string_view text(reinterpret_cast<const char*>(entity->content));
+    std::size_t size = 0;
+    std::size_t i = 0;
+    while (i < text.size() && size <= limit_) {
+      const std::size_t amp = text.find('&', i);
+      if (amp == std::string_view::npos) {
+        add(size, text.size() - i);
+        break;
+      }
+      add(size, amp - i);
+      std::string_view name;
+      const std::size_t len = reference_length(text, amp, name);
+      if (len == 0 || name.empty()) {  // a bare '&' or a character reference: at most its own length
+        add(size, len == 0 ? 1 : len);
+        i = amp + (len == 0 ? 1 : len);
+        continue;
+      }
+      const std::string key(name);
+      const xmlEntity* inner = xmlGetDocEntity(doc_, reinterpret_cast<const xmlChar*>(key.c_str()));
+      add(size, inner == nullptr ? len : entity_size(inner));
+      i = amp + len;
+    }
+    visiting_.erase(entity);
+    sizes_.emplace(entity, size);
+    return size;
+  }
+
+  xmlDoc* doc_;
+  std::size_t limit_;
+  std::unordered_map<const xmlEntity*, std::size_t> sizes_;
+  std::unordered_set<const xmlEntity*> visiting_;
+};
+
+// Only a document with an internal DTD subset that declares entities can hold such references.
+bool entities_within_budget(xmlDoc* doc) {
+  if (doc == nullptr || doc->intSubset == nullptr || doc->intSubset->entities == nullptr) return true;
+  return ExpansionMeter(doc, kMaxEntityExpansionBytes).within_limit();
+}
+
+std::unexpected<Error> entity_budget_error() {
+  return fail(ErrorKind::kParse,
+              fmt::format("feed: XML error: entity expansion over {} KiB", kMaxEntityExpansionBytes / 1024));
+}
+
 }  // namespace
 
 Result<ParsedXml> parse_tolerant(std::string_view utf8) {
   Attempt strict = parse_once(utf8, kBaseOptions);
-  if (strict.well_formed) return ParsedXml{std::move(strict.doc), false, {}};
+  if (strict.well_formed) {
+    if (!entities_within_budget(strict.doc.get())) return entity_budget_error();
+    return ParsedXml{std::move(strict.doc), false, {}};
+  }
+  // libxml2's own amplification guard stopped the parse: a repaired or recovered copy would hold the
+  // same entities, so the document is refused, not read in part.
+  if (strict.entity_loop) return entity_budget_error();
 
   const std::string repaired = repair_references(utf8);
   Attempt second = parse_once(repaired, kBaseOptions);
-  if (second.well_formed) return ParsedXml{std::move(second.doc), true, std::move(strict.error)};
+  if (second.well_formed) {
+    if (!entities_within_budget(second.doc.get())) return entity_budget_error();
+    return ParsedXml{std::move(second.doc), true, std::move(strict.error)};
+  }
+  if (second.entity_loop) return entity_budget_error();
 
   Attempt recovered = parse_once(repaired, kBaseOptions | XML_PARSE_RECOVER);
+  if (recovered.entity_loop) return entity_budget_error();
   if (!recovered.doc || xmlDocGetRootElement(recovered.doc.get()) == nullptr)
     return fail(ErrorKind::kParse, "feed: " + strict.error);
+  if (!entities_within_budget(recovered.doc.get())) return entity_budget_error();
   return ParsedXml{std::move(recovered.doc), true, std::move(strict.error)};
 }
 

@@ -4,6 +4,7 @@
 
 #include <libxml/tree.h>
 
+#include <cstddef>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -25,9 +26,16 @@ struct ParsedXml {
   std::string error;  // first problem found, "XML error at line 3: ..."
 };
 
+// The most bytes a document may grow by through references to the entities its internal DTD subset
+// declares (every reference's replacement text, nested entities expanded, less the reference itself).
+inline constexpr std::size_t kMaxEntityExpansionBytes = 64 * 1024;
+
 // Parses UTF-8 text: strictly first; when that fails, repairs bare '&' and HTML named entities and
-// parses again, finally in libxml2's recover mode. Never loads external entities or the network.
-// Fails with kParse when no root element could be recovered.
+// parses again, finally in libxml2's recover mode. Never loads external entities, a DTD or the network, and
+// never substitutes entities (no XML_PARSE_NOENT). Fails with kParse when no root element could be
+// recovered, and with kParse "feed: XML error: entity expansion over 64 KiB" when the document's entity
+// references would add more than kMaxEntityExpansionBytes (a "billion laughs" or one big entity used many
+// times): such a document is refused whole, not expanded in part.
 [[nodiscard]] Result<ParsedXml> parse_tolerant(std::string_view utf8);
 
 // The namespaces feeds use, folded over their historical spellings.
