@@ -15,9 +15,10 @@ std::string time_or_dash(const std::optional<TimePoint>& t) {
   return t ? fmt::format("{:%Y-%m-%d %H:%M}", *t) : std::string("-");
 }
 
-// A paused blog is polled by no crawl, whatever its stored next_due_at says.
+// A paused or quarantined blog is polled by no crawl, whatever its stored next_due_at says.
 std::string next_due(const model::Blog& b) {
   if (b.paused) return "paused";
+  if (b.quarantined) return "quarantined";
   return b.next_due_at ? time_or_dash(b.next_due_at) : "now";
 }
 

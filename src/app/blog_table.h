@@ -11,7 +11,7 @@
 namespace longread::app {
 
 // Prints the header and one row per blog: id, title, category, feed URL, crawl state, next due ("now",
-// a time, or "paused"), visible articles.
+// a time, "paused" or "quarantined"), visible articles.
 void print_blog_table(std::span<const model::Blog> blogs);
 
 // One cell of an operator's table: control characters (an SMTP reply's line ends) become spaces so a row

@@ -122,7 +122,7 @@ int cmd_blog_pause(const config::Config& config, std::int64_t blog_id, bool paus
   if (!store) return 1;
   const auto before = existing_blog(*store, blog_id);
   if (!before) return 1;
-  if (before->paused == paused) {
+  if (before->paused == paused && (paused || !before->quarantined)) {
     fmt::print("blog {} is {} paused; nothing changed\n", blog_id, paused ? "already" : "not");
     return print_result(*before);
   }
@@ -134,6 +134,11 @@ int cmd_blog_pause(const config::Config& config, std::int64_t blog_id, bool paus
         "the site\n",
         blog_id, after->title, blog_id, after->article_count,
         after->article_count == 1 ? "article" : "articles");
+  } else if (before->quarantined) {
+    fmt::print(
+        "resumed blog {} \"{}\": out of quarantine (it had crashed the crawler {} times), due at the next "
+        "crawl\n",
+        blog_id, after->title, before->crashes);
   } else {
     fmt::print("resumed blog {} \"{}\": due at the next crawl\n", blog_id, after->title);
   }

@@ -5,12 +5,15 @@
 #include <spdlog/spdlog.h>
 #include <unistd.h>
 
+#include <pthread.h>
+
 #include <csignal>
 #include <filesystem>
 #include <fstream>
 #include <iterator>
 #include <nlohmann/json.hpp>
 #include <sstream>
+#include <thread>
 
 #include "app/blog_table.h"
 #include "app/progress.h"
@@ -101,6 +104,16 @@ int cmd_blogs(const config::Config& config) {
 }
 
 int cmd_crawl(const config::Config& config, bool all) {
+  // SIGTERM and Ctrl-C stop the pass as serve's SIGTERM does (Crawler::stop): the blogs it did not finish
+  // stay due, and none counts as having crashed the crawler (crash quarantine; a signal's default action
+  // would end the process with their parsing marks still set). Blocked before any thread starts (the
+  // store's checkpointer is one), so only the waiter below receives them; SIGUSR1 ends the waiter.
+  sigset_t signals;
+  sigemptyset(&signals);
+  sigaddset(&signals, SIGINT);
+  sigaddset(&signals, SIGTERM);
+  sigaddset(&signals, SIGUSR1);
+  pthread_sigmask(SIG_BLOCK, &signals, nullptr);
   auto store = open_store(config);
   if (!store) return 1;
   if (!ensure_blogs(config, *store)) return 1;
@@ -114,7 +127,13 @@ int cmd_crawl(const config::Config& config, bool all) {
                              .junk_options = &junk,
                              .category_threshold = config.curate.category_threshold});
   auto observer = make_crawl_observer(isatty(STDERR_FILENO) != 0);
+  std::thread waiter([&] {
+    int signal = 0;
+    if (sigwait(&signals, &signal) == 0 && signal != SIGUSR1) crawler.stop();
+  });
   auto summary = crawler.run(observer.get());
+  pthread_kill(waiter.native_handle(), SIGUSR1);
+  waiter.join();
   if (!summary) {
     return report_failure(summary.error());
   }

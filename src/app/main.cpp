@@ -58,7 +58,7 @@ int main(int argc, char** argv) {
   auto* blog_pause = blogs->add_subcommand(
       "pause", "Stop polling a blog until `blogs resume` (its articles stay on the site)");
   blog_pause->add_option("ID", pause_id, "The blog's id (see `longread blogs`)")->required();
-  auto* blog_resume = blogs->add_subcommand("resume", "Poll a paused blog again, starting at the next crawl");
+  auto* blog_resume = blogs->add_subcommand("resume", "Poll a paused or quarantined blog again, starting at the next crawl");
   blog_resume->add_option("ID", pause_id, "The blog's id (see `longread blogs`)")->required();
 
   bool all = false;

@@ -62,6 +62,10 @@ pipeline::CrawlOptions crawl_options(const config::Config& config, bool all) {
   o.schedule.frequency_window = config.crawl.entry_frequency_window;
   o.all = all;
   o.fetch_full_text = config.crawl.fetch_full_text;
+  o.max_entries_per_feed = static_cast<std::size_t>(config.crawl.max_entries_per_feed);
+  o.max_entry_bytes = config.crawl.max_entry_bytes;
+  o.max_articles_per_blog = config.crawl.max_articles_per_blog;
+  o.junk_retention = config.curate.junk_retention;
   return o;
 }
 

@@ -129,6 +129,15 @@ std::vector<Setting> settings() {
                }});
   num("crawl.entry_frequency_window_days", 365,
       [](Config& c, long long n) { c.crawl.entry_frequency_window = std::chrono::days{std::max(1LL, n)}; });
+  num("crawl.max_entries_per_feed", 100000,
+      [](Config& c, long long n) { c.crawl.max_entries_per_feed = static_cast<int>(std::max(1LL, n)); });
+  num("crawl.max_entry_kb", 65536, [](Config& c, long long n) {
+    c.crawl.max_entry_bytes = static_cast<std::size_t>(std::max(1LL, n)) << 10;
+  });
+  num("crawl.max_articles_per_blog", 10'000'000,
+      [](Config& c, long long n) { c.crawl.max_articles_per_blog = n; });
+  num("curate.junk_retention_days", 36500,
+      [](Config& c, long long n) { c.curate.junk_retention = std::chrono::days{n}; });
   num("curate.min_words", 100000, [](Config& c, long long n) { c.curate.min_words = static_cast<int>(n); });
   s.push_back({"crawl.fetch_full_text", [](Config& c, std::string_view v) -> Result<void> {
                  auto b = parse_bool("crawl.fetch_full_text", v);

@@ -35,6 +35,12 @@ struct CrawlConfig {
   std::chrono::days entry_frequency_window{28};
   std::string user_agent = "longread/0.1 (+https://github.com/longread/longread)";
   bool fetch_full_text = true;  // fetch the page of summary-only entries once
+  // Budgets against hostile or runaway feeds (docs/feed.md, "Budgets"): the newest entries taken per crawl
+  // (crawl.max_entries_per_feed, 1..100000), HTML kept per entry (crawl.max_entry_kb, 1..65536; cut beyond),
+  // rows kept per blog (crawl.max_articles_per_blog, 0 = no cap, ..10000000).
+  int max_entries_per_feed = 500;
+  std::size_t max_entry_bytes = 256 * 1024;
+  long long max_articles_per_blog = 2000;
 };
 
 struct CurateConfig {
@@ -42,6 +48,9 @@ struct CurateConfig {
   int min_words = 150;
   double category_threshold = 0.8;
   std::string model_path;  // trained category classifier (JSON); empty: classifier.json beside the database
+  // Days a hidden (junk) article keeps its bodies; its row (guid, verdict) stays so the entry never comes
+  // back (curate.junk_retention_days, 0 = forever, ..36500).
+  std::chrono::days junk_retention{30};
 };
 
 struct SiteConfig {

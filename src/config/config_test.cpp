@@ -5,6 +5,8 @@
 
 #include <filesystem>
 #include <fstream>
+#include <tuple>
+#include <vector>
 
 namespace longread::config {
 namespace {
@@ -73,6 +75,40 @@ TEST(Config, SmtpRetrySeconds) {
   EXPECT_EQ(c->smtp.retry_max, std::chrono::seconds{30});
   EXPECT_EQ(load("", {{"LONGREAD_SMTP_RETRY_INITIAL_SECONDS", "0"}})->smtp.retry_initial,
             std::chrono::seconds{1});
+}
+
+TEST(Config, FeedBudgets) {
+  auto defaults = load("", {});
+  ASSERT_TRUE(defaults) << defaults.error().message;
+  EXPECT_EQ(defaults->crawl.max_entries_per_feed, 500);
+  EXPECT_EQ(defaults->crawl.max_entry_bytes, 256u << 10);
+  EXPECT_EQ(defaults->crawl.max_articles_per_blog, 2000);
+  EXPECT_EQ(defaults->curate.junk_retention, std::chrono::days{30});
+
+  const auto path =
+      write_temp("longread_config_budgets.toml",
+                 "[crawl]\nmax_entries_per_feed = 50\nmax_entry_kb = 64\nmax_articles_per_blog = 0\n"
+                 "[curate]\njunk_retention_days = 0\n");
+  auto c = load(path, {{"LONGREAD_CRAWL_MAX_ENTRIES_PER_FEED", "0"}});
+  ASSERT_TRUE(c) << c.error().message;
+  EXPECT_EQ(c->crawl.max_entries_per_feed, 1);  // at least one entry
+  EXPECT_EQ(c->crawl.max_entry_bytes, 64u << 10);
+  EXPECT_EQ(c->crawl.max_articles_per_blog, 0);               // no cap
+  EXPECT_EQ(c->curate.junk_retention, std::chrono::days{0});  // keep junk bodies forever
+
+  for (const auto& [name, value, message] : std::vector<std::tuple<std::string, std::string, std::string>>{
+           {"LONGREAD_CRAWL_MAX_ENTRY_KB", "65537",
+            "config: crawl.max_entry_kb must be at most 65536, got 65537"},
+           {"LONGREAD_CRAWL_MAX_ENTRIES_PER_FEED", "-1",
+            "config: crawl.max_entries_per_feed must not be negative"},
+           {"LONGREAD_CRAWL_MAX_ARTICLES_PER_BLOG", "lots",
+            "config: crawl.max_articles_per_blog must be an integer, got \"lots\""},
+           {"LONGREAD_CURATE_JUNK_RETENTION_DAYS", "36501",
+            "config: curate.junk_retention_days must be at most 36500, got 36501"}}) {
+    auto bad = load("", {{name, value}});
+    ASSERT_FALSE(bad) << name;
+    EXPECT_EQ(bad.error().message, message + " (from " + name + ")");
+  }
 }
 
 TEST(Config, BadValuesGiveClearErrors) {

@@ -37,6 +37,11 @@ struct Blog {
   // for the polls answered 304, which carry no feed to read it from.
   std::optional<std::chrono::minutes> feed_update_interval;
 
+  // Crash quarantine (docs/fetch.md, "Quarantine"): how many crawler processes in a row died while parsing
+  // this blog's feed; at 3 it is quarantined, polled by no crawl until `longread blogs resume`.
+  int crashes = 0;
+  bool quarantined = false;
+
   std::int64_t article_count = 0;  // filled by listings
 };
 
@@ -70,6 +75,7 @@ struct Article {
   std::optional<bool> keep_override;  // operator's `longread keep/junk ID`; sticks across re-crawls
   bool full_text_fetched = false;     // the original page was fetched once for a summary-only entry
   int full_text_failures = 0;         // attempts at that page that failed for a passing reason (retried)
+  bool truncated = false;  // the feed's entry was longer than crawl.max_entry_kb and was cut (migration 0015)
   std::uint64_t simhash = 0;
 
   // Ranking.

@@ -3,9 +3,16 @@
 #include <fmt/format.h>
 #include <spdlog/spdlog.h>
 
+#include <signal.h>
+#include <unistd.h>
+
 #include <algorithm>
+#include <cerrno>
+#include <charconv>
 #include <memory>
 #include <mutex>
+#include <new>
+#include <random>
 #include <thread>
 #include <unordered_map>
 #include <unordered_set>
@@ -14,6 +21,7 @@
 #include "feed/feed.h"
 #include "fetch/http_client.h"
 #include "html/html.h"
+#include "pipeline/budgets.h"
 #include "pipeline/duplicates.h"
 #include "pipeline/task_pool.h"
 #include "storage/store.h"
@@ -63,14 +71,63 @@ struct PendingBlog {
   BlogResult result;
   Clock::time_point started;
   int pages_outstanding = 0;
-  bool cancelled = false;  // a page fetch was cut short by stop(): the blog is not recorded
+  bool cancelled = false;        // a page fetch was cut short by stop(): the blog is not recorded
+  std::optional<Error> error{};  // extracting or curating a page threw: the blog fails with this
 };
+
+// An exception thrown while working on one blog, as that blog's error: out of memory is a resource the
+// feed exhausted (kTooLarge); anything else is a bug (kInternal). Either way only that blog fails.
+Error exception_error(std::string_view stage, std::exception_ptr thrown) {
+  try {
+    std::rethrow_exception(thrown);
+  } catch (const std::bad_alloc&) {
+    return {ErrorKind::kTooLarge, fmt::format("crawl: out of memory while {}", stage)};
+  } catch (const std::exception& e) {
+    return {ErrorKind::kInternal, fmt::format("crawl: internal error while {}: {}", stage, e.what())};
+  } catch (...) {
+  }
+  return {ErrorKind::kInternal, fmt::format("crawl: internal error while {}", stage)};
+}
+
+std::string host_name() {
+  char host[256] = {};
+  if (gethostname(host, sizeof host - 1) != 0) return "localhost";
+  return host;
+}
+
+// The age past which a mark from another host is taken for a dead process (parsing takes seconds).
+constexpr auto kForeignMarkLease = std::chrono::hours{1};
 
 }  // namespace
 
+const std::string& parsing_owner() {
+  static const std::string owner = [] {
+    std::random_device random;
+    const std::uint64_t nonce = (static_cast<std::uint64_t>(random()) << 32) ^ random();
+    return fmt::format("{}:{}:{:016x}", host_name(), getpid(), nonce);
+  }();
+  return owner;
+}
+
+bool parsing_owner_alive(std::string_view owner, TimePoint since, TimePoint now) {
+  if (owner == parsing_owner()) return true;
+  const auto last = owner.rfind(':');
+  const auto middle = last == std::string_view::npos ? std::string_view::npos : owner.rfind(':', last - 1);
+  if (middle == std::string_view::npos) return false;  // not a mark this code writes: nobody holds it
+  const std::string_view host = owner.substr(0, middle);
+  const std::string_view pid_text = owner.substr(middle + 1, last - middle - 1);
+  if (host != host_name()) return now - since < kForeignMarkLease;
+  pid_t pid = 0;
+  const auto [end, ec] = std::from_chars(pid_text.data(), pid_text.data() + pid_text.size(), pid);
+  if (ec != std::errc{} || end != pid_text.data() + pid_text.size() || pid <= 0) return false;
+  // Our own pid with another nonce: an earlier process that had this pid (a restarted container).
+  if (pid == getpid()) return false;
+  return kill(pid, 0) == 0 || errno == EPERM;
+}
+
 std::string status_text(const Error& error) {
   std::string_view text = error.message;
-  for (std::string_view prefix : {"fetch: ", "feed: ", "html: "}) {
+  for (std::string_view prefix : {"fetch: ", "feed: ", "html: ", "crawl: "}) {
     if (text.starts_with(prefix)) {
       text.remove_prefix(prefix.size());
       break;
@@ -88,13 +145,52 @@ void Crawler::stop() {
   client_.cancel();
 }
 
+std::unordered_set<std::int64_t> Crawler::record_crashes(TimePoint now) {
+  std::unordered_set<std::int64_t> crashed;
+  auto marks = store_.parsing_marks();
+  if (!marks) {
+    spdlog::warn("crawl: cannot look for crashed crawls: {}", marks.error().message);
+    return crashed;
+  }
+  for (const auto& mark : *marks) {
+    if (parsing_owner_alive(mark.owner, mark.since, now)) continue;
+    auto blog = store_.blog(mark.blog_id);
+    if (!blog || !*blog) continue;
+    const model::Blog& b = **blog;
+    storage::CrawlerCrash crash{.mark = mark, .crashes = b.crashes + 1, .now = now};
+    crash.quarantine = crash.crashes >= kQuarantineAfterCrashes;
+    crash.status =
+        crash.quarantine
+            ? fmt::format(
+                  "quarantined: crashed the crawler while parsing ({} of {}); `longread blogs resume "
+                  "{}` polls it again",
+                  crash.crashes, kQuarantineAfterCrashes, b.id)
+            : fmt::format("crashed the crawler while parsing ({} of {})", crash.crashes,
+                          kQuarantineAfterCrashes);
+    crash.next_due_at = next_due(now, b.consecutive_failures + 1, std::nullopt, options_.schedule);
+    auto recorded = store_.record_crawler_crash(crash);
+    if (!recorded) {
+      spdlog::warn("crawl: blog_id={} cannot record a crashed crawl: {}", b.id, recorded.error().message);
+    } else if (*recorded) {
+      crashed.insert(b.id);
+      spdlog::error("crawl: blog_id={} feed_url={} {} (the crawler {} died parsing it at {})", b.id,
+                    b.feed_url, crash.status, mark.owner, format_rfc3339(mark.since));
+    }
+  }
+  return crashed;
+}
+
 Result<CrawlSummary> Crawler::run(CrawlObserver* observer) {
   const auto pass_start = Clock::now();
   const TimePoint now = now_seconds();
+  const auto crashed = record_crashes(now);
   auto blogs = options_.all ? store_.blogs() : store_.due_blogs(now);
   if (!blogs) return std::unexpected(blogs.error());
-  // A paused blog (`longread blogs pause`) is polled by no crawl, --all included; due_blogs leaves it out.
-  std::erase_if(*blogs, [](const model::Blog& blog) { return blog.paused; });
+  // A paused blog (`longread blogs pause`) or a quarantined one (it crashed the crawler) is polled by no
+  // crawl, --all included; due_blogs leaves them out. One found to have crashed the last crawler backs off.
+  std::erase_if(*blogs, [&](const model::Blog& blog) {
+    return blog.paused || blog.quarantined || crashed.contains(blog.id);
+  });
 
   CrawlSummary summary;
   summary.total = static_cast<int>(blogs->size());
@@ -146,6 +242,7 @@ Result<CrawlSummary> Crawler::run(CrawlObserver* observer) {
     } else {
       result.new_articles = saved->inserted;
       result.updated_articles = saved->updated;
+      result.articles_deleted = saved->deleted;
     }
     result.elapsed = since(started);
     std::lock_guard lock(mutex);
@@ -189,7 +286,14 @@ Result<CrawlSummary> Crawler::run(CrawlObserver* observer) {
     std::vector<storage::CrawlRecord> records;
     records.reserve(jobs.size());
     for (auto& job : jobs) records.push_back(std::move(job.record));
-    const auto saved = duplicates.save_all(records);
+    std::vector<Result<storage::SaveStats>> saved;
+    try {
+      saved = duplicates.save_all(records);
+    } catch (...) {
+      // Nothing of the group was committed (the transaction rolls back as the exception leaves it).
+      const Error error = exception_error("saving", std::current_exception());
+      saved.assign(jobs.size(), std::unexpected(error));
+    }
     for (std::size_t i = 0; i < jobs.size(); ++i) report(jobs[i].result, saved[i], jobs[i].started);
   };
   TaskPool writer(1);
@@ -201,7 +305,23 @@ Result<CrawlSummary> Crawler::run(CrawlObserver* observer) {
     writer.submit(save_queued);
   };
 
-  auto process_feed = [&](const fetch::Response& response) {
+  // A blog's failure record: stored with its reason, backed off like any failed poll.
+  auto failure_record = [&](const model::Blog& blog, const Error& error, std::optional<TimePoint> retry_at,
+                            storage::CrawlRecord& record, BlogResult& result) {
+    record.success = false;
+    record.error = status_text(error);
+    record.status = record.error;
+    record.consecutive_failures = blog.consecutive_failures + 1;
+    record.next_due_at = next_due(now, record.consecutive_failures, retry_at, options_.schedule);
+    record.articles.clear();
+    // Validators of a body that was not stored would make the next poll a 304 that never stores it.
+    record.etag.reset();
+    record.last_modified.reset();
+    result.status = record.status;
+    result.error_kind = error.kind;
+  };
+
+  auto process_feed_unguarded = [&](const fetch::Response& response) {
     const auto started = Clock::now() - response.elapsed;
     const model::Blog& blog = by_id.at(response.tag);
     storage::CrawlRecord record;
@@ -214,13 +334,7 @@ Result<CrawlSummary> Crawler::run(CrawlObserver* observer) {
       record.new_feed_url = response.permanent_redirect;
 
     auto fail_with = [&](const Error& error) {
-      record.success = false;
-      record.error = status_text(error);
-      record.status = record.error;
-      record.consecutive_failures = blog.consecutive_failures + 1;
-      record.next_due_at = next_due(now, record.consecutive_failures, response.retry_at, options_.schedule);
-      result.status = record.status;
-      result.error_kind = error.kind;
+      failure_record(blog, error, response.retry_at, record, result);
     };
 
     // After a 200 or 304: due after the interval (or, with crawl.scheduler = entry_frequency, the blog's
@@ -277,11 +391,16 @@ Result<CrawlSummary> Crawler::run(CrawlObserver* observer) {
     } else if (response.not_modified()) {
       record.success = true;
       record.status = "not modified";
+      if (options_.junk_retention.count() > 0) record.prune_hidden_before = now - options_.junk_retention;
       // A 304 has no body, so the feed's own hint is the one stored from its last parse (migration 0010):
       // the server's Cache-Control / Expires alone would lose a <ttl> on every poll but those that get a 200.
       result.status = record.status;  // before the reason: the pass counts "not modified" by this text
       schedule_success(record, {.fresh_for = response.fresh_for, .feed_interval = blog.feed_update_interval});
     } else {
+      // On disk before the parse starts: if this process dies parsing the body (out of memory, abort), the
+      // next pass finds the mark and blames this blog (crash quarantine, Crawler::run).
+      if (auto marked = store_.mark_parsing(blog.id, parsing_owner(), now_seconds()); !marked)
+        spdlog::warn("crawl: blog_id={} cannot mark it parsing: {}", blog.id, marked.error().message);
       auto parsed = feed::parse_feed(
           response.body, {.base_url = response.final_url.empty() ? blog.feed_url : response.final_url,
                           .content_type = response.content_type});
@@ -299,13 +418,24 @@ Result<CrawlSummary> Crawler::run(CrawlObserver* observer) {
         record.author = parsed->author;
         result.status = "ok";
         result.entries = static_cast<int>(parsed->entries.size());
+        // Budgets: the newest entries only, each cut to its byte budget (docs/feed.md, "Budgets").
+        const std::size_t dropped = take_newest_entries(parsed->entries, options_.max_entries_per_feed);
+        if (dropped > 0) {
+          result.entries_dropped = static_cast<int>(dropped);
+          record.status += fmt::format(" (newest {} of {} entries: crawl.max_entries_per_feed)",
+                                       parsed->entries.size(), result.entries);
+        }
+        record.max_articles = options_.max_articles_per_blog;
+        if (options_.junk_retention.count() > 0) record.prune_hidden_before = now - options_.junk_retention;
 
         std::unordered_map<std::string, storage::StoredArticleKey> known;
         if (auto keys = store_.article_keys(blog.id)) {
           for (auto& key : *keys) known.emplace(key.guid, std::move(key));
         }
         std::unordered_set<std::string> seen;
-        for (const auto& entry : parsed->entries) {
+        for (auto& entry : parsed->entries) {
+          const bool truncated = cap_entry(entry, options_.max_entry_bytes);
+          if (truncated) ++result.entries_truncated;
           std::string identity = entry_identity(entry);
           // Entries repeated within one feed: the first wins, whether or not it changed, so that two
           // posts sharing a guid do not take turns being stored on every crawl.
@@ -320,6 +450,7 @@ Result<CrawlSummary> Crawler::run(CrawlObserver* observer) {
                                   it->second.full_text_failures < kFullTextAttempts;
           if (unchanged && !retry_page) continue;
           auto article = build_article(entry, blog, now, curation_);
+          article.truncated = truncated;
           article.content_hash = std::move(hash);
           if (retry_page) article.full_text_failures = it->second.full_text_failures;
           if (it != known.end()) {
@@ -328,6 +459,15 @@ Result<CrawlSummary> Crawler::run(CrawlObserver* observer) {
           }
           record.articles.push_back(std::move(article));
         }
+        // Every identity the feed holds now, unchanged ones included: the per-blog cap never deletes those
+        // (deleted, they would come back as new on the next crawl).
+        record.feed_guids.assign(seen.begin(), seen.end());
+        if (result.entries_truncated > 0)
+          record.status +=
+              fmt::format(" ({} cut to {} KiB: crawl.max_entry_kb)",
+                          result.entries_truncated == 1 ? std::string("1 entry")
+                                                        : fmt::format("{} entries", result.entries_truncated),
+                          options_.max_entry_bytes / 1024);
         schedule_success(record, {.fresh_for = response.fresh_for, .feed_interval = parsed->update_interval});
 
         int budget = options_.fetch_full_text ? options_.max_full_text_per_blog : 0;
@@ -357,6 +497,24 @@ Result<CrawlSummary> Crawler::run(CrawlObserver* observer) {
     finish_blog(record, result, started);
   };
 
+  // Whatever goes wrong with one blog stays with that blog: an exception (std::bad_alloc included) while
+  // parsing or curating its feed fails it with the reason, and the pass goes on.
+  auto process_feed = [&](const fetch::Response& response) {
+    try {
+      process_feed_unguarded(response);
+    } catch (...) {
+      const Error error = exception_error("reading the feed", std::current_exception());
+      const model::Blog& blog = by_id.at(response.tag);
+      spdlog::error("crawl: blog_id={} feed_url={} {}", blog.id, blog.feed_url, error.message);
+      storage::CrawlRecord record{.blog_id = blog.id, .attempted_at = now};
+      BlogResult result;
+      result.blog_id = blog.id;
+      result.feed_url = blog.feed_url;
+      failure_record(blog, error, std::nullopt, record, result);
+      finish_blog(record, result, Clock::now() - response.elapsed);
+    }
+  };
+
   auto process_page = [&](const fetch::Response& response) {
     PendingBlog* p = nullptr;
     model::Article* article = nullptr;
@@ -369,16 +527,23 @@ Result<CrawlSummary> Crawler::run(CrawlObserver* observer) {
       article = &p->record.articles.at(job.article_index);  // each job owns its article; no resize happens
     }
     bool improved = false;
+    std::optional<Error> page_error;
     const bool cancelled = response.error && fetch::HttpClient::is_cancelled(*response.error);
-    if (response.ok()) {
-      if (auto extracted = html::extract_main_content(response.body, response.final_url)) {
-        // Keep the page's text only when it is a real improvement over the feed's summary.
-        if (count_words(extracted->text) > static_cast<std::size_t>(article->word_count)) {
-          article->content_html = std::move(extracted->content_html);
-          curate_article(*article, p->blog, curation_);
-          improved = true;
+    try {
+      if (response.ok()) {
+        if (auto extracted = html::extract_main_content(response.body, response.final_url)) {
+          // Keep the page's text only when it is a real improvement over the feed's summary.
+          if (count_words(extracted->text) > static_cast<std::size_t>(article->word_count)) {
+            if (cut_html(extracted->content_html, options_.max_entry_bytes)) article->truncated = true;
+            article->content_html = std::move(extracted->content_html);
+            curate_article(*article, p->blog, curation_);
+            improved = true;
+          }
         }
       }
+    } catch (...) {
+      page_error = exception_error("reading a full-text page", std::current_exception());
+      spdlog::error("crawl: blog_id={} page={} {}", p->blog.id, response.final_url, page_error->message);
     }
     // Done with the page when it was read or failed for good (404, not HTML, too large); a failure that may
     // pass (timeout, network, 429, 5xx) is tried again at the next read of the feed, kFullTextAttempts in
@@ -394,6 +559,7 @@ Result<CrawlSummary> Crawler::run(CrawlObserver* observer) {
       std::lock_guard lock(mutex);
       if (improved) ++p->result.full_text_fetched;
       if (cancelled) p->cancelled = true;
+      if (page_error && !p->error) p->error = page_error;
       if (--p->pages_outstanding == 0) {
         const auto it = pending.find(page_jobs.at(response.tag).blog_tag);
         done.emplace(std::move(it->second));
@@ -402,6 +568,9 @@ Result<CrawlSummary> Crawler::run(CrawlObserver* observer) {
     }
     if (done && done->cancelled) {
       report_stopped(done->result, done->started);
+    } else if (done && done->error) {
+      failure_record(done->blog, *done->error, std::nullopt, done->record, done->result);
+      finish_blog(done->record, done->result, done->started);
     } else if (done) {
       finish_blog(done->record, done->result, done->started);
     }
@@ -426,6 +595,9 @@ Result<CrawlSummary> Crawler::run(CrawlObserver* observer) {
   // polls it again and fetches them (saved with its summaries, its unchanged entries would never get them).
   for (auto& [tag, p] : pending) report_stopped(p.result, p.started);
   writer.wait_idle();
+  // Every blog of the pass is saved or was stopped: none of its marks stands for a parse still running.
+  if (auto cleared = store_.clear_parsing_marks(parsing_owner()); !cleared)
+    spdlog::warn("crawl: cannot clear parsing marks: {}", cleared.error().message);
 
   summary.elapsed = since(pass_start);
   if (observer) observer->on_finish(summary);

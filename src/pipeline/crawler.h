@@ -8,6 +8,8 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <string_view>
+#include <unordered_set>
 
 #include "core/error.h"
 #include "pipeline/article_builder.h"
@@ -27,7 +29,17 @@ struct CrawlOptions {
   bool all = false;             // ignore schedules: crawl every blog
   bool fetch_full_text = true;  // fetch the page of summary-only entries (once per article)
   int max_full_text_per_blog = 10;
+  // Budgets against hostile or runaway feeds (docs/feed.md, "Budgets"): the newest entries taken per crawl,
+  // HTML bytes kept per entry (cut beyond, Article::truncated), rows kept per blog (0: no cap; the prune
+  // order is in storage::CrawlRecord), and days a hidden (junk) article keeps its bodies (0: forever).
+  std::size_t max_entries_per_feed = 500;
+  std::size_t max_entry_bytes = 256 * 1024;
+  std::int64_t max_articles_per_blog = 2000;
+  std::chrono::days junk_retention{30};
 };
+
+// Crawler processes in a row that may die while parsing a blog's feed before it is quarantined.
+inline constexpr int kQuarantineAfterCrashes = 3;
 
 // What happened to one blog in this pass.
 struct BlogResult {
@@ -39,6 +51,9 @@ struct BlogResult {
   int new_articles = 0;
   int updated_articles = 0;
   int full_text_fetched = 0;
+  int entries_dropped = 0;    // past crawl.max_entries_per_feed (the oldest)
+  int entries_truncated = 0;  // cut to crawl.max_entry_kb
+  int articles_deleted = 0;   // to keep the blog within crawl.max_articles_per_blog
   std::chrono::milliseconds elapsed{0};
 };
 
@@ -70,7 +85,14 @@ class Crawler {
   Crawler(storage::Store& store, fetch::HttpClient& client, CrawlOptions options, CurationContext curation);
 
   // Runs one pass. Fails only when the store cannot list blogs; per-blog failures are recorded and the
-  // pass goes on.
+  // pass goes on, whatever they are: an exception (std::bad_alloc included) while parsing, curating,
+  // extracting a page or saving fails that blog alone, with the reason stored.
+  //
+  // Crash quarantine: each blog is marked in the store (mark_parsing) before its feed body is parsed, and the
+  // mark goes with its saved result. A pass first looks for marks left by a crawler process that is gone (it
+  // died parsing that blog: out of memory, abort, kill -9) and records the crash: the blog backs off, and
+  // after kQuarantineAfterCrashes in a row it is quarantined. stop() is not a crash: the pass ends normally
+  // and removes its marks.
   [[nodiscard]] Result<CrawlSummary> run(CrawlObserver* observer = nullptr);
 
   // Thread-safe: asks a running pass to finish early (remaining transfers are cancelled, nothing
@@ -82,8 +104,19 @@ class Crawler {
   fetch::HttpClient& client_;
   CrawlOptions options_;
   CurationContext curation_;
+  // Records the crashes of crawler processes that died while parsing a blog (marks they left behind);
+  // returns those blogs, which this pass leaves alone (they back off), --all included.
+  std::unordered_set<std::int64_t> record_crashes(TimePoint now);
+
   std::atomic<bool> stop_requested_{false};
 };
+
+// Whether the crawler process `owner` ("host:pid:nonce", as it marks blogs) may still be running: this
+// process; another live pid on this host; on another host, a mark younger than an hour (a parse takes
+// seconds, so an older one is a process that is gone).
+bool parsing_owner_alive(std::string_view owner, TimePoint since, TimePoint now);
+// This process's owner string.
+const std::string& parsing_owner();
 
 // "fetch: timed out after 30 s" -> "timed out after 30 s": the stored, operator-facing form (the
 // technical message without its module prefix; it names the cause precisely).

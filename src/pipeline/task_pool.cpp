@@ -1,6 +1,9 @@
 #include "pipeline/task_pool.h"
 
+#include <spdlog/spdlog.h>
+
 #include <algorithm>
+#include <exception>
 
 namespace longread::pipeline {
 
@@ -41,7 +44,15 @@ void TaskPool::work() {
     queue_.pop_front();
     ++running_;
     lock.unlock();
-    task();
+    // A task that throws must not end the process (std::terminate) nor leave running_ counted: the callers
+    // catch what they can attribute to a blog; this is the last line.
+    try {
+      task();
+    } catch (const std::exception& e) {
+      spdlog::error("crawl: a task failed: {}", e.what());
+    } catch (...) {
+      spdlog::error("crawl: a task failed");
+    }
     lock.lock();
     --running_;
     if (queue_.empty() && running_ == 0) idle_.notify_all();

@@ -18,6 +18,7 @@ class TaskPool {
   TaskPool(const TaskPool&) = delete;
   TaskPool& operator=(const TaskPool&) = delete;
 
+  // A task that throws is logged and counted as finished.
   void submit(std::function<void()> task);
   // Blocks until every submitted task has finished.
   void wait_idle();

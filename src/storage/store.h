@@ -36,7 +36,8 @@ struct BlogEdit {
   std::optional<std::string> category{};  // slug; created when new; empty: "uncategorized"
   std::optional<bool> short_form{};
   std::optional<std::string> feed_url{};
-  std::optional<bool> paused{};  // false on a paused blog also makes it due at once
+  std::optional<bool> paused{};  // false also lifts a crash quarantine; on a paused or quarantined blog it
+                                 // makes it due at once
 };
 
 // What one crawl of one blog produced; save_crawl writes all of it in one transaction.
@@ -59,12 +60,41 @@ struct CrawlRecord {
   std::string site_url{};
   std::string author{};
   std::vector<model::Article> articles{};  // upserted by (blog_id, guid)
+
+  // Budgets, applied in the same transaction after the articles (docs/storage.md, "Budgets"). A crawl that
+  // inserted articles leaves the blog at most `max_articles` rows (0: no cap) by deleting, oldest first,
+  // hidden (junk) articles, then visible ones; never one with a vote, on a reading list, kept by the
+  // operator, or whose guid is in `feed_guids` (the feed holds it now: deleted, it would come back as new).
+  std::int64_t max_articles = 0;
+  std::vector<std::string> feed_guids{};
+  // Set: hidden articles of the blog first seen before this lose their bodies (summary, content, text,
+  // excerpt); guid, content hash and verdict stay, so the entry is never new again.
+  std::optional<TimePoint> prune_hidden_before{};
 };
 
 struct SaveStats {
   int inserted = 0;
   int updated = 0;  // content changed; votes and first-seen kept
   int unchanged = 0;
+  int deleted = 0;        // rows removed to keep the blog within CrawlRecord::max_articles
+  int bodies_pruned = 0;  // hidden articles whose bodies were emptied (CrawlRecord::prune_hidden_before)
+};
+
+// A crawler's mark on a blog whose feed it is parsing (migration 0015): who ("host:pid:nonce") and since.
+struct ParsingMark {
+  std::int64_t blog_id = 0;
+  std::string owner{};
+  TimePoint since{};
+};
+
+// A crawler that died while parsing a blog (its mark outlived it): what to store for the blog.
+struct CrawlerCrash {
+  ParsingMark mark{};  // as read: the crash is recorded only while the blog still carries exactly this mark
+  int crashes = 0;     // the blog's crashes in a row, this one included
+  bool quarantine = false;
+  std::string status{};  // stored as the last status and error
+  std::optional<TimePoint> next_due_at{};
+  TimePoint now{};
 };
 
 // What the pipeline needs to know of an already stored article to avoid repeated work.
@@ -252,6 +282,19 @@ class Store {
   virtual Result<std::int64_t> count_recent_articles(std::int64_t /*blog_id*/, TimePoint /*since*/) {
     return unsupported("count_recent_articles");
   }
+
+  // Crash quarantine (migration 0015, docs/fetch.md "Quarantine"). Each is one statement, committed at once:
+  // the mark must be on disk before the parse it covers starts.
+  // Marks `blog_id` as being parsed by `owner` since `since` (replacing any mark).
+  virtual Result<void> mark_parsing(std::int64_t blog_id, std::string_view owner, TimePoint since) = 0;
+  // Every blog that carries a mark.
+  virtual Result<std::vector<ParsingMark>> parsing_marks() = 0;
+  // Removes every mark of `owner` (the end of its pass; save_crawl removes a blog's mark with its result).
+  virtual Result<void> clear_parsing_marks(std::string_view owner) = 0;
+  // Records `crash` on its blog (crash count, quarantine, status and error, one more consecutive failure,
+  // next due) and removes the mark, all only if the blog still carries exactly crash.mark; false when it
+  // does not (another process recorded it first, or the blog was crawled again meanwhile).
+  virtual Result<bool> record_crawler_crash(const CrawlerCrash& crash) = 0;
 
   // --- reading
   virtual Result<std::optional<ArticleView>> article(std::int64_t id) = 0;

@@ -80,12 +80,15 @@ constexpr const char* kEditBlog =
     "UPDATE blogs SET title = COALESCE(:title, title), category = COALESCE(:category, category),"
     " short_form = COALESCE(:short_form, short_form), feed_url = COALESCE(:feed_url, feed_url),"
     " paused = COALESCE(:paused, paused),"
+    // A resume also lifts a crash quarantine (migration 0015) and starts its count again.
+    " quarantined = CASE WHEN :paused = 0 THEN 0 ELSE quarantined END,"
+    " crashes = CASE WHEN :paused = 0 THEN 0 ELSE crashes END,"
     // A new feed URL drops the old URL's validators (they belong to the other resource) and is read at once.
     " etag = CASE WHEN :feed_url IS NOT NULL AND :feed_url <> feed_url THEN '' ELSE etag END,"
     " last_modified = CASE WHEN :feed_url IS NOT NULL AND :feed_url <> feed_url THEN '' ELSE last_modified "
     "END,"
-    " next_due_at = CASE WHEN (paused = 1 AND :paused = 0) OR (:feed_url IS NOT NULL AND :feed_url <> "
-    "feed_url)"
+    " next_due_at = CASE WHEN ((paused = 1 OR quarantined = 1) AND :paused = 0) OR (:feed_url IS NOT NULL"
+    " AND :feed_url <> feed_url)"
     " THEN NULL ELSE next_due_at END"
     " WHERE id = :id";
 // A category an edit left without blogs and articles goes, so the site does not list it with 0 articles.
@@ -97,19 +100,20 @@ constexpr const char* kDropEmptyCategory =
 #define LONGREAD_BLOG_COLUMNS                                                                           \
   "b.id, b.feed_url, b.site_url, b.title, b.author, b.category, b.short_form, b.etag, b.last_modified," \
   " b.last_attempt_at, b.last_success_at, b.next_due_at, b.consecutive_failures, b.last_status,"        \
-  " b.last_error, b.last_error_at, b.visible_articles, b.feed_update_minutes, b.paused"
+  " b.last_error, b.last_error_at, b.visible_articles, b.feed_update_minutes, b.paused, b.crashes,"     \
+  " b.quarantined"
 
 constexpr const char* kSelectBlogById = "SELECT " LONGREAD_BLOG_COLUMNS " FROM blogs b WHERE b.id = :id";
 constexpr const char* kSelectBlogByFeedUrl =
     "SELECT " LONGREAD_BLOG_COLUMNS " FROM blogs b WHERE b.feed_url = :feed_url";
 constexpr const char* kSelectBlogs =
     "SELECT " LONGREAD_BLOG_COLUMNS " FROM blogs b ORDER BY LOWER(b.title), b.id";
-// "IS NOT NULL" first: never-crawled blogs lead, whatever the engine's NULL ordering. Paused blogs are
-// never due (migration 0011).
-constexpr const char* kSelectDueBlogs =
-    "SELECT " LONGREAD_BLOG_COLUMNS
-    " FROM blogs b WHERE b.paused = 0 AND (b.next_due_at IS NULL OR b.next_due_at <= :now)"
-    " ORDER BY b.next_due_at IS NOT NULL, b.next_due_at, b.id";
+// "IS NOT NULL" first: never-crawled blogs lead, whatever the engine's NULL ordering. Paused blogs
+// (migration 0011) and quarantined ones (0015) are never due.
+constexpr const char* kSelectDueBlogs = "SELECT " LONGREAD_BLOG_COLUMNS
+                                        " FROM blogs b WHERE b.paused = 0 AND b.quarantined = 0 AND "
+                                        "(b.next_due_at IS NULL OR b.next_due_at <= :now)"
+                                        " ORDER BY b.next_due_at IS NOT NULL, b.next_due_at, b.id";
 constexpr const char* kCountBlogs = "SELECT COUNT(*) FROM blogs";
 constexpr const char* kCountArticles = "SELECT COUNT(*) FROM articles";
 
@@ -129,11 +133,11 @@ constexpr const char* kInsertArticle =
     "category,"
     " category_from_blog, junk, junk_reason, duplicate_of, keep_override, visible, full_text_fetched, "
     "full_text_failures, simhash,"
-    " votes)"
+    " votes, truncated)"
     " VALUES (:blog_id, :guid, :title, :link, :author, :published, :updated, :undated, :summary_html,"
     " :content_html, :first_seen, :display_at, :content_hash, :text, :excerpt, :word_count, :reading_minutes,"
     " :category, :category_from_blog, :junk, :junk_reason, " LONGREAD_DUPLICATE_OF
-    ", :keep_override, :visible, :full_text_fetched, :full_text_failures, :simhash, :votes)";
+    ", :keep_override, :visible, :full_text_fetched, :full_text_failures, :simhash, :votes, :truncated)";
 
 // A new visible article enters the full-text index (migration 0007: the store writes it, after the crawl's
 // other statements, so FTS5 writes the crawl's entries as one segment at commit). The index's delete and
@@ -157,7 +161,8 @@ constexpr const char* kUpdateArticle =
     " category_from_blog = :category_from_blog, junk = :junk, junk_reason = :junk_reason,"
     " duplicate_of = " LONGREAD_DUPLICATE_OF
     ", visible = CASE WHEN keep_override IS NULL THEN 1 - :junk ELSE keep_override END,"
-    " full_text_fetched = :full_text_fetched, full_text_failures = :full_text_failures, simhash = :simhash"
+    " full_text_fetched = :full_text_fetched, full_text_failures = :full_text_failures, simhash = :simhash,"
+    " truncated = :truncated, pruned_at = NULL"
     " WHERE id = :id";
 
 // Content unchanged but curation given again (a full-text page tried again, migration 0014): refresh it,
@@ -168,7 +173,8 @@ constexpr const char* kRefreshCuration =
     " reading_minutes = :reading_minutes, category = :category, category_from_blog = :category_from_blog,"
     " junk = :junk, junk_reason = :junk_reason, duplicate_of = " LONGREAD_DUPLICATE_OF
     ", visible = CASE WHEN keep_override IS NULL THEN 1 - :junk ELSE keep_override END,"
-    " full_text_fetched = :full_text_fetched, full_text_failures = :full_text_failures, simhash = :simhash"
+    " full_text_fetched = :full_text_fetched, full_text_failures = :full_text_failures, simhash = :simhash,"
+    " pruned_at = NULL"
     " WHERE id = :id AND NOT (content_html = :content_html AND text = :text AND excerpt = :excerpt"
     " AND word_count = :word_count"
     " AND reading_minutes = :reading_minutes AND category = :category AND junk = :junk"
@@ -187,8 +193,48 @@ constexpr const char* kUpdateBlogCrawlState =
     "  ELSE NULLIF(:feed_update_minutes, 0) END,"
     " title = CASE WHEN title = '' THEN :feed_title ELSE title END,"
     " site_url = CASE WHEN site_url = '' THEN :site_url ELSE site_url END,"
-    " author = CASE WHEN author = '' THEN :author ELSE author END"
+    " author = CASE WHEN author = '' THEN :author ELSE author END,"
+    // The result is saved: the parse it covered is over (migration 0015). A feed body read without a crash
+    // (a 200, the one case that sets validators) ends a crash streak; a 304 parses nothing, so proves
+    // nothing.
+    " parsing_by = '', parsing_since = NULL,"
+    " crashes = CASE WHEN :success = 1 AND :etag IS NOT NULL THEN 0 ELSE crashes END"
     " WHERE id = :blog_id";
+
+// Crash quarantine (migration 0015). A mark is one autocommitted UPDATE.
+constexpr const char* kMarkParsing =
+    "UPDATE blogs SET parsing_by = :owner, parsing_since = :since WHERE id = :blog_id";
+constexpr const char* kSelectParsingMarks =
+    "SELECT id, parsing_by, parsing_since FROM blogs WHERE parsing_by <> '' ORDER BY id";
+constexpr const char* kClearParsingMarks =
+    "UPDATE blogs SET parsing_by = '', parsing_since = NULL WHERE parsing_by = :owner";
+// Only while the blog still carries the mark that was read: of two processes finding the same dead mark,
+// one records the crash.
+constexpr const char* kRecordCrawlerCrash =
+    "UPDATE blogs SET crashes = :crashes, quarantined = :quarantined, parsing_by = '', parsing_since = NULL,"
+    " last_attempt_at = :now, last_status = :status, last_error = :status, last_error_at = :now,"
+    " consecutive_failures = consecutive_failures + 1, next_due_at = :next_due_at"
+    " WHERE id = :blog_id AND parsing_by = :owner AND parsing_since = :since";
+
+// Budgets (migration 0015, docs/storage.md "Budgets"). The rows a blog has, read from the covering index
+// articles_blog_display_at (migration 0012).
+constexpr const char* kCountBlogArticles = "SELECT COUNT(*) FROM articles WHERE blog_id = :blog_id";
+// What a blog over its cap may lose, in the order it loses it: hidden (junk) first, then the oldest. Never an
+// article with a vote, on a reading list or kept by the operator; the feed's current guids are left out by
+// the caller.
+constexpr const char* kSelectPruneCandidates =
+    "SELECT a.id, a.guid FROM articles a WHERE a.blog_id = :blog_id AND a.votes = 0"
+    " AND (a.keep_override IS NULL OR a.keep_override = 0)"
+    " AND NOT EXISTS (SELECT 1 FROM votes v WHERE v.article_id = a.id)"
+    " AND NOT EXISTS (SELECT 1 FROM reading_list r WHERE r.article_id = a.id)"
+    " ORDER BY a.visible, a.display_at, a.id";
+// The delete triggers (migrations 0003, 0004) take a visible article out of the search index and the counts.
+constexpr const char* kDeleteArticle = "DELETE FROM articles WHERE id = :id";
+// Hidden articles past curate.junk_retention_days keep their row (guid, content hash, verdict) and lose the
+// bodies. Hidden articles are not in the search index, so the index's update trigger writes nothing.
+constexpr const char* kPruneHiddenBodies =
+    "UPDATE articles SET summary_html = '', content_html = '', text = '', excerpt = '', pruned_at = :now"
+    " WHERE blog_id = :blog_id AND visible = 0 AND pruned_at IS NULL AND first_seen < :before";
 // A permanent redirect onto a feed URL another blog already has is not applied (it would break the
 // unique feed URL); the crawl is still saved.
 constexpr const char* kRedirectBlog =
@@ -246,7 +292,7 @@ constexpr const char* kCountVisibleInCategory =
 #define LONGREAD_ARTICLE_COLUMNS_TAIL                                                                  \
   " a.first_seen, a.content_hash, a.excerpt, a.word_count, a.reading_minutes, a.category, a.junk,"     \
   " a.junk_reason, a.duplicate_of, a.keep_override, a.full_text_fetched, a.simhash, a.votes, a.score," \
-  " b.title, b.site_url, b.category"
+  " a.truncated, b.title, b.site_url, b.category"
 #define LONGREAD_ARTICLE_FROM " FROM articles a JOIN blogs b ON b.id = a.blog_id"
 
 constexpr const char* kSelectFullArticle =
@@ -257,7 +303,7 @@ constexpr const char* kSelectListedArticles =
     "SELECT " LONGREAD_ARTICLE_COLUMNS_HEAD
     " '', '', ''," LONGREAD_ARTICLE_COLUMNS_TAIL LONGREAD_ARTICLE_FROM;
 constexpr const char* kCountListedArticles = "SELECT COUNT(*) FROM articles a";
-constexpr int kArticleColumnCount = 29;
+constexpr int kArticleColumnCount = 30;
 
 // ArticleQuery filters, appended (as text without values) to the two statements above.
 constexpr const char* kWhereAll = " WHERE 1 = 1";
@@ -529,6 +575,8 @@ model::Blog read_blog(const Query& q) {
   if (const auto minutes = q.optional_int64(17); minutes && *minutes > 0)
     b.feed_update_interval = std::chrono::minutes{*minutes};
   b.paused = q.int64(18) != 0;
+  b.crashes = q.integer(19);
+  b.quarantined = q.int64(20) != 0;
   return b;
 }
 
@@ -561,9 +609,10 @@ ArticleView read_article_view(const Query& q) {
   a.simhash = std::bit_cast<std::uint64_t>(q.int64(23));
   a.votes = q.integer(24);
   a.score = q.real(25);
-  v.blog_title = q.text(26);
-  v.blog_site_url = q.text(27);
-  v.blog_category = q.text(28);
+  a.truncated = q.int64(26) != 0;
+  v.blog_title = q.text(27);
+  v.blog_site_url = q.text(28);
+  v.blog_category = q.text(29);
   return v;
 }
 
@@ -987,6 +1036,53 @@ class SqliteStore final : public Store {
     }
     if (auto ok = tx->commit(); !ok) return db_error("cannot save crawl", ok.error());
     return results;
+  }
+
+  Result<void> mark_parsing(std::int64_t blog_id, std::string_view owner, TimePoint since) override {
+    std::lock_guard lock(writer_mutex_);
+    auto q = writer_->query(kMarkParsing);
+    if (!q) return db_error("cannot mark blog", q.error());
+    q->bind(":owner", owner).bind(":since", to_unix(since)).bind(":blog_id", blog_id);
+    if (auto ok = q->run(); !ok) return db_error("cannot mark blog", ok.error());
+    return {};
+  }
+
+  Result<std::vector<ParsingMark>> parsing_marks() override {
+    auto db = readers_.acquire();
+    if (!db) return std::unexpected(db.error());
+    auto q = (*db)->query(kSelectParsingMarks);
+    if (!q) return db_error("cannot read parsing marks", q.error());
+    std::vector<ParsingMark> out;
+    for (;;) {
+      auto row = q->step();
+      if (!row) return db_error("cannot read parsing marks", row.error());
+      if (!*row) break;
+      out.push_back({.blog_id = q->int64(0),
+                     .owner = q->text(1),
+                     .since = q->is_null(2) ? TimePoint{} : from_unix(q->int64(2))});
+    }
+    return out;
+  }
+
+  Result<void> clear_parsing_marks(std::string_view owner) override {
+    std::lock_guard lock(writer_mutex_);
+    auto q = writer_->query(kClearParsingMarks);
+    if (!q) return db_error("cannot clear parsing marks", q.error());
+    q->bind(":owner", owner);
+    if (auto ok = q->run(); !ok) return db_error("cannot clear parsing marks", ok.error());
+    return {};
+  }
+
+  Result<bool> record_crawler_crash(const CrawlerCrash& crash) override {
+    std::lock_guard lock(writer_mutex_);
+    auto q = writer_->query(kRecordCrawlerCrash);
+    if (!q) return db_error("cannot record crash", q.error());
+    q->bind(":crashes", crash.crashes).bind(":quarantined", crash.quarantine);
+    q->bind(":now", to_unix(crash.now)).bind(":status", crash.status);
+    q->bind(":next_due_at", optional_unix(crash.next_due_at)).bind(":blog_id", crash.mark.blog_id);
+    q->bind(":owner", crash.mark.owner).bind(":since", to_unix(crash.mark.since));
+    if (auto ok = q->run(); !ok) return db_error("cannot record crash", ok.error());
+    return writer_->changes() > 0;
   }
 
   Result<std::optional<ArticleView>> article(std::int64_t id) override {
@@ -1782,7 +1878,54 @@ class SqliteStore final : public Store {
     }
     if (auto ok = save_blog_state(db, record); !ok) return std::unexpected(ok.error());
     if (auto ok = deferred.write_counts(db, record.blog_id); !ok) return std::unexpected(ok.error());
+    if (auto ok = apply_budgets(db, record, stats); !ok) return std::unexpected(ok.error());
     return stats;
+  }
+
+  // CrawlRecord's budgets, after the record's articles and counts are written. The rows this crawl inserted
+  // carry guids of the feed, so they are never deleted here (their search entries are still to be written).
+  static Result<void> apply_budgets(Connection& db, const CrawlRecord& record, SaveStats& stats) {
+    if (record.prune_hidden_before) {
+      auto q = db.query(kPruneHiddenBodies);
+      if (!q) return db_error("cannot prune articles", q.error());
+      q->bind(":blog_id", record.blog_id).bind(":before", to_unix(*record.prune_hidden_before));
+      q->bind(":now", to_unix(record.attempted_at));
+      if (auto ok = q->run(); !ok) return db_error("cannot prune articles", ok.error());
+      stats.bodies_pruned = db.changes();
+    }
+    if (record.max_articles <= 0 || stats.inserted == 0) return {};
+    std::int64_t rows = 0;
+    {
+      auto q = db.query(kCountBlogArticles);
+      if (!q) return db_error("cannot prune articles", q.error());
+      q->bind(":blog_id", record.blog_id);
+      auto row = q->step();
+      if (!row) return db_error("cannot prune articles", row.error());
+      rows = q->int64(0);
+    }
+    if (rows <= record.max_articles) return {};
+    const std::unordered_set<std::string_view> in_feed(record.feed_guids.begin(), record.feed_guids.end());
+    std::vector<std::int64_t> doomed;
+    {
+      auto q = db.query(kSelectPruneCandidates);
+      if (!q) return db_error("cannot prune articles", q.error());
+      q->bind(":blog_id", record.blog_id);
+      const auto excess = static_cast<std::size_t>(rows - record.max_articles);
+      while (doomed.size() < excess) {
+        auto row = q->step();
+        if (!row) return db_error("cannot prune articles", row.error());
+        if (!*row) break;
+        if (!in_feed.contains(q->text(1))) doomed.push_back(q->int64(0));
+      }
+    }
+    for (const std::int64_t id : doomed) {
+      auto q = db.query(kDeleteArticle);
+      if (!q) return db_error("cannot prune articles", q.error());
+      q->bind(":id", id);
+      if (auto ok = q->run(); !ok) return db_error("cannot prune articles", ok.error());
+    }
+    stats.deleted = static_cast<int>(doomed.size());
+    return {};
   }
 
   // Inserts, updates or leaves one article of a crawl (inside the crawl's transaction).
@@ -1824,6 +1967,7 @@ class SqliteStore final : public Store {
       q.bind(":published", optional_unix(article.published)).bind(":updated", optional_unix(article.updated));
       q.bind(":undated", article.undated).bind(":summary_html", article.summary_html);
       q.bind(":content_html", article.content_html).bind(":content_hash", hash);
+      q.bind(":truncated", article.truncated);
     };
 
     if (!existing_id) {
