@@ -1,6 +1,6 @@
 // kill -9 in the middle of a crawl (issue 2, "Bad input"): the database opens afterwards, passes
-// PRAGMA integrity_check, and holds every blog's articles that were committed before the kill; a new
-// crawl then completes without duplicates.
+// PRAGMA integrity_check, and holds every blog's articles that were committed before the kill; new crawls
+// then complete without duplicates (the blogs being parsed at the kill wait one pass: crash quarantine).
 #include <fcntl.h>
 #include <gtest/gtest.h>
 #include <signal.h>
@@ -129,12 +129,26 @@ TEST(KillDuringCrawl, CommittedArticlesSurviveAndTheDatabaseIsIntact) {
             "0");
   conn.reset();
 
-  // A clean restart finishes the job without duplicates.
+  // A clean restart finishes the job without duplicates. The blogs whose feeds were being parsed when the
+  // process died (at most one per worker thread) are taken for having crashed it (docs/fetch.md, crash
+  // quarantine; so are those parsed and waiting for their save): the restart records "1 of 3" and leaves them
+  // for the next pass, which reads them.
   ASSERT_EQ(run({bin, "--db", db, "crawl"}, true), 0);
+  ASSERT_EQ(sqlite3_open_v2(db.c_str(), &handle, SQLITE_OPEN_READONLY, nullptr), SQLITE_OK);
+  conn.reset(handle);
+  EXPECT_EQ(query_text(handle, "SELECT count(*) FROM blogs WHERE last_success_at IS NULL AND crashes = 0"),
+            "0");
+  EXPECT_EQ(query_text(handle,
+                       "SELECT count(*) FROM blogs WHERE crashes = 1 AND last_status <> 'crashed the crawler "
+                       "while parsing (1 of 3)'"),
+            "0");
+  conn.reset();
+  ASSERT_EQ(run({bin, "--db", db, "crawl", "--all"}, true), 0);
   ASSERT_EQ(sqlite3_open_v2(db.c_str(), &handle, SQLITE_OPEN_READONLY, nullptr), SQLITE_OK);
   conn.reset(handle);
   EXPECT_EQ(query_text(handle, "SELECT count(*) FROM articles"), std::to_string(kBlogs * kItemsPerBlog));
   EXPECT_EQ(query_text(handle, "SELECT count(*) FROM blogs WHERE last_success_at IS NULL"), "0");
+  EXPECT_EQ(query_text(handle, "SELECT count(*) FROM blogs WHERE crashes > 0"), "0");
   conn.reset();
   fs::remove_all(dir);
 }
