@@ -30,12 +30,42 @@ void check_fields(const web::Fields& fields) {
   }
 }
 
-// A local redirect target: "/..." but never "//host" or "/\host" (which browsers treat as another host).
+// What a browser makes of a Location value before resolving it (WHATWG URL Standard, basic URL parser):
+// leading and trailing C0 controls and spaces stripped, then every tab, CR and LF removed.
+std::string as_browser_reads(std::string_view location) {
+  std::string out;
+  for (const char c : location) {
+    if (c != '\t' && c != '\r' && c != '\n') out.push_back(c);
+  }
+  const auto edge = [](char c) { return static_cast<unsigned char>(c) <= 0x20; };
+  while (!out.empty() && edge(out.back())) out.pop_back();
+  std::size_t lead = 0;
+  while (lead < out.size() && edge(out[lead])) ++lead;
+  return out.substr(lead);
+}
+
+bool is_local_path(std::string_view path) {
+  return path.starts_with('/') && (path.size() == 1 || path[1] != '/') &&
+         path.find('\\') == std::string_view::npos;
+}
+
+// A local redirect target as the browser will read it: exactly one leading "/", never "//host", and no
+// backslash anywhere (browsers read "\" as "/" in http URLs, so "/\host" is another host); no control
+// character left in the header. And the other way round: a raw value that is such a path once tab, CR
+// and LF are gone (and has no other control character) is kept, not replaced by "/".
 void check_next(std::string_view raw) {
   const std::string next = ui::safe_next(raw);
-  require(next.starts_with('/'));
-  require(!next.starts_with("//") && !next.starts_with("/\\"));
-  require(next.find_first_of("\r\n") == std::string::npos);
+  require(is_local_path(next));
+  require(is_local_path(as_browser_reads(next)));
+  for (const char c : next) require(static_cast<unsigned char>(c) >= 0x20 && c != 0x7f);
+  std::string stripped;
+  bool controls = false;
+  for (const char c : raw) {
+    if (c == '\t' || c == '\r' || c == '\n') continue;
+    if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f) controls = true;
+    stripped.push_back(c);
+  }
+  if (!controls && stripped.size() <= 2000 && is_local_path(stripped)) require(next == stripped);
 }
 
 void check_email(std::string_view raw) {

@@ -47,7 +47,29 @@ Result<storage::ReaderAccount> existing(storage::Store& store, std::string_view 
   return std::move(**account);
 }
 
+std::string client_key(std::string_view client) {
+  return "client:" + std::string(client);
+}
+std::string account_prefix(std::string_view email) {
+  return "account:" + lower(email) + "|";
+}
+std::string pair_key(std::string_view email, std::string_view client) {
+  return account_prefix(email) + client_key(client);
+}
+
 }  // namespace
+
+std::string_view mail_slot_kind(MailKind kind) {
+  switch (kind) {
+    case MailKind::kConfirmAccount:
+      return "confirm";
+    case MailKind::kAlreadyRegistered:
+      return "registered";
+    case MailKind::kPasswordReset:
+      return "reset";
+  }
+  return "account";
+}
 
 Result<std::unique_ptr<Accounts>> Accounts::open(storage::Store& store, AccountsOptions options) {
   if (!crypto_ready()) return fail(ErrorKind::kInternal, "accounts: libsodium cannot initialise");
@@ -64,24 +86,25 @@ Accounts::Accounts(storage::Store& store, AccountsOptions options, const Key& ma
       csrf_key_(derive_key(master, kCsrfPurpose)),
       link_key_(derive_key(master, kLinkPurpose)),
       dummy_hash_(hash_password(random_token(), options_.password_cost).value_or("")),
-      login_ip_(options_.login_failures_per_ip, options_.login_window),
-      login_account_(options_.login_failures_per_account, options_.login_window),
-      signup_ip_(options_.signups_per_ip, options_.signup_window),
-      signup_account_(options_.signups_per_account, options_.signup_window),
-      reset_ip_(options_.resets_per_ip, options_.reset_window),
-      reset_account_(options_.resets_per_account, options_.reset_window) {}
+      login_client_(options_.login_failures_per_client, options_.login_window),
+      login_pair_(options_.login_failures_per_account_client, options_.login_window),
+      password_check_(options_.login_failures_per_account_client, options_.login_window),
+      signup_client_(options_.signups_per_client, options_.signup_window),
+      signup_pair_(options_.signups_per_account_client, options_.signup_window),
+      reset_client_(options_.resets_per_client, options_.reset_window),
+      reset_pair_(options_.resets_per_account_client, options_.reset_window) {}
 
 Result<SignUpResult> Accounts::sign_up(std::string_view email_input, std::string_view password,
-                                       std::string_view client_ip, TimePoint now) {
+                                       std::string_view client, TimePoint now) {
   auto email = normalize_email(email_input);
   if (!email) return std::unexpected(email.error());
   if (auto ok = check_password(password); !ok) return std::unexpected(ok.error());
-  const std::string ip_key = "ip:" + std::string(client_ip);
-  const std::string account_key = "account:" + lower(*email);
-  if (auto wait = signup_ip_.retry_after(ip_key, now)) return limited("sign-up per IP", *wait);
-  if (auto wait = signup_account_.retry_after(account_key, now)) return limited("sign-up per account", *wait);
-  signup_ip_.record(ip_key, now);
-  signup_account_.record(account_key, now);
+  const std::string by_client = client_key(client);
+  const std::string by_pair = pair_key(*email, client);
+  if (auto wait = signup_client_.retry_after(by_client, now)) return limited("sign-up per client", *wait);
+  if (auto wait = signup_pair_.retry_after(by_pair, now)) return limited("sign-up per account", *wait);
+  signup_client_.record(by_client, now);
+  signup_pair_.record(by_pair, now);
 
   auto hash = hash_password(password, options_.password_cost);
   if (!hash) return std::unexpected(hash.error());
@@ -94,17 +117,19 @@ Result<SignUpResult> Accounts::sign_up(std::string_view email_input, std::string
     auto account = store_.reader_by_email(*email);
     if (!account) return std::unexpected(account.error());
     if (!*account) return fail(ErrorKind::kInternal, "accounts: reader vanished during sign-up");
-    if ((*account)->confirmed_at) {
-      return SignUpResult{.mail = account_mail(MailKind::kAlreadyRegistered, **account, now)};
-    }
-    if (!id) {
+    const MailKind kind = (*account)->confirmed_at ? MailKind::kAlreadyRegistered : MailKind::kConfirmAccount;
+    if (kind == MailKind::kConfirmAccount && !id) {
       // Pending, signed up for again: the latest password wins and only the newest link confirms, so a
-      // stranger who signed up first with this address cannot end up holding the account.
+      // stranger who signed up first with this address cannot end up holding the account. That holds
+      // even when no new mail may go yet: the link mailed earlier stops working all the same.
       if (auto set = store_.set_reader_password((*account)->id, *hash, std::nullopt); !set)
         return std::unexpected(set.error());
       (*account)->password_hash = *hash;
     }
-    return SignUpResult{.mail = account_mail(MailKind::kConfirmAccount, **account, now)};
+    auto slot = store_.claim_mail_slot(lower(*email), mail_slot_kind(kind), now, options_.mail_resend_gap);
+    if (!slot) return std::unexpected(slot.error());
+    if (!*slot) return SignUpResult{};
+    return SignUpResult{.mail = account_mail(kind, **account, now)};
   }
   if (id) {
     auto session = start_session(*id, now);
@@ -162,22 +187,36 @@ Result<NewSession> Accounts::confirm(std::string_view email, std::int64_t expire
   return start_session((*account)->id, now);
 }
 
-Result<std::optional<AccountMail>> Accounts::request_password_reset(std::string_view email_input,
-                                                                    std::string_view client_ip,
-                                                                    TimePoint now) {
+Result<std::string> Accounts::accept_password_reset(std::string_view email_input, std::string_view client,
+                                                    TimePoint now) {
   auto email = normalize_email(email_input);
   if (!email) return std::unexpected(email.error());
-  const std::string ip_key = "ip:" + std::string(client_ip);
-  const std::string account_key = "account:" + lower(*email);
-  if (auto wait = reset_ip_.retry_after(ip_key, now)) return limited("password reset per IP", *wait);
-  if (auto wait = reset_account_.retry_after(account_key, now))
-    return limited("password reset per account", *wait);
-  reset_ip_.record(ip_key, now);
-  reset_account_.record(account_key, now);
-  auto account = store_.reader_by_email(*email);
+  const std::string by_client = client_key(client);
+  const std::string by_pair = pair_key(*email, client);
+  if (auto wait = reset_client_.retry_after(by_client, now))
+    return limited("password reset per client", *wait);
+  if (auto wait = reset_pair_.retry_after(by_pair, now)) return limited("password reset per account", *wait);
+  reset_client_.record(by_client, now);
+  reset_pair_.record(by_pair, now);
+  return email;
+}
+
+Result<std::optional<AccountMail>> Accounts::password_reset_mail(std::string_view email, TimePoint now) {
+  auto account = store_.reader_by_email(email);
   if (!account) return std::unexpected(account.error());
   if (!*account) return std::optional<AccountMail>{};
+  auto slot = store_.claim_mail_slot(lower(email), mail_slot_kind(MailKind::kPasswordReset), now,
+                                     options_.mail_resend_gap);
+  if (!slot) return std::unexpected(slot.error());
+  if (!*slot) return std::optional<AccountMail>{};
   return std::optional<AccountMail>{account_mail(MailKind::kPasswordReset, **account, now)};
+}
+
+Result<std::optional<AccountMail>> Accounts::request_password_reset(std::string_view email_input,
+                                                                    std::string_view client, TimePoint now) {
+  auto email = accept_password_reset(email_input, client, now);
+  if (!email) return std::unexpected(email.error());
+  return password_reset_mail(*email, now);
 }
 
 Result<bool> Accounts::reset_link_valid(std::string_view email, std::int64_t expires,
@@ -200,32 +239,33 @@ Result<NewSession> Accounts::reset_password(std::string_view email, std::int64_t
     return std::unexpected(set.error());
   if (auto ended = store_.delete_reader_sessions((*account)->id); !ended)
     return std::unexpected(ended.error());
-  login_account_.reset("account:" + lower((*account)->email));
+  login_pair_.reset_prefix(account_prefix((*account)->email));
+  password_check_.reset(lower((*account)->email));
   return start_session((*account)->id, now);
 }
 
 Result<NewSession> Accounts::log_in(std::string_view email_input, std::string_view password,
-                                    std::string_view client_ip, TimePoint now) {
+                                    std::string_view client, TimePoint now) {
   auto email = normalize_email(email_input);
   if (!email) return std::unexpected(email.error());
   if (password.empty() || password.size() > kMaxPasswordLength) {
     return fail(ErrorKind::kInvalidInput, "accounts: empty or oversized password", kBadCredentials);
   }
-  const std::string ip_key = "ip:" + std::string(client_ip);
-  const std::string account_key = "account:" + lower(*email);
-  if (auto wait = login_ip_.retry_after(ip_key, now)) return limited("login per IP", *wait);
-  if (auto wait = login_account_.retry_after(account_key, now)) return limited("login per account", *wait);
+  const std::string by_client = client_key(client);
+  const std::string by_pair = pair_key(*email, client);
+  if (auto wait = login_client_.retry_after(by_client, now)) return limited("login per client", *wait);
+  if (auto wait = login_pair_.retry_after(by_pair, now)) return limited("login per account", *wait);
 
   auto account = store_.reader_by_email(*email);
   if (!account) return std::unexpected(account.error());
   const bool ok = *account ? verify_password((*account)->password_hash, password)
                            : (static_cast<void>(verify_password(dummy_hash_, password)), false);
   if (!ok) {
-    login_ip_.record(ip_key, now);
-    login_account_.record(account_key, now);
+    login_client_.record(by_client, now);
+    login_pair_.record(by_pair, now);
     return fail(ErrorKind::kInvalidInput, "accounts: login failed", kBadCredentials);
   }
-  login_account_.reset(account_key);
+  login_pair_.reset(by_pair);
   if (!(*account)->confirmed_at) {
     return fail(ErrorKind::kForbidden, "accounts: login to a pending account",
                 "Please confirm your address first: open the link we mailed to you. To get a new link, sign "
@@ -236,12 +276,12 @@ Result<NewSession> Accounts::log_in(std::string_view email_input, std::string_vi
 
 Result<storage::ReaderAccount> Accounts::check_current_password(std::string_view email,
                                                                 std::string_view password, TimePoint now) {
-  const std::string account_key = "account:" + lower(email);
-  if (auto wait = login_account_.retry_after(account_key, now)) return limited("password check", *wait);
+  const std::string account_key = lower(email);
+  if (auto wait = password_check_.retry_after(account_key, now)) return limited("password check", *wait);
   auto account = existing(store_, email, "This account no longer exists.");
   if (!account) return std::unexpected(account.error());
   if (password.size() > kMaxPasswordLength || !verify_password(account->password_hash, password)) {
-    login_account_.record(account_key, now);
+    password_check_.record(account_key, now);
     return fail(ErrorKind::kInvalidInput, "accounts: wrong current password",
                 "The current password is incorrect.");
   }
@@ -281,7 +321,8 @@ Result<void> Accounts::set_password_for(std::string_view email, std::string_view
   if (auto set = store_.set_reader_password(account->id, *hash, now); !set)
     return std::unexpected(set.error());
   if (auto ended = store_.delete_reader_sessions(account->id); !ended) return std::unexpected(ended.error());
-  login_account_.reset("account:" + lower(account->email));
+  login_pair_.reset_prefix(account_prefix(account->email));
+  password_check_.reset(lower(account->email));
   return {};
 }
 

@@ -1,6 +1,10 @@
 // Readers' accounts over a storage::Store: sign-up, login, logout, sessions, CSRF tokens and signed
-// links, with per-IP and per-account rate limits. Knows nothing of HTTP: callers pass the client's IP and
-// the cookie's token, and turn the results into responses. Thread-safe.
+// links, with rate limits. Knows nothing of HTTP: callers pass the client (its web::client_key: an IPv4
+// address, an IPv6 /64) and the cookie's token, and turn the results into responses. Thread-safe.
+//
+// The limits count one account from one client, plus a looser count per client, and never an account
+// alone: a limit per account would let anyone lock its owner out by failing on purpose (docs/readers.md,
+// "Rate limits"). Mails are limited per recipient instead: at most one of each kind per `mail_resend_gap`.
 #pragma once
 
 #include <chrono>
@@ -26,13 +30,14 @@ struct NewSession {
 struct AccountsOptions {
   PasswordCost password_cost{};
   std::chrono::seconds session_lifetime = std::chrono::days(30);
-  // Login: failed attempts allowed per IP and per account in the window.
-  int login_failures_per_ip = 20;
-  int login_failures_per_account = 5;
+  // Login: failed attempts allowed per client (any accounts), and per account from one client, in the
+  // window. A settings form's "current password" counts per account (only its logged-in owner gets there).
+  int login_failures_per_client = 50;
+  int login_failures_per_account_client = 5;
   std::chrono::seconds login_window = std::chrono::minutes(15);
-  // Sign-up: attempts (successful or not) per IP and per email in the window.
-  int signups_per_ip = 10;
-  int signups_per_account = 5;
+  // Sign-up: attempts (successful or not) per client and per email from one client in the window.
+  int signups_per_client = 10;
+  int signups_per_account_client = 5;
   std::chrono::seconds signup_window = std::chrono::hours(1);
   // Accounts confirmed by mail (the site can send mail): a sign-up makes a pending account and answers
   // the same whether or not the address has one; the mailed link confirms it. Without mail, a sign-up
@@ -40,10 +45,14 @@ struct AccountsOptions {
   bool confirm_by_mail = false;
   std::chrono::seconds confirm_link_lifetime = std::chrono::hours(48);
   std::chrono::seconds reset_link_lifetime = std::chrono::hours(2);
-  // Password-reset requests per IP and per email in the window (each one may send a mail).
-  int resets_per_ip = 10;
-  int resets_per_account = 3;
+  // Password-reset requests per client and per email from one client in the window.
+  int resets_per_client = 10;
+  int resets_per_account_client = 3;
   std::chrono::seconds reset_window = std::chrono::hours(1);
+  // At most one mail of each kind (confirmation, "already registered", reset) to one address in this
+  // long, however many clients ask (Store::claim_mail_slot): a request within it mails nothing and is
+  // answered as always. The newsletter's confirmation follows the same rule.
+  std::chrono::seconds mail_resend_gap = std::chrono::hours(1);
 };
 
 // What to mail after a sign-up or a password-reset request (confirm_by_mail). The link carries email,
@@ -55,6 +64,11 @@ enum class MailKind {
   kAlreadyRegistered,  // a sign-up for a confirmed account: log in, or use the link to set a new password
   kPasswordReset,      // the link sets a new password
 };
+
+// The Store's name of each kind of account mail for claim_mail_slot: "confirm", "registered", "reset"
+// (the outbox's names).
+std::string_view mail_slot_kind(MailKind kind);
+
 struct AccountMail {
   MailKind kind = MailKind::kConfirmAccount;
   std::string email;         // the address as stored
@@ -78,12 +92,14 @@ class Accounts {
   // With confirm_by_mail, every valid sign-up answers alike and returns a mail to send: a new address
   // gets a pending account and a confirmation link; a pending one gets the new password and a new link;
   // a confirmed one is left as it is and its owner is told ("already registered", with a reset link).
-  // The password is hashed on every path, so they also cost the same.
+  // The password is hashed on every path, so they also cost the same. Within mail_resend_gap of the
+  // last mail of that kind to the address, no mail is returned (a pending account still takes the new
+  // password, so a link mailed before stops working; "Forgot your password?" mails a link that confirms).
   // Without it: a new confirmed account and its first session; for an address that has an account, its
   // password logs in, and another password gets kInvalidInput (this mode cannot hide that the address is
   // taken; README, "Known limitations").
   [[nodiscard]] Result<SignUpResult> sign_up(std::string_view email, std::string_view password,
-                                             std::string_view client_ip, TimePoint now);
+                                             std::string_view client, TimePoint now);
   // Confirms the account of a link from a kConfirmAccount mail and logs in. kForbidden ("not valid or
   // has expired") for a bad, expired or superseded link.
   [[nodiscard]] Result<NewSession> confirm(std::string_view email, std::int64_t expires,
@@ -92,11 +108,17 @@ class Accounts {
   // whether or not the address has an account (and about as slow: a dummy hash is verified). A pending
   // account with its correct password gets kForbidden: confirm the address first.
   [[nodiscard]] Result<NewSession> log_in(std::string_view email, std::string_view password,
-                                          std::string_view client_ip, TimePoint now);
-  // "Forgot your password": the mail to send when the address has an account, nullopt when it has none
-  // (the caller answers alike). Rate-limited per IP and per address.
+                                          std::string_view client, TimePoint now);
+  // "Forgot your password", in two steps so the request's answer cannot depend on the address: the
+  // first, on the request's thread, checks the form and the rate limits (the same work for any address)
+  // and returns the normalised address; the second, off it, returns the mail to send when the address
+  // has an account and had no reset mail within mail_resend_gap, else nullopt.
+  [[nodiscard]] Result<std::string> accept_password_reset(std::string_view email, std::string_view client,
+                                                          TimePoint now);
+  [[nodiscard]] Result<std::optional<AccountMail>> password_reset_mail(std::string_view email, TimePoint now);
+  // Both steps at once.
   [[nodiscard]] Result<std::optional<AccountMail>> request_password_reset(std::string_view email,
-                                                                          std::string_view client_ip,
+                                                                          std::string_view client,
                                                                           TimePoint now);
   // Whether a reset link (kPasswordReset or kAlreadyRegistered mail) is still good: the form is shown
   // only then.
@@ -163,12 +185,13 @@ class Accounts {
   Key csrf_key_;
   Key link_key_;
   std::string dummy_hash_;  // verified for unknown emails so both paths cost the same
-  RateLimiter login_ip_;
-  RateLimiter login_account_;
-  RateLimiter signup_ip_;
-  RateLimiter signup_account_;
-  RateLimiter reset_ip_;
-  RateLimiter reset_account_;
+  RateLimiter login_client_;
+  RateLimiter login_pair_;  // (account, client)
+  RateLimiter password_check_;
+  RateLimiter signup_client_;
+  RateLimiter signup_pair_;
+  RateLimiter reset_client_;
+  RateLimiter reset_pair_;
 };
 
 }  // namespace longread::accounts

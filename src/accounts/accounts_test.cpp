@@ -86,7 +86,7 @@ class AccountsTest : public ::testing::Test {
     store_ = storage::open_sqlite_store((dir_ / "db.sqlite").string()).value();
     AccountsOptions options;
     options.password_cost = PasswordCost::minimum();
-    options.login_failures_per_account = 3;
+    options.login_failures_per_account_client = 3;
     options.session_lifetime = std::chrono::hours(1);
     accounts_ = Accounts::open(*store_, options).value();
   }
@@ -135,28 +135,59 @@ TEST_F(AccountsTest, LoginFailuresSayTheSameForUnknownEmails) {
   EXPECT_EQ(wrong.error().user_message, "Email or password is incorrect.");
 }
 
-TEST_F(AccountsTest, LoginIsRateLimitedPerAccountAndPerIp) {
+TEST_F(AccountsTest, LoginLimitsCountAnAccountPerClientSoNobodyCanLockOutItsOwner) {
   ASSERT_TRUE(accounts_->sign_up("ada@example.org", "a long passphrase", "10.0.0.1", t0()));
-  for (int i = 0; i < 3; ++i) {
-    EXPECT_FALSE(
-        accounts_->log_in("ada@example.org", "wrong password", "10.0.0." + std::to_string(10 + i), t0()));
+  // Wrong passwords for Ada from many clients (3 is this fixture's limit per account and client): each
+  // client has had one try, and Ada's right password from her own client still logs in.
+  for (int i = 0; i < 5; ++i) {
+    auto wrong =
+        accounts_->log_in("ada@example.org", "wrong password", "10.0.0." + std::to_string(10 + i), t0());
+    ASSERT_FALSE(wrong);
+    EXPECT_EQ(wrong.error().kind, ErrorKind::kInvalidInput);
   }
-  // Even the right password waits now, from any IP.
-  auto limited = accounts_->log_in("ada@example.org", "a long passphrase", "10.0.0.99", t0() + minutes(1));
+  EXPECT_TRUE(accounts_->log_in("ada@example.org", "a long passphrase", "10.0.0.1", t0() + minutes(1)));
+
+  // One client guessing Ada's password: after three misses it waits, even with the right one; Ada from
+  // her own client does not.
+  for (int i = 0; i < 3; ++i) EXPECT_FALSE(accounts_->log_in("ada@example.org", "guess", "10.6.6.6", t0()));
+  auto limited = accounts_->log_in("ada@example.org", "a long passphrase", "10.6.6.6", t0() + minutes(1));
   ASSERT_FALSE(limited);
   EXPECT_EQ(limited.error().kind, ErrorKind::kRateLimited);
   EXPECT_EQ(limited.error().user_message, "Too many attempts. Try again in 14 minutes.");
-  EXPECT_TRUE(accounts_->log_in("ada@example.org", "a long passphrase", "10.0.0.99", t0() + minutes(15)));
+  EXPECT_TRUE(accounts_->log_in("ada@example.org", "a long passphrase", "10.0.0.1", t0() + minutes(1)));
+  EXPECT_TRUE(accounts_->log_in("ada@example.org", "a long passphrase", "10.6.6.6", t0() + minutes(15)));
 
-  // Per IP: 20 failures over many accounts from one address.
-  for (int i = 0; i < 20; ++i) {
+  // Per client, over many accounts: 50 failures (the default), then that client waits; others do not.
+  for (int i = 0; i < 50; ++i) {
     EXPECT_FALSE(
         accounts_->log_in("u" + std::to_string(i) + "@example.org", "wrong password", "10.9.9.9", t0()));
   }
   auto still = accounts_->log_in("zz@example.org", "wrong password", "10.9.9.9", t0() + minutes(1));
   ASSERT_FALSE(still);
   EXPECT_EQ(still.error().kind, ErrorKind::kRateLimited);
+  EXPECT_FALSE(accounts_->log_in("ada@example.org", "a long passphrase", "10.9.9.9", t0() + minutes(1)));
+  EXPECT_TRUE(accounts_->log_in("ada@example.org", "a long passphrase", "10.0.0.1", t0() + minutes(1)));
   EXPECT_TRUE(accounts_->log_in("ada@example.org", "a long passphrase", "10.9.9.9", t0() + minutes(20)));
+}
+
+TEST(RateLimiterTest, HoldsAtMostMaxKeysAndForgetsTheLeastRecentFirst) {
+  RateLimiter limiter(2, minutes(15), 100);
+  for (int i = 0; i < 10000; ++i) limiter.record("flood:" + std::to_string(i), t0());
+  EXPECT_EQ(limiter.size(), 100u);
+  // The newest keys are still counted; the oldest were forgotten to make room.
+  limiter.record("flood:9999", t0());
+  EXPECT_TRUE(limiter.retry_after("flood:9999", t0()));
+  EXPECT_FALSE(limiter.retry_after("flood:0", t0()));
+  // Keys whose attempts have left the window go before live ones.
+  RateLimiter mixed(1, minutes(15), 3);
+  mixed.record("stale", t0());
+  mixed.record("live", t0() + minutes(10));
+  mixed.record("also live", t0() + minutes(10));
+  mixed.record("new", t0() + minutes(20));
+  EXPECT_EQ(mixed.size(), 3u);
+  EXPECT_TRUE(mixed.retry_after("live", t0() + minutes(20)));
+  EXPECT_TRUE(mixed.retry_after("also live", t0() + minutes(20)));
+  EXPECT_TRUE(mixed.retry_after("new", t0() + minutes(20)));
 }
 
 TEST_F(AccountsTest, SignUpChecksInputAndExistingAccounts) {
@@ -247,7 +278,7 @@ class MailedAccountsTest : public AccountsTest {
     options.password_cost = PasswordCost::minimum();
     options.confirm_by_mail = true;
     options.session_lifetime = std::chrono::hours(1);
-    options.resets_per_account = 3;
+    options.resets_per_account_client = 3;
     accounts_ = Accounts::open(*store_, options).value();
   }
   AccountMail sign_up(const std::string& email, const std::string& password, TimePoint at = t0()) {
@@ -307,16 +338,22 @@ TEST_F(MailedAccountsTest, SignUpAnswersAlikeForNewPendingAndConfirmedAddresses)
   EXPECT_FALSE(accounts_->confirm("ada@example.org", taken.expires, taken.signature, t0()));
 
   // A stranger signs up first with Bob's address; Bob then signs up himself. The newest sign-up's
-  // password is the account's, and only the newest link confirms it.
+  // password is the account's, and only the newest link confirms it. Within the hour Bob gets no second
+  // mail (one per address and hour), but the stranger's link is void all the same.
   const AccountMail strangers = sign_up("bob@example.org", "the stranger's passphrase");
-  const AccountMail bobs = sign_up("bob@example.org", "bob's own passphrase", t0() + minutes(1));
-  EXPECT_EQ(bobs.kind, MailKind::kConfirmAccount);
+  auto too_soon =
+      accounts_->sign_up("bob@example.org", "bob's own passphrase", "10.0.0.3", t0() + minutes(1));
+  ASSERT_TRUE(too_soon);
+  EXPECT_FALSE(too_soon->mail);
+  EXPECT_FALSE(too_soon->session);
   EXPECT_FALSE(
       accounts_->confirm("bob@example.org", strangers.expires, strangers.signature, t0() + minutes(2)));
-  ASSERT_TRUE(accounts_->confirm("bob@example.org", bobs.expires, bobs.signature, t0() + minutes(2)));
-  EXPECT_TRUE(accounts_->log_in("bob@example.org", "bob's own passphrase", "10.0.0.3", t0() + minutes(3)));
+  const AccountMail bobs = sign_up("bob@example.org", "bob's own passphrase", t0() + minutes(61));
+  EXPECT_EQ(bobs.kind, MailKind::kConfirmAccount);
+  ASSERT_TRUE(accounts_->confirm("bob@example.org", bobs.expires, bobs.signature, t0() + minutes(62)));
+  EXPECT_TRUE(accounts_->log_in("bob@example.org", "bob's own passphrase", "10.0.0.3", t0() + minutes(63)));
   EXPECT_FALSE(
-      accounts_->log_in("bob@example.org", "the stranger's passphrase", "10.0.0.3", t0() + minutes(3)));
+      accounts_->log_in("bob@example.org", "the stranger's passphrase", "10.0.0.4", t0() + minutes(63)));
 
   // Input errors still say what is wrong; they say nothing about accounts.
   auto short_password = accounts_->sign_up("ada@example.org", "short", "10.0.0.1", t0());
@@ -366,12 +403,21 @@ TEST_F(MailedAccountsTest, PasswordResetWorksOnceAndEndsEverySession) {
   EXPECT_FALSE(
       accounts_->reset_password("ada@example.org", link.expires, link.signature, "a third passphrase", t0()));
 
-  // Requests are rate-limited per address, from any IP (3 per hour here; one was made above).
-  ASSERT_TRUE(accounts_->request_password_reset("ada@example.org", "10.0.0.5", t0()));
-  ASSERT_TRUE(accounts_->request_password_reset("ada@example.org", "10.0.0.6", t0()));
-  auto limited = accounts_->request_password_reset("ada@example.org", "10.0.0.7", t0());
+  // Requests are rate-limited per address from one client (3 per hour here; one was made above), and
+  // never for the address as a whole: Ada asking from her own client is answered.
+  ASSERT_TRUE(accounts_->request_password_reset("ada@example.org", "10.0.0.1", t0()));
+  ASSERT_TRUE(accounts_->request_password_reset("ada@example.org", "10.0.0.1", t0()));
+  auto limited = accounts_->request_password_reset("ada@example.org", "10.0.0.1", t0());
   ASSERT_FALSE(limited);
   EXPECT_EQ(limited.error().kind, ErrorKind::kRateLimited);
+  // Other clients are answered, but within the hour of the last reset mail no new one goes, whoever asks.
+  for (int i = 0; i < 5; ++i) {
+    auto again = accounts_->request_password_reset("ada@example.org", "10.0.1." + std::to_string(i), t0());
+    ASSERT_TRUE(again) << again.error().message;
+    EXPECT_FALSE(*again);
+  }
+  auto next_hour = accounts_->request_password_reset("ada@example.org", "10.0.0.8", t0() + minutes(60));
+  ASSERT_TRUE(next_hour && *next_hour);
   EXPECT_EQ(accounts_->request_password_reset("not an address", "10.0.0.7", t0()).error().kind,
             ErrorKind::kInvalidInput);
 }

@@ -18,6 +18,7 @@
 #include "pipeline/crawler.h"
 #include "storage/store.h"
 #include "ui/site.h"
+#include "web/server.h"
 
 namespace longread::app {
 
@@ -62,6 +63,21 @@ void crawl_loop(std::stop_token stop, const config::Config& config, storage::Sto
 }  // namespace
 
 int cmd_serve(const config::Config& config) {
+  // One descriptor per connection: take all the kernel allows this process, and keep the default
+  // connection cap under it, so the listener is not the thing that runs out (docs/web.md).
+  const auto files = web::raise_file_limit();
+  const std::size_t max_connections = config.site.max_connections > 0
+                                          ? config.site.max_connections
+                                          : web::connections_within(files.now, 4096);
+  spdlog::info("serve: open-file limit {} (was {}); at most {} connections, {} per client", files.now,
+               files.before, max_connections, config.site.max_connections_per_client);
+  if (config.site.max_connections > 0 &&
+      web::connections_within(files.now, max_connections) < max_connections) {
+    spdlog::warn(
+        "serve: site.max_connections = {} leaves little room under the open-file limit {}: past it, "
+        "new connections wait while accept backs off",
+        max_connections, files.now);
+  }
   auto store = open_store(config);
   if (!store) return 1;
   if (!ensure_blogs(config, *store)) return 1;
@@ -70,6 +86,9 @@ int cmd_serve(const config::Config& config) {
   options.listen = config.site.listen;
   options.base_url = config.site.base_url;
   options.site_name = config.site.name;
+  options.max_connections = max_connections;
+  options.max_connections_per_client = config.site.max_connections_per_client;
+  options.trusted_proxies = config.site.trusted_proxies;
   options.accounts.password_cost = {};  // Argon2id "interactive" cost
   // Account mails and the newsletter's confirmation: the site queues them in the store; the outbox's
   // thread sends them, and retries. Declared before the site, which keeps a pointer to it.
@@ -93,6 +112,7 @@ int cmd_serve(const config::Config& config) {
   if (outbox) mailer = std::jthread([&outbox](std::stop_token stop) { outbox->run(stop); });
   (*server)->run();  // returns after SIGTERM/SIGINT, once in-flight requests have finished
   spdlog::info("serve: stopping");
+  site.finish_background_work();  // password-reset mails handed off by the last requests are queued
   newsletter.request_stop();
   newsletter.join();
   if (mailer.joinable()) {  // mid-send, the mail in flight is finished; what is still queued stays queued

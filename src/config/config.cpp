@@ -145,6 +145,18 @@ std::vector<Setting> settings() {
                  c.crawl.fetch_full_text = *b;
                  return {};
                }});
+  num("site.max_connections", 1000000,
+      [](Config& c, long long n) { c.site.max_connections = static_cast<std::size_t>(n); });
+  num("site.max_connections_per_client", 1000000,
+      [](Config& c, long long n) { c.site.max_connections_per_client = static_cast<std::size_t>(n); });
+  s.push_back({"site.trusted_proxies", [](Config& c, std::string_view v) -> Result<void> {
+                 c.site.trusted_proxies.clear();
+                 for (const auto part : split(v, ',')) {
+                   const auto entry = trim(part);
+                   if (!entry.empty()) c.site.trusted_proxies.emplace_back(entry);
+                 }
+                 return {};
+               }});
   s.push_back({"site.crawl_in_background", [](Config& c, std::string_view v) -> Result<void> {
                  auto b = parse_bool("site.crawl_in_background", v);
                  if (!b) return std::unexpected(b.error());

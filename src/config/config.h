@@ -58,6 +58,13 @@ struct SiteConfig {
   std::string base_url = "http://127.0.0.1:8080";
   std::string name = "longread";
   bool crawl_in_background = true;
+  // Connections open at once (site.max_connections; 0 = as many as the open-file limit leaves room for,
+  // at most 4096) and per client (site.max_connections_per_client; an IPv6 client by its /64; 0 = no cap).
+  std::size_t max_connections = 0;
+  std::size_t max_connections_per_client = 128;
+  // Reverse proxies whose Forwarded / X-Forwarded-For name the client (site.trusted_proxies: addresses or
+  // CIDR blocks; a TOML array, or comma-separated in the environment). Checked when serve starts.
+  std::vector<std::string> trusted_proxies;
 };
 
 // SMTP delivery for the newsletter (issue 4): smtp://host:port or smtps://host:port (implicit TLS);

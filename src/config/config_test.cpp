@@ -109,6 +109,26 @@ TEST(Config, FeedBudgets) {
     ASSERT_FALSE(bad) << name;
     EXPECT_EQ(bad.error().message, message + " (from " + name + ")");
   }
+
+TEST(Config, ConnectionCapsAndTrustedProxies) {
+  auto defaults = load("", {});
+  ASSERT_TRUE(defaults.has_value());
+  EXPECT_EQ(defaults->site.max_connections, 0u);  // serve fits it under the open-file limit
+  EXPECT_EQ(defaults->site.max_connections_per_client, 128u);
+  EXPECT_TRUE(defaults->site.trusted_proxies.empty());
+  const auto path = write_temp("longread_config_edge.toml",
+                               "[site]\nmax_connections = 500\nmax_connections_per_client = 0\n"
+                               "trusted_proxies = [\"127.0.0.1\", \"10.0.0.0/8\"]\n");
+  auto c = load(path, {});
+  ASSERT_TRUE(c.has_value()) << c.error().message;
+  EXPECT_EQ(c->site.max_connections, 500u);
+  EXPECT_EQ(c->site.max_connections_per_client, 0u);
+  EXPECT_EQ(c->site.trusted_proxies, (std::vector<std::string>{"127.0.0.1", "10.0.0.0/8"}));
+  auto env = load(path, {{"LONGREAD_SITE_TRUSTED_PROXIES", " ::1 , fd00::/8 "}});
+  ASSERT_TRUE(env.has_value());
+  EXPECT_EQ(env->site.trusted_proxies, (std::vector<std::string>{"::1", "fd00::/8"}));
+  EXPECT_FALSE(load("", {{"LONGREAD_SITE_MAX_CONNECTIONS", "-1"}}));
+  EXPECT_FALSE(load("", {{"LONGREAD_SITE_MAX_CONNECTIONS_PER_CLIENT", "many"}}));
 }
 
 TEST(Config, BadValuesGiveClearErrors) {

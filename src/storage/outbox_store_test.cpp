@@ -230,3 +230,25 @@ TEST_F(OutboxStoreTest, EmptyOutboxHasNothingDue) {
 
 }  // namespace
 }  // namespace longread::storage
+
+namespace longread::storage {
+namespace {
+
+// Mails per address (migration 0016): one of each kind per gap, whoever asks; the record survives a
+// restart (reopening the file); old records go.
+TEST_F(OutboxStoreTest, MailSlotIsTakenOncePerGapAndSurvivesReopening) {
+  const auto hour = std::chrono::hours(1);
+  EXPECT_TRUE(store_->claim_mail_slot("kim@example.org", "confirm", at(0), hour).value());
+  EXPECT_FALSE(store_->claim_mail_slot("kim@example.org", "confirm", at(60), hour).value());
+  // Another kind, or another address: a slot of its own.
+  EXPECT_TRUE(store_->claim_mail_slot("kim@example.org", "reset", at(60), hour).value());
+  EXPECT_TRUE(store_->claim_mail_slot("lee@example.org", "confirm", at(60), hour).value());
+  reopen();
+  EXPECT_FALSE(store_->claim_mail_slot("kim@example.org", "confirm", at(3599), hour).value());
+  // A refused claim records nothing: the hour still counts from the first mail.
+  EXPECT_TRUE(store_->claim_mail_slot("kim@example.org", "confirm", at(3600), hour).value());
+  EXPECT_FALSE(store_->claim_mail_slot("kim@example.org", "confirm", at(3601), hour).value());
+}
+
+}  // namespace
+}  // namespace longread::storage

@@ -80,7 +80,7 @@ struct SaveStats {
   int bodies_pruned = 0;  // hidden articles whose bodies were emptied (CrawlRecord::prune_hidden_before)
 };
 
-// A crawler's mark on a blog whose feed it is parsing (migration 0015): who ("host:pid:nonce") and since.
+// A crawler's mark on a blog whose feed it is parsing (migration 0016): who ("host:pid:nonce") and since.
 struct ParsingMark {
   std::int64_t blog_id = 0;
   std::string owner{};
@@ -495,6 +495,12 @@ class Store {
   virtual Result<std::vector<OutboxMail>> outbox_mails() { return unsupported("outbox_mails"); }
   // The earliest next_attempt_at of any queued mail, nullopt when the outbox is empty.
   virtual Result<std::optional<TimePoint>> next_mail_due() { return unsupported("next_mail_due"); }
+  // Whether a mail of `kind` ("confirm", "registered", "reset", "newsletter") may go to `recipient` (as the
+  // caller normalises it: lower case) at `now`: true, and `now` recorded in one statement, when none was
+  // recorded within `gap` before; false otherwise, recording nothing (migration 0016 mail_throttle). Rows
+  // older than `gap` are deleted on the way, so the table holds at most the last `gap`'s recipients.
+  virtual Result<bool> claim_mail_slot(std::string_view recipient, std::string_view kind, TimePoint now,
+                                       std::chrono::seconds gap) = 0;
   // The operator's `mail retry`: makes the queued mail `id` (nullopt: every queued mail) due at `now`,
   // moving no mail's next attempt later. Returns how many mails it matched (0: no mail `id` is queued).
   virtual Result<int> retry_mails(std::optional<std::int64_t> /*id*/, TimePoint /*now*/) {

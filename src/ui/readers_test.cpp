@@ -4,9 +4,11 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <chrono>
 #include <map>
 #include <mutex>
 #include <regex>
+#include <thread>
 
 #include "accounts/crypto.h"
 #include "ui/site.h"
@@ -20,10 +22,13 @@ using ::testing::HasSubstr;
 using ::testing::Not;
 using web::testing::ClientResponse;
 
-// A visitor with a cookie jar, as a browser would be.
+// A visitor with a cookie jar, as a browser would be. `from` is the loopback address it connects from
+// (127.0.0.2, 127.0.0.3, ... stand for other clients); `forwarded_for`, when set, goes out as
+// X-Forwarded-For, as a reverse proxy in front of the site would add it.
 class Visitor {
  public:
-  explicit Visitor(std::uint16_t port) : port_(port) {}
+  explicit Visitor(std::uint16_t port, std::string from = "127.0.0.1", std::string forwarded_for = "")
+      : port_(port), from_(std::move(from)), forwarded_for_(std::move(forwarded_for)) {}
 
   ClientResponse get(const std::string& target, web::Fields headers = {}) {
     return send("GET", target, {}, std::move(headers));
@@ -60,7 +65,8 @@ class Visitor {
       cookies += name + "=" + value;
     }
     if (!cookies.empty()) headers.emplace_back("Cookie", cookies);
-    auto client = web::testing::Client::connect(port_);
+    if (!forwarded_for_.empty()) headers.emplace_back("X-Forwarded-For", forwarded_for_);
+    auto client = web::testing::Client::connect(port_, std::chrono::seconds(10), from_);
     EXPECT_TRUE(client.has_value());
     if (!client) return {};
     auto res = client->request(method, target, headers, std::move(body));
@@ -90,6 +96,8 @@ class Visitor {
   }
 
   std::uint16_t port_;
+  std::string from_;
+  std::string forwarded_for_;
   std::map<std::string, std::string> jar_;
 };
 
@@ -97,8 +105,8 @@ class ReadersTest : public ::testing::Test {
  protected:
   static void SetUpTestSuite() {
     SiteOptions options = testing::test_site_options();
-    options.accounts.login_failures_per_account = 3;
-    options.accounts.signups_per_ip = 1000;
+    options.accounts.login_failures_per_account_client = 3;
+    options.accounts.signups_per_client = 1000;
     options.send_confirmation = [](std::string_view email, std::string_view url) -> Result<void> {
       std::lock_guard lock(mail_mutex_);
       confirmations_.emplace_back(std::string(email), std::string(url));
@@ -604,8 +612,8 @@ class MailedReadersTest : public ::testing::Test {
 
   static void SetUpTestSuite() {
     SiteOptions options = testing::test_site_options();
-    options.accounts.signups_per_ip = 1000;
-    options.accounts.resets_per_ip = 1000;
+    options.accounts.signups_per_client = 1000;
+    options.accounts.resets_per_client = 1000;
     options.send_account_mail = [](accounts::MailKind kind, std::string_view email,
                                    std::string_view url) -> Result<void> {
       std::lock_guard lock(mail_mutex_);
@@ -622,6 +630,15 @@ class MailedReadersTest : public ::testing::Test {
   }
   static void TearDownTestSuite() { running_.reset(); }
 
+  // Waits (polling, up to 10 s) until `email` has had `n` mails: password-reset mails are queued off the
+  // request's thread.
+  static bool wait_for_mails(const std::string& email, std::size_t n) {
+    for (const auto end = std::chrono::steady_clock::now() + std::chrono::seconds(10);;) {
+      if (mails_to(email).size() >= n) return true;
+      if (std::chrono::steady_clock::now() >= end) return false;
+      std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    }
+  }
   static std::vector<Mail> mails_to(const std::string& email) {
     std::lock_guard lock(mail_mutex_);
     std::vector<Mail> out;
@@ -726,14 +743,16 @@ TEST_F(MailedReadersTest, PasswordResetByMailedLinkEndsOtherSessions) {
   Visitor v(port_);
   auto form = v.get("/password/forgot");
   ASSERT_EQ(form.status, 200);
-  auto known =
-      v.post("/password/forgot", {{"csrf", Visitor::token_in(form.body)}, {"email", "rae@example.org"}});
   auto unknown =
       v.post("/password/forgot", {{"csrf", Visitor::token_in(form.body)}, {"email", "zed@example.org"}});
+  auto known =
+      v.post("/password/forgot", {{"csrf", Visitor::token_in(form.body)}, {"email", "rae@example.org"}});
   ASSERT_EQ(known.status, 200) << known.body;
   EXPECT_EQ(unknown.status, 200);
   EXPECT_EQ(std::regex_replace(without_tokens(known.body), std::regex("rae@example\\.org"), "X"),
             std::regex_replace(without_tokens(unknown.body), std::regex("zed@example\\.org"), "X"));
+  // The mail is queued off the request's thread, in order: once Rae's is there, Zed's turn has passed.
+  ASSERT_TRUE(wait_for_mails("rae@example.org", 2));
   EXPECT_TRUE(mails_to("zed@example.org").empty());
   auto mails = mails_to("rae@example.org");
   ASSERT_EQ(mails.size(), 2u);
@@ -787,6 +806,258 @@ TEST_F(MailedReadersTest, BadLinksAndForgedFormsChangeNothing) {
   EXPECT_TRUE(v.cookie("lr_session").empty());
   // With the form, the same link works.
   EXPECT_EQ(follow(v, link).status, 303);
+}
+
+// Mail bombing: many clients asking for mail to one address (sign-up, "forgot your password") get the
+// same answers as ever, and the address gets one mail of each kind per hour.
+TEST_F(MailedReadersTest, ManyClientsAskingForMailToOneAddressSendOneMailPerHour) {
+  std::vector<std::string> answers;
+  for (int i = 0; i < 5; ++i) {
+    Visitor v(port_, "127.0.0." + std::to_string(40 + i));
+    auto res = sign_up(v, "target@example.org", "passphrase number " + std::to_string(i));
+    EXPECT_EQ(res.status, 200) << res.body;
+    answers.push_back(without_tokens(res.body));
+  }
+  for (const auto& answer : answers) EXPECT_EQ(answer, answers.front());
+  ASSERT_EQ(mails_to("target@example.org").size(), 1u);
+  EXPECT_EQ(mails_to("target@example.org")[0].kind, accounts::MailKind::kConfirmAccount);
+
+  answers.clear();
+  for (int i = 0; i < 5; ++i) {
+    Visitor v(port_, "127.0.0." + std::to_string(50 + i));
+    auto form = v.get("/password/forgot");
+    auto res =
+        v.post("/password/forgot", {{"csrf", Visitor::token_in(form.body)}, {"email", "target@example.org"}});
+    EXPECT_EQ(res.status, 200) << res.body;
+    answers.push_back(without_tokens(res.body));
+  }
+  for (const auto& answer : answers) EXPECT_EQ(answer, answers.front());
+  // A last request for another address: reset jobs run in order, so once its mail is there, every
+  // request for the target has been dealt with.
+  Visitor other(port_, "127.0.0.59");
+  ASSERT_EQ(sign_up(other, "sentinel@example.org", "the sentinel's passphrase").status, 200);
+  auto form = other.get("/password/forgot");
+  other.post("/password/forgot", {{"csrf", Visitor::token_in(form.body)}, {"email", "sentinel@example.org"}});
+  ASSERT_TRUE(wait_for_mails("sentinel@example.org", 2));
+  const auto mails = mails_to("target@example.org");
+  ASSERT_EQ(mails.size(), 2u);
+  EXPECT_EQ(mails[1].kind, accounts::MailKind::kPasswordReset);
+  // The newest sign-up's password is the pending account's (a stranger's sign-up cannot hold it); the
+  // reset link mailed to the address confirms it with a password of the owner's choosing.
+  Visitor owner(port_, "127.0.0.60");
+  ASSERT_EQ(follow(owner, mails[1].path, {{"password", "the owner's passphrase"}}).status, 303);
+  EXPECT_TRUE(store_->reader_by_email("target@example.org").value()->confirmed_at);
+}
+
+// Reset requests are limited per address from one client, never per address alone.
+TEST_F(MailedReadersTest, ResetRequestsAreLimitedPerClientNotPerAddress) {
+  const auto ask = [&](Visitor& v) {
+    auto form = v.get("/password/forgot");
+    return v.post("/password/forgot", {{"csrf", Visitor::token_in(form.body)}, {"email", "lim@example.org"}});
+  };
+  Visitor pest(port_, "127.0.0.70");
+  for (int i = 0; i < 3; ++i) EXPECT_EQ(ask(pest).status, 200);
+  auto limited = ask(pest);
+  EXPECT_EQ(limited.status, 429);
+  EXPECT_THAT(limited.body, HasSubstr("Too many attempts"));
+  Visitor owner(port_, "127.0.0.71");
+  EXPECT_EQ(ask(owner).status, 200);
+}
+
+// Login lockout: five wrong passwords for an address from five clients do not stop its owner; a client
+// that keeps guessing one account waits, and only that client.
+TEST_F(ReadersTest, NobodyCanLockAReaderOutByFailingLoginsFromOtherClients) {
+  {
+    Visitor creator(port_, "127.0.0.20");
+    auto form = creator.get("/signup");
+    ASSERT_EQ(creator
+                  .post("/signup", {{"csrf", Visitor::token_in(form.body)},
+                                    {"email", "owner@example.org"},
+                                    {"password", "the owner's passphrase"}})
+                  .status,
+              303);
+  }
+  const auto log_in = [&](Visitor& v, const std::string& password) {
+    auto form = v.get("/login");
+    return v.post("/login", {{"csrf", Visitor::token_in(form.body)},
+                             {"email", "owner@example.org"},
+                             {"password", password},
+                             {"next", "/about"}});
+  };
+  for (int i = 0; i < 5; ++i) {
+    Visitor attacker(port_, "127.0.0." + std::to_string(21 + i));
+    auto res = log_in(attacker, "not the passphrase");
+    EXPECT_EQ(res.status, 400) << res.body;
+    EXPECT_THAT(res.body, HasSubstr("Email or password is incorrect."));
+  }
+  Visitor guesser(port_, "127.0.0.26");
+  for (int i = 0; i < 3; ++i) EXPECT_EQ(log_in(guesser, "guess " + std::to_string(i)).status, 400);
+  auto waiting = log_in(guesser, "the owner's passphrase");  // even the right one, from this client
+  EXPECT_EQ(waiting.status, 429);
+  EXPECT_TRUE(guesser.cookie("lr_session").empty());
+
+  Visitor owner(port_, "127.0.0.27");
+  auto in = log_in(owner, "the owner's passphrase");
+  ASSERT_EQ(in.status, 303) << in.body;
+  EXPECT_EQ(in.header("Location").value_or(""), "/about");
+  EXPECT_FALSE(owner.cookie("lr_session").empty());
+}
+
+// Sign-up is limited the same way: per address from one client, never per address alone.
+TEST_F(ReadersTest, SignUpLimitsCountAnAddressPerClient) {
+  Visitor creator(port_, "127.0.0.30");
+  auto form = creator.get("/signup");
+  ASSERT_EQ(creator
+                .post("/signup", {{"csrf", Visitor::token_in(form.body)},
+                                  {"email", "signer@example.org"},
+                                  {"password", "the signer's passphrase"}})
+                .status,
+            303);
+  const auto sign_up = [&](Visitor& v, const std::string& password) {
+    auto page = v.get("/signup");
+    return v.post(
+        "/signup",
+        {{"csrf", Visitor::token_in(page.body)}, {"email", "signer@example.org"}, {"password", password}});
+  };
+  Visitor pest(port_, "127.0.0.31");
+  for (int i = 0; i < 5; ++i) EXPECT_EQ(sign_up(pest, "another passphrase " + std::to_string(i)).status, 400);
+  EXPECT_EQ(sign_up(pest, "another passphrase").status, 429);
+  Visitor owner(port_, "127.0.0.32");
+  EXPECT_EQ(sign_up(owner, "the signer's passphrase").status, 303);  // signing up again logs in
+}
+
+// The newsletter form: limited per client (another client is served), and one confirmation per address
+// and hour however many clients subscribe it, with the same answer every time.
+TEST_F(ReadersTest, NewsletterIsLimitedPerClientAndMailsAnAddressOncePerHour) {
+  const auto subscribe = [&](Visitor& v, const std::string& email) {
+    auto page = v.get("/newsletter");
+    return v.post("/newsletter", {{"csrf", Visitor::token_in(page.body)}, {"email", email}});
+  };
+  const auto confirmations_to = [&](const std::string& email) {
+    std::lock_guard lock(mail_mutex_);
+    return std::count_if(confirmations_.begin(), confirmations_.end(),
+                         [&](const auto& c) { return c.first == email; });
+  };
+  std::vector<std::string> answers;
+  for (int i = 0; i < 5; ++i) {
+    Visitor v(port_, "127.0.0." + std::to_string(80 + i));
+    auto res = subscribe(v, "bombed@example.org");
+    EXPECT_EQ(res.status, 200) << res.body;
+    answers.push_back(std::regex_replace(res.body, std::regex("name=\"csrf\" value=\"[^\"]*\""), ""));
+  }
+  for (const auto& answer : answers) EXPECT_EQ(answer, answers.front());
+  EXPECT_EQ(confirmations_to("bombed@example.org"), 1);
+
+  Visitor pest(port_, "127.0.0.90");
+  for (int i = 0; i < 10; ++i)
+    EXPECT_EQ(subscribe(pest, "n" + std::to_string(i) + "@example.org").status, 200);
+  EXPECT_EQ(subscribe(pest, "n10@example.org").status, 429);
+  Visitor other(port_, "127.0.0.91");
+  EXPECT_EQ(subscribe(other, "n10@example.org").status, 200);
+  EXPECT_EQ(confirmations_to("n10@example.org"), 1);
+}
+
+// next= is read as a browser reads a Location: tab, CR and LF removed first, then only a path with
+// exactly one leading "/" and no "\"; anything else goes to "/". Both ways in: the login form's hidden
+// field (from the query) and the posted field.
+TEST_F(ReadersTest, NextRedirectsStayOnTheSiteAsBrowsersReadThem) {
+  signed_up("nexter@example.org");
+  const std::vector<std::string> off_site = {
+      "/\t/evil.example",      "/\\evil",  "//evil",        "/\t/evil",  "\t//evil.example", "/\r\n/evil",
+      "https://evil.example/", "/\\/evil", "/ok\\..\\evil", "/\x0b/evil"};
+  for (const auto& next : off_site) {
+    Visitor v(port_);
+    auto form = v.get("/login?next=" + web::url_encode(next));
+    ASSERT_EQ(form.status, 200);
+    EXPECT_THAT(form.body, Not(HasSubstr("evil"))) << "form for " << next;
+    auto res = v.post("/login", {{"csrf", Visitor::token_in(form.body)},
+                                 {"email", "nexter@example.org"},
+                                 {"password", "a long passphrase"},
+                                 {"next", next}});
+    ASSERT_EQ(res.status, 303) << next << "\n" << res.body;
+    EXPECT_EQ(res.header("Location").value_or(""), "/") << "next " << next;
+    EXPECT_FALSE(v.cookie("lr_session").empty());  // the reader is logged in all the same
+  }
+  // The query "?next=/%09/evil.example" as the issue sent it: decoded, that is "/<tab>/evil.example".
+  Visitor v(port_);
+  auto form = v.get("/login?next=/%09/evil.example");
+  EXPECT_THAT(form.body, HasSubstr("name=\"next\" value=\"/\""));
+  // A path of the site is kept, tab and all removed as the browser would.
+  Visitor w(port_);
+  auto page = w.get("/login");
+  auto kept = w.post("/login", {{"csrf", Visitor::token_in(page.body)},
+                                {"email", "nexter@example.org"},
+                                {"password", "a long passphrase"},
+                                {"next", "/cate\tgories?page=2"}});
+  ASSERT_EQ(kept.status, 303);
+  EXPECT_EQ(kept.header("Location").value_or(""), "/categories?page=2");
+}
+
+// Behind a trusted reverse proxy (site.trusted_proxies) each forwarded client has its own budget, an
+// IPv6 client counted by its /64; X-Forwarded-For from a peer that is not trusted is ignored.
+class ProxiedReadersTest : public ::testing::Test {
+ protected:
+  static void SetUpTestSuite() {
+    SiteOptions options = testing::test_site_options();
+    options.accounts.login_failures_per_account_client = 3;
+    options.trusted_proxies = {"127.0.0.1"};
+    auto running = testing::RunningSite::start("proxied-readers-test", std::move(options));
+    ASSERT_TRUE(running) << running.error().message;
+    running_ = std::move(*running);
+    port_ = running_->port();
+    Visitor creator(port_, "127.0.0.1", "198.51.100.50");
+    auto form = creator.get("/signup");
+    ASSERT_EQ(creator
+                  .post("/signup", {{"csrf", Visitor::token_in(form.body)},
+                                    {"email", "proxied@example.org"},
+                                    {"password", "the right passphrase"}})
+                  .status,
+              303);
+  }
+  static void TearDownTestSuite() { running_.reset(); }
+
+  static int log_in(Visitor& v, const std::string& password) {
+    auto form = v.get("/login");
+    return v
+        .post("/login", {{"csrf", Visitor::token_in(form.body)},
+                         {"email", "proxied@example.org"},
+                         {"password", password}})
+        .status;
+  }
+
+  static inline std::unique_ptr<testing::RunningSite> running_;
+  static inline std::uint16_t port_ = 0;
+};
+
+TEST_F(ProxiedReadersTest, EachForwardedClientHasItsOwnBudget) {
+  Visitor guesser(port_, "127.0.0.1", "203.0.113.1");
+  for (int i = 0; i < 3; ++i) EXPECT_EQ(log_in(guesser, "wrong"), 400);
+  EXPECT_EQ(log_in(guesser, "the right passphrase"), 429);
+  // The same proxy, another client: not affected.
+  Visitor owner(port_, "127.0.0.1", "203.0.113.2");
+  EXPECT_EQ(log_in(owner, "the right passphrase"), 303);
+}
+
+TEST_F(ProxiedReadersTest, Ipv6ClientsAreCountedByTheirSlash64) {
+  Visitor first(port_, "127.0.0.1", "2001:db8:1:2::a");
+  for (int i = 0; i < 3; ++i) EXPECT_EQ(log_in(first, "wrong"), 400);
+  Visitor same_network(port_, "127.0.0.1", "2001:db8:1:2::b");
+  EXPECT_EQ(log_in(same_network, "the right passphrase"), 429);
+  Visitor next_network(port_, "127.0.0.1", "2001:db8:1:3::1");
+  EXPECT_EQ(log_in(next_network, "the right passphrase"), 303);
+}
+
+TEST_F(ProxiedReadersTest, ForwardedForFromAnUntrustedPeerIsIgnored) {
+  // 127.0.0.2 is no proxy of ours: whatever address it claims, it is counted as itself.
+  for (int i = 0; i < 3; ++i) {
+    Visitor spoofer(port_, "127.0.0.2", "203.0.113." + std::to_string(100 + i));
+    EXPECT_EQ(log_in(spoofer, "wrong"), 400);
+  }
+  Visitor spoofer(port_, "127.0.0.2", "203.0.113.200");
+  EXPECT_EQ(log_in(spoofer, "the right passphrase"), 429);
+  // The addresses it named have their whole budget.
+  Visitor named(port_, "127.0.0.1", "203.0.113.100");
+  EXPECT_EQ(log_in(named, "the right passphrase"), 303);
 }
 
 }  // namespace

@@ -38,7 +38,9 @@ struct Site::Impl {
   Impl(storage::Store& store, SiteOptions options)
       : context{store, options, AssetTable{}, open_accounts(store, options)},
         router(make_routes(context)),
-        cache(context.options.page_cache_entries) {}
+        cache(context.options.page_cache_entries) {
+    if (context.options.send_account_mail) context.mail_work = std::make_unique<BackgroundWork>();
+  }
 
   SiteContext context;
   web::Router router;
@@ -47,7 +49,13 @@ struct Site::Impl {
 
 Site::Site(storage::Store& store, SiteOptions options)
     : impl_(std::make_unique<Impl>(store, std::move(options))) {}
-Site::~Site() = default;
+Site::~Site() {
+  finish_background_work();
+}
+
+void Site::finish_background_work() {
+  if (impl_->context.mail_work) impl_->context.mail_work->finish();
+}
 
 const SiteOptions& Site::options() const {
   return impl_->context.options;
@@ -97,6 +105,9 @@ Result<std::unique_ptr<web::Server>> make_server(Site& site, bool handle_signals
   options.access_log = site.options().access_log;
   options.extra_headers = security_headers();
   options.handle_signals = handle_signals;
+  options.max_connections = site.options().max_connections;
+  options.max_connections_per_client = site.options().max_connections_per_client;
+  options.trusted_proxies = site.options().trusted_proxies;
   return web::Server::create(options, site.app(), site.error_renderer());
 }
 

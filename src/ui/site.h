@@ -20,6 +20,7 @@
 #include <memory>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "accounts/accounts.h"
 #include "core/error.h"
@@ -35,7 +36,12 @@ struct SiteOptions {
   std::string site_name = "longread";
   int threads = 0;         // HTTP threads; 0 = hardware concurrency
   bool access_log = true;  // one log line per request
-  int page_size = 25;      // articles per listing page
+  // Connection caps and reverse proxies (web::ServerOptions; site.max_connections,
+  // site.max_connections_per_client, site.trusted_proxies).
+  std::size_t max_connections = 4096;
+  std::size_t max_connections_per_client = 128;
+  std::vector<std::string> trusted_proxies{};
+  int page_size = 25;  // articles per listing page
   // Rendered pages are cached per (target, Store::data_version()); relative ages ("5 minutes ago") make
   // a page stale with time alone, so entries also expire after this long.
   std::chrono::seconds page_cache_ttl{30};
@@ -72,6 +78,10 @@ class Site {
   // The site's page for an error status (404, 400, 500...); `message` is shown as text.
   [[nodiscard]] web::Response error_page(int status, std::string_view message) const;
   [[nodiscard]] const SiteOptions& options() const;
+
+  // Runs the work requests handed off (password-reset mails) and stops its thread; later requests hand
+  // off nothing. Call before the store or the mail sender go away; the destructor calls it too.
+  void finish_background_work();
 
   [[nodiscard]] web::App app();
   [[nodiscard]] web::ErrorPageRenderer error_renderer() const;

@@ -187,11 +187,24 @@ bool View::saved(std::int64_t article_id) const {
 }
 
 std::string safe_next(std::string_view next) {
-  if (next.empty() || next.front() != '/' || next.starts_with("//") || next.starts_with("/\\") ||
-      next.find_first_of("\r\n\\") != std::string_view::npos || next.size() > 2000) {
+  // Read as a browser reads a Location: the URL parser removes every ASCII tab and newline first (WHATWG
+  // URL Standard, "basic URL parser", step 3), so "/\t/evil.example" is "//evil.example", a URL of another
+  // host; and it takes "\\" as "/" in http(s) URLs, so no backslash is let through anywhere.
+  std::string path;
+  path.reserve(next.size());
+  for (const char c : next) {
+    if (c != '\t' && c != '\r' && c != '\n') path.push_back(c);
+  }
+  // Exactly one leading "/" (a path on this site, RFC 3986 section 4.2: "//" starts an authority), no
+  // backslash, and no other control character (the parser strips leading and trailing C0 controls and
+  // spaces, and a Location header must not carry any).
+  const bool controls = std::any_of(path.begin(), path.end(),
+                                    [](char c) { return static_cast<unsigned char>(c) < 0x20 || c == 0x7f; });
+  if (path.empty() || path.size() > 2000 || path.front() != '/' || (path.size() > 1 && path[1] == '/') ||
+      path.find('\\') != std::string::npos || controls) {
     return "/";
   }
-  return std::string(next);
+  return path;
 }
 
 Html vote_control(const View& view, const model::Article& a) {

@@ -12,6 +12,7 @@
 #include "core/time.h"
 #include "storage/store.h"
 #include "ui/assets.h"
+#include "ui/background_work.h"
 #include "ui/html.h"
 #include "ui/site.h"
 #include "web/http.h"
@@ -24,7 +25,10 @@ struct SiteContext {
   SiteOptions options;
   AssetTable assets;
   std::unique_ptr<accounts::Accounts> accounts;                         // readers (issue 4)
-  accounts::RateLimiter newsletter_limiter{10, std::chrono::hours(1)};  // subscriptions per IP
+  accounts::RateLimiter newsletter_limiter{10, std::chrono::hours(1)};  // subscriptions per client
+  // Password-reset lookups and mails, off the request's thread (set when the site sends account mail).
+  // Last, so it finishes (and stops using the rest) before the members above go.
+  std::unique_ptr<BackgroundWork> mail_work{};
 };
 
 // Cookie names: the session token, and before login a random value CSRF tokens are bound to.
@@ -106,7 +110,9 @@ class View {
   mutable storage::ReaderMarks marks_;
 };
 
-// A local path to come back to after a form ("next"): only "/..." and never "//host"; else "/".
+// A local path to come back to after a form ("next"), read as a browser would read it as a Location:
+// tab, CR and LF removed, then only a path starting with exactly one "/" and holding no "\\" and no other
+// control character; anything else is "/".
 std::string safe_next(std::string_view next);
 // The vote control of an article: a form posting to /articles/<id>/vote or /unvote, with the count.
 Html vote_control(const View& view, const model::Article& article);

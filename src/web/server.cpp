@@ -5,10 +5,13 @@
 #include "web/server.h"
 
 #include <spdlog/spdlog.h>
+#include <sys/resource.h>
+#include <sys/socket.h>
 
 #include <atomic>
 #include <boost/asio.hpp>
 #include <boost/beast.hpp>
+#include <cerrno>
 #include <csignal>
 #include <ctime>
 #include <mutex>
@@ -16,7 +19,9 @@
 #include <unordered_map>
 #include <vector>
 
+#include "core/strings.h"
 #include "core/time.h"
+#include "web/client_address.h"
 #include "web/handle.h"
 
 namespace longread::web {
@@ -32,10 +37,75 @@ constexpr std::size_t kReadBufferLimit = 64 * 1024;
 
 // One accepted connection. `busy` is only read and written on the connection's strand.
 struct Connection {
-  explicit Connection(tcp::socket socket) : stream(std::move(socket)) {}
+  Connection(tcp::socket socket, std::string peer_address, std::string counted_as)
+      : stream(std::move(socket)), peer(std::move(peer_address)), client_key(std::move(counted_as)) {}
   beast::tcp_stream stream;
   bool busy = false;
+  std::string peer;        // the TCP peer's address
+  std::string client_key;  // what the per-client cap counts it as; "" for a trusted proxy (not counted)
 };
+
+// Lets one log line through per `interval` and counts the events in between, so a flood of the same
+// failure costs one line per interval instead of one per event. Used on one strand only.
+class ThrottledLog {
+ public:
+  explicit ThrottledLog(std::chrono::steady_clock::duration interval) : interval_(interval) {}
+  // Counts one event; true when a line is due now. `count` is then the events since the last line
+  // (this one included), and the count starts again.
+  bool due(std::uint64_t& count) {
+    ++pending_;
+    const auto now = std::chrono::steady_clock::now();
+    if (logged_once_ && now - last_ < interval_) return false;
+    logged_once_ = true;
+    last_ = now;
+    count = pending_;
+    pending_ = 0;
+    return true;
+  }
+
+ private:
+  std::chrono::steady_clock::duration interval_;
+  std::chrono::steady_clock::time_point last_{};
+  bool logged_once_ = false;
+  std::uint64_t pending_ = 0;
+};
+
+// Out of descriptors or kernel memory: trying again at once fails the same way (accept(2)), and the
+// pending connection stays in the listen backlog until a descriptor is free.
+bool resource_exhausted(const beast::error_code& ec) {
+  if (ec.category() != boost::system::system_category()) return false;
+  const int value = ec.value();
+  return value == EMFILE || value == ENFILE || value == ENOBUFS || value == ENOMEM;
+}
+
+// RFC 9112 section 6.1 and 6.3: a request's body length must be read one way only. Transfer-Encoding is
+// accepted only as a single field whose value is exactly "chunked" (the only coding a server must know,
+// and the one that must come last), never together with Content-Length and never in HTTP/1.0. Anything
+// else ("chunked, identity", "gzip, chunked", "identity", two fields) could be framed differently by a
+// proxy in front of us, which is how one request hides another (request smuggling): 400 and close.
+bool framing_is_unambiguous(const http::request_parser<http::string_body>& parser) {
+  const auto& header = parser.get();
+  int transfer_encodings = 0;
+  bool content_length = false;
+  std::string_view coding;
+  for (const auto& field : header) {
+    if (field.name() == http::field::transfer_encoding) {
+      ++transfer_encodings;
+      coding = std::string_view(field.value().data(), field.value().size());
+    } else if (field.name() == http::field::content_length) {
+      content_length = true;
+    }
+  }
+  if (transfer_encodings == 0) return true;
+  if (transfer_encodings > 1 || content_length || header.version() < 11) return false;
+  return iequals(trim(coding), "chunked");
+}
+
+// The answer to a connection over a cap, written with one non-blocking send on the fresh socket (its send
+// buffer is empty, so it fits) and never waited for: refusing costs no timer, coroutine or read.
+constexpr std::string_view kOverCapacity =
+    "HTTP/1.1 503 Service Unavailable\r\nContent-Type: text/plain; charset=utf-8\r\nContent-Length: 20\r\n"
+    "Retry-After: 5\r\nConnection: close\r\n\r\nToo many connections";
 
 // IMF-fixdate of the current second (RFC 9110 section 6.6.1), formatted once per second per thread.
 const std::string& date_header() {
@@ -96,31 +166,37 @@ int status_for_parse_error(const beast::error_code& ec) {
   return 0;
 }
 
-Result<Request> to_request(const http::request<http::string_body>& breq, const std::string& remote) {
+Result<Request> to_request(const http::request<http::string_body>& breq, const std::string& peer,
+                           const TrustedProxies& proxies) {
   Fields headers;
   headers.reserve(8);
   for (const auto& field : breq)
     headers.emplace_back(std::string(field.name_string()), std::string(field.value()));
   auto out = Request::from_target(std::string(breq.method_string()), std::string(breq.target()),
                                   std::move(headers), breq.body());
-  if (out) out->remote_address = remote;
+  if (out) out->remote_address = proxies.client_address(peer, out->headers);
   return out;
 }
 
 }  // namespace
 
 struct Server::Impl {
-  Impl(ServerOptions opts, App application, ErrorPageRenderer renderer)
+  Impl(ServerOptions opts, App application, ErrorPageRenderer renderer, TrustedProxies trusted)
       : options(std::move(opts)),
         app(std::move(application)),
         error_page(std::move(renderer)),
+        proxies(std::move(trusted)),
         control(net::make_strand(ioc)),
         acceptor(control),
-        signals(control) {}
+        signals(control),
+        backoff(control),
+        accept_log(options.accept_log_interval),
+        refusal_log(options.accept_log_interval) {}
 
   ServerOptions options;
   App app;
   ErrorPageRenderer error_page;
+  TrustedProxies proxies;
   net::io_context ioc;  // the acceptor, signals and stop; connections live on `workers`
   net::strand<net::io_context::executor_type> control;  // acceptor, signals and stop run here
   // One io_context per serving thread, each run by exactly one thread: a connection's reads, handler and
@@ -131,11 +207,15 @@ struct Server::Impl {
   std::size_t next_worker = 0;  // only used on `control`
   tcp::acceptor acceptor;
   net::signal_set signals;
+  net::steady_timer backoff;  // the accept loop's wait after running out of descriptors
+  ThrottledLog accept_log;    // these two only on `control`
+  ThrottledLog refusal_log;
   std::atomic<bool> stopping{false};
   std::atomic<bool> started{false};
 
   std::mutex connections_mutex;
   std::unordered_map<std::uint64_t, std::shared_ptr<Connection>> connections;
+  std::unordered_map<std::string, std::size_t> per_client;  // open connections by client_key
   std::uint64_t next_connection_id = 0;
 
   void begin_stop() {
@@ -144,6 +224,7 @@ struct Server::Impl {
     beast::error_code ec;
     acceptor.close(ec);
     signals.cancel(ec);
+    backoff.cancel();
     // Workers may now return once their connections have ended.
     for (auto& guard : worker_guards) guard.reset();
     std::lock_guard lock(connections_mutex);
@@ -168,18 +249,72 @@ struct Server::Impl {
       if (stopping) co_return;
       if (ec) {
         if (ec == net::error::operation_aborted || ec == net::error::bad_descriptor) co_return;
-        spdlog::warn("http accept failed: {}", ec.message());
+        const bool exhausted = resource_exhausted(ec);
+        std::uint64_t count = 0;
+        if (accept_log.due(count)) {
+          if (exhausted) {
+            spdlog::warn(
+                "http accept failed {} time(s): {}; waiting {} ms before each next accept (the "
+                "open-file limit or site.max_connections may be too high for this machine)",
+                count, ec.message(), options.accept_backoff.count());
+          } else {
+            spdlog::warn("http accept failed {} time(s): {}", count, ec.message());
+          }
+        }
+        if (exhausted) {
+          backoff.expires_after(options.accept_backoff);
+          beast::error_code waited;
+          co_await backoff.async_wait(net::redirect_error(net::use_awaitable, waited));
+          if (stopping) co_return;
+        }
         continue;
       }
-      auto conn = std::make_shared<Connection>(std::move(socket));
-      std::uint64_t id = 0;
-      {
-        std::lock_guard lock(connections_mutex);
+      admit(std::move(socket));
+    }
+  }
+
+  // Starts a session for `socket`, or refuses it when a cap is reached. On `control`.
+  void admit(tcp::socket socket) {
+    std::string peer;
+    {
+      beast::error_code ec;
+      const auto endpoint = socket.remote_endpoint(ec);
+      if (!ec) peer = endpoint.address().to_string();
+    }
+    // A trusted proxy carries many clients on its connections; they are told apart per request, by the
+    // forwarding headers, which a connection cap cannot wait for.
+    std::string key = proxies.contains(peer) ? std::string() : client_key(peer);
+    std::shared_ptr<Connection> conn;
+    std::uint64_t id = 0;
+    const char* refused = nullptr;
+    {
+      std::lock_guard lock(connections_mutex);
+      const auto client = key.empty() ? per_client.end() : per_client.find(key);
+      if (options.max_connections > 0 && connections.size() >= options.max_connections) {
+        refused = "site.max_connections";
+      } else if (options.max_connections_per_client > 0 && client != per_client.end() &&
+                 client->second >= options.max_connections_per_client) {
+        refused = "site.max_connections_per_client";
+      } else {
+        conn = std::make_shared<Connection>(std::move(socket), peer, key);
         id = next_connection_id++;
         connections.emplace(id, conn);
+        if (!key.empty()) ++per_client[key];
       }
-      net::co_spawn(conn->stream.get_executor(), session(conn, id), net::detached);
     }
+    if (refused != nullptr) {
+      beast::error_code ignored;
+      [[maybe_unused]] const auto sent = ::send(socket.native_handle(), kOverCapacity.data(),
+                                                kOverCapacity.size(), MSG_DONTWAIT | MSG_NOSIGNAL);
+      socket.close(ignored);
+      std::uint64_t count = 0;
+      if (refusal_log.due(count)) {
+        spdlog::warn("http refused {} connection(s) over {} (last from {})", count, refused,
+                     key.empty() ? peer : key);
+      }
+      return;
+    }
+    net::co_spawn(conn->stream.get_executor(), session(conn, id), net::detached);
   }
 
   net::awaitable<void> send_error_and_close(Connection& conn, int status, unsigned version) {
@@ -194,17 +329,13 @@ struct Server::Impl {
     beast::error_code ec;
     conn.stream.expires_after(options.write_timeout);
     co_await http::async_write(conn.stream, res, net::redirect_error(net::use_awaitable, ec));
-    if (options.access_log)
-      spdlog::info("http method=- path=- status={} bytes={} duration_ms=0", status, res.body().size());
+    if (options.access_log) {
+      spdlog::info("http client={} method=- path=- status={} bytes={} duration_ms=0", conn.peer, status,
+                   res.body().size());
+    }
   }
 
   net::awaitable<void> session(std::shared_ptr<Connection> conn, std::uint64_t id) {
-    std::string remote;
-    {
-      beast::error_code ec;
-      const auto endpoint = conn->stream.socket().remote_endpoint(ec);
-      if (!ec) remote = endpoint.address().to_string();
-    }
     beast::flat_buffer buffer(kReadBufferLimit);
     try {
       for (int served = 0;; ++served) {
@@ -213,7 +344,18 @@ struct Server::Impl {
         parser.body_limit(options.body_limit);
         beast::error_code ec;
         conn->stream.expires_after(options.read_timeout);
-        co_await http::async_read(conn->stream, buffer, parser, net::redirect_error(net::use_awaitable, ec));
+        // The header first: its framing is checked before a byte of the body is read.
+        co_await http::async_read_header(conn->stream, buffer, parser,
+                                         net::redirect_error(net::use_awaitable, ec));
+        if (!ec && !framing_is_unambiguous(parser)) {
+          spdlog::debug("http client={} ambiguous request framing (Transfer-Encoding)", conn->peer);
+          co_await send_error_and_close(*conn, 400, 11);
+          break;
+        }
+        if (!ec && !parser.is_done()) {
+          co_await http::async_read(conn->stream, buffer, parser,
+                                    net::redirect_error(net::use_awaitable, ec));
+        }
         if (ec) {
           if (const int status = status_for_parse_error(ec); status != 0) {
             co_await send_error_and_close(*conn, status, 11);
@@ -224,7 +366,7 @@ struct Server::Impl {
         const auto started_at = std::chrono::steady_clock::now();
         const auto& breq = parser.get();
 
-        const Result<Request> request = to_request(breq, remote);
+        const Result<Request> request = to_request(breq, conn->peer, proxies);
         Response res;
         if (request) {
           res = handle_request(app, error_page, *request);
@@ -256,7 +398,8 @@ struct Server::Impl {
           const auto elapsed =
               std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started_at);
           const auto method = breq.method_string();
-          spdlog::info("http method={} path={} status={} bytes={} duration_ms={:.3f}",
+          spdlog::info("http client={} method={} path={} status={} bytes={} duration_ms={:.3f}",
+                       request ? std::string_view(request->remote_address) : std::string_view(conn->peer),
                        std::string_view(method.data(), method.size()),
                        request ? std::string_view(request->path) : std::string_view("-"), res.status,
                        head || bodyless ? 0 : payload.size(), elapsed.count());
@@ -271,6 +414,10 @@ struct Server::Impl {
     conn->stream.close();
     std::lock_guard lock(connections_mutex);
     connections.erase(id);
+    if (!conn->client_key.empty()) {
+      const auto client = per_client.find(conn->client_key);
+      if (client != per_client.end() && --client->second == 0) per_client.erase(client);
+    }
   }
 };
 
@@ -280,7 +427,13 @@ Server::~Server() = default;
 Result<std::unique_ptr<Server>> Server::create(ServerOptions options, App app, ErrorPageRenderer error_page) {
   auto endpoint = parse_listen(options.listen);
   if (!endpoint) return std::unexpected(endpoint.error());
-  auto impl = std::make_unique<Impl>(std::move(options), std::move(app), std::move(error_page));
+  auto proxies = TrustedProxies::parse(options.trusted_proxies);
+  if (!proxies) {
+    return fail(ErrorKind::kInvalidInput, "web: site.trusted_proxies: " + proxies.error().message,
+                "site.trusted_proxies: " + proxies.error().message);
+  }
+  auto impl =
+      std::make_unique<Impl>(std::move(options), std::move(app), std::move(error_page), std::move(*proxies));
   beast::error_code ec;
   impl->acceptor.open(endpoint->protocol(), ec);
   if (!ec) impl->acceptor.set_option(net::socket_base::reuse_address(true), ec);
@@ -332,6 +485,24 @@ void Server::run() {
   impl.ioc.run();  // accept and signals, until stopped
   for (auto& thread : pool) thread.join();
   spdlog::info("http stopped");
+}
+
+FileLimit raise_file_limit() {
+  rlimit limit{};
+  if (getrlimit(RLIMIT_NOFILE, &limit) != 0) return {};
+  FileLimit out{.before = limit.rlim_cur, .now = limit.rlim_cur};
+  if (limit.rlim_cur < limit.rlim_max) {
+    limit.rlim_cur = limit.rlim_max;
+    if (setrlimit(RLIMIT_NOFILE, &limit) == 0) out.now = limit.rlim_max;
+  }
+  return out;
+}
+
+std::size_t connections_within(std::uint64_t file_limit, std::size_t wanted) {
+  if (file_limit == 0 || file_limit == RLIM_INFINITY) return wanted;
+  const std::uint64_t reserve = std::min<std::uint64_t>(256, std::max<std::uint64_t>(64, file_limit / 4));
+  const std::uint64_t room = file_limit > reserve ? file_limit - reserve : 1;
+  return static_cast<std::size_t>(std::min<std::uint64_t>(wanted, std::max<std::uint64_t>(room, 1)));
 }
 
 void Server::stop() {

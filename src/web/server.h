@@ -7,13 +7,21 @@
 // Every connection has a read timeout (which also bounds keep-alive idle time), a write timeout, a header
 // and a body limit; pipelined requests are answered strictly one at a time in order, so at most one request
 // per connection is being handled and at most one read buffer (64 KiB) is held ahead. A malformed request
-// gets a 400 (431/413 for the limits) and the connection is closed.
+// gets a 400 (431/413 for the limits) and the connection is closed; so does a request whose framing could
+// be read two ways (RFC 9112 section 6.3: a Transfer-Encoding other than exactly "chunked", or one together
+// with Content-Length), which is how a request is smuggled past a proxy.
+//
+// Connections are capped overall and per client (docs/web.md, "Connection caps"): one over a cap gets a
+// fixed 503 written without waiting and is closed at once. When the process runs out of file descriptors
+// (EMFILE/ENFILE), the accept loop waits 100 ms before trying again instead of spinning, and says so at
+// most once per 10 s with a count.
 #pragma once
 
 #include <chrono>
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "core/error.h"
 #include "web/http.h"
@@ -33,13 +41,38 @@ struct ServerOptions {
   // Added to every response, the server's own error answers included (the site's security headers):
   // cheaper than the application setting them on each response it returns.
   Fields extra_headers{};
+  // Connections open at once, overall and per client (IPv6 by /64; a trusted proxy counts only
+  // overall); 0 = no cap. Over either cap a new connection gets a 503 and is closed.
+  std::size_t max_connections = 4096;
+  std::size_t max_connections_per_client = 128;
+  // Reverse proxies (addresses or CIDR blocks) whose Forwarded / X-Forwarded-For name the client
+  // (web/client_address.h). Empty: the peer is always the client.
+  std::vector<std::string> trusted_proxies{};
+  // After EMFILE/ENFILE/ENOBUFS/ENOMEM on accept: the wait before the next accept, and how often at most
+  // the failures are logged (one line with their count).
+  std::chrono::milliseconds accept_backoff{100};
+  std::chrono::seconds accept_log_interval{10};
 };
+
+// The process's open-file limit (RLIMIT_NOFILE) after raising its soft value to the hard one; `before` is
+// the soft value found. Serving needs one descriptor per connection.
+struct FileLimit {
+  std::uint64_t before = 0;
+  std::uint64_t now = 0;
+};
+FileLimit raise_file_limit();
+// A connection cap that fits under `file_limit` descriptors: what is left after a reserve for the
+// database, the crawler's transfers, mail and logs (a quarter of the limit, at least 64, at most 256; at
+// least 1 connection), never above
+// `wanted`.
+std::size_t connections_within(std::uint64_t file_limit, std::size_t wanted);
 
 // A listening server. Stop is graceful: the listener closes, idle keep-alive connections close, requests
 // being handled finish and their responses are written (with Connection: close), then run() returns.
 class Server {
  public:
-  // Binds and listens. Fails (kInvalidInput / kNetwork) when `listen` is malformed or the port is taken.
+  // Binds and listens. Fails (kInvalidInput / kNetwork) when `listen` or a trusted proxy is malformed or
+  // the port is taken.
   [[nodiscard]] static Result<std::unique_ptr<Server>> create(ServerOptions options, App app,
                                                               ErrorPageRenderer error_page);
   ~Server();

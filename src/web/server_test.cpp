@@ -3,9 +3,15 @@
 
 #include <gtest/gtest.h>
 
+#include <spdlog/sinks/ostream_sink.h>
+#include <spdlog/spdlog.h>
+
 #include <atomic>
+#include <functional>
 #include <future>
+#include <sstream>
 #include <thread>
+#include <vector>
 
 #include "web/gzip.h"
 #include "web/testing/client.h"
@@ -19,7 +25,24 @@ using testing::raw_exchange;
 
 class ServerTest : public ::testing::Test {
  protected:
-  void SetUp() override {
+  static ServerOptions default_options() {
+    ServerOptions options;
+    options.listen = "127.0.0.1:0";
+    options.threads = 2;
+    options.handle_signals = false;
+    options.header_limit = 4096;
+    options.extra_headers = {{"X-Extra", "on every response"}};
+    return options;
+  }
+  void SetUp() override { start(default_options()); }
+
+  // Stops the running server and starts one with `options`.
+  void restart(const ServerOptions& options) {
+    TearDown();
+    start(options);
+  }
+
+  void start(const ServerOptions& options) {
     App app = [this](const Request& req) -> Result<Response> {
       if (req.path == "/slow") {
         slow_entered_.set_value();
@@ -34,17 +57,13 @@ class ServerTest : public ::testing::Test {
       }
       if (req.path == "/echo")
         return Response::text(200, req.method + " " + std::string(req.param("q").value_or("")));
+      if (req.path == "/who") return Response::text(200, req.remote_address);
+      if (req.path == "/body") return Response::text(200, "body=" + req.body);
       return fail(ErrorKind::kNotFound, "test: nothing at " + req.path, "Not here.");
     };
     ErrorPageRenderer error_page = [](int status, std::string_view msg) {
       return Response::text(status, "E" + std::to_string(status) + ":" + std::string(msg));
     };
-    ServerOptions options;
-    options.listen = "127.0.0.1:0";
-    options.threads = 2;
-    options.handle_signals = false;
-    options.header_limit = 4096;
-    options.extra_headers = {{"X-Extra", "on every response"}};
     auto server = Server::create(options, app, error_page);
     ASSERT_TRUE(server.has_value()) << server.error().message;
     server_ = std::move(*server);
@@ -56,6 +75,7 @@ class ServerTest : public ::testing::Test {
   void TearDown() override {
     if (server_) server_->stop();
     if (runner_.joinable()) runner_.join();
+    server_.reset();
   }
 
   std::unique_ptr<Server> server_;
@@ -176,12 +196,215 @@ TEST_F(ServerTest, StopFinishesInFlightRequestAndClosesIdleConnections) {
   EXPECT_FALSE(http_get(port_, "/echo").has_value());
 }
 
+// Polls `done` (a server-side effect of a client's close, say) until it holds or 10 s pass.
+bool eventually(const std::function<bool()>& done) {
+  for (const auto end = std::chrono::steady_clock::now() + std::chrono::seconds(10);;) {
+    if (done()) return true;
+    if (std::chrono::steady_clock::now() >= end) return false;
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+}
+
+// How many HTTP responses a raw exchange got back.
+int responses_in(const std::string& raw) {
+  int n = 0;
+  for (auto at = raw.find("HTTP/1.1 "); at != std::string::npos; at = raw.find("HTTP/1.1 ", at + 1)) ++n;
+  return n;
+}
+
+// RFC 9112 sections 6.1 and 6.3: only exactly "chunked" frames a body by Transfer-Encoding; anything else
+// is answered 400 and the connection closed, so the bytes after the header (here a second request that a
+// proxy in front may have taken as part of the body) are never read as a request.
+TEST_F(ServerTest, TransferEncodingOtherThanExactlyChunkedIs400AndClosed) {
+  const std::string hidden = "GET /echo?q=smuggled HTTP/1.1\r\nHost: x\r\n\r\n";
+  const std::vector<std::string> framings = {
+      "Transfer-Encoding: chunked, identity\r\n",
+      "Transfer-Encoding: identity\r\n",
+      "Transfer-Encoding: gzip, chunked\r\n",
+      "Transfer-Encoding: gzip\r\n",
+      "Transfer-Encoding: chunked\r\nTransfer-Encoding: chunked\r\n",
+      "Transfer-Encoding: chunked\r\nTransfer-Encoding: identity\r\n",
+      "Transfer-Encoding: chunked\r\nContent-Length: " + std::to_string(hidden.size()) + "\r\n",
+      "Content-Length: 5\r\nTransfer-Encoding: chunked\r\n",
+  };
+  for (const auto& framing : framings) {
+    auto raw = raw_exchange(port_, "POST /body HTTP/1.1\r\nHost: x\r\n" + framing + "\r\n" + hidden);
+    ASSERT_TRUE(raw.has_value()) << framing << raw.error().message;
+    EXPECT_TRUE(raw->starts_with("HTTP/1.1 400 Bad Request\r\n")) << framing << *raw;
+    EXPECT_NE(raw->find("Connection: close"), std::string::npos) << framing << *raw;
+    EXPECT_EQ(raw->find("smuggled"), std::string::npos) << framing << *raw;
+    EXPECT_EQ(responses_in(*raw), 1) << framing << *raw;
+  }
+  // HTTP/1.0 has no transfer codings (RFC 9112 section 6.1): faulty framing too.
+  auto old =
+      raw_exchange(port_, "POST /body HTTP/1.0\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n" + hidden);
+  ASSERT_TRUE(old.has_value());
+  EXPECT_TRUE(old->starts_with("HTTP/1.1 400")) << *old;
+  EXPECT_EQ(old->find("smuggled"), std::string::npos) << *old;
+
+  // Exactly "chunked" (any case) is read as it should be, and a pipelined request after it is answered.
+  auto chunked = raw_exchange(port_,
+                              "POST /body HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: Chunked\r\n\r\n"
+                              "5\r\nhello\r\n0\r\n\r\n"
+                              "GET /echo?q=next HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n");
+  ASSERT_TRUE(chunked.has_value());
+  EXPECT_TRUE(chunked->starts_with("HTTP/1.1 200")) << *chunked;
+  EXPECT_NE(chunked->find("body=hello"), std::string::npos) << *chunked;
+  EXPECT_NE(chunked->find("GET next"), std::string::npos) << *chunked;
+  auto res = http_get(port_, "/echo?q=still");
+  ASSERT_TRUE(res.has_value());
+  EXPECT_EQ(res->body, "GET still");
+}
+
+// Per-client cap: the fourth connection from one address gets a 503 at once and is closed; another
+// address is served meanwhile; once one of the first three closes, the address is served again.
+TEST_F(ServerTest, ConnectionsPerClientAreCapped) {
+  ServerOptions options = default_options();
+  options.max_connections_per_client = 3;
+  restart(options);
+  std::vector<Client> held;
+  for (int i = 0; i < 3; ++i) {
+    auto client = Client::connect(port_);
+    ASSERT_TRUE(client.has_value());
+    ASSERT_TRUE(client->request("GET", "/echo").has_value());  // accepted and being served
+    held.push_back(std::move(*client));
+  }
+  auto refused = raw_exchange(port_, "GET /echo?q=fourth HTTP/1.1\r\nHost: x\r\n\r\n");
+  ASSERT_TRUE(refused.has_value()) << refused.error().message;
+  EXPECT_TRUE(refused->starts_with("HTTP/1.1 503 Service Unavailable\r\n")) << *refused;
+  EXPECT_NE(refused->find("Too many connections"), std::string::npos);
+  EXPECT_EQ(refused->find("GET fourth"), std::string::npos);
+
+  auto other = Client::connect(port_, std::chrono::seconds(10), "127.0.0.2");
+  ASSERT_TRUE(other.has_value()) << other.error().message;
+  auto res = other->request("GET", "/who");
+  ASSERT_TRUE(res.has_value());
+  EXPECT_EQ(res->status, 200);
+  EXPECT_EQ(res->body, "127.0.0.2");
+
+  held.pop_back();  // closes one
+  EXPECT_TRUE(eventually([&] {
+    auto again = http_get(port_, "/echo?q=again");
+    return again && again->status == 200 && again->body == "GET again";
+  }));
+  for (auto& client : held) EXPECT_TRUE(client.request("GET", "/echo").has_value());
+}
+
+// Global cap: past it every new connection is refused at once, from any address; the site serves again
+// once connections close.
+TEST_F(ServerTest, GlobalConnectionCapRefusesAtOnceAndRecovers) {
+  ServerOptions options = default_options();
+  options.max_connections = 2;
+  options.max_connections_per_client = 0;
+  restart(options);
+  std::vector<Client> held;
+  for (const char* from : {"127.0.0.1", "127.0.0.2"}) {
+    auto client = Client::connect(port_, std::chrono::seconds(10), from);
+    ASSERT_TRUE(client.has_value());
+    ASSERT_TRUE(client->request("GET", "/echo").has_value());
+    held.push_back(std::move(*client));
+  }
+  for (const char* from : {"127.0.0.1", "127.0.0.3"}) {
+    auto refused =
+        raw_exchange(port_, "GET /echo HTTP/1.1\r\nHost: x\r\n\r\n", std::chrono::seconds(10), from);
+    ASSERT_TRUE(refused.has_value());
+    EXPECT_TRUE(refused->starts_with("HTTP/1.1 503")) << from << ": " << *refused;
+  }
+  held.clear();
+  EXPECT_TRUE(eventually([&] {
+    auto res = http_get(port_, "/echo?q=back");
+    return res && res->body == "GET back";
+  }));
+}
+
+// A spdlog sink that keeps the lines, to read what the access log said.
+class CapturedLog {
+ public:
+  CapturedLog() : previous_(spdlog::default_logger()) {
+    auto sink = std::make_shared<spdlog::sinks::ostream_sink_mt>(stream_);
+    spdlog::set_default_logger(std::make_shared<spdlog::logger>("captured", sink));
+  }
+  ~CapturedLog() { spdlog::set_default_logger(previous_); }
+  std::string text() {
+    spdlog::default_logger()->flush();
+    return stream_.str();
+  }
+
+ private:
+  std::shared_ptr<spdlog::logger> previous_;
+  std::ostringstream stream_;
+};
+
+// site.trusted_proxies: only a trusted peer's forwarding headers name the client (the rightmost entry
+// that is not itself a trusted proxy); anyone else's are ignored, so a spoofed X-Forwarded-For buys
+// nothing. The access log names the client chosen. A trusted proxy is not held to the per-client cap.
+TEST_F(ServerTest, TrustedProxyNamesTheClientAndSpoofedHeadersAreIgnored) {
+  CapturedLog log;
+  ServerOptions options = default_options();
+  options.trusted_proxies = {"127.0.0.1/32", "10.0.0.0/8"};
+  options.max_connections_per_client = 2;
+  options.access_log = true;
+  restart(options);
+  const auto who = [&](const Fields& headers, const char* from) -> std::string {
+    auto client = Client::connect(port_, std::chrono::seconds(10), from);
+    if (!client) return "connect failed";
+    auto res = client->request("GET", "/who", headers);
+    return res ? res->body : "request failed";
+  };
+  EXPECT_EQ(who({{"X-Forwarded-For", "203.0.113.9"}}, "127.0.0.1"), "203.0.113.9");
+  EXPECT_EQ(who({{"X-Forwarded-For", "198.51.100.1, 203.0.113.9"}}, "127.0.0.1"), "203.0.113.9");
+  EXPECT_EQ(who({{"X-Forwarded-For", "203.0.113.9, 10.1.2.3"}}, "127.0.0.1"), "203.0.113.9");
+  EXPECT_EQ(who({{"Forwarded", "for=198.51.100.1, for=\"[2001:db8::1]:4711\";proto=https"}}, "127.0.0.1"),
+            "2001:db8::1");
+  EXPECT_EQ(who({}, "127.0.0.1"), "127.0.0.1");
+  // Not a trusted peer: its headers say nothing.
+  EXPECT_EQ(who({{"X-Forwarded-For", "203.0.113.9"}}, "127.0.0.2"), "127.0.0.2");
+  EXPECT_EQ(who({{"Forwarded", "for=203.0.113.9"}}, "127.0.0.2"), "127.0.0.2");
+
+  // The proxy carries many clients: more connections than the per-client cap, all served.
+  std::vector<Client> through_proxy;
+  for (int i = 0; i < 4; ++i) {
+    auto client = Client::connect(port_);
+    ASSERT_TRUE(client.has_value());
+    auto res = client->request("GET", "/who", {{"X-Forwarded-For", "203.0.113." + std::to_string(i)}});
+    ASSERT_TRUE(res.has_value());
+    EXPECT_EQ(res->status, 200);
+    through_proxy.push_back(std::move(*client));
+  }
+  // An untrusted address is capped.
+  std::vector<Client> direct;
+  for (int i = 0; i < 2; ++i) {
+    auto client = Client::connect(port_, std::chrono::seconds(10), "127.0.0.3");
+    ASSERT_TRUE(client.has_value());
+    ASSERT_TRUE(client->request("GET", "/who").has_value());
+    direct.push_back(std::move(*client));
+  }
+  auto refused =
+      raw_exchange(port_, "GET /who HTTP/1.1\r\nHost: x\r\n\r\n", std::chrono::seconds(10), "127.0.0.3");
+  ASSERT_TRUE(refused.has_value());
+  EXPECT_TRUE(refused->starts_with("HTTP/1.1 503")) << *refused;
+
+  const std::string lines = log.text();
+  EXPECT_NE(lines.find("http client=203.0.113.9 method=GET path=/who status=200"), std::string::npos)
+      << lines;
+  EXPECT_NE(lines.find("http client=127.0.0.2 method=GET path=/who status=200"), std::string::npos) << lines;
+  EXPECT_NE(lines.find("http refused 1 connection(s) over site.max_connections_per_client"),
+            std::string::npos)
+      << lines;
+}
+
 TEST(ServerCreateTest, RejectsBadListenAndBusyPort) {
   auto app = [](const Request&) -> Result<Response> { return Response::text(200, "x"); };
   auto page = [](int s, std::string_view) { return Response::text(s, ""); };
   ServerOptions options;
   options.listen = "nonsense";
   EXPECT_FALSE(Server::create(options, app, page).has_value());
+  options.listen = "127.0.0.1:0";
+  options.trusted_proxies = {"10.0.0.0/33"};
+  auto bad_proxy = Server::create(options, app, page);
+  ASSERT_FALSE(bad_proxy.has_value());
+  EXPECT_NE(bad_proxy.error().message.find("site.trusted_proxies"), std::string::npos);
+  options.trusted_proxies = {};
   options.listen = "127.0.0.1:99999";
   EXPECT_FALSE(Server::create(options, app, page).has_value());
   options.listen = "127.0.0.1:0";

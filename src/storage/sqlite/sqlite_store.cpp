@@ -80,7 +80,7 @@ constexpr const char* kEditBlog =
     "UPDATE blogs SET title = COALESCE(:title, title), category = COALESCE(:category, category),"
     " short_form = COALESCE(:short_form, short_form), feed_url = COALESCE(:feed_url, feed_url),"
     " paused = COALESCE(:paused, paused),"
-    // A resume also lifts a crash quarantine (migration 0015) and starts its count again.
+    // A resume also lifts a crash quarantine (migration 0016) and starts its count again.
     " quarantined = CASE WHEN :paused = 0 THEN 0 ELSE quarantined END,"
     " crashes = CASE WHEN :paused = 0 THEN 0 ELSE crashes END,"
     // A new feed URL drops the old URL's validators (they belong to the other resource) and is read at once.
@@ -194,14 +194,14 @@ constexpr const char* kUpdateBlogCrawlState =
     " title = CASE WHEN title = '' THEN :feed_title ELSE title END,"
     " site_url = CASE WHEN site_url = '' THEN :site_url ELSE site_url END,"
     " author = CASE WHEN author = '' THEN :author ELSE author END,"
-    // The result is saved: the parse it covered is over (migration 0015). A feed body read without a crash
+    // The result is saved: the parse it covered is over (migration 0016). A feed body read without a crash
     // (a 200, the one case that sets validators) ends a crash streak; a 304 parses nothing, so proves
     // nothing.
     " parsing_by = '', parsing_since = NULL,"
     " crashes = CASE WHEN :success = 1 AND :etag IS NOT NULL THEN 0 ELSE crashes END"
     " WHERE id = :blog_id";
 
-// Crash quarantine (migration 0015). A mark is one autocommitted UPDATE.
+// Crash quarantine (migration 0016). A mark is one autocommitted UPDATE.
 constexpr const char* kMarkParsing =
     "UPDATE blogs SET parsing_by = :owner, parsing_since = :since WHERE id = :blog_id";
 constexpr const char* kSelectParsingMarks =
@@ -464,6 +464,13 @@ constexpr const char* kSelectNextMailDue = "SELECT MIN(next_attempt_at) FROM mai
 constexpr const char* kRetryMail =
     "UPDATE mail_outbox SET next_attempt_at = MIN(next_attempt_at, :now) WHERE id = :id";
 constexpr const char* kRetryAllMails = "UPDATE mail_outbox SET next_attempt_at = MIN(next_attempt_at, :now)";
+// claim_mail_slot: the upsert changes a row only when the recorded mail is older than the gap
+// (SQLite counts a DO UPDATE whose WHERE fails as no change).
+constexpr const char* kPruneMailThrottle = "DELETE FROM mail_throttle WHERE sent_at <= :cutoff";
+constexpr const char* kClaimMailSlot =
+    "INSERT INTO mail_throttle (recipient, kind, sent_at) VALUES (:recipient, :kind, :now)"
+    " ON CONFLICT (recipient, kind) DO UPDATE SET sent_at = excluded.sent_at"
+    " WHERE mail_throttle.sent_at <= :cutoff";
 
 // The rows of a query over LONGREAD_OUTBOX_COLUMNS.
 Result<std::vector<OutboxMail>> read_outbox_mails(Query& q) {
@@ -1757,6 +1764,31 @@ class SqliteStore final : public Store {
     if (id) q->bind(":id", *id);
     if (auto ok = q->run(); !ok) return db_error("cannot retry mail", ok.error());
     return writer_->changes();
+  }
+
+  Result<bool> claim_mail_slot(std::string_view recipient, std::string_view kind, TimePoint now,
+                               std::chrono::seconds gap) override {
+    const std::int64_t cutoff = to_unix(now - gap);
+    std::lock_guard lock(writer_mutex_);
+    Connection& db = *writer_;
+    auto tx = Transaction::begin(db);
+    if (!tx) return db_error("cannot record mail", tx.error());
+    {
+      auto q = db.query(kPruneMailThrottle);
+      if (!q) return db_error("cannot record mail", q.error());
+      q->bind(":cutoff", cutoff);
+      if (auto ok = q->run(); !ok) return db_error("cannot record mail", ok.error());
+    }
+    bool claimed = false;
+    {
+      auto q = db.query(kClaimMailSlot);
+      if (!q) return db_error("cannot record mail", q.error());
+      q->bind(":recipient", recipient).bind(":kind", kind).bind(":now", to_unix(now)).bind(":cutoff", cutoff);
+      if (auto ok = q->run(); !ok) return db_error("cannot record mail", ok.error());
+      claimed = db.changes() > 0;
+    }
+    if (auto ok = tx->commit(); !ok) return db_error("cannot record mail", ok.error());
+    return claimed;
   }
 
   Result<std::optional<TimePoint>> next_mail_due() override {

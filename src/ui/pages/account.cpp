@@ -12,6 +12,7 @@
 
 #include "pages/forms.h"
 #include "pages/pages.h"
+#include "web/client_address.h"
 
 namespace longread::ui::pages {
 namespace {
@@ -59,11 +60,11 @@ const char* link_path(accounts::MailKind kind) {
 
 // Mails `mail` through the site's sender. A failure is logged; the page the reader sees stays the same
 // (it must not differ between addresses with and without an account).
-void send_mail(View& view, const accounts::AccountMail& mail) {
-  const std::string url =
-      view.options().base_url + link_path(mail.kind) + "?email=" + web::url_encode(mail.email) +
-      "&expires=" + std::to_string(mail.expires) + "&sig=" + web::url_encode(mail.signature);
-  if (auto sent = view.options().send_account_mail(mail.kind, mail.email, url); !sent) {
+void send_mail(const SiteOptions& options, const accounts::AccountMail& mail) {
+  const std::string url = options.base_url + link_path(mail.kind) + "?email=" + web::url_encode(mail.email) +
+                          "&expires=" + std::to_string(mail.expires) +
+                          "&sig=" + web::url_encode(mail.signature);
+  if (auto sent = options.send_account_mail(mail.kind, mail.email, url); !sent) {
     spdlog::warn("accounts: mail not sent kind={} error=\"{}\"", static_cast<int>(mail.kind),
                  sent.error().message);
   }
@@ -152,14 +153,16 @@ Result<web::Response> submit(View& view, const web::Request& request, Mode mode)
     return res;
   };
   if (mode == Mode::kLogIn) {
-    auto session = view.accounts().log_in(email, password, request.remote_address, view.now());
+    auto session =
+        view.accounts().log_in(email, password, web::client_key(request.remote_address), view.now());
     if (!session) return failed(session.error());
     return with_session(view, *session, safe_next(next));
   }
-  auto signed_up = view.accounts().sign_up(email, password, request.remote_address, view.now());
+  auto signed_up =
+      view.accounts().sign_up(email, password, web::client_key(request.remote_address), view.now());
   if (!signed_up) return failed(signed_up.error());
   if (signed_up->session) return with_session(view, *signed_up->session, safe_next(next));
-  if (signed_up->mail) send_mail(view, *signed_up->mail);
+  if (signed_up->mail) send_mail(view.options(), *signed_up->mail);
   // The same page for a new address, a pending one and one that has an account: the mail differs.
   return private_page(
       view, "Check your inbox", "/signup",
@@ -167,7 +170,7 @@ Result<web::Response> submit(View& view, const web::Request& request, Mode mode)
           "<p>We sent a mail to {}. Open the link in it to finish signing up; it works for {} hours.</p>\n"
           "<p>If this address already has an account, the mail says so and how to log in.</p>\n"
           "<p>No mail after a few minutes? Look in the spam folder, or <a href=\"/signup\">sign up again</a> "
-          "for a new link.</p>\n",
+          "for a new link; one mail is sent to an address per hour at most.</p>\n",
           text(shown_email),  // as typed: the stored spelling would tell that the address has an account
           number(
               std::chrono::duration_cast<std::chrono::hours>(view.accounts().options().confirm_link_lifetime)
@@ -257,21 +260,34 @@ Result<web::Response> forgot_password(View& view, const web::Request& request, c
     return forgot_form(view, shown_email,
                        "This form has expired or was not sent from this site. Please try again.", 403);
   }
-  auto mail = view.accounts().request_password_reset(email, request.remote_address, view.now());
-  if (!mail) {
-    const int status = form_error_status(mail.error().kind);
-    if (status == 0) return std::unexpected(mail.error());
-    auto res = forgot_form(view, shown_email, mail.error().display(), status);
-    if (mail.error().kind == ErrorKind::kRateLimited) res.set_header("Retry-After", "60");
+  auto accepted =
+      view.accounts().accept_password_reset(email, web::client_key(request.remote_address), view.now());
+  if (!accepted) {
+    const int status = form_error_status(accepted.error().kind);
+    if (status == 0) return std::unexpected(accepted.error());
+    auto res = forgot_form(view, shown_email, accepted.error().display(), status);
+    if (accepted.error().kind == ErrorKind::kRateLimited) res.set_header("Retry-After", "60");
     return res;
   }
-  if (*mail) send_mail(view, **mail);
+  // Whether the address has an account is found out off this thread, and the mail (if any) queued
+  // there: this answer costs the same either way, so its timing tells nothing (docs/readers.md).
+  SiteContext& context = view.context();
+  const bool posted = context.mail_work && context.mail_work->post([&context, address = std::move(*accepted),
+                                                                    now = view.now()] {
+    auto mail = context.accounts->password_reset_mail(address, now);
+    if (!mail) {
+      spdlog::warn("accounts: password reset not mailed error=\"{}\"", mail.error().message);
+    } else if (*mail) {
+      send_mail(context.options, **mail);
+    }
+  });
+  if (!posted) spdlog::warn("accounts: password reset dropped (background queue full or stopping)");
   // The same answer whether or not the address has an account.
   return private_page(
       view, "Check your inbox", "/password/forgot",
       html(
-          "<p>If {} has an account here, a link to set a new password is on its way. It works for {} "
-          "hours.</p>\n",
+          "<p>If {} has an account here, a link to set a new password is on its way (one an hour at most). "
+          "It works for {} hours.</p>\n",
           text(shown_email),
           number(std::chrono::duration_cast<std::chrono::hours>(view.accounts().options().reset_link_lifetime)
                      .count())),

@@ -7,6 +7,7 @@
 #include "accounts/validate.h"
 #include "pages/forms.h"
 #include "pages/pages.h"
+#include "web/client_address.h"
 
 namespace longread::ui::pages {
 namespace {
@@ -63,15 +64,26 @@ Result<web::Response> subscribe(View& view, const web::Request& request, const P
   }
   auto email = accounts::normalize_email(input);
   if (!email) return subscribe_form(view, shown, email.error().display(), 400);
-  const std::string ip_key = "ip:" + request.remote_address;
-  if (auto wait = view.context().newsletter_limiter.retry_after(ip_key, view.now())) {
+  const std::string client = "client:" + web::client_key(request.remote_address);
+  if (auto wait = view.context().newsletter_limiter.retry_after(client, view.now())) {
     return subscribe_form(view, shown, accounts::try_again_message(*wait), 429);
   }
-  view.context().newsletter_limiter.record(ip_key, view.now());
+  view.context().newsletter_limiter.record(client, view.now());
   const auto& send = view.options().send_confirmation;
   auto subscriber = view.store().add_subscriber(*email, view.now());
   if (!subscriber) return std::unexpected(subscriber.error());
-  if (!subscriber->confirmed_at) {
+  // One confirmation per address and hour, whichever clients ask (Store::claim_mail_slot): the form
+  // cannot be used to flood a stranger's inbox, and the answer is the same when nothing is sent.
+  bool mail_due = !subscriber->confirmed_at;
+  if (mail_due) {
+    std::string recipient = *email;
+    for (char& c : recipient) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    auto slot = view.store().claim_mail_slot(recipient, "newsletter", view.now(),
+                                             view.accounts().options().mail_resend_gap);
+    if (!slot) return std::unexpected(slot.error());
+    mail_due = *slot;
+  }
+  if (mail_due) {
     const std::int64_t expires = to_unix(view.now() + view.options().confirmation_lifetime);
     const std::string url = view.options().base_url + "/newsletter/confirm?email=" + web::url_encode(*email) +
                             "&expires=" + std::to_string(expires) +

@@ -39,10 +39,27 @@ Client::Client(Client&&) noexcept = default;
 Client& Client::operator=(Client&&) noexcept = default;
 Client::~Client() = default;
 
-Result<Client> Client::connect(std::uint16_t port, std::chrono::milliseconds timeout) {
+namespace {
+
+// Opens `stream`'s socket bound to `from` (port 0), so the connection comes from that address.
+beast::error_code bind_from(beast::tcp_stream& stream, std::string_view from) {
+  beast::error_code ec;
+  const auto address = net::ip::make_address(std::string(from), ec);
+  if (ec) return ec;
+  stream.socket().open(address.is_v4() ? tcp::v4() : tcp::v6(), ec);
+  if (!ec) stream.socket().bind(tcp::endpoint(address, 0), ec);
+  return ec;
+}
+
+}  // namespace
+
+Result<Client> Client::connect(std::uint16_t port, std::chrono::milliseconds timeout, std::string_view from) {
   auto impl = std::make_unique<Impl>();
   impl->timeout = timeout;
-  beast::error_code result;
+  beast::error_code result = bind_from(impl->stream, from);
+  if (result)
+    return fail(ErrorKind::kNetwork,
+                "test client: cannot bind " + std::string(from) + ": " + result.message());
   impl->stream.expires_after(timeout);
   impl->stream.async_connect(tcp::endpoint(net::ip::make_address("127.0.0.1"), port),
                              [&](const beast::error_code& ec) { result = ec; });
@@ -94,10 +111,13 @@ Result<ClientResponse> http_get(std::uint16_t port, std::string_view target, con
 }
 
 Result<std::string> raw_exchange(std::uint16_t port, std::string_view bytes,
-                                 std::chrono::milliseconds timeout) {
+                                 std::chrono::milliseconds timeout, std::string_view from) {
   net::io_context ioc;
   beast::tcp_stream stream(ioc);
-  beast::error_code result;
+  beast::error_code result = bind_from(stream, from);
+  if (result)
+    return fail(ErrorKind::kNetwork,
+                "test client: cannot bind " + std::string(from) + ": " + result.message());
   stream.expires_after(timeout);
   stream.async_connect(tcp::endpoint(net::ip::make_address("127.0.0.1"), port),
                        [&](const beast::error_code& ec) { result = ec; });

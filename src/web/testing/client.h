@@ -22,11 +22,13 @@ struct ClientResponse {
   [[nodiscard]] std::optional<std::string_view> header(std::string_view name) const;
 };
 
-// One connection to 127.0.0.1:port that can carry several requests (keep-alive).
+// One connection to 127.0.0.1:port that can carry several requests (keep-alive). `from` is the local
+// address it connects from: any 127.x.y.z stands for another client on the loopback interface.
 class Client {
  public:
   [[nodiscard]] static Result<Client> connect(std::uint16_t port,
-                                              std::chrono::milliseconds timeout = std::chrono::seconds(10));
+                                              std::chrono::milliseconds timeout = std::chrono::seconds(10),
+                                              std::string_view from = "127.0.0.1");
   Client(Client&&) noexcept;
   Client& operator=(Client&&) noexcept;
   ~Client();
@@ -45,6 +47,7 @@ class Client {
                                               const Fields& headers = {});
 // Sends raw bytes, then reads until the server closes the connection (or the timeout passes).
 [[nodiscard]] Result<std::string> raw_exchange(std::uint16_t port, std::string_view bytes,
-                                               std::chrono::milliseconds timeout = std::chrono::seconds(10));
+                                               std::chrono::milliseconds timeout = std::chrono::seconds(10),
+                                               std::string_view from = "127.0.0.1");
 
 }  // namespace longread::web::testing
