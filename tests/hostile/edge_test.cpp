@@ -357,7 +357,7 @@ TEST_F(HostileEdgeTest, ChunkedIdentitySmugglingIsRefusedAndTheHiddenRequestNeve
     EXPECT_EQ(got.find("Stay updated"), std::string::npos) << coding;
   }
   EXPECT_TRUE(healthy());
-  auto page = longread::web::testing::http_get(static_cast<std::uint16_t>(port_), "/newsletter");
+  auto page = longread::web::testing::http_get(static_cast<std::uint16_t>(port_), "/about");
   ASSERT_TRUE(page.has_value());
   EXPECT_EQ(page->status, 200);
   ASSERT_NO_FATAL_FAILURE(stop_serve());
