@@ -109,6 +109,7 @@ TEST(Config, FeedBudgets) {
     ASSERT_FALSE(bad) << name;
     EXPECT_EQ(bad.error().message, message + " (from " + name + ")");
   }
+}
 
 TEST(Config, ConnectionCapsAndTrustedProxies) {
   auto defaults = load("", {});
