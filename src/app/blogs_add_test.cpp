@@ -40,10 +40,13 @@ class BlogsAddTest : public ::testing::Test {
   }
   std::string url(const std::string& path) const { return server_->url(path); }
 
-  // Runs `longread --db DIR/t.db ARGS`, stdout and stderr apart.
+  // Runs `longread --db DIR/t.db ARGS`, stdout and stderr apart. The fixture server on 127.0.0.1 stands for
+  // the public internet: the outbound policy is told to allow exactly that address.
   Outcome longread(const std::string& args) {
     return longread::testing::run_command(
-        std::string(LONGREAD_BINARY_DIR "/src/app/longread --db ") + (dir_ / "t.db").string() + " " + args,
+        std::string("LONGREAD_FETCH_ALLOW_NETWORKS=127.0.0.1/32 " LONGREAD_BINARY_DIR
+                    "/src/app/longread --db ") +
+            (dir_ / "t.db").string() + " " + args,
         dir_ / "stderr");
   }
 

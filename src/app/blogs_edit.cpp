@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -12,6 +13,7 @@
 #include "app/commands.h"
 #include "app/rejudge_cmd.h"
 #include "app/store_setup.h"
+#include "core/strings.h"
 #include "core/url.h"
 #include "storage/store.h"
 
@@ -45,16 +47,54 @@ Result<std::optional<model::Blog>> other_blog_with_feed(storage::Store& store, s
 
 int print_result(const model::Blog& blog) {
   print_blog_table(std::span<const model::Blog>(&blog, 1));
+  if (!blog.allowed_hosts.empty())
+    fmt::print("full-text pages also allowed from: {}\n", fmt::join(blog.allowed_hosts, ", "));
   return 0;
+}
+
+// A host as the operator types it ("CDN.Example.net.", "127.0.0.2", "[::1]" or "::1"), in the form the
+// fetch stage compares (core/url.h canonical_host); nullopt when it is not a host name or address.
+std::optional<std::string> host_from_input(std::string_view input) {
+  std::string text(trim(input));
+  if (text.empty()) return std::nullopt;
+  const bool bare_ipv6 = text.find(':') != std::string::npos && text.front() != '[';
+  const std::string probe = "http://" + (bare_ipv6 ? "[" + text + "]" : text) + "/";
+  const std::string host = url_host(probe);
+  if (host.empty() || canonical_host(host) != canonical_host(text)) return std::nullopt;  // a path, a port
+  return canonical_host(host);
+}
+
+// The blog's allowed hosts after this edit, in the order given; nullopt when a host is not one.
+std::optional<std::vector<std::string>> edited_hosts(const model::Blog& blog,
+                                                     const BlogEditOptions& options) {
+  std::vector<std::string> hosts = blog.allowed_hosts;
+  for (const auto& input : options.allow_hosts) {
+    auto host = host_from_input(input);
+    if (!host) {
+      fmt::print(stderr, "longread: blogs edit: not a host name or address: {}\n", input);
+      return std::nullopt;
+    }
+    if (std::ranges::find(hosts, *host) == hosts.end()) hosts.push_back(std::move(*host));
+  }
+  for (const auto& input : options.disallow_hosts) {
+    auto host = host_from_input(input);
+    if (!host) {
+      fmt::print(stderr, "longread: blogs edit: not a host name or address: {}\n", input);
+      return std::nullopt;
+    }
+    std::erase(hosts, *host);
+  }
+  return hosts;
 }
 
 }  // namespace
 
 int cmd_blog_edit(const config::Config& config, const BlogEditOptions& options) {
-  if (!options.title && !options.category && !options.short_form && !options.feed_url) {
+  const bool hosts_given = !options.allow_hosts.empty() || !options.disallow_hosts.empty();
+  if (!options.title && !options.category && !options.short_form && !options.feed_url && !hosts_given) {
     fmt::print(stderr,
-               "longread: blogs edit: nothing to change (give --title, --category, --short-form or "
-               "--feed-url)\n");
+               "longread: blogs edit: nothing to change (give --title, --category, --short-form, "
+               "--feed-url, --allow-host or --disallow-host)\n");
     return 1;
   }
   // Written as people paste it, as for `blogs add`: blanks dropped, feed:// unwrapped, no scheme taken as
@@ -85,10 +125,17 @@ int cmd_blog_edit(const config::Config& config, const BlogEditOptions& options) 
     }
   }
 
+  std::optional<std::vector<std::string>> allowed_hosts;
+  if (hosts_given) {
+    allowed_hosts = edited_hosts(*before, options);
+    if (!allowed_hosts) return 1;
+  }
+
   auto after = store->edit_blog(options.blog_id, {.title = options.title,
                                                   .category = options.category,
                                                   .short_form = options.short_form,
-                                                  .feed_url = feed_url});
+                                                  .feed_url = feed_url,
+                                                  .allowed_hosts = allowed_hosts});
   if (!after) return report_failure(after.error());  // kConflict: another process took the URL meanwhile
 
   std::vector<std::string> changes;
@@ -104,6 +151,13 @@ int cmd_blog_edit(const config::Config& config, const BlogEditOptions& options) 
   if (before->feed_url != after->feed_url)
     changes.push_back(
         fmt::format("feed URL {} -> {} (polled at its next due time)", before->feed_url, after->feed_url));
+  if (before->allowed_hosts != after->allowed_hosts) {
+    const auto listed = [](const std::vector<std::string>& hosts) {
+      return hosts.empty() ? std::string("(none)") : fmt::format("{}", fmt::join(hosts, ", "));
+    };
+    changes.push_back(fmt::format("allowed hosts {} -> {} (full-text pages from the next crawl on)",
+                                  listed(before->allowed_hosts), listed(after->allowed_hosts)));
+  }
   if (changes.empty()) changes.emplace_back("nothing was different");
   fmt::print("edited blog {}: {}\n", after->id, fmt::join(changes, "; "));
   if (before->short_form != after->short_form) {

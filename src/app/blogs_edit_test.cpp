@@ -81,10 +81,13 @@ class BlogsEditTest : public ::testing::Test {
 
   std::string url(const std::string& path) const { return server_->url(path); }
 
-  // Runs `longread --db DIR/DB ARGS`, stdout and stderr apart.
+  // Runs `longread --db DIR/DB ARGS`, stdout and stderr apart. The fixture server on 127.0.0.1 stands for
+  // the public internet: the outbound policy is told to allow exactly that address.
   Outcome longread(const std::string& args, const std::string& db = "t.db") {
     return longread::testing::run_command(
-        std::string(LONGREAD_BINARY_DIR "/src/app/longread --db ") + (dir_ / db).string() + " " + args,
+        std::string("LONGREAD_FETCH_ALLOW_NETWORKS=127.0.0.1/32 " LONGREAD_BINARY_DIR
+                    "/src/app/longread --db ") +
+            (dir_ / db).string() + " " + args,
         dir_ / "stderr");
   }
 
@@ -250,9 +253,10 @@ TEST_F(BlogsEditTest, ShortFormJudgesStoredArticlesAgainAndRejudgeAppliesNewSett
   // Every blog's posts are 100-200 words: a minimum of 1000 hides them all.
   const auto total = visible(std::nullopt);
   ASSERT_GT(total, 0);
-  const std::string stricter = "LONGREAD_CURATE_MIN_WORDS=1000 " LONGREAD_BINARY_DIR
-                               "/src/app/longread --db " +
-                               (dir_ / "t.db").string() + " ";
+  const std::string stricter =
+      "LONGREAD_CURATE_MIN_WORDS=1000 LONGREAD_FETCH_ALLOW_NETWORKS=127.0.0.1/32 " LONGREAD_BINARY_DIR
+      "/src/app/longread --db " +
+      (dir_ / "t.db").string() + " ";
   r = longread::testing::run_command(stricter + "rejudge --dry-run", dir_ / "stderr");
   ASSERT_EQ(r.status, 0) << r.out << r.err;
   EXPECT_NE(
@@ -408,6 +412,93 @@ TEST_F(BlogsEditTest, PausedRoundTripsThroughOpmlAndReimportKeepsIt) {
   EXPECT_TRUE(ann.paused);
   EXPECT_EQ(ann.title, "Ann");
   EXPECT_EQ(ann.category, "programming");
+}
+
+}  // namespace
+
+namespace {
+
+// A feed of summary-only posts whose pages are at `links` (the crawler fetches each for its full text).
+std::string summary_feed(const std::vector<std::string>& links) {
+  std::string items;
+  for (std::size_t i = 0; i < links.size(); ++i) {
+    items += "<item><title>Page " + std::to_string(i) + "</title><guid>page-" + std::to_string(i) +
+             "</guid><link>" + links[i] +
+             "</link><description>The first lines of a long post […]</description></item>";
+  }
+  return "<?xml version=\"1.0\"?><rss version=\"2.0\"><channel><title>ann</title>" + items +
+         "</channel></rss>";
+}
+
+// Full-text pages come only from the blog's own site (here 127.0.0.1, its feed's host); `--allow-host`
+// adds a host for the pages found after it, `blogs edit` shows the list, `--disallow-host` takes it back.
+TEST_F(BlogsEditTest, AllowHostLetsFullTextPagesComeFromAnotherHost) {
+  std::string page = "<html><body><article>";
+  for (int i = 0; i < 6; ++i) page += "<p>" + article_html(i) + "</p>";
+  std::ofstream(dir_ / "www/page.html") << page << "</article></body></html>";
+  const std::string elsewhere = server_->url_with_host("localhost", "/page.html");
+  std::ofstream(dir_ / "www/ann.xml") << summary_feed({elsewhere});
+  crawl();
+  auto store = open();
+  ASSERT_TRUE(store);
+  auto first = store->articles({.blog_id = ann_, .include_junk = true});
+  ASSERT_TRUE(first);
+  ASSERT_EQ(first->size(), 1u);
+  auto stored = store->article((*first)[0].article.id);
+  ASSERT_TRUE(stored && *stored);
+  const std::string id = std::to_string(ann_);
+  EXPECT_EQ((*stored)->article.full_text_error,
+            "refused: localhost is not on blog " + id +
+                "'s site (127.0.0.1) (allow it with `longread blogs edit " + id +
+                " --allow-host localhost`)");
+  EXPECT_LT((*stored)->article.word_count, 50);  // the summary stays
+
+  auto r = longread("blogs edit " + id + " --allow-host LocalHost. --allow-host cdn.example.net");
+  ASSERT_EQ(r.status, 0) << r.out << r.err;
+  EXPECT_NE(r.out.find("allowed hosts (none) -> localhost, cdn.example.net"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("full-text pages also allowed from: localhost, cdn.example.net"), std::string::npos)
+      << r.out;
+  EXPECT_EQ(by_id(ann_).allowed_hosts, (std::vector<std::string>{"localhost", "cdn.example.net"}));
+
+  // A new post on the allowed host: its page is read.
+  std::ofstream(dir_ / "www/ann.xml") << summary_feed({elsewhere, elsewhere + "?second"});
+  crawl();
+  store = open();
+  auto second = store->articles({.blog_id = ann_, .include_junk = true});
+  ASSERT_TRUE(second);
+  ASSERT_EQ(second->size(), 2u);
+  bool read_one = false;
+  for (const auto& v : *second) {
+    auto full = store->article(v.article.id);
+    ASSERT_TRUE(full && *full);
+    if ((*full)->article.guid == "page-1") {
+      EXPECT_EQ((*full)->article.full_text_error, "");
+      EXPECT_GT((*full)->article.word_count, 200);
+      read_one = true;
+    }
+  }
+  EXPECT_TRUE(read_one);
+
+  r = longread("blogs edit " + id + " --disallow-host localhost");
+  ASSERT_EQ(r.status, 0) << r.out << r.err;
+  EXPECT_NE(r.out.find("allowed hosts localhost, cdn.example.net -> cdn.example.net"), std::string::npos)
+      << r.out;
+  EXPECT_EQ(by_id(ann_).allowed_hosts, (std::vector<std::string>{"cdn.example.net"}));
+
+  // The list round-trips through OPML (longread:allowHosts).
+  const auto exported = longread("export");
+  ASSERT_EQ(exported.status, 0) << exported.err;
+  EXPECT_NE(exported.out.find("longread:allowHosts=\"cdn.example.net\""), std::string::npos) << exported.out;
+  std::ofstream(dir_ / "exported.opml") << exported.out;
+  ASSERT_EQ(longread("import " + (dir_ / "exported.opml").string(), "u.db").status, 0);
+  EXPECT_EQ(by_feed(url("/ann.xml"), "u.db").allowed_hosts, (std::vector<std::string>{"cdn.example.net"}));
+
+  for (const char* bad : {"'http://x.example/'", "x.example/path", "x.example:8080", "''"}) {
+    r = longread("blogs edit " + id + " --allow-host " + bad);
+    EXPECT_EQ(r.status, 1) << bad;
+    EXPECT_NE(r.err.find("not a host name or address"), std::string::npos) << bad << ": " << r.err;
+  }
+  EXPECT_EQ(by_id(ann_).allowed_hosts, (std::vector<std::string>{"cdn.example.net"}));
 }
 
 }  // namespace

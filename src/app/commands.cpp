@@ -72,7 +72,7 @@ int cmd_export(const config::Config& config) {
   std::vector<feed::OpmlBlog> out;
   out.reserve(blogs->size());
   for (const auto& b : *blogs)
-    out.push_back({b.feed_url, b.site_url, b.title, b.category, b.short_form, b.paused});
+    out.push_back({b.feed_url, b.site_url, b.title, b.category, b.short_form, b.paused, b.allowed_hosts});
   fmt::print("{}", feed::write_opml(out, "longread blogs"));
   return 0;
 }
@@ -147,7 +147,8 @@ int cmd_inspect(const config::Config& config, const std::string& feed_arg) {
   std::string content_type;
   if (feed_arg.find("://") != std::string::npos) {
     fetch::HttpClient client(client_options(config));
-    auto response = client.fetch({.url = feed_arg});
+    // Typed by the operator: a file:// URL may be read here, as for an imported feed.
+    auto response = client.fetch({.url = feed_arg, .from_operator = true});
     if (response.error) {
       fmt::print(stderr, "longread: {}: {}\n", feed_arg, response.error->message);
       return 1;

@@ -34,6 +34,10 @@ struct BlogEditOptions {
   std::optional<std::string> category{};  // slug, checked as `blogs add` checks it
   std::optional<bool> short_form{};
   std::optional<std::string> feed_url{};
+  // Hosts the blog's full-text pages may also come from, besides its own site (docs/blogs.md); a
+  // registrable domain ("example.net") allows all its hosts.
+  std::vector<std::string> allow_hosts{};
+  std::vector<std::string> disallow_hosts{};
 };
 int cmd_blog_edit(const config::Config& config, const BlogEditOptions& options);
 // `blogs pause ID` (`paused` true) / `blogs resume ID`: a paused blog is polled by no crawl; its articles

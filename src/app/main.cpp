@@ -44,8 +44,9 @@ int main(int argc, char** argv) {
   app::BlogEditOptions blog_edit_options;
   std::string edit_title, edit_category, edit_feed_url;
   bool edit_short_form = false;
-  auto* blog_edit = blogs->add_subcommand(
-      "edit", "Change a blog's title, category, short-form flag or feed URL (articles and votes kept)");
+  auto* blog_edit = blogs->add_subcommand("edit",
+                                          "Change a blog's title, category, short-form flag, feed URL or "
+                                          "allowed hosts (articles and votes kept)");
   blog_edit->add_option("ID", blog_edit_options.blog_id, "The blog's id (see `longread blogs`)")->required();
   auto* edit_title_option = blog_edit->add_option("--title", edit_title, "Title to show");
   auto* edit_category_option = blog_edit->add_option(
@@ -54,6 +55,10 @@ int main(int argc, char** argv) {
                                                        "true or false: short posts are its normal form");
   auto* edit_feed_url_option =
       blog_edit->add_option("--feed-url", edit_feed_url, "New feed URL (refused when another blog has it)");
+  blog_edit->add_option("--allow-host", blog_edit_options.allow_hosts,
+                        "Also fetch this blog's full-text pages from HOST (repeatable)");
+  blog_edit->add_option("--disallow-host", blog_edit_options.disallow_hosts,
+                        "Take HOST off the blog's allowed hosts (repeatable)");
   std::int64_t pause_id = 0;
   auto* blog_pause = blogs->add_subcommand(
       "pause", "Stop polling a blog until `blogs resume` (its articles stay on the site)");

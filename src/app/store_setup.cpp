@@ -9,6 +9,7 @@
 
 #include "accounts/crypto.h"
 #include "app/default_blogs.h"
+#include "core/url.h"
 #include "feed/opml.h"
 
 namespace longread::app {
@@ -17,6 +18,17 @@ std::optional<std::string> read_whole_file(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
   if (!in) return std::nullopt;
   return std::string(std::istreambuf_iterator<char>(in), {});
+}
+
+// A list's `longread:allowHosts` in the form the fetch stage compares (lower case, no trailing dot).
+std::optional<std::vector<std::string>> canonical_hosts(
+    const std::optional<std::vector<std::string>>& hosts) {
+  if (!hosts) return std::nullopt;
+  std::vector<std::string> out;
+  for (const auto& host : *hosts) {
+    if (std::string h = canonical_host(host); !h.empty()) out.push_back(std::move(h));
+  }
+  return out;
 }
 }  // namespace
 
@@ -47,6 +59,11 @@ fetch::ClientOptions client_options(const config::Config& config) {
   o.total_timeout = config.crawl.timeout;
   o.max_body_bytes = config.crawl.max_body_bytes;
   o.user_agent = config.crawl.user_agent;
+  o.address_policy.allow_private = config.fetch.allow_private;
+  for (const auto& text : config.fetch.allow_networks) {
+    // config::load checked each block; one that still does not parse is left out (allowing less).
+    if (auto network = fetch::Network::parse(text)) o.address_policy.allow_networks.push_back(*network);
+  }
   return o;
 }
 
@@ -78,7 +95,8 @@ Result<int> import_opml_text(storage::Store& store, std::string_view text) {
                                  .title = b.title,
                                  .category = b.category,
                                  .short_form = b.short_form,
-                                 .paused = b.paused});
+                                 .paused = b.paused,
+                                 .allowed_hosts = canonical_hosts(b.allowed_hosts)});
     if (!id) return std::unexpected(id.error());
   }
   return static_cast<int>(blogs->size());

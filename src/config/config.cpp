@@ -4,6 +4,7 @@
 
 #include <fmt/format.h>
 
+#include <arpa/inet.h>
 #include <toml++/toml.h>
 #include <algorithm>
 #include <charconv>
@@ -43,6 +44,45 @@ Result<double> parse_positive_number(std::string_view key, std::string_view text
     return fail(ErrorKind::kInvalidInput,
                 fmt::format("config: {} must be a number above 0, got \"{}\"", key, text));
   return v;
+}
+
+// "a, b c" -> {"a", "b", "c"}: a list given as one string (TOML arrays arrive joined with ',').
+std::vector<std::string> split_list(std::string_view v) {
+  std::vector<std::string> out;
+  std::string cur;
+  for (const char ch : v) {
+    if (ch == ',' || ch == ' ' || ch == '\t') {
+      if (!cur.empty()) out.push_back(cur);
+      cur.clear();
+    } else {
+      cur.push_back(ch);
+    }
+  }
+  if (!cur.empty()) out.push_back(cur);
+  return out;
+}
+
+// "10.1.0.0/16", "127.0.0.1" (one address), "fd00::/8": an address inet_pton reads and an optional prefix
+// length within its family's bits. The fetch stage parses it again into its own type (config does not
+// depend on fetch).
+bool is_cidr(std::string_view text) {
+  const auto slash = text.find('/');
+  const std::string address(text.substr(0, slash));
+  unsigned char bytes[16];
+  int bits = 0;
+  if (inet_pton(AF_INET, address.c_str(), bytes) == 1) {
+    bits = 32;
+  } else if (inet_pton(AF_INET6, address.c_str(), bytes) == 1) {
+    bits = 128;
+  } else {
+    return false;
+  }
+  if (slash == std::string_view::npos) return true;
+  const std::string_view digits = text.substr(slash + 1);
+  int prefix = -1;
+  const auto* end = digits.data() + digits.size();
+  auto [p, ec] = std::from_chars(digits.data(), end, prefix);
+  return !digits.empty() && ec == std::errc{} && p == end && prefix >= 0 && prefix <= bits;
 }
 
 // One setting, addressable both as a TOML key path ("crawl.timeout") and an environment variable
@@ -185,6 +225,26 @@ std::vector<Setting> settings() {
                  auto b = parse_bool("newsletter.enabled", v);
                  if (!b) return std::unexpected(b.error());
                  c.newsletter.enabled = *b;
+                 return {};
+               }});
+  s.push_back({"fetch.allow_private", [](Config& c, std::string_view v) -> Result<void> {
+                 auto b = parse_bool("fetch.allow_private", v);
+                 if (!b) return std::unexpected(b.error());
+                 c.fetch.allow_private = *b;
+                 return {};
+               }});
+  // A list of CIDR blocks: TOML's array of strings, or in the environment comma- or blank-separated. Each
+  // is checked here, so a typo stops start-up instead of silently allowing nothing.
+  s.push_back({"fetch.allow_networks", [](Config& c, std::string_view v) -> Result<void> {
+                 c.fetch.allow_networks.clear();
+                 for (const auto& item : split_list(v)) {
+                   if (!is_cidr(item))
+                     return fail(ErrorKind::kInvalidInput,
+                                 fmt::format("config: fetch.allow_networks must be CIDR blocks such as "
+                                             "\"10.1.0.0/16\" or \"127.0.0.1/32\", got \"{}\"",
+                                             item));
+                   c.fetch.allow_networks.push_back(item);
+                 }
                  return {};
                }});
   s.push_back({"curate.languages", [](Config& c, std::string_view v) -> Result<void> {

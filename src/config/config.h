@@ -43,6 +43,14 @@ struct CrawlConfig {
   long long max_articles_per_blog = 2000;
 };
 
+// The outbound request policy (docs/fetch.md, "Outbound request policy"): which non-public addresses
+// longread may connect to. By default none: loopback, private, link-local and the other special-purpose
+// ranges are refused on every hop.
+struct FetchConfig {
+  bool allow_private = false;               // fetch.allow_private: every address allowed
+  std::vector<std::string> allow_networks;  // fetch.allow_networks: CIDR blocks allowed ("10.1.0.0/16")
+};
+
 struct CurateConfig {
   std::vector<std::string> languages{"en"};
   int min_words = 150;
@@ -94,6 +102,7 @@ struct Config {
   std::string default_blog_list;  // OPML imported on first run; empty: the one shipped in the repo
   std::string log_level = "info";
   CrawlConfig crawl;
+  FetchConfig fetch;
   CurateConfig curate;
   SiteConfig site;
   SmtpConfig smtp;

@@ -264,5 +264,49 @@ TEST(Config, ErrorsAreUtf8) {
             "LONGREAD_CRAWL_TIMEOUT)");
 }
 
+TEST(Config, OutboundPolicyRefusesPrivateAddressesUnlessAllowed) {
+  auto defaults = load("", {});
+  ASSERT_TRUE(defaults);
+  EXPECT_FALSE(defaults->fetch.allow_private);
+  EXPECT_TRUE(defaults->fetch.allow_networks.empty());
+
+  const auto path = write_temp("longread_config_fetch.toml",
+                               "[fetch]\nallow_private = true\nallow_networks = [\"127.0.0.1/32\", "
+                               "\"10.1.0.0/16\", \"fd00::/8\"]\n");
+  auto from_file = load(path, {});
+  ASSERT_TRUE(from_file) << from_file.error().message;
+  EXPECT_TRUE(from_file->fetch.allow_private);
+  EXPECT_EQ(from_file->fetch.allow_networks,
+            (std::vector<std::string>{"127.0.0.1/32", "10.1.0.0/16", "fd00::/8"}));
+
+  auto from_env = load(path, {{"LONGREAD_FETCH_ALLOW_PRIVATE", "false"},
+                              {"LONGREAD_FETCH_ALLOW_NETWORKS", "192.168.1.0/24, 127.0.0.1"}});
+  ASSERT_TRUE(from_env) << from_env.error().message;
+  EXPECT_FALSE(from_env->fetch.allow_private);
+  EXPECT_EQ(from_env->fetch.allow_networks, (std::vector<std::string>{"192.168.1.0/24", "127.0.0.1"}));
+}
+
+TEST(Config, AllowNetworksThatAreNotCidrBlocksAreErrorsNamingKeyAndSource) {
+  for (const char* bad : {"localhost", "10.0.0.0/33", "10.0.0.0/", "0x7f000001", "::/129", "10.0.0/8"}) {
+    auto c = load("", {{"LONGREAD_FETCH_ALLOW_NETWORKS", bad}});
+    ASSERT_FALSE(c) << bad;
+    EXPECT_EQ(c.error().message,
+              fmt::format("config: fetch.allow_networks must be CIDR blocks such as \"10.1.0.0/16\" or "
+                          "\"127.0.0.1/32\", got \"{}\" (from LONGREAD_FETCH_ALLOW_NETWORKS)",
+                          bad));
+  }
+  const auto path = write_temp("longread_config_fetch_bad.toml", "[fetch]\nallow_privat = true\n");
+  auto typo = load(path, {});
+  ASSERT_FALSE(typo);
+  EXPECT_NE(typo.error().message.find("unknown key fetch.allow_privat (did you mean fetch.allow_private?)"),
+            std::string::npos)
+      << typo.error().message;
+  auto not_bool = load("", {{"LONGREAD_FETCH_ALLOW_PRIVATE", "maybe"}});
+  ASSERT_FALSE(not_bool);
+  EXPECT_EQ(not_bool.error().message,
+            "config: fetch.allow_private must be true or false, got \"maybe\" (from "
+            "LONGREAD_FETCH_ALLOW_PRIVATE)");
+}
+
 }  // namespace
 }  // namespace longread::config

@@ -2,7 +2,9 @@
 
 #include "core/strings.h"
 
+#include <arpa/inet.h>
 #include <curl/curl.h>
+#include <libpsl.h>
 
 #include <cctype>
 #include <memory>
@@ -94,6 +96,31 @@ std::string url_host(std::string_view url) {
   for (auto& c : *host)
     if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
   return *host;
+}
+
+std::string canonical_host(std::string_view host) {
+  if (host.size() >= 2 && host.front() == '[' && host.back() == ']') host = host.substr(1, host.size() - 2);
+  // A fully qualified name ends in the root's empty label (RFC 1034 3.1): "example.com." is example.com.
+  if (host.size() > 1 && host.back() == '.') host.remove_suffix(1);
+  std::string out(host);
+  for (auto& c : out)
+    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
+  return out;
+}
+
+std::string site_of_host(std::string_view host) {
+  std::string name = canonical_host(host);
+  if (name.empty()) return name;
+  // An address names one machine: the Public Suffix List has nothing to say about it (and would call
+  // 127.0.0.1's "site" 0.1).
+  unsigned char address[16];
+  if (inet_pton(AF_INET, name.c_str(), address) == 1 || inet_pton(AF_INET6, name.c_str(), address) == 1)
+    return name;
+  // psl_builtin: the list compiled into Debian's libpsl, read-only and shared, so nothing is loaded per call
+  // and every thread may use it.
+  const char* domain = psl_registrable_domain(psl_builtin(), name.c_str());
+  if (domain == nullptr) return name;
+  return std::string(domain);
 }
 
 std::string url_scheme(std::string_view url) {

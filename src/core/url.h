@@ -18,6 +18,14 @@ std::string url_host(std::string_view url);
 // Scheme of an absolute URL ("https"), or empty.
 std::string url_scheme(std::string_view url);
 
+// A host as it is compared: lower-case ASCII, one trailing dot dropped ("Example.COM." -> "example.com"),
+// an IPv6 literal without its brackets ("[::1]" -> "::1").
+std::string canonical_host(std::string_view host);
+// The site a host belongs to: its registrable domain by the Public Suffix List, from libpsl's built-in
+// copy ("www.example.co.uk" -> "example.co.uk", "alice.github.io" -> "alice.github.io"). An IP literal, or
+// a name with no registrable part ("localhost", "com"), is its own site. Empty for an empty host.
+std::string site_of_host(std::string_view host);
+
 // An address as a person types it into "add a blog": surrounding blanks dropped; the feed: pseudo-scheme
 // unwrapped ("feed://host/x" means http, "feed:https://host/x" the URL inside, as feed readers have read it
 // since 2004); no scheme at all ("example.com/blog", "//example.com") gives https, which a caller may retry

@@ -2,6 +2,9 @@
 
 #include <gtest/gtest.h>
 
+#include <utility>
+#include <vector>
+
 namespace longread {
 namespace {
 
@@ -96,6 +99,30 @@ TEST(Url, TypedAddresses) {
                           "feed:file:///etc/passwd", "feed:", "mailto:a@b.example", "http://"}) {
     EXPECT_EQ(typed(bad), std::nullopt) << bad;
   }
+}
+
+// The site a full-text page must be on: the registrable domain by the Public Suffix List (libpsl's built-in
+// copy), compared case-blind and without the root's trailing dot; an address is its own site.
+TEST(Url, SiteOfHost) {
+  const std::vector<std::pair<const char*, const char*>> cases = {
+      {"www.example.com", "example.com"},
+      {"WWW.Example.COM.", "example.com"},
+      {"example.com", "example.com"},
+      {"a.b.example.co.uk", "example.co.uk"},
+      {"alice.github.io", "alice.github.io"},  // a private suffix: each user's site is its own
+      {"bob.blogspot.com", "bob.blogspot.com"},
+      {"127.0.0.1", "127.0.0.1"},  // not "0.1"
+      {"10.1.2.3", "10.1.2.3"},
+      {"[::1]", "::1"},
+      {"[FE80::1]", "fe80::1"},
+      {"localhost", "localhost"},
+      {"LOCALHOST.", "localhost"},
+      {"com", "com"},
+      {"", ""},
+  };
+  for (const auto& [host, site] : cases) EXPECT_EQ(site_of_host(host), site) << host;
+  EXPECT_EQ(canonical_host("Example.COM."), "example.com");
+  EXPECT_EQ(canonical_host("[::1]"), "::1");
 }
 }  // namespace
 }  // namespace longread

@@ -27,6 +27,13 @@ std::string attr_icase(const xmlNode* node, std::string_view name) {
   return {};
 }
 
+bool has_attr_icase(const xmlNode* node, std::string_view name) {
+  for (const xmlAttr* a = node->properties; a != nullptr; a = a->next) {
+    if (a->name != nullptr && iequals(reinterpret_cast<const char*>(a->name), name)) return true;
+  }
+  return false;
+}
+
 std::string outline_title(const xmlNode* node) {
   std::string title = attr_icase(node, "title");
   if (title.empty()) title = attr_icase(node, "text");
@@ -58,6 +65,13 @@ void collect(const xmlNode* parent, const std::string& category, int depth, std:
         blog.paused = true;
       else if (iequals(paused, "false"))
         blog.paused = false;
+      if (has_attr_icase(c, "allowHosts")) {
+        blog.allowed_hosts.emplace();
+        const std::string hosts = sanitize_utf8(attr_icase(c, "allowHosts"));
+        for (auto word : split(hosts, ' ')) {
+          if (!word.empty()) blog.allowed_hosts->emplace_back(word);
+        }
+      }
       out.push_back(std::move(blog));
     }
     // A folder outline (no xmlUrl) names the category of everything inside it; the top-level one wins.
@@ -127,6 +141,11 @@ std::string write_opml(const std::vector<OpmlBlog>& blogs, std::string_view titl
       if (!site_url.empty()) xmlSetProp(outline, x("htmlUrl"), x(site_url.c_str()));
       if (b.short_form) xmlSetNsProp(outline, ns, x("shortForm"), x("true"));
       if (b.paused.value_or(false)) xmlSetNsProp(outline, ns, x("paused"), x("true"));
+      if (b.allowed_hosts && !b.allowed_hosts->empty()) {
+        std::string hosts;
+        for (const auto& host : *b.allowed_hosts) hosts += (hosts.empty() ? "" : " ") + sanitize_utf8(host);
+        xmlSetNsProp(outline, ns, x("allowHosts"), x(hosts.c_str()));
+      }
     }
   }
   xmlChar* out = nullptr;

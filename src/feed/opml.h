@@ -17,6 +17,9 @@ struct OpmlBlog {
   // `longread:paused="true"` / `"false"`: the operator paused the blog (not polled). Unset when the outline
   // does not say, so an import can keep what the database has.
   std::optional<bool> paused{};
+  // `longread:allowHosts="a.example b.example"`: hosts the blog's full-text pages may also come from
+  // (`blogs edit --allow-host`). Unset when the outline does not say, so an import keeps what is stored.
+  std::optional<std::vector<std::string>> allowed_hosts{};
 };
 
 // Reads every outline with an xmlUrl, at any depth. Its category is the title/text of the top-level

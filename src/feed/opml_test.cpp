@@ -96,6 +96,25 @@ TEST(Opml, PausedRoundTripsAndAbsentStaysUnset) {
   EXPECT_EQ((*read)[1].paused, std::optional<bool>(true));
 }
 
+TEST(Opml, AllowedHostsRoundTripAndAbsentStaysUnset) {
+  std::vector<OpmlBlog> blogs{{"https://a.example/feed", "", "A", "essays", false},
+                              {"https://b.example/feed", "", "B", "essays", false}};
+  blogs[0].allowed_hosts = std::vector<std::string>{"cdn.a.example", "img.example.net"};
+  const std::string xml = write_opml(blogs, "t");
+  EXPECT_NE(xml.find("longread:allowHosts=\"cdn.a.example img.example.net\""), std::string::npos) << xml;
+  auto back = parse_opml(xml);
+  ASSERT_TRUE(back) << back.error().message;
+  ASSERT_EQ(back->size(), 2u);
+  EXPECT_EQ((*back)[0].allowed_hosts, (std::vector<std::string>{"cdn.a.example", "img.example.net"}));
+  EXPECT_EQ((*back)[1].allowed_hosts, std::nullopt);  // not said: an import keeps what is stored
+  auto cleared =
+      parse_opml(R"(<opml version="2.0" xmlns:longread="https://longread.invalid/ns/opml"><body>)"
+                 R"(<outline xmlUrl="https://c.example/feed" longread:allowHosts=""/></body></opml>)");
+  ASSERT_TRUE(cleared) << cleared.error().message;
+  ASSERT_EQ(cleared->size(), 1u);
+  EXPECT_EQ((*cleared)[0].allowed_hosts, std::vector<std::string>{});
+}
+
 TEST(Opml, Errors) {
   EXPECT_EQ(parse_opml("").error().message, "opml: empty document");
   EXPECT_EQ(parse_opml("<rss version=\"2.0\"/>").error().message, "opml: not an OPML document");

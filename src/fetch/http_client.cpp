@@ -1,6 +1,8 @@
 #include "fetch/http_client.h"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
+#include <sys/socket.h>
 
 #include <algorithm>
 #include <array>
@@ -12,6 +14,7 @@
 #include <utility>
 
 #include "core/strings.h"
+#include "core/url.h"
 #include "fetch/curl_handle.h"
 #include "fetch/freshness.h"
 
@@ -137,6 +140,28 @@ bool is_tls_error(CURLcode rc) {
 }
 
 constexpr std::string_view kCancelledMessage = "fetch: cancelled";
+constexpr std::string_view kRefusedPrefix = "fetch: refused: ";
+
+Error refused_error(std::string_view reason) {
+  return Error{ErrorKind::kForbidden, fmt::format("{}{}", kRefusedPrefix, reason),
+               "longread's outbound request policy refused this address."};
+}
+
+// nullopt when `host` may be fetched under `site`, else the refusal.
+std::optional<Error> site_refusal(const SiteRestriction& site, std::string_view raw_host) {
+  const std::string host = canonical_host(raw_host);
+  const std::string host_site = site_of_host(host);
+  const bool allowed = std::any_of(site.sites.begin(), site.sites.end(), [&](const std::string& s) {
+    return !s.empty() && (s == host || s == host_site);
+  });
+  if (allowed) return std::nullopt;
+  std::string reason =
+      fmt::format("{} is not on {} ({})", host.empty() ? "(no host)" : host, site.owner,
+                  site.sites.empty() ? std::string("none") : fmt::format("{}", fmt::join(site.sites, ", ")));
+  if (!site.allow_command.empty())
+    reason += fmt::format(" (allow it with `{} {}`)", site.allow_command, host);
+  return refused_error(reason);
+}
 
 Error cancelled_error() {
   return Error{ErrorKind::kTimeout, std::string(kCancelledMessage),
@@ -155,6 +180,9 @@ struct Transfer {
   std::chrono::milliseconds hop_budget{0};
   std::size_t max_body_bytes = 0;
   bool too_large = false;
+  const AddressPolicy* address_policy = nullptr;
+  std::optional<std::string> refused;  // this hop's first address the policy refused, and why
+  bool opened_socket = false;          // this hop connected (or tried) to an allowed address
   EasyHandle easy;
   HeaderList headers;
   std::string body;
@@ -175,6 +203,30 @@ std::size_t write_body(char* data, std::size_t size, std::size_t count, void* us
   }
   transfer->body.append(data, length);
   return length;
+}
+
+// CURLOPT_OPENSOCKETFUNCTION: libcurl calls it with the resolved address of every connection it is about
+// to open (every hop, every address of a name, each attempt of happy eyeballs), after DNS and before
+// connect(), so what is checked is what is connected to: a name that resolves to loopback, or that resolves
+// differently the second time (DNS rebinding), is caught as well as an address literal. CURL_SOCKET_BAD
+// makes libcurl try the next address or end with CURLE_COULDNT_CONNECT; the reason is kept on the transfer
+// for the Response.
+curl_socket_t open_socket(void* user, curlsocktype purpose, curl_sockaddr* address) {
+  auto* transfer = static_cast<Transfer*>(user);
+  if (purpose == CURLSOCKTYPE_IPCXN && transfer->address_policy != nullptr) {
+    std::optional<std::string> why;
+    if (auto ip = IpAddress::from_sockaddr(&address->addr, address->addrlen)) {
+      why = refusal(*transfer->address_policy, *ip);
+    } else {
+      why = fmt::format("address family {} is not IP", address->family);
+    }
+    if (why) {
+      if (!transfer->refused) transfer->refused = std::move(why);
+      return CURL_SOCKET_BAD;
+    }
+  }
+  transfer->opened_socket = true;
+  return socket(address->family, address->socktype | SOCK_CLOEXEC, address->protocol);
 }
 
 }  // namespace
@@ -230,6 +282,14 @@ struct HttpClient::Impl {
     curl_easy_setopt(e, CURLOPT_FOLLOWLOCATION, 0L);
     curl_easy_setopt(e, CURLOPT_PROTOCOLS_STR, "http,https,file");
     curl_easy_setopt(e, CURLOPT_REDIR_PROTOCOLS_STR, "http,https");
+    // Every connection passes the address policy (open_socket). A proxy from the environment
+    // (http_proxy, ALL_PROXY) would hide the real destination from that check, so none is used.
+    t.refused.reset();
+    t.opened_socket = false;
+    t.address_policy = &options.address_policy;
+    curl_easy_setopt(e, CURLOPT_OPENSOCKETFUNCTION, &open_socket);
+    curl_easy_setopt(e, CURLOPT_OPENSOCKETDATA, static_cast<void*>(&t));
+    curl_easy_setopt(e, CURLOPT_PROXY, "");
     curl_easy_setopt(e, CURLOPT_HTTP_VERSION, static_cast<long>(CURL_HTTP_VERSION_2TLS));
     curl_easy_setopt(e, CURLOPT_PIPEWAIT, 1L);
     curl_easy_setopt(e, CURLOPT_ACCEPT_ENCODING, "");  // every encoding this libcurl decodes
@@ -313,7 +373,10 @@ struct HttpClient::Impl {
       r.final_url = effective;
     }
     if (rc != CURLE_OK) {
-      t.finish_error(error_for(t, rc));
+      // Refused only when no address was left to try: if another address of the name was allowed, its own
+      // failure (refused connection, timeout, TLS) is the one to report.
+      const bool refused = t.refused && !t.opened_socket;
+      t.finish_error(refused ? refused_error(*t.refused) : error_for(t, rc));
       return HopOutcome::kDone;
     }
     if (t.parts.scheme == "file") {
@@ -343,9 +406,20 @@ struct HttpClient::Impl {
       auto parts = parse_url(next);
       // Only http(s) may be redirected to: a feed must never send us to file:// (RFC 9110 15.4 leaves
       // the choice to the client; curl's default also refuses it).
-      if (!parts || (parts->scheme != "http" && parts->scheme != "https")) {
-        t.finish_error(Error{ErrorKind::kInvalidInput, fmt::format("fetch: refused redirect to {}", next)});
+      if (!parts) {
+        t.finish_error(Error{ErrorKind::kInvalidInput, fmt::format("fetch: bad redirect to {}", next)});
         return HopOutcome::kDone;
+      }
+      if (parts->scheme != "http" && parts->scheme != "https") {
+        t.finish_error(refused_error(fmt::format("redirect to {} (only http and https are followed)", next)));
+        return HopOutcome::kDone;
+      }
+      // A page limited to its blog's site stays there on every hop, not only the first.
+      if (t.request.site) {
+        if (auto refused = site_refusal(*t.request.site, parts->host)) {
+          t.finish_error(std::move(*refused));
+          return HopOutcome::kDone;
+        }
       }
       ++t.hops;
       // RFC 9110 15.4.2 / 15.4.9: only 301 and 308 say "update your stored link".
@@ -424,6 +498,15 @@ struct HttpClient::Impl {
       t->finish_error(Error{ErrorKind::kInvalidInput,
                             fmt::format("fetch: not an http(s) or file URL: {}", request.url),
                             "The address is not a valid web address."});
+    } else if (parts->scheme == "file" && !request.from_operator) {
+      // A link a feed or page gives is the stranger's choice: file:// would publish a local file.
+      t->finish_error(refused_error(
+          fmt::format("{} is a local file, read only for a feed the operator gave", request.url)));
+    } else if (request.site && parts->scheme == "file") {
+      t->finish_error(
+          refused_error(fmt::format("{} is a local file, not on {}", request.url, request.site->owner)));
+    } else if (request.site && site_refusal(*request.site, parts->host)) {
+      t->finish_error(*site_refusal(*request.site, parts->host));
     } else {
       t->parts = std::move(*parts);
     }
@@ -557,6 +640,10 @@ void HttpClient::cancel() {
 
 bool HttpClient::is_cancelled(const Error& error) {
   return error.kind == ErrorKind::kTimeout && error.message == kCancelledMessage;
+}
+
+bool HttpClient::is_refused(const Error& error) {
+  return error.kind == ErrorKind::kForbidden && error.message.starts_with(kRefusedPrefix);
 }
 
 const ClientOptions& HttpClient::options() const {

@@ -14,6 +14,7 @@
 
 #include "core/error.h"
 #include "core/time.h"
+#include "fetch/address_policy.h"
 
 namespace longread::fetch {
 
@@ -27,14 +28,29 @@ struct ClientOptions {
   int max_redirects = 5;
   std::string user_agent = "longread/0.1 (+https://github.com/longread/longread)";
   std::string ca_file{};  // PEM bundle to trust instead of the system's; empty = system store
+  // Checked at connect time for every connection every request opens (each redirect hop, each address a
+  // name resolves to, so DNS rebinding too): by default only public addresses (fetch/address_policy.h).
+  AddressPolicy address_policy{};
+};
+
+// Limits every hop of a request to some sites: a full-text page stays on its blog's own site. A hop's host
+// passes when it, or its site (core/url.h site_of_host: the registrable domain), is in `sites`.
+struct SiteRestriction {
+  std::vector<std::string> sites;  // canonical hosts or registrable domains ("example.com", "127.0.0.1")
+  std::string owner = "the allowed sites";  // named in a refusal: "blog 3's site"
+  std::string allow_command{};              // a refusal says "allow it with `<allow_command> HOST`" when set
 };
 
 // One URL to fetch, with the validators stored from its last 200 (RFC 9110 13.1).
 struct Request {
-  std::string url{};            // http(s):// or file://
+  std::string url{};            // http(s):// or file:// (file:// only with from_operator)
   std::string etag{};           // send If-None-Match when non-empty (RFC 9110 13.1.2)
   std::string last_modified{};  // send If-Modified-Since when non-empty (RFC 9110 13.1.3)
   std::uint64_t tag = 0;        // caller's id (blog id), echoed back
+  // The operator gave this URL (a feed they imported or added, a URL typed at `inspect`). Only such a URL
+  // may be file://: a link found in a feed or a page, or a redirect, never reads a local file.
+  bool from_operator = false;
+  std::optional<SiteRestriction> site{};  // set: every hop must stay on these sites
 };
 
 // The answer to one Request. A 304 is an ordinary value (not_modified()), never an error.
@@ -57,7 +73,11 @@ struct Response {
   // Set on failure, message starting "fetch: ": kTimeout "fetch: timed out after 30 s", kTooLarge
   // "fetch: body over 8 MiB", kNetwork "fetch: could not connect: ..." / "fetch: could not resolve host ..."
   // / "fetch: TLS error: ...", kHttpStatus "fetch: HTTP 404" / "fetch: too many redirects (more than 5)",
-  // kNotFound "fetch: cannot read file ...", kInvalidInput for bad or forbidden URLs.
+  // kNotFound "fetch: cannot read file ...", kInvalidInput for bad URLs. A request the outbound policy
+  // refuses ends with kForbidden and a message starting "fetch: refused: " (is_refused): "fetch: refused:
+  // 127.0.0.1 is a private address (set fetch.allow_private to allow)", "fetch: refused: file:///x is a
+  // local file, read only for a feed the operator gave", "fetch: refused: redirect to file:///x (only
+  // http and https are followed)", "fetch: refused: evil.example is not on blog 3's site (example.com) ...".
   std::optional<Error> error;
   std::chrono::milliseconds elapsed{0};
 
@@ -87,6 +107,8 @@ class HttpClient {
   void cancel();
   // Did this error come from cancel() (not from the server or the network)?
   [[nodiscard]] static bool is_cancelled(const Error& error);
+  // Did the outbound policy refuse the request (address, scheme or site), on any hop?
+  [[nodiscard]] static bool is_refused(const Error& error);
 
   [[nodiscard]] const ClientOptions& options() const;
 

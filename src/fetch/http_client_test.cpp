@@ -40,6 +40,17 @@ std::string url_encode(const std::string& text) {
   return out;
 }
 
+// The fixture servers stand for the public internet; the outbound policy refuses loopback by default, so
+// every test here opts in to exactly the fixture addresses (127.0.0.1 and, for the IPv6 server, ::1).
+ClientOptions fixture_options() {
+  ClientOptions options;
+  for (const char* allowed : {"127.0.0.1/32", "::1/128"}) {
+    auto network = Network::parse(allowed);
+    if (network) options.address_policy.allow_networks.push_back(*network);
+  }
+  return options;
+}
+
 // The log entries for paths that start with `path`.
 std::vector<nlohmann::json> requests_for(const testing_server& server, const std::string& path) {
   std::vector<nlohmann::json> out;
@@ -63,7 +74,7 @@ class HttpClientTest : public ::testing::Test {
 };
 
 TEST_F(HttpClientTest, OkResponseCarriesBodyTypeAndValidators) {
-  HttpClient client(ClientOptions{});
+  HttpClient client(fixture_options());
   const Response r = client.fetch({.url = url("/feed.xml"), .tag = 7});
   ASSERT_TRUE(r.ok()) << (r.error ? r.error->message : "");
   EXPECT_EQ(r.status, 200);
@@ -80,7 +91,7 @@ TEST_F(HttpClientTest, OkResponseCarriesBodyTypeAndValidators) {
 }
 
 TEST_F(HttpClientTest, StoredEtagGives304AndSendsIfNoneMatch) {
-  HttpClient client(ClientOptions{});
+  HttpClient client(fixture_options());
   const Response first = client.fetch({.url = url("/feed.xml")});
   ASSERT_TRUE(first.ok());
   ASSERT_FALSE(first.etag.empty());
@@ -101,7 +112,7 @@ TEST_F(HttpClientTest, StoredEtagGives304AndSendsIfNoneMatch) {
 
 // Freshness from the server's own headers, on the 200 and on the 304 that repeats them (RFC 9110 15.4.5).
 TEST_F(HttpClientTest, CacheControlMaxAgeGivesFreshFor) {
-  HttpClient client(ClientOptions{});
+  HttpClient client(fixture_options());
   const std::string path = "/feed.xml?header=" + url_encode("Cache-Control: public, max-age=7200");
   const Response first = client.fetch({.url = url(path)});
   ASSERT_TRUE(first.ok()) << (first.error ? first.error->message : "");
@@ -116,7 +127,7 @@ TEST_F(HttpClientTest, CacheControlMaxAgeGivesFreshFor) {
 }
 
 TEST_F(HttpClientTest, ExpiresGivesFreshForAgainstTheResponseDate) {
-  HttpClient client(ClientOptions{});
+  HttpClient client(fixture_options());
   // The fixture server's Date is its clock's now, taken a moment after ours: the lifetime is three hours
   // less that moment (whole seconds).
   const auto expires = format_http_date(now_seconds() + std::chrono::hours{3});
@@ -131,14 +142,14 @@ TEST_F(HttpClientTest, ExpiresGivesFreshForAgainstTheResponseDate) {
 }
 
 TEST_F(HttpClientTest, StaleEtagGivesFull200) {
-  HttpClient client(ClientOptions{});
+  HttpClient client(fixture_options());
   const Response r = client.fetch({.url = url("/feed.xml"), .etag = "\"an-old-version\""});
   EXPECT_TRUE(r.ok());
   EXPECT_EQ(r.body, read_file(kTestdata + "/feed.xml"));
 }
 
 TEST_F(HttpClientTest, StoredLastModifiedGives304AndSendsIfModifiedSince) {
-  HttpClient client(ClientOptions{});
+  HttpClient client(fixture_options());
   const Response first = client.fetch({.url = url("/last-modified-only/feed.xml")});
   ASSERT_TRUE(first.ok());
   EXPECT_TRUE(first.etag.empty());
@@ -156,7 +167,7 @@ TEST_F(HttpClientTest, StoredLastModifiedGives304AndSendsIfModifiedSince) {
 }
 
 TEST_F(HttpClientTest, UserAgentNamesLongread) {
-  HttpClient client(ClientOptions{});
+  HttpClient client(fixture_options());
   ASSERT_TRUE(client.fetch({.url = url("/feed.xml")}).ok());
   const auto seen = requests_for(server(), "/feed.xml");
   ASSERT_EQ(seen.size(), 1u);
@@ -165,7 +176,7 @@ TEST_F(HttpClientTest, UserAgentNamesLongread) {
 }
 
 TEST_F(HttpClientTest, PermanentRedirectIsReported) {
-  HttpClient client(ClientOptions{});
+  HttpClient client(fixture_options());
   const Response r = client.fetch({.url = url("/redirect-permanent/feed.xml")});
   ASSERT_TRUE(r.ok());
   EXPECT_EQ(r.url, url("/redirect-permanent/feed.xml"));
@@ -176,7 +187,7 @@ TEST_F(HttpClientTest, PermanentRedirectIsReported) {
 }
 
 TEST_F(HttpClientTest, ChainOf301And308IsPermanent) {
-  HttpClient client(ClientOptions{});
+  HttpClient client(fixture_options());
   const Response r = client.fetch({.url = url("/redirect/308/redirect-permanent/feed.xml")});
   ASSERT_TRUE(r.ok());
   ASSERT_TRUE(r.permanent_redirect);
@@ -184,7 +195,7 @@ TEST_F(HttpClientTest, ChainOf301And308IsPermanent) {
 }
 
 TEST_F(HttpClientTest, TemporaryRedirectIsFollowedButNotReported) {
-  HttpClient client(ClientOptions{});
+  HttpClient client(fixture_options());
   const Response r = client.fetch({.url = url("/redirect-temp/feed.xml")});
   ASSERT_TRUE(r.ok());
   EXPECT_EQ(r.final_url, url("/feed.xml"));
@@ -192,7 +203,7 @@ TEST_F(HttpClientTest, TemporaryRedirectIsFollowedButNotReported) {
 }
 
 TEST_F(HttpClientTest, PermanentThenTemporaryIsNotPermanent) {
-  HttpClient client(ClientOptions{});
+  HttpClient client(fixture_options());
   const Response r = client.fetch({.url = url("/redirect-permanent/redirect-temp/feed.xml")});
   ASSERT_TRUE(r.ok());
   EXPECT_EQ(r.final_url, url("/feed.xml"));
@@ -200,7 +211,7 @@ TEST_F(HttpClientTest, PermanentThenTemporaryIsNotPermanent) {
 }
 
 TEST_F(HttpClientTest, FiveRedirectsAreFollowedSixAreTooMany) {
-  HttpClient client(ClientOptions{});
+  HttpClient client(fixture_options());
   std::string five;
   for (int i = 0; i < 5; ++i) five += "/redirect-temp";
   EXPECT_TRUE(client.fetch({.url = url(five + "/feed.xml")}).ok());
@@ -213,17 +224,20 @@ TEST_F(HttpClientTest, FiveRedirectsAreFollowedSixAreTooMany) {
 }
 
 TEST_F(HttpClientTest, RedirectToFileUrlIsRefused) {
-  HttpClient client(ClientOptions{});
+  HttpClient client(fixture_options());
   const Response r =
       client.fetch({.url = url("/redirect-to?url=" + url_encode("file://" + kTestdata + "/feed.xml"))});
   ASSERT_TRUE(r.error);
-  EXPECT_EQ(r.error->kind, ErrorKind::kInvalidInput);
-  EXPECT_THAT(r.error->message, HasSubstr("refused redirect to file://"));
+  EXPECT_EQ(r.error->kind, ErrorKind::kForbidden);
+  EXPECT_THAT(r.error->message, ::testing::StartsWith("fetch: refused: redirect to file://"));
+  EXPECT_THAT(r.error->message, HasSubstr("(only http and https are followed)"));
+  EXPECT_TRUE(HttpClient::is_refused(*r.error));
   EXPECT_TRUE(r.body.empty());
+  EXPECT_FALSE(r.permanent_redirect);
 }
 
 TEST_F(HttpClientTest, RetryAfterSecondsOn429) {
-  HttpClient client(ClientOptions{});
+  HttpClient client(fixture_options());
   const TimePoint before = now_seconds();
   const Response r = client.fetch({.url = url("/status/429?retry_after=120")});
   const TimePoint after = now_seconds();
@@ -237,7 +251,7 @@ TEST_F(HttpClientTest, RetryAfterSecondsOn429) {
 }
 
 TEST_F(HttpClientTest, RetryAfterHttpDateOn503) {
-  HttpClient client(ClientOptions{});
+  HttpClient client(fixture_options());
   const TimePoint when = now_seconds() + std::chrono::hours{2};
   const Response r =
       client.fetch({.url = url("/status/503?retry_after=" + url_encode(format_http_date(when)))});
@@ -249,7 +263,7 @@ TEST_F(HttpClientTest, RetryAfterHttpDateOn503) {
 }
 
 TEST_F(HttpClientTest, RetryAfterIsOnlyReadOn429And503) {
-  HttpClient client(ClientOptions{});
+  HttpClient client(fixture_options());
   const Response r = client.fetch({.url = url("/status/500?retry_after=120")});
   EXPECT_EQ(r.status, 500);
   ASSERT_TRUE(r.error);
@@ -258,7 +272,7 @@ TEST_F(HttpClientTest, RetryAfterIsOnlyReadOn429And503) {
 }
 
 TEST_F(HttpClientTest, NotFoundIsHttpStatusError) {
-  HttpClient client(ClientOptions{});
+  HttpClient client(fixture_options());
   const Response r = client.fetch({.url = url("/no-such-feed.xml")});
   EXPECT_EQ(r.status, 404);
   ASSERT_TRUE(r.error);
@@ -269,7 +283,7 @@ TEST_F(HttpClientTest, NotFoundIsHttpStatusError) {
 }
 
 TEST_F(HttpClientTest, SlowServerHitsTotalTimeout) {
-  ClientOptions options;
+  ClientOptions options = fixture_options();
   options.total_timeout = std::chrono::seconds{1};
   HttpClient client(options);
   const Response r = client.fetch({.url = url("/slow/10/feed.xml")});
@@ -280,7 +294,7 @@ TEST_F(HttpClientTest, SlowServerHitsTotalTimeout) {
 }
 
 TEST_F(HttpClientTest, TricklingBodyHitsTotalTimeout) {
-  ClientOptions options;
+  ClientOptions options = fixture_options();
   options.total_timeout = std::chrono::seconds{1};
   HttpClient client(options);
   const Response r = client.fetch({.url = url("/trickle/10/feed.xml")});
@@ -300,7 +314,7 @@ nlohmann::json finished_entry(const testing_server& server, const std::string& p
 }
 
 TEST_F(HttpClientTest, OversizedStreamedBodyIsCutOffEarly) {
-  ClientOptions options;
+  ClientOptions options = fixture_options();
   options.max_body_bytes = 64 * 1024;
   HttpClient client(options);
   const std::string path = "/big/200000000";  // 200 MB, chunked: no length to refuse up front
@@ -316,7 +330,7 @@ TEST_F(HttpClientTest, OversizedStreamedBodyIsCutOffEarly) {
 }
 
 TEST_F(HttpClientTest, OversizedDeclaredBodyIsRefused) {
-  ClientOptions options;
+  ClientOptions options = fixture_options();
   options.max_body_bytes = 1000;
   HttpClient client(options);
   const std::string path = "/big/200000000?length=1";
@@ -330,7 +344,7 @@ TEST_F(HttpClientTest, OversizedDeclaredBodyIsRefused) {
 }
 
 TEST_F(HttpClientTest, BodyAtTheCapIsAccepted) {
-  ClientOptions options;
+  ClientOptions options = fixture_options();
   options.max_body_bytes = 100000;
   HttpClient client(options);
   const Response r = client.fetch({.url = url("/big/100000")});
@@ -340,7 +354,7 @@ TEST_F(HttpClientTest, BodyAtTheCapIsAccepted) {
 }
 
 TEST_F(HttpClientTest, GzipAndDeflateAreDecoded) {
-  HttpClient client(ClientOptions{});
+  HttpClient client(fixture_options());
   const std::string expected = read_file(kTestdata + "/feed.xml");
   for (const char* path : {"/gzip/feed.xml", "/deflate/feed.xml"}) {
     const Response r = client.fetch({.url = url(path)});
@@ -354,7 +368,7 @@ TEST_F(HttpClientTest, GzipAndDeflateAreDecoded) {
 }
 
 TEST_F(HttpClientTest, ArticlePagesUseTheSameClient) {
-  HttpClient client(ClientOptions{});
+  HttpClient client(fixture_options());
   const Response r = client.fetch({.url = url("/gzip/html")});
   ASSERT_TRUE(r.ok());
   EXPECT_EQ(r.content_type, "text/html; charset=utf-8");
@@ -364,7 +378,7 @@ TEST_F(HttpClientTest, ArticlePagesUseTheSameClient) {
 TEST(HttpClientTls, UntrustedCertificateIsTlsError) {
   auto server = testing_server::start_tls(kTestdata);
   ASSERT_TRUE(server) << server.error().message;
-  HttpClient client(ClientOptions{});
+  HttpClient client(fixture_options());
   const Response r = client.fetch({.url = server->url("/feed.xml")});
   ASSERT_TRUE(r.error);
   EXPECT_EQ(r.error->kind, ErrorKind::kNetwork);
@@ -376,7 +390,7 @@ TEST(HttpClientTls, UntrustedCertificateIsTlsError) {
 TEST(HttpClientTls, TrustedCertificateWorks) {
   auto server = testing_server::start_tls(kTestdata);
   ASSERT_TRUE(server) << server.error().message;
-  ClientOptions options;
+  ClientOptions options = fixture_options();
   options.ca_file = testing_server::tls_certificate_path();
   HttpClient client(options);
   const Response r = client.fetch({.url = server->url("/redirect-permanent/gzip/feed.xml")});
@@ -398,7 +412,7 @@ TEST(HttpClientNoServer, ConnectionRefusedIsNetworkError) {
   ASSERT_EQ(::getsockname(fd, reinterpret_cast<sockaddr*>(&address), &length), 0);
   const int port = ntohs(address.sin_port);
 
-  HttpClient client(ClientOptions{});
+  HttpClient client(fixture_options());
   const Response r = client.fetch({.url = "http://127.0.0.1:" + std::to_string(port) + "/feed.xml"});
   ::close(fd);
   ASSERT_TRUE(r.error);
@@ -410,7 +424,7 @@ TEST(HttpClientNoServer, ConnectionRefusedIsNetworkError) {
 }
 
 TEST(HttpClientNoServer, UnknownHostIsNetworkError) {
-  HttpClient client(ClientOptions{});
+  HttpClient client(fixture_options());
   const Response r = client.fetch({.url = "http://no-such-host.invalid/feed.xml"});  // RFC 6761 6.4
   ASSERT_TRUE(r.error);
   if (r.error->kind == ErrorKind::kTimeout) GTEST_SKIP() << "skipped: the resolver here does not answer";
@@ -419,8 +433,9 @@ TEST(HttpClientNoServer, UnknownHostIsNetworkError) {
 }
 
 TEST(HttpClientNoServer, FileUrlsWork) {
-  HttpClient client(ClientOptions{});
-  const Response r = client.fetch({.url = "file://" + kTestdata + "/feed.atom", .tag = 3});
+  HttpClient client(fixture_options());
+  const Response r =
+      client.fetch({.url = "file://" + kTestdata + "/feed.atom", .tag = 3, .from_operator = true});
   ASSERT_TRUE(r.ok());
   EXPECT_EQ(r.status, 200);
   EXPECT_EQ(r.tag, 3u);
@@ -429,8 +444,9 @@ TEST(HttpClientNoServer, FileUrlsWork) {
 }
 
 TEST(HttpClientNoServer, MissingFileIsClearError) {
-  HttpClient client(ClientOptions{});
-  const Response r = client.fetch({.url = "file://" + kTestdata + "/no-such-file.xml"});
+  HttpClient client(fixture_options());
+  const Response r =
+      client.fetch({.url = "file://" + kTestdata + "/no-such-file.xml", .from_operator = true});
   ASSERT_TRUE(r.error);
   EXPECT_EQ(r.error->kind, ErrorKind::kNotFound);
   EXPECT_THAT(r.error->message, ::testing::StartsWith("fetch: cannot read file: "));
@@ -438,7 +454,7 @@ TEST(HttpClientNoServer, MissingFileIsClearError) {
 }
 
 TEST(HttpClientNoServer, OtherSchemesAndJunkAreInvalidInput) {
-  HttpClient client(ClientOptions{});
+  HttpClient client(fixture_options());
   for (const char* bad : {"ftp://example.com/feed.xml", "not a url", "gopher://example.com/", ""}) {
     const Response r = client.fetch({.url = bad});
     ASSERT_TRUE(r.error) << bad;
@@ -448,7 +464,7 @@ TEST(HttpClientNoServer, OtherSchemesAndJunkAreInvalidInput) {
 }
 
 TEST(HttpClientNoServer, EmptyBatchCallsNothing) {
-  HttpClient client(ClientOptions{});
+  HttpClient client(fixture_options());
   int calls = 0;
   client.fetch_all({}, [&](Response) { ++calls; });
   EXPECT_EQ(calls, 0);
@@ -470,7 +486,7 @@ TEST(HttpClientMany, FiftyRequestsOverThreeHostsAllComeBackTagged) {
                                    : v6->url(path);
     requests.push_back({.url = url, .tag = 1000 + i});
   }
-  HttpClient client(ClientOptions{});
+  HttpClient client(fixture_options());
   std::set<std::uint64_t> tags;
   int ok = 0;
   client.fetch_all(requests, [&](Response r) {
@@ -491,7 +507,7 @@ TEST(HttpClientMany, FiftyRequestsOverThreeHostsAllComeBackTagged) {
 TEST(HttpClientMany, PerHostLimitIsRespected) {
   auto server = testing_server::start(kTestdata);
   ASSERT_TRUE(server) << server.error().message;
-  ClientOptions options;
+  ClientOptions options = fixture_options();
   options.max_per_host = 2;
   HttpClient client(options);
   std::vector<Request> requests;
@@ -511,7 +527,7 @@ TEST(HttpClientMany, SlowHostDoesNotHoldUpOthers) {
   ASSERT_TRUE(slow) << slow.error().message;
   auto fast = testing_server::start(kTestdata);
   ASSERT_TRUE(fast) << fast.error().message;
-  ClientOptions options;
+  ClientOptions options = fixture_options();
   options.max_concurrent = 4;
   options.max_per_host = 2;
   HttpClient client(options);
@@ -535,7 +551,7 @@ TEST(HttpClientMany, SlowHostDoesNotHoldUpOthers) {
 TEST(HttpClientMany, CancelEndsARunningBatch) {
   auto server = testing_server::start(kTestdata);
   ASSERT_TRUE(server) << server.error().message;
-  HttpClient client(ClientOptions{});
+  HttpClient client(fixture_options());
   std::vector<Request> requests;
   for (std::uint64_t i = 0; i < 4; ++i)
     requests.push_back({.url = server->url("/slow/20/feed.xml"), .tag = i});
@@ -560,7 +576,7 @@ TEST(HttpClientMany, CancelEndsARunningBatch) {
 TEST(HttpClientMany, ClientIsMovable) {
   auto server = testing_server::start(kTestdata);
   ASSERT_TRUE(server) << server.error().message;
-  HttpClient first(ClientOptions{});
+  HttpClient first(fixture_options());
   HttpClient second = std::move(first);
   EXPECT_TRUE(second.fetch({.url = server->url("/feed.xml")}).ok());
 }

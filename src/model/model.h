@@ -20,6 +20,9 @@ struct Blog {
   std::string category;     // category slug, e.g. "programming"
   bool short_form = false;  // short posts are this blog's normal form: the length rule does not apply
   bool paused = false;      // the operator paused it (`longread blogs pause`): no crawl polls it
+  // Hosts besides the blog's own site (the registrable domain of its feed and site URLs) that its
+  // full-text pages may come from, as the operator allowed them (`blogs edit --allow-host`); lower case.
+  std::vector<std::string> allowed_hosts;
 
   // HTTP caching validators from the last 200 response (RFC 9110 section 8.8).
   std::string etag;
@@ -76,6 +79,9 @@ struct Article {
   bool full_text_fetched = false;     // the original page was fetched once for a summary-only entry
   int full_text_failures = 0;         // attempts at that page that failed for a passing reason (retried)
   bool truncated = false;  // the feed's entry was longer than crawl.max_entry_kb and was cut (migration 0015)
+  // Why the page was not used: "refused: 10.0.0.1 is a private address (...)", "HTTP 404"; empty when it
+  // was read or never tried.
+  std::string full_text_error;
   std::uint64_t simhash = 0;
 
   // Ranking.

@@ -18,6 +18,7 @@
 #include <unordered_set>
 
 #include "core/strings.h"
+#include "core/url.h"
 #include "feed/feed.h"
 #include "fetch/http_client.h"
 #include "html/html.h"
@@ -62,6 +63,33 @@ bool transient_failure(const fetch::Response& response) {
     default:
       return false;
   }
+}
+
+// The sites a blog's full-text pages may come from: the registrable domain of its feed URL and of its
+// site URL (the stored one; the feed's own link until one is stored), and the hosts the operator allowed
+// for it. A link in a feed is the feed's choice: without this, any feed could make longread fetch, and
+// publish, any page anywhere.
+fetch::SiteRestriction blog_site(const model::Blog& blog, const std::string& feed_link) {
+  fetch::SiteRestriction site;
+  const auto add = [&](std::string name) {
+    if (!name.empty() && std::ranges::find(site.sites, name) == site.sites.end())
+      site.sites.push_back(std::move(name));
+  };
+  add(site_of_host(url_host(blog.feed_url)));
+  const std::string& site_url = blog.site_url.empty() ? feed_link : blog.site_url;
+  if (is_http_url(site_url)) add(site_of_host(url_host(site_url)));
+  for (const auto& host : blog.allowed_hosts) add(canonical_host(host));
+  site.owner = fmt::format("blog {}'s site", blog.id);
+  site.allow_command = fmt::format("longread blogs edit {} --allow-host", blog.id);
+  return site;
+}
+
+// A link a feed gives that is not http(s) (file:, javascript:, data:) is never fetched; the article keeps
+// it out of its link and says why, cut to a readable length.
+std::string unusable_link_reason(std::string_view link) {
+  constexpr std::size_t kShown = 200;
+  const std::string shown = sanitize_utf8(link.substr(0, kShown));
+  return fmt::format("refused: {}{} is not an http(s) link", shown, link.size() > kShown ? "..." : "");
 }
 
 // A blog whose feed was read and which waits for full-text pages before its record is saved.
@@ -203,7 +231,10 @@ Result<CrawlSummary> Crawler::run(CrawlObserver* observer) {
     requests.push_back({.url = blog.feed_url,
                         .etag = blog.etag,
                         .last_modified = blog.last_modified,
-                        .tag = static_cast<std::uint64_t>(blog.id)});
+                        .tag = static_cast<std::uint64_t>(blog.id),
+                        // Stored by the operator (import, blogs add / edit) or moved by a 301/308 hop, which
+                        // is http(s) only: the one kind of URL that may be file://.
+                        .from_operator = true});
     by_id.emplace(static_cast<std::uint64_t>(blog.id), std::move(blog));
   }
 
@@ -330,7 +361,11 @@ Result<CrawlSummary> Crawler::run(CrawlObserver* observer) {
     BlogResult result;
     result.blog_id = blog.id;
     result.feed_url = blog.feed_url;
-    if (response.permanent_redirect && *response.permanent_redirect != blog.feed_url)
+    // RFC 9110 15.4.2: a 301/308 moves the stored feed URL, but only to an http(s) URL every hop of which
+    // the outbound policy let through (a refused hop fails the fetch and moves nothing).
+    if (response.permanent_redirect && *response.permanent_redirect != blog.feed_url &&
+        is_http_url(*response.permanent_redirect) &&
+        !(response.error && fetch::HttpClient::is_refused(*response.error)))
       record.new_feed_url = response.permanent_redirect;
 
     auto fail_with = [&](const Error& error) {
@@ -452,6 +487,8 @@ Result<CrawlSummary> Crawler::run(CrawlObserver* observer) {
           auto article = build_article(entry, blog, now, curation_);
           article.truncated = truncated;
           article.content_hash = std::move(hash);
+          if (article.link.empty() && !trim(entry.link).empty())
+            article.full_text_error = unusable_link_reason(entry.link);
           if (retry_page) article.full_text_failures = it->second.full_text_failures;
           if (it != known.end()) {
             article.id = it->second.id;  // an update: lets near-duplicate checks skip the article itself
@@ -482,10 +519,12 @@ Result<CrawlSummary> Crawler::run(CrawlObserver* observer) {
           --budget;
         }
         if (!wanted.empty() && !stop_requested_) {
+          const fetch::SiteRestriction site = blog_site(blog, parsed->link);
           std::lock_guard lock(mutex);
           for (const auto i : wanted) {
-            page_requests.push_back(
-                {.url = record.articles[i].link, .tag = static_cast<std::uint64_t>(page_jobs.size())});
+            page_requests.push_back({.url = record.articles[i].link,
+                                     .tag = static_cast<std::uint64_t>(page_jobs.size()),
+                                     .site = site});
             page_jobs.push_back({response.tag, i});
           }
           pending.emplace(response.tag, PendingBlog{blog, std::move(record), std::move(result), started,
@@ -548,11 +587,22 @@ Result<CrawlSummary> Crawler::run(CrawlObserver* observer) {
     // Done with the page when it was read or failed for good (404, not HTML, too large); a failure that may
     // pass (timeout, network, 429, 5xx) is tried again at the next read of the feed, kFullTextAttempts in
     // all. A failed page keeps the summary meanwhile.
+    // A page the outbound policy refused is final too (kForbidden is not a passing failure): the same link
+    // is refused the same way next time.
     if (!cancelled && !response.ok() && transient_failure(response) &&
         ++article->full_text_failures < kFullTextAttempts) {
       article->full_text_fetched = false;
     } else {
       article->full_text_fetched = true;
+    }
+    if (response.ok()) {
+      article->full_text_error.clear();
+    } else if (!cancelled) {
+      article->full_text_error =
+          response.error ? status_text(*response.error) : fmt::format("HTTP {}", response.status);
+      if (response.error && fetch::HttpClient::is_refused(*response.error))
+        spdlog::warn("crawl: blog_id={} article_link={} full text {}", p->blog.id, article->link,
+                     article->full_text_error);
     }
     std::optional<PendingBlog> done;
     {

@@ -52,6 +52,14 @@ std::string rss(const std::string& title, int first, int count, const std::strin
          "</title><link>https://example.org/</link>" + items + "</channel></rss>";
 }
 
+// The fixture server on 127.0.0.1 stands for the public internet; the outbound policy refuses loopback by
+// default, so these crawls opt in to exactly that address.
+fetch::ClientOptions fixture_client_options() {
+  fetch::ClientOptions options;
+  options.address_policy.allow_networks.push_back(*fetch::Network::parse("127.0.0.1/32"));
+  return options;
+}
+
 void write(const fs::path& path, const std::string& text) {
   fs::create_directories(path.parent_path());
   std::ofstream(path, std::ios::binary) << text;
@@ -81,7 +89,7 @@ class CrawlTest : public ::testing::Test {
     return id ? *id : 0;
   }
 
-  CrawlSummary crawl(fetch::ClientOptions client_options = {}, bool all = true) {
+  CrawlSummary crawl(fetch::ClientOptions client_options = fixture_client_options(), bool all = true) {
     fetch::HttpClient client(client_options);
     CrawlOptions options;
     options.all = all;
@@ -217,7 +225,7 @@ TEST_F(CrawlTest, FailuresAreStoredClearlyAndTheCrawlGoesOn) {
   const auto slow = add_blog("/slow/4/good.xml");
   const auto big = add_blog("/big/3000000");
 
-  fetch::ClientOptions options;
+  fetch::ClientOptions options = fixture_client_options();
   options.total_timeout = std::chrono::seconds{1};
   options.max_body_bytes = 1 << 20;
   const auto before = now_seconds();
@@ -362,7 +370,7 @@ TEST_F(CrawlTest, AFullTextPageThatFailedForAPassingReasonIsTriedAgain) {
     return a.empty() ? model::Article{} : a[0].article;
   };
 
-  fetch::ClientOptions hasty;
+  fetch::ClientOptions hasty = fixture_client_options();
   hasty.total_timeout = std::chrono::seconds{1};  // the slow page times out, the feeds do not
   crawl(hasty);
   EXPECT_FALSE(stored(slow).full_text_fetched);
@@ -402,7 +410,7 @@ TEST_F(CrawlTest, StoppingAPassRecordsNoFailureForUnfinishedBlogs) {
   const auto slow_feed = add_blog("/slow/2/feed.xml");
   const auto slow_page = add_blog("/s.xml");
 
-  fetch::HttpClient client({});
+  fetch::HttpClient client(fixture_client_options());
   CrawlOptions options;
   options.all = true;
   Crawler crawler(*store_, client, options, {});
@@ -442,7 +450,7 @@ TEST_F(CrawlTest, StoppingDuringFullTextFetchesRecordsNothingForThatBlog) {
   write(dir_ / "www/posts/deep.html", deep_page());
   write(dir_ / "www/s.xml", summary_only_feed(server_->url("/slow/3/posts/deep.html")));
   const auto id = add_blog("/s.xml");
-  fetch::HttpClient client({});
+  fetch::HttpClient client(fixture_client_options());
   CrawlOptions options;
   options.all = true;
   Crawler crawler(*store_, client, options, {});
@@ -730,7 +738,7 @@ TEST_F(PolitePollingTest, FailuresBackOffAsBeforeAndKeepTheHint) {
 TEST_F(PolitePollingTest, MaxIntervalIsConfigurable) {
   write(dir_ / "www/ttl.xml", rss_with("<ttl>600</ttl>"));
   const auto id = add_blog("/ttl.xml");
-  fetch::HttpClient client({});
+  fetch::HttpClient client(fixture_client_options());
   CrawlOptions options;
   options.all = true;
   options.schedule.max_interval = std::chrono::hours{4};

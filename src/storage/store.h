@@ -27,6 +27,9 @@ struct BlogSeed {
   // Set: replace (an OPML outline's `longread:paused`; un-pausing makes the blog due at once). Unset: an
   // existing blog keeps its state, a new one is not paused.
   std::optional<bool> paused{};
+  // Set: replace the hosts the blog's full-text pages may also come from (an OPML outline's
+  // `longread:allowHosts`). Unset: an existing blog keeps its list, a new one has none.
+  std::optional<std::vector<std::string>> allowed_hosts{};
 };
 
 // An operator's change to one blog (`longread blogs edit / pause / resume`): each set field replaces the
@@ -38,6 +41,9 @@ struct BlogEdit {
   std::optional<std::string> feed_url{};
   std::optional<bool> paused{};  // false also lifts a crash quarantine; on a paused or quarantined blog it
                                  // makes it due at once
+  // Replaces the hosts the blog's full-text pages may also come from (canonical hosts; `blogs edit
+  // --allow-host / --disallow-host`).
+  std::optional<std::vector<std::string>> allowed_hosts{};
 };
 
 // What one crawl of one blog produced; save_crawl writes all of it in one transaction.
@@ -80,7 +86,7 @@ struct SaveStats {
   int bodies_pruned = 0;  // hidden articles whose bodies were emptied (CrawlRecord::prune_hidden_before)
 };
 
-// A crawler's mark on a blog whose feed it is parsing (migration 0016): who ("host:pid:nonce") and since.
+// A crawler's mark on a blog whose feed it is parsing (migration 0015): who ("host:pid:nonce") and since.
 struct ParsingMark {
   std::int64_t blog_id = 0;
   std::string owner{};

@@ -4,7 +4,7 @@
 //   /<path>                       a file under root, with ETag + Last-Modified and correct 304s
 //   /last-modified-only/<path>    the file with only Last-Modified; /no-validators/<path> with neither
 //   /redirect-permanent/<path>    301 to /<path>; /redirect-temp/<path> 302; /redirect/<code>/<path>
-//   /redirect-to?url=<url>        302 to any URL
+//   /redirect-to?url=<url>[&code=301]  302 (or the code given) to any URL
 //   /status/<code>[?retry_after=<value>]
 //   /slow/<seconds>/<path>        sleeps, then serves /<path>; /trickle/<seconds>/<path> spreads the body
 //   /big/<bytes>[?length=1]       that many bytes of RSS, chunked (or with Content-Length)

@@ -14,7 +14,8 @@ Routes (paths compose: /redirect-permanent/gzip/feed.xml redirects to /gzip/feed
   /redirect-permanent/<path>     301 to /<path>
   /redirect-temp/<path>          302 to /<path>
   /redirect/<code>/<path>        <code> (301, 302, 303, 307, 308) to /<path>
-  /redirect-to?url=<url>         302 to any URL (e.g. file:///etc/passwd, or another host)
+  /redirect-to?url=<url>[&code=<code>]  302 (or <code>: 301, 307, 308) to any URL (e.g. file:///etc/passwd,
+                                 or another host)
   /status/<code>                 that status with a short text body; ?retry_after=<value> adds Retry-After
   /slow/<seconds>/<path>         sleeps, then serves /<path>
   /trickle/<seconds>/<path>      sends headers, then the body of /<path> spread over <seconds>
@@ -207,7 +208,7 @@ class Handler(BaseHTTPRequestHandler):
         if first == "redirect" and len(segments) > 3:
             return self.redirect(int(segments[2]), "/" + "/".join(segments[3:]))
         if first == "redirect-to":
-            return self.redirect(302, query.get("url", ["/"])[0])
+            return self.redirect(int(query.get("code", ["302"])[0]), query.get("url", ["/"])[0])
         if first == "status" and len(segments) > 2:
             code = int(segments[2])
             extra = {}

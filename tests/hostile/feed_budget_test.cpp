@@ -169,7 +169,8 @@ class HostileFeedTest : public ::testing::Test {
   }
 
   fs::path dir_;
-  std::string env_ = "LONGREAD_CRAWL_FETCH_FULL_TEXT=false";
+  // The fixture server on 127.0.0.1 stands for the public internet: the outbound policy allows exactly it.
+  std::string env_ = "LONGREAD_CRAWL_FETCH_FULL_TEXT=false LONGREAD_FETCH_ALLOW_NETWORKS=127.0.0.1/32";
   std::optional<FixtureServer> server_;
 };
 

@@ -42,7 +42,10 @@ class CliTest : public ::testing::Test {
   void SetUp() override {
     dir_ = longread::testing::fresh_test_dir("longread_cli");
     fs::create_directories(dir_ / "www");
-    bin_ = std::string(LONGREAD_BINARY_DIR "/src/app/longread --db ") + (dir_ / "t.db").string();
+    // The fixture server on 127.0.0.1 stands for the public internet: the outbound policy allows exactly it.
+    bin_ = std::string("LONGREAD_FETCH_ALLOW_NETWORKS=127.0.0.1/32 " LONGREAD_BINARY_DIR
+                       "/src/app/longread --db ") +
+           (dir_ / "t.db").string();
   }
   void TearDown() override { fs::remove_all(dir_); }
 

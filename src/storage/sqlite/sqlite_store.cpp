@@ -20,6 +20,7 @@
 #include <utility>
 
 #include <fmt/core.h>
+#include <fmt/ranges.h>
 
 #include "core/strings.h"
 #include "storage/migrations.h"
@@ -56,14 +57,16 @@ constexpr const char* kEnsureCategory =
 // keeps what the feed told us. Crawl state is never touched here, except that a list that un-pauses a
 // paused blog makes it due at once, as `blogs resume` does. A NULL :paused (the list does not say) keeps it.
 constexpr const char* kUpsertBlog =
-    "INSERT INTO blogs (feed_url, site_url, title, category, short_form, paused, created_at)"
-    " VALUES (:feed_url, :site_url, :title, :category, :short_form, COALESCE(:paused, 0), :created_at)"
+    "INSERT INTO blogs (feed_url, site_url, title, category, short_form, paused, allowed_hosts, created_at)"
+    " VALUES (:feed_url, :site_url, :title, :category, :short_form, COALESCE(:paused, 0),"
+    " COALESCE(:allowed_hosts, ''), :created_at)"
     " ON CONFLICT (feed_url) DO UPDATE SET"
     "  site_url = CASE WHEN excluded.site_url <> '' THEN excluded.site_url ELSE blogs.site_url END,"
     "  title = CASE WHEN excluded.title <> '' THEN excluded.title ELSE blogs.title END,"
     "  category = excluded.category,"
     "  short_form = excluded.short_form,"
     "  paused = COALESCE(:paused, blogs.paused),"
+    "  allowed_hosts = COALESCE(:allowed_hosts, blogs.allowed_hosts),"
     "  next_due_at = CASE WHEN blogs.paused = 1 AND :paused = 0 THEN NULL ELSE blogs.next_due_at END"
     " RETURNING id";
 constexpr const char* kSelectBlogCategoryByFeedUrl = "SELECT category FROM blogs WHERE feed_url = :feed_url";
@@ -79,8 +82,8 @@ constexpr const char* kSelectOtherBlogWithFeedUrl =
 constexpr const char* kEditBlog =
     "UPDATE blogs SET title = COALESCE(:title, title), category = COALESCE(:category, category),"
     " short_form = COALESCE(:short_form, short_form), feed_url = COALESCE(:feed_url, feed_url),"
-    " paused = COALESCE(:paused, paused),"
-    // A resume also lifts a crash quarantine (migration 0016) and starts its count again.
+    " paused = COALESCE(:paused, paused), allowed_hosts = COALESCE(:allowed_hosts, allowed_hosts),"
+    // A resume also lifts a crash quarantine (migration 0015) and starts its count again.
     " quarantined = CASE WHEN :paused = 0 THEN 0 ELSE quarantined END,"
     " crashes = CASE WHEN :paused = 0 THEN 0 ELSE crashes END,"
     // A new feed URL drops the old URL's validators (they belong to the other resource) and is read at once.
@@ -101,7 +104,7 @@ constexpr const char* kDropEmptyCategory =
   "b.id, b.feed_url, b.site_url, b.title, b.author, b.category, b.short_form, b.etag, b.last_modified," \
   " b.last_attempt_at, b.last_success_at, b.next_due_at, b.consecutive_failures, b.last_status,"        \
   " b.last_error, b.last_error_at, b.visible_articles, b.feed_update_minutes, b.paused, b.crashes,"     \
-  " b.quarantined"
+  " b.quarantined, b.allowed_hosts"
 
 constexpr const char* kSelectBlogById = "SELECT " LONGREAD_BLOG_COLUMNS " FROM blogs b WHERE b.id = :id";
 constexpr const char* kSelectBlogByFeedUrl =
@@ -132,12 +135,13 @@ constexpr const char* kInsertArticle =
     " content_html, first_seen, display_at, content_hash, text, excerpt, word_count, reading_minutes, "
     "category,"
     " category_from_blog, junk, junk_reason, duplicate_of, keep_override, visible, full_text_fetched, "
-    "full_text_failures, simhash,"
+    "full_text_failures, full_text_error, simhash,"
     " votes, truncated)"
     " VALUES (:blog_id, :guid, :title, :link, :author, :published, :updated, :undated, :summary_html,"
     " :content_html, :first_seen, :display_at, :content_hash, :text, :excerpt, :word_count, :reading_minutes,"
     " :category, :category_from_blog, :junk, :junk_reason, " LONGREAD_DUPLICATE_OF
-    ", :keep_override, :visible, :full_text_fetched, :full_text_failures, :simhash, :votes, :truncated)";
+    ", :keep_override, :visible, :full_text_fetched, :full_text_failures, :full_text_error, :simhash, :votes,"
+    " :truncated)";
 
 // A new visible article enters the full-text index (migration 0007: the store writes it, after the crawl's
 // other statements, so FTS5 writes the crawl's entries as one segment at commit). The index's delete and
@@ -161,8 +165,8 @@ constexpr const char* kUpdateArticle =
     " category_from_blog = :category_from_blog, junk = :junk, junk_reason = :junk_reason,"
     " duplicate_of = " LONGREAD_DUPLICATE_OF
     ", visible = CASE WHEN keep_override IS NULL THEN 1 - :junk ELSE keep_override END,"
-    " full_text_fetched = :full_text_fetched, full_text_failures = :full_text_failures, simhash = :simhash,"
-    " truncated = :truncated, pruned_at = NULL"
+    " full_text_fetched = :full_text_fetched, full_text_failures = :full_text_failures,"
+    " full_text_error = :full_text_error, simhash = :simhash, truncated = :truncated, pruned_at = NULL"
     " WHERE id = :id";
 
 // Content unchanged but curation given again (a full-text page tried again, migration 0014): refresh it,
@@ -173,13 +177,14 @@ constexpr const char* kRefreshCuration =
     " reading_minutes = :reading_minutes, category = :category, category_from_blog = :category_from_blog,"
     " junk = :junk, junk_reason = :junk_reason, duplicate_of = " LONGREAD_DUPLICATE_OF
     ", visible = CASE WHEN keep_override IS NULL THEN 1 - :junk ELSE keep_override END,"
-    " full_text_fetched = :full_text_fetched, full_text_failures = :full_text_failures, simhash = :simhash,"
-    " pruned_at = NULL"
+    " full_text_fetched = :full_text_fetched, full_text_failures = :full_text_failures,"
+    " full_text_error = :full_text_error, simhash = :simhash, pruned_at = NULL"
     " WHERE id = :id AND NOT (content_html = :content_html AND text = :text AND excerpt = :excerpt"
     " AND word_count = :word_count"
     " AND reading_minutes = :reading_minutes AND category = :category AND junk = :junk"
     " AND junk_reason = :junk_reason AND duplicate_of IS " LONGREAD_DUPLICATE_OF
     " AND full_text_fetched = :full_text_fetched AND full_text_failures = :full_text_failures"
+    " AND full_text_error = :full_text_error"
     " AND simhash = :simhash)";
 
 constexpr const char* kUpdateBlogCrawlState =
@@ -194,14 +199,14 @@ constexpr const char* kUpdateBlogCrawlState =
     " title = CASE WHEN title = '' THEN :feed_title ELSE title END,"
     " site_url = CASE WHEN site_url = '' THEN :site_url ELSE site_url END,"
     " author = CASE WHEN author = '' THEN :author ELSE author END,"
-    // The result is saved: the parse it covered is over (migration 0016). A feed body read without a crash
+    // The result is saved: the parse it covered is over (migration 0015). A feed body read without a crash
     // (a 200, the one case that sets validators) ends a crash streak; a 304 parses nothing, so proves
     // nothing.
     " parsing_by = '', parsing_since = NULL,"
     " crashes = CASE WHEN :success = 1 AND :etag IS NOT NULL THEN 0 ELSE crashes END"
     " WHERE id = :blog_id";
 
-// Crash quarantine (migration 0016). A mark is one autocommitted UPDATE.
+// Crash quarantine (migration 0015). A mark is one autocommitted UPDATE.
 constexpr const char* kMarkParsing =
     "UPDATE blogs SET parsing_by = :owner, parsing_since = :since WHERE id = :blog_id";
 constexpr const char* kSelectParsingMarks =
@@ -292,7 +297,7 @@ constexpr const char* kCountVisibleInCategory =
 #define LONGREAD_ARTICLE_COLUMNS_TAIL                                                                  \
   " a.first_seen, a.content_hash, a.excerpt, a.word_count, a.reading_minutes, a.category, a.junk,"     \
   " a.junk_reason, a.duplicate_of, a.keep_override, a.full_text_fetched, a.simhash, a.votes, a.score," \
-  " a.truncated, b.title, b.site_url, b.category"
+  " a.truncated, b.title, b.site_url, b.category, a.full_text_error"
 #define LONGREAD_ARTICLE_FROM " FROM articles a JOIN blogs b ON b.id = a.blog_id"
 
 constexpr const char* kSelectFullArticle =
@@ -303,7 +308,7 @@ constexpr const char* kSelectListedArticles =
     "SELECT " LONGREAD_ARTICLE_COLUMNS_HEAD
     " '', '', ''," LONGREAD_ARTICLE_COLUMNS_TAIL LONGREAD_ARTICLE_FROM;
 constexpr const char* kCountListedArticles = "SELECT COUNT(*) FROM articles a";
-constexpr int kArticleColumnCount = 30;
+constexpr int kArticleColumnCount = 31;
 
 // ArticleQuery filters, appended (as text without values) to the two statements above.
 constexpr const char* kWhereAll = " WHERE 1 = 1";
@@ -560,6 +565,15 @@ std::optional<std::int64_t> optional_unix(const std::optional<TimePoint>& t) {
   return to_unix(*t);
 }
 
+// "a.example b.example" -> {"a.example", "b.example"} (blogs.allowed_hosts, migration 0017).
+std::vector<std::string> split_words(std::string_view text) {
+  std::vector<std::string> out;
+  for (auto word : split(text, ' ')) {
+    if (!word.empty()) out.emplace_back(word);
+  }
+  return out;
+}
+
 model::Blog read_blog(const Query& q) {
   model::Blog b;
   b.id = q.int64(0);
@@ -584,6 +598,7 @@ model::Blog read_blog(const Query& q) {
   b.paused = q.int64(18) != 0;
   b.crashes = q.integer(19);
   b.quarantined = q.int64(20) != 0;
+  b.allowed_hosts = split_words(q.text(21));
   return b;
 }
 
@@ -620,6 +635,7 @@ ArticleView read_article_view(const Query& q) {
   v.blog_title = q.text(27);
   v.blog_site_url = q.text(28);
   v.blog_category = q.text(29);
+  a.full_text_error = q.text(30);
   return v;
 }
 
@@ -872,6 +888,9 @@ class SqliteStore final : public Store {
       if (!q) return db_error("cannot upsert blog", q.error());
       q->bind(":feed_url", seed.feed_url).bind(":site_url", seed.site_url).bind(":title", seed.title);
       q->bind(":category", category).bind(":short_form", seed.short_form).bind(":paused", seed.paused);
+      std::optional<std::string> allowed_hosts;
+      if (seed.allowed_hosts) allowed_hosts = fmt::format("{}", fmt::join(*seed.allowed_hosts, " "));
+      q->bind(":allowed_hosts", allowed_hosts);
       q->bind(":created_at", to_unix(now_seconds()));
       auto row = q->step();
       if (!row) return db_error("cannot upsert blog", row.error());
@@ -923,6 +942,9 @@ class SqliteStore final : public Store {
       if (!q) return db_error("cannot edit blog", q.error());
       q->bind(":title", edit.title).bind(":category", category).bind(":short_form", edit.short_form);
       q->bind(":feed_url", edit.feed_url).bind(":paused", edit.paused).bind(":id", blog_id);
+      std::optional<std::string> allowed_hosts;
+      if (edit.allowed_hosts) allowed_hosts = fmt::format("{}", fmt::join(*edit.allowed_hosts, " "));
+      q->bind(":allowed_hosts", allowed_hosts);
       if (auto ok = q->run(); !ok) return db_error("cannot edit blog", ok.error());
     }
     if (category && *category != old_category) {
@@ -1992,6 +2014,7 @@ class SqliteStore final : public Store {
       q.bind(":junk_reason", article.junk_reason).bind(":duplicate_of", article.duplicate_of);
       q.bind(":full_text_fetched", article.full_text_fetched);
       q.bind(":full_text_failures", article.full_text_failures);
+      q.bind(":full_text_error", article.full_text_error);
       q.bind(":simhash", std::bit_cast<std::int64_t>(article.simhash));
     };
     auto bind_content = [&](Query& q) {
