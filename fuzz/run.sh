@@ -61,6 +61,6 @@ for h in "${harnesses[@]}"; do
   done
   [ "$leaks" = 1 ] || rm -f "$out/$h.leak"
   for f in "$out/$h/default/crashes"/id:* "$out/$h/default/hangs"/id:*; do
-    [ -e "$f" ] && echo "finding: $f"
+    if [ -e "$f" ]; then echo "finding: $f"; fi
   done
 done
