@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Ingest benchmark (issue 2): every file of ../shared/corpus/real-feeds, served as file:// URLs, ingested
+# Ingest benchmark: every file of ../shared/corpus/real-feeds, served as file:// URLs, ingested
 # into a fresh database by longread (`crawl --all`) and by Debian's newsboat (`newsboat -x reload`), in
 # the same run. Prints MB/s and entries/s for each (wall clock and CPU time, user+sys, measured with
 # /usr/bin/time) and both ratios; CPU time is the fairer figure on a machine loaded by other work.

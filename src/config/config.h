@@ -75,7 +75,7 @@ struct SiteConfig {
   std::vector<std::string> trusted_proxies;
 };
 
-// SMTP delivery for the newsletter (issue 4): smtp://host:port or smtps://host:port (implicit TLS);
+// SMTP delivery for the newsletter: smtp://host:port or smtps://host:port (implicit TLS);
 // starttls requires STARTTLS on smtp://; username empty: no AUTH.
 struct SmtpConfig {
   std::string url;  // empty: the newsletter is not set up

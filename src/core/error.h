@@ -1,4 +1,4 @@
-// Error model shared by every stage: expected failures are values (habit 5), never exceptions.
+// Error model shared by every stage: expected failures are values, never exceptions.
 #pragma once
 
 #include <expected>
@@ -7,7 +7,7 @@
 
 namespace longread {
 
-// What went wrong, independent of any transport; web/ maps kinds to HTTP status codes (habit 7).
+// What went wrong, independent of any transport; web/ maps kinds to HTTP status codes.
 enum class ErrorKind {
   kInvalidInput,  // caller gave something malformed (bad URL, bad form field, bad file)
   kNotFound,      // the thing asked for does not exist
@@ -27,7 +27,7 @@ enum class ErrorKind {
 
 const char* to_string(ErrorKind kind) noexcept;
 
-// An error carries a kind, a technical message that starts with its module ("store: ...", habit 6)
+// An error carries a kind, a technical message that starts with its module ("store: ...")
 // and, where it differs, the sentence a user or operator should be shown.
 struct Error {
   ErrorKind kind = ErrorKind::kInternal;

@@ -1,4 +1,4 @@
-// Adapters from each format's raw structure to the Feed model (habit 1): text constructs to plain text or
+// Adapters from each format's raw structure to the Feed model: text constructs to plain text or
 // HTML, links resolved, dates parsed, identity fields chosen.
 #pragma once
 

@@ -1,5 +1,5 @@
-// Raw structure of Atom 1.0 (RFC 4287) and Atom 0.3 documents, as found, before adaptation to Feed
-// (habit 1). Each value keeps the xml:base in effect where it was found (RFC 4287 section 2).
+// Raw structure of Atom 1.0 (RFC 4287) and Atom 0.3 documents, as found, before adaptation to Feed.
+// Each value keeps the xml:base in effect where it was found (RFC 4287 section 2).
 #pragma once
 
 #include <libxml/tree.h>

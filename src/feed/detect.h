@@ -1,4 +1,4 @@
-// Format detection (habit 2): one short function that names the format or says why the bytes are not a feed.
+// Format detection: one short function that names the format or says why the bytes are not a feed.
 #pragma once
 
 #include <cstddef>

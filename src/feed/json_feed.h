@@ -1,5 +1,5 @@
 // Raw structure of JSON Feed 1.0 / 1.1 documents (https://www.jsonfeed.org/version/1.1/), as found,
-// before adaptation to Feed (habit 1).
+// before adaptation to Feed.
 #pragma once
 
 #include <cstdint>

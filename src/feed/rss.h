@@ -1,5 +1,5 @@
 // Raw structure of RSS 0.9x / 2.0 and RSS 1.0 / 0.90 (RDF) documents, as found, before adaptation to
-// Feed (habit 1). URL-bearing values carry the xml:base in effect where they were found.
+// Feed. URL-bearing values carry the xml:base in effect where they were found.
 #pragma once
 
 #include <libxml/tree.h>

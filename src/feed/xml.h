@@ -13,7 +13,7 @@
 
 namespace longread::feed::xml {
 
-// Owning handle of a libxml2 document (habit 3: every C handle is a move-only RAII type).
+// Owning handle of a libxml2 document (every C handle is a move-only RAII type).
 struct DocDeleter {
   void operator()(xmlDoc* doc) const noexcept { xmlFreeDoc(doc); }
 };

@@ -1,4 +1,4 @@
-// Move-only owners of libcurl's C handles (newsboat include/curlhandle.h, STYLE habit 3): a handle is freed
+// Move-only owners of libcurl's C handles (as newsboat include/curlhandle.h does): a handle is freed
 // exactly once, on every path. Internal to the fetch stage.
 #pragma once
 

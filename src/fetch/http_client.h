@@ -1,6 +1,6 @@
 // The fetch stage: many HTTP(S) and file:// fetches at once on libcurl's multi interface, each answered by a
-// Response value that says whether the resource changed, when to retry and what kind of failure happened
-// (STYLE habit 4). Only needs core.
+// Response value that says whether the resource changed, when to retry and what kind of failure happened.
+// Only needs core.
 #pragma once
 
 #include <chrono>

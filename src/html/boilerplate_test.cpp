@@ -98,7 +98,7 @@ TEST(StripBoilerplate, ProseThatMentionsThePhrasesIsKept) {
   }
 }
 
-// The rules were std::regex expressions until the ingest work of issue 2; these pin down details of their
+// The rules were std::regex expressions until the ingest work; these pin down details of their
 // meaning that the plain string checks keep (checked against the old expressions on the corpus and on a
 // million generated strings).
 TEST(StripBoilerplate, KeepsTheMeaningOfTheFormerRegularExpressions) {

@@ -28,7 +28,7 @@ class Arena {
   std::size_t left_ = 0;
 };
 
-// A parsed HTML document. Move-only owner of the GumboOutput and the arena its nodes live in (habit 3).
+// A parsed HTML document. Move-only owner of the GumboOutput and the arena its nodes live in.
 // The input is capped at kMaxInputBytes and its nesting flattened to kMaxNestingDepth before gumbo sees
 // it.
 class Document {

@@ -1,4 +1,4 @@
-// Identity, dates and link policy of feed entries (issue 2), on real parsed feeds.
+// Identity, dates and link policy of feed entries, on real parsed feeds.
 #include "pipeline/article_builder.h"
 
 #include <gtest/gtest.h>

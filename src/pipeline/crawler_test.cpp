@@ -1,4 +1,4 @@
-// Crawling against a real HTTP server on 127.0.0.1 (issue 2): conditional GET, permanent redirects,
+// Crawling against a real HTTP server on 127.0.0.1: conditional GET, permanent redirects,
 // Retry-After, timeouts, body cap, clear stored errors, identity across crawls, full text for summaries.
 #include "pipeline/crawler.h"
 

@@ -1,4 +1,4 @@
-// Near-duplicate detection across a crawl (issue 5): the SimHash of every stored original, checked for
+// Near-duplicate detection across a crawl: the SimHash of every stored original, checked for
 // each new or changed article; the earliest copy is the original, whichever is crawled first.
 #pragma once
 

@@ -1,4 +1,4 @@
-// Tests of the readers part of the SQLite Store (issue 4): accounts, sessions, votes and the stored hot
+// Tests of the readers part of the SQLite Store: accounts, sessions, votes and the stored hot
 // score, reading lists, newsletter subscribers, issues and per-recipient deliveries. Real database files.
 #include <gtest/gtest.h>
 

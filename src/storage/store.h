@@ -142,7 +142,7 @@ struct SearchHit {
   std::string snippet{};  // text with matches wrapped in \x01 ... \x02 (the page escapes, then marks)
 };
 
-// --- readers (issue 4): accounts, sessions, votes, reading list, newsletter.
+// --- readers: accounts, sessions, votes, reading list, newsletter.
 
 // A reader's account as stored: the password hash is an Argon2id string (libsodium crypto_pwhash_str).
 struct ReaderAccount {
@@ -334,7 +334,7 @@ class Store {
   virtual Result<std::int64_t> set_texts(std::span<const TextUpdate> /*updates*/) {
     return unsupported("set_texts");
   }
-  // Near-duplicate detection (issue 5): the SimHash of every stored article that is not itself a
+  // Near-duplicate detection: the SimHash of every stored article that is not itself a
   // duplicate, with what decides which copy is the original (earliest date, then lowest id).
   virtual Result<std::vector<SimhashEntry>> simhash_index() {
     return fail(ErrorKind::kStorage, "store: simhash index unsupported by this backend");
@@ -352,7 +352,7 @@ class Store {
     return fail(ErrorKind::kStorage, "store: delete_blog unsupported by this backend");
   }
 
-  // --- readers (issue 4). Defaults say "unsupported" so other backends keep compiling until they add them.
+  // --- readers. Defaults say "unsupported" so other backends keep compiling until they add them.
   // A new account; kConflict when the email is taken (compared case-insensitively). `confirmed_at`
   // nullopt makes a pending account (see ReaderAccount).
   virtual Result<std::int64_t> create_reader(std::string_view /*email*/, std::string_view /*password_hash*/,

@@ -1,4 +1,4 @@
-// Readers over real HTTP (issue 4): sign-up, login, logout, CSRF, rate limits, session expiry, votes,
+// Readers over real HTTP: sign-up, login, logout, CSRF, rate limits, session expiry, votes,
 // reading list and the newsletter's web side, against the site on an ephemeral port over a real SQLite
 // store filled with the fixture blogs.
 #include <gmock/gmock.h>

@@ -1,4 +1,4 @@
-// The routes table: every path of the site and the page that answers it, in one place (habit 10).
+// The routes table: every path of the site and the page that answers it, in one place.
 #pragma once
 
 #include "ui/view.h"

@@ -49,7 +49,7 @@ struct SiteOptions {
   // caching": a page is at most this stale). 0 turns caching off for such stores.
   std::chrono::milliseconds unversioned_cache_ttl{1000};
   std::size_t page_cache_entries = 4096;
-  // Readers (issue 4): password cost, session lifetime, rate limits.
+  // Readers: password cost, session lifetime, rate limits.
   accounts::AccountsOptions accounts{};
   // Sends the newsletter's double opt-in mail to `email` with `confirm_url` (`serve` wires this to the mail
   // outbox: it only queues). Unset: the "Stay updated" form answers that the newsletter is not set up.

@@ -1,4 +1,4 @@
-// What every page needs (habit 10): the site context, the layout around a page's body, and the small
+// What every page needs: the site context, the layout around a page's body, and the small
 // building blocks that several pages share (article list items, pager, paths).
 #pragma once
 
@@ -24,7 +24,7 @@ struct SiteContext {
   storage::Store& store;
   SiteOptions options;
   AssetTable assets;
-  std::unique_ptr<accounts::Accounts> accounts;                         // readers (issue 4)
+  std::unique_ptr<accounts::Accounts> accounts;                         // readers
   accounts::RateLimiter newsletter_limiter{10, std::chrono::hours(1)};  // subscriptions per client
   // Password-reset lookups and mails, off the request's thread (set when the site sends account mail).
   // Last, so it finishes (and stops using the rest) before the members above go.

@@ -8,7 +8,7 @@ namespace {
 // 15 window bits plus 16 selects the gzip wrapper instead of zlib's own (zlib manual, deflateInit2).
 constexpr int kGzipWindowBits = 15 + 16;
 
-// Owns a z_stream set up for deflate or inflate; ends it exactly once (habit 3).
+// Owns a z_stream set up for deflate or inflate; ends it exactly once.
 class ZStream {
  public:
   enum class Mode { kDeflate, kInflate };

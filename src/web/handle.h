@@ -1,5 +1,5 @@
-// handle_request: the pure function from request to response that the session I/O calls (habit 9). It runs
-// the application, maps error kinds to statuses in the one place that does so (habit 7), answers
+// handle_request: the pure function from request to response that the session I/O calls. It runs
+// the application, maps error kinds to statuses in the one place that does so, answers
 // conditional GETs with 304 and chooses gzip when the client accepts it.
 #pragma once
 

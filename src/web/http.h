@@ -62,7 +62,7 @@ struct Response {
   static Response redirect(int status, std::string location);
 };
 
-// An application: maps a request to a response or to an error that web/ turns into a status (habit 7).
+// An application: maps a request to a response or to an error that web/ turns into a status.
 using App = std::function<Result<Response>(const Request&)>;
 // Renders the page shown for an error status (the site's 404 page, ...). `message` is safe to show.
 using ErrorPageRenderer = std::function<Response(int status, std::string_view message)>;

@@ -1,4 +1,4 @@
-// A real HTTP/1.1 server on 127.0.0.1 for tests (STYLE habit 12: a local server instead of the network).
+// A real HTTP/1.1 server on 127.0.0.1 for tests (a local server instead of the network).
 // It runs tests/fixture_server/fixture_server.py as a child process; read that script's docstring for every
 // route. The short version:
 //   /<path>                       a file under root, with ETag + Last-Modified and correct 304s

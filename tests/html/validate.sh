@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# HTML5 validation (issue 3: "pages validate as HTML5"): starts longread-testsite on a fresh SQLite file
+# HTML5 validation ("pages validate as HTML5"): starts longread-testsite on a fresh SQLite file
 # with the fixtures, saves every kind of page (as a visitor and as a logged-in reader, error pages and
 # the account forms included; a second site in mail mode for the mailed-account pages) and checks them all
 # with the W3C Nu Html Checker (npm's vnu-jar, on Debian's Java). Any error fails the test and is printed. Exit 77 (CTest: skipped) only when java or

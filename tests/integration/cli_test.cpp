@@ -1,4 +1,4 @@
-// The `longread` command line end to end (issue 2): import/export round trip, `blogs` after a crawl that
+// The `longread` command line end to end: import/export round trip, `blogs` after a crawl that
 // fails for one blog, `inspect` JSON lines, clear errors for bad arguments and bad configuration, and the
 // operator's `readers` commands.
 #include <gtest/gtest.h>

@@ -1,4 +1,4 @@
-// kill -9 in the middle of a crawl (issue 2, "Bad input"): the database opens afterwards, passes
+// kill -9 in the middle of a crawl: the database opens afterwards, passes
 // PRAGMA integrity_check, and holds every blog's articles that were committed before the kill; new crawls
 // then complete without duplicates (the blogs being parsed at the kill wait one pass: crash quarantine).
 #include <fcntl.h>

@@ -1,5 +1,5 @@
 // `longread train` end to end: real corpus feeds, labelled by category in an OPML list, crawled over
-// file:// URLs, then the classifier trained, evaluated on held-out articles and saved (issue 5).
+// file:// URLs, then the classifier trained, evaluated on held-out articles and saved.
 #include <gtest/gtest.h>
 
 #include <cstdio>

@@ -342,7 +342,7 @@ constexpr const char* kSearchArticles =
     " JOIN articles a ON a.id = s.id JOIN blogs b ON b.id = a.blog_id"
     " ORDER BY s.rank_score, s.id DESC";
 
-// ------------------------------------------------------------------------------ readers (issue 4)
+// ------------------------------------------------------------------------------ readers
 
 constexpr const char* kInsertReader =
     "INSERT INTO readers (email, email_key, password_hash, created_at, confirmed_at)"
@@ -1313,7 +1313,7 @@ class SqliteStore final : public Store {
     return read_article_views(*q, "cannot list junk");
   }
 
-  // ---------------------------------------------------------------------------- readers (issue 4)
+  // ---------------------------------------------------------------------------- readers
 
   Result<std::int64_t> create_reader(std::string_view email, std::string_view password_hash, TimePoint now,
                                      std::optional<TimePoint> confirmed_at) override {

@@ -1,4 +1,4 @@
-// "/signup", "/login", "/logout": accounts with email and password (issue 4). The forms carry a CSRF
+// "/signup", "/login", "/logout": accounts with email and password. The forms carry a CSRF
 // token; failures re-render the form with a message and a 4xx status; success sets the session cookie
 // and goes back to where the reader came from ("next").
 //

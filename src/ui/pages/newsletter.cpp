@@ -1,4 +1,4 @@
-// The weekly newsletter's web side (issue 4): "POST /newsletter" (the "Stay updated" box) sends a
+// The weekly newsletter's web side: "POST /newsletter" (the "Stay updated" box) sends a
 // double opt-in mail with a signed, expiring link to "/newsletter/confirm"; "/newsletter/unsubscribe"
 // leaves with one click (GET from the mail's body, POST from mail clients per RFC 8058). The signed
 // links are their own proof, so those two take no CSRF token; the subscribe form does.

@@ -1,4 +1,4 @@
-// The page handlers, one file each (habit 10); routes.cpp maps paths to them. Handlers are thin: they
+// The page handlers, one file each; routes.cpp maps paths to them. Handlers are thin: they
 // query the store, build a Page and render it through View.
 #pragma once
 
@@ -20,7 +20,7 @@ Result<web::Response> categories(View& view, const web::Request& request, const 
 Result<web::Response> about(View& view, const web::Request& request, const Params& params);
 Result<web::Response> search(View& view, const web::Request& request, const Params& params);
 Result<web::Response> healthz(View& view, const web::Request& request, const Params& params);
-// Readers (issue 4): accounts, votes, reading list, newsletter.
+// Readers: accounts, votes, reading list, newsletter.
 Result<web::Response> signup_form(View& view, const web::Request& request, const Params& params);
 Result<web::Response> signup(View& view, const web::Request& request, const Params& params);
 Result<web::Response> login_form(View& view, const web::Request& request, const Params& params);

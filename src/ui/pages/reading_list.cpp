@@ -1,5 +1,5 @@
 // "/reading-list": the reader's saved articles, newest saved first, with "mark as read" and "remove";
-// "POST /reading-list/<id>" (action add, remove, read, unread) from any article page (issue 4). A visitor
+// "POST /reading-list/<id>" (action add, remove, read, unread) from any article page. A visitor
 // is sent to log in and comes back to the article.
 #include "core/strings.h"
 #include "pages/forms.h"

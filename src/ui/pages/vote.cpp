@@ -1,4 +1,4 @@
-// "POST /articles/<id>/vote" and "/unvote": one vote per reader and article (issue 4). With JavaScript the
+// "POST /articles/<id>/vote" and "/unvote": one vote per reader and article. With JavaScript the
 // page posts with Accept: application/json and gets {"voted":..,"votes":..}; without, a 303 back to "next".
 #include "pages/forms.h"
 #include "pages/pages.h"
