@@ -87,7 +87,8 @@ void probe_all(fetch::HttpClient& client, const std::vector<Probe>& probes, Foun
       return;
     }
     const std::string base = r.final_url.empty() ? r.url : r.final_url;
-    auto parsed = feed::parse_feed(r.body, {.base_url = base, .content_type = r.content_type});
+    auto parsed = feed::parse_feed(
+        r.body, {.base_url = base, .content_type = r.content_type, .content_language = r.content_language});
     if (!parsed) {
       outcomes[slot] = Rejected{probe.url, parsed.error().message, probe.guessed};
       return;
@@ -190,7 +191,9 @@ int cmd_blog_add(const config::Config& config, const BlogAddOptions& options) {
   Found found;
   std::string page_title;
   bool from_html = false;
-  auto direct = feed::parse_feed(page.body, {.base_url = page_url, .content_type = page.content_type});
+  auto direct = feed::parse_feed(
+      page.body,
+      {.base_url = page_url, .content_type = page.content_type, .content_language = page.content_language});
   if (direct) {
     // The URL is a feed (told by its bytes, whatever its name or Content-Type): given explicitly, it is
     // taken even when it looks like a comment feed.

@@ -145,6 +145,7 @@ int cmd_inspect(const config::Config& config, const std::string& feed_arg) {
   std::string body;
   std::string base_url;
   std::string content_type;
+  std::string content_language;
   if (feed_arg.find("://") != std::string::npos) {
     fetch::HttpClient client(client_options(config));
     // Typed by the operator: a file:// URL may be read here, as for an imported feed.
@@ -156,6 +157,7 @@ int cmd_inspect(const config::Config& config, const std::string& feed_arg) {
     body = std::move(response.body);
     base_url = response.final_url.empty() ? feed_arg : response.final_url;
     content_type = response.content_type;
+    content_language = response.content_language;
   } else {
     auto text = read_file(feed_arg);
     if (!text) {
@@ -166,7 +168,8 @@ int cmd_inspect(const config::Config& config, const std::string& feed_arg) {
     std::error_code ec;
     base_url = "file://" + std::filesystem::absolute(feed_arg, ec).string();
   }
-  auto parsed = feed::parse_feed(body, {.base_url = base_url, .content_type = content_type});
+  auto parsed = feed::parse_feed(
+      body, {.base_url = base_url, .content_type = content_type, .content_language = content_language});
   if (!parsed) {
     fmt::print(stderr, "longread: {}: {}\n", feed_arg, parsed.error().message);
     return 1;

@@ -1,6 +1,7 @@
 #include "feed/adapter.h"
 
 #include <algorithm>
+#include <cctype>
 #include <charconv>
 #include <chrono>
 
@@ -23,18 +24,50 @@ void set_date(std::string_view raw, std::optional<TimePoint>& parsed, std::strin
   parsed = raw_out.empty() ? std::nullopt : parse_feed_date(raw_out);
 }
 
-// RSS 2.0 wants an e-mail address in <author>: "jane@example.com (Jane Doe)" -> "Jane Doe", and the reverse
-// "Jane Doe (jane@example.com)" -> "Jane Doe".
-std::string author_name(std::string_view author) {
-  const auto open = author.find('(');
-  const auto close = author.rfind(')');
-  if (open != std::string_view::npos && close != std::string_view::npos && close > open + 1) {
-    const std::string_view inside = author.substr(open + 1, close - open - 1);
-    const std::string_view outside = trim(author.substr(0, open));
-    if (inside.find('@') != std::string_view::npos && !outside.empty()) return plain_text(outside);
-    if (outside.find('@') != std::string_view::npos) return plain_text(inside);
+struct Author {
+  std::string name, email;
+};
+
+bool is_local_part_char(char c) {
+  return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '-' || c == '.' || c == '+';
+}
+bool is_domain_char(char c) {
+  return std::isalnum(static_cast<unsigned char>(c)) || c == '-' || c == '.';
+}
+
+// The first e-mail address written in `text` ("jane@example.com", with a dotted domain), or an empty view.
+std::string_view find_email(std::string_view text) {
+  for (auto at = text.find('@'); at != std::string_view::npos; at = text.find('@', at + 1)) {
+    std::size_t begin = at;
+    while (begin > 0 && is_local_part_char(text[begin - 1])) --begin;
+    std::size_t end = at + 1;
+    while (end < text.size() && is_domain_char(text[end])) ++end;
+    while (end > at + 1 && (text[end - 1] == '.' || text[end - 1] == '-')) --end;  // "(jane@example.com.)"
+    const std::string_view domain = text.substr(at + 1, end - at - 1);
+    const auto dot = domain.find('.');
+    if (begin < at && dot != std::string_view::npos && dot > 0 && domain.find("..") == std::string_view::npos)
+      return text.substr(begin, end - begin);
   }
-  return plain_text(author);
+  return {};
+}
+
+// A person written as one string: RSS 2.0's <author> is "the email address of the author" and feeds write
+// it "jane@example.com (Jane Doe)", "Jane Doe (jane@example.com)", "Jane Doe <jane@example.com>" or just a
+// name or an address; dc:creator and managingEditor the same. The address is taken out, what is left (less
+// the brackets around the address) is the name, as feedparser reads it.
+Author split_author(std::string_view author) {
+  const std::string_view email = find_email(author);
+  if (email.empty()) return {plain_text(author), {}};
+  const auto at = static_cast<std::size_t>(email.data() - author.data());
+  std::string rest = std::string(author.substr(0, at)) + std::string(author.substr(at + email.size()));
+  for (const std::string_view empty_brackets : {"()", "<>", "[]"}) {
+    for (auto pos = rest.find(empty_brackets); pos != std::string::npos; pos = rest.find(empty_brackets))
+      rest.erase(pos, empty_brackets.size());
+  }
+  std::string_view name = trim(rest);
+  if (name.starts_with('(')) name.remove_prefix(1);
+  if (name.ends_with(')')) name.remove_suffix(1);
+  return {plain_text(trim(name)), std::string(email)};
 }
 
 // The base an entry's relative links are resolved against. A document read from a file (file://) or given
@@ -148,7 +181,10 @@ Feed adapt_rss(const rss::Channel& channel) {
   feed.title = html_to_text(channel.title);
   feed.subtitle = html_to_text(channel.description);
   feed.language = plain_text(channel.language);
-  feed.author = author_name(!channel.dc_creator.empty() ? channel.dc_creator : channel.managing_editor);
+  Author feed_author =
+      split_author(!channel.dc_creator.empty() ? channel.dc_creator : channel.managing_editor);
+  feed.author = std::move(feed_author.name);
+  feed.author_email = std::move(feed_author.email);
   feed.link = resolve_or_keep(channel.link.base, channel.link.value);
   if (feed.link.empty()) {
     std::vector<Link> links;
@@ -172,6 +208,8 @@ Feed adapt_rss(const rss::Channel& channel) {
   for (const auto& item : channel.items) {
     Entry e;
     e.id = !item.guid.value.empty() ? item.guid.value : item.rdf_about;
+    // A guid is a URL unless isPermaLink="false" says it is not (RSS 2.0); rdf:about is an identifier.
+    if (!item.guid.value.empty() && item.guid_is_permalink.value_or(true)) e.id_base = item.guid.base;
     e.title = html_to_text(item.title);
     for (std::size_t i = 0; i <= item.links.size(); ++i) {
       if (i == item.link_position && !item.link.value.empty()) {
@@ -187,7 +225,9 @@ Feed adapt_rss(const rss::Channel& channel) {
     // RSS 2.0: a guid is a permalink unless isPermaLink="false"; readers use it when <link> is missing.
     if (e.link.empty() && !item.guid.value.empty() && item.guid_is_permalink.value_or(true))
       e.link = resolve_entry_url(item.guid.base, item.guid.value, feed.link);
-    e.author = author_name(!item.dc_creator.empty() ? item.dc_creator : item.author);
+    Author author = split_author(!item.dc_creator.empty() ? item.dc_creator : item.author);
+    e.author = std::move(author.name);
+    e.author_email = std::move(author.email);
     set_date(!item.pub_date.empty() ? item.pub_date : item.dc_date, e.published, e.published_raw);
     set_date(item.updated, e.updated, e.updated_raw);
     e.summary = trim(item.description);
@@ -204,8 +244,12 @@ Feed adapt_atom(const atom::Feed& raw) {
   feed.title = text_of(raw.title);
   feed.subtitle = text_of(raw.subtitle);
   feed.id = plain_text(raw.id);
+  feed.id_base = raw.id_base;
   feed.language = plain_text(raw.language);
-  if (!raw.authors.empty()) feed.author = raw.authors.front().name;
+  if (!raw.authors.empty()) {
+    feed.author = raw.authors.front().name;
+    feed.author_email = raw.authors.front().email;
+  }
   std::vector<Link> feed_links;
   for (const auto& l : raw.links) feed_links.push_back(to_link(l));
   feed.link = alternate_of(feed_links);
@@ -216,6 +260,7 @@ Feed adapt_atom(const atom::Feed& raw) {
   for (const auto& entry : raw.entries) {
     Entry e;
     e.id = plain_text(entry.id);
+    e.id_base = entry.id_base;
     e.title = text_of(entry.title);
     for (const auto& l : entry.links) {
       Link link = to_link(l, feed.link);
@@ -224,7 +269,13 @@ Feed adapt_atom(const atom::Feed& raw) {
     }
     e.link = alternate_of(e.links);
     // RFC 4287 section 4.2.1: an entry without an author inherits the feed's.
-    e.author = !entry.authors.empty() ? entry.authors.front().name : feed.author;
+    if (!entry.authors.empty()) {
+      e.author = entry.authors.front().name;
+      e.author_email = entry.authors.front().email;
+    } else {
+      e.author = feed.author;
+      e.author_email = feed.author_email;
+    }
     set_date(entry.published, e.published, e.published_raw);
     set_date(entry.updated, e.updated, e.updated_raw);
     if (entry.summary.present) e.summary = trim(html_of(entry.summary));

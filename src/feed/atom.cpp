@@ -143,9 +143,10 @@ Entry read_entry(const xmlNode* node, const std::string& parent_base, bool atom1
     const Ns ns = xml::ns_of(c);
     const std::string_view name = xml::name_of(c);
     if (is_atom(c, root_ns)) {
-      if (name == "id")
+      if (name == "id") {
+        if (e.id.empty()) e.id_base = base_of(c, e.base);
         set_once(e.id, trimmed_text(c));
-      else if (name == "title" && !e.title.present)
+      } else if (name == "title" && !e.title.present)
         e.title = read_text(c, e.base, atom10);
       else if (name == "summary" && !e.summary.present)
         e.summary = read_text(c, e.base, atom10);
@@ -203,9 +204,10 @@ Feed read(const xmlNode* root, const std::string& base_url) {
     const std::string_view name = xml::name_of(c);
     if (name == "entry")
       feed.entries.push_back(read_entry(c, feed.base, atom10, root->ns));
-    else if (name == "id")
+    else if (name == "id") {
+      if (feed.id.empty()) feed.id_base = base_of(c, feed.base);
       set_once(feed.id, trimmed_text(c));
-    else if (name == "title" && !feed.title.present)
+    } else if (name == "title" && !feed.title.present)
       feed.title = read_text(c, feed.base, atom10);
     else if ((name == "subtitle" || name == "tagline") && !feed.subtitle.present)
       feed.subtitle = read_text(c, feed.base, atom10);

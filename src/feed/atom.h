@@ -30,7 +30,7 @@ struct Person {
 
 struct Entry {
   std::string base;
-  std::string id;
+  std::string id, id_base;  // id_base: the xml:base in effect at the atom:id element
   Text title, summary, content;
   std::vector<RawLink> links;
   std::vector<Person> authors;
@@ -40,7 +40,7 @@ struct Entry {
 
 struct Feed {
   std::string version;  // "atom10", "atom03", or "atom" when neither namespace nor version says
-  std::string base, id, language;
+  std::string base, id, id_base, language;
   Text title, subtitle;
   std::vector<RawLink> links;
   std::vector<Person> authors;

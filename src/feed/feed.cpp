@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <cctype>
+
 #include "core/strings.h"
 #include "feed/adapter.h"
 #include "feed/atom.h"
@@ -21,11 +23,12 @@ void make_valid(std::string& s) {
 
 // Every string handed out is valid UTF-8, whatever the document held.
 void make_valid(Feed& feed) {
-  for (auto* s : {&feed.title, &feed.link, &feed.subtitle, &feed.author, &feed.language, &feed.id})
+  for (auto* s : {&feed.title, &feed.link, &feed.subtitle, &feed.author, &feed.author_email, &feed.language,
+                  &feed.id, &feed.id_base})
     make_valid(*s);
   for (auto& e : feed.entries) {
-    for (auto* s :
-         {&e.id, &e.title, &e.link, &e.author, &e.published_raw, &e.updated_raw, &e.summary, &e.content})
+    for (auto* s : {&e.id, &e.id_base, &e.title, &e.link, &e.author, &e.author_email, &e.published_raw,
+                    &e.updated_raw, &e.summary, &e.content})
       make_valid(*s);
     for (auto& c : e.categories) make_valid(c);
     for (auto* links : {&e.links, &e.enclosures})
@@ -102,6 +105,25 @@ bool is_xml_media_type(const std::string& type) {
          type == "application/xml-dtd" || type.ends_with("+xml");
 }
 
+// The language an HTTP Content-Language header gives (RFC 9110 section 8.5), when it names exactly one: a
+// list ("en, fr") says the document is for several audiences, which one feed language cannot say. Only the
+// characters of a BCP 47 tag are taken (RFC 5646 section 2.1; '_' as written by some servers becomes '-').
+std::string single_language(std::string_view header) {
+  const std::string_view tag = trim(header);
+  if (tag.empty() || tag.size() > 35 || tag.find(',') != std::string_view::npos) return {};
+  std::string out;
+  for (const char c : tag) {
+    if (c == '_') {
+      out.push_back('-');
+    } else if (std::isalnum(static_cast<unsigned char>(c)) || c == '-') {
+      out.push_back(c);
+    } else {
+      return {};
+    }
+  }
+  return out;
+}
+
 }  // namespace
 
 Result<Feed> parse_feed(std::string_view bytes, const ParseOptions& options) {
@@ -146,6 +168,8 @@ Result<Feed> parse_feed(std::string_view bytes, const ParseOptions& options) {
   if (detected->start > 0 && trim(text.substr(0, detected->start)).size() > 0)
     add_bozo(feed, "junk before the document's first element");
   feed.encoding = decoded.encoding;
+  // The document's own declaration (<language>, xml:lang, JSON Feed `language`) wins over the header.
+  if (trim(feed.language).empty()) feed.language = single_language(options.content_language);
   make_valid(feed);
   return feed;
 }

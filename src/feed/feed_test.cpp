@@ -308,6 +308,131 @@ TEST(FeedLinks, RelativeEntryLinksResolveAgainstTheSiteLinkWithoutAnHttpBase) {
   EXPECT_EQ(from_web.entries[0].link, "https://feeds.example/x/posts/a");
 }
 
+// RSS 2.0's <author> is an e-mail address, written with the name in several ways; the name and the address
+// are kept apart (the site shows the name), as are atom:name and atom:email (RFC 4287 section 3.2).
+TEST(FeedAuthors, NameAndEmailAreSeparated) {
+  struct Case {
+    std::string written, name, email;
+  };
+  const std::vector<Case> cases{
+      {"jane@example.com (Jane Doe)", "Jane Doe", "jane@example.com"},
+      {"Jane Doe (jane@example.com)", "Jane Doe", "jane@example.com"},
+      {"Jane Doe &lt;jane.doe+blog@mail.example.com&gt;", "Jane Doe", "jane.doe+blog@mail.example.com"},
+      {"jane@example.com", "", "jane@example.com"},
+      {"Jane (the editor)", "Jane (the editor)", ""},
+      {"@jane on example.social", "@jane on example.social", ""}};
+  for (const auto& c : cases) {
+    const auto feed = parse_ok("<rss version=\"2.0\"><channel><title>T</title><managingEditor>" + c.written +
+                               "</managingEditor><item><title>A</title><author>" + c.written +
+                               "</author></item></channel></rss>");
+    ASSERT_EQ(feed.entries.size(), 1u);
+    EXPECT_EQ(feed.entries[0].author, c.name) << c.written;
+    EXPECT_EQ(feed.entries[0].author_email, c.email) << c.written;
+    EXPECT_EQ(feed.author, c.name) << c.written;
+    EXPECT_EQ(feed.author_email, c.email) << c.written;
+  }
+
+  const auto dc = parse_ok(R"(<rss version="2.0" xmlns:dc="http://purl.org/dc/elements/1.1/"><channel>
+<title>T</title><item><title>A</title><dc:creator>Ann (ann@example.org)</dc:creator></item></channel></rss>)");
+  ASSERT_EQ(dc.entries.size(), 1u);
+  EXPECT_EQ(dc.entries[0].author, "Ann");
+  EXPECT_EQ(dc.entries[0].author_email, "ann@example.org");
+
+  const auto atom = parse_ok(R"(<feed xmlns="http://www.w3.org/2005/Atom"><title>T</title>
+<author><name>Bob</name><email> bob@example.net </email></author>
+<entry><id>urn:x:1</id><title>A</title><author><name>Cy</name><email>cy@example.net</email></author></entry>
+<entry><id>urn:x:2</id><title>B</title></entry>
+<entry><id>urn:x:3</id><title>C</title><author><name>Di</name></author></entry></feed>)");
+  EXPECT_EQ(atom.author, "Bob");
+  EXPECT_EQ(atom.author_email, "bob@example.net");
+  ASSERT_EQ(atom.entries.size(), 3u);
+  EXPECT_EQ(atom.entries[0].author, "Cy");
+  EXPECT_EQ(atom.entries[0].author_email, "cy@example.net");
+  // RFC 4287 section 4.2.1: an entry without an author has the feed's, the whole person.
+  EXPECT_EQ(atom.entries[1].author, "Bob");
+  EXPECT_EQ(atom.entries[1].author_email, "bob@example.net");
+  EXPECT_EQ(atom.entries[2].author, "Di");
+  EXPECT_EQ(atom.entries[2].author_email, "");
+}
+
+// A relative id stays as written (the identity must not change when the document moves, RFC 4287 section
+// 4.2.6); the base in effect where it was found is kept beside it, for resolving it by XML Base.
+TEST(FeedIds, RelativeIdKeptAsGivenWithTheBaseInEffect) {
+  const auto atom =
+      parse_ok(R"(<feed xmlns="http://www.w3.org/2005/Atom" xml:base="https://example.net/blog/">
+<id>feed</id><title>T</title>
+<entry xml:base="posts/"><id xml:base="/ids/">1</id><title>A</title></entry>
+<entry xml:base="posts/"><id>2</id><title>B</title></entry>
+<entry><id>tag:example.net,2024:3</id><title>C</title></entry></feed>)",
+               {.base_url = "https://example.com/atom.xml", .content_type = {}});
+  EXPECT_EQ(atom.id, "feed");
+  EXPECT_EQ(atom.id_base, "https://example.net/blog/");
+  ASSERT_EQ(atom.entries.size(), 3u);
+  EXPECT_EQ(atom.entries[0].id, "1");
+  EXPECT_EQ(atom.entries[0].id_base, "https://example.net/ids/");
+  EXPECT_EQ(atom.entries[1].id, "2");
+  EXPECT_EQ(atom.entries[1].id_base, "https://example.net/blog/posts/");
+  EXPECT_EQ(atom.entries[2].id, "tag:example.net,2024:3");
+
+  // No xml:base: the document URL.
+  const auto plain = parse_ok(R"(<feed xmlns="http://www.w3.org/2005/Atom"><id>/f</id><title>T</title>
+<entry><id>/relative/link</id><title>A</title></entry></feed>)",
+                              {.base_url = "https://example.com/feeds/atom.xml", .content_type = {}});
+  EXPECT_EQ(plain.id_base, "https://example.com/feeds/atom.xml");
+  ASSERT_EQ(plain.entries.size(), 1u);
+  EXPECT_EQ(plain.entries[0].id, "/relative/link");
+  EXPECT_EQ(plain.entries[0].id_base, "https://example.com/feeds/atom.xml");
+
+  // RSS: a guid is a URL unless isPermaLink="false"; rdf:about is an identifier.
+  const auto rss = parse_ok(R"(<rss version="2.0"><channel><title>T</title>
+<item><guid>post/1</guid><title>A</title></item>
+<item><guid isPermaLink="false">post/2</guid><title>B</title></item></channel></rss>)",
+                            {.base_url = "https://example.com/blog/feed.xml", .content_type = {}});
+  ASSERT_EQ(rss.entries.size(), 2u);
+  EXPECT_EQ(rss.entries[0].id, "post/1");
+  EXPECT_EQ(rss.entries[0].id_base, "https://example.com/blog/feed.xml");
+  EXPECT_EQ(rss.entries[1].id, "post/2");
+  EXPECT_EQ(rss.entries[1].id_base, "");
+  const auto rdf = parse_ok(R"(<rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#"
+xmlns="http://purl.org/rss/1.0/"><channel rdf:about="https://example.org/"><title>T</title></channel>
+<item rdf:about="1"><title>One</title><link>https://example.org/1</link></item></rdf:RDF>)",
+                            {.base_url = "https://example.org/index.rdf", .content_type = {}});
+  ASSERT_EQ(rdf.entries.size(), 1u);
+  EXPECT_EQ(rdf.entries[0].id, "1");
+  EXPECT_EQ(rdf.entries[0].id_base, "");
+}
+
+// HTTP Content-Language (RFC 9110 section 8.5) is the feed's language when the document declares none.
+TEST(FeedLanguage, ContentLanguageHeaderWhenTheDocumentDeclaresNone) {
+  const std::string atom = R"(<feed xmlns="http://www.w3.org/2005/Atom"><title>T</title></feed>)";
+  const std::string rss = R"(<rss version="2.0"><channel><title>T</title></channel></rss>)";
+  const std::string json = R"({"version": "https://jsonfeed.org/version/1.1", "title": "T", "items": []})";
+  for (const auto& doc : {atom, rss, json}) {
+    const ParseOptions options{.base_url = {}, .content_type = {}, .content_language = " de-CH "};
+    EXPECT_EQ(parse_ok(doc, options).language, "de-CH") << doc;
+    EXPECT_EQ(parse_ok(doc).language, "") << doc;
+  }
+  // The document's own declaration wins.
+  const ParseOptions german{.base_url = {}, .content_type = {}, .content_language = "de"};
+  EXPECT_EQ(
+      parse_ok(R"(<feed xmlns="http://www.w3.org/2005/Atom" xml:lang="fr"><title>T</title></feed>)", german)
+          .language,
+      "fr");
+  EXPECT_EQ(
+      parse_ok(R"(<rss version="2.0"><channel><title>T</title><language>en-us</language></channel></rss>)",
+               german)
+          .language,
+      "en-us");
+  // A list is for several audiences, not one feed language; what is no language tag is ignored.
+  for (const std::string& header :
+       std::vector<std::string>{"en, fr", "de;q=1", "<script>", "x-" + std::string(40, 'a')}) {
+    const ParseOptions options{.base_url = {}, .content_type = {}, .content_language = header};
+    EXPECT_EQ(parse_ok(atom, options).language, "") << header;
+  }
+  const ParseOptions underscore{.base_url = {}, .content_type = {}, .content_language = "en_GB"};
+  EXPECT_EQ(parse_ok(atom, underscore).language, "en-GB");
+}
+
 // A server that does not say the document is XML (RFC 7303's XML media types, or a +xml suffix): read all
 // the same, and flagged.
 TEST(FeedErrors, NonXmlMediaTypeIsReadAndFlagged) {

@@ -430,6 +430,7 @@ struct HttpClient::Impl {
     }
 
     if (auto type = response_header(e, "Content-Type")) r.content_type = *type;
+    r.content_language = joined_header(e, "Content-Language");
     r.etag = response_header(e, "ETag").value_or("");
     r.last_modified = response_header(e, "Last-Modified").value_or("");
     if (status == 304) {

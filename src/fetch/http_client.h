@@ -61,6 +61,7 @@ struct Response {
   long status = 0;        // HTTP status, 0 when none (network error); file:// gives 200
   std::string body;       // decoded (gzip/deflate/br) bytes
   std::string content_type;
+  std::string content_language;  // Content-Language (RFC 9110 section 8.5), as sent; empty when absent
   // Validators to store for the next conditional GET: those of a 200, or on a 304 the ones the server
   // repeated, else the ones that were sent (RFC 9111 4.3.4: a 304 refreshes the stored response).
   std::string etag, last_modified;

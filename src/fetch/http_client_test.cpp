@@ -90,6 +90,16 @@ TEST_F(HttpClientTest, OkResponseCarriesBodyTypeAndValidators) {
   EXPECT_FALSE(r.not_modified());
 }
 
+// Content-Language (RFC 9110 section 8.5) is handed to the feed parser, which takes it as the feed's
+// language when the document declares none; absent, it is empty.
+TEST_F(HttpClientTest, ContentLanguageIsReported) {
+  HttpClient client(fixture_options());
+  const Response r = client.fetch({.url = url("/feed.xml?header=" + url_encode("Content-Language: de-CH"))});
+  ASSERT_TRUE(r.ok()) << (r.error ? r.error->message : "");
+  EXPECT_EQ(r.content_language, "de-CH");
+  EXPECT_EQ(client.fetch({.url = url("/feed.xml")}).content_language, "");
+}
+
 TEST_F(HttpClientTest, StoredEtagGives304AndSendsIfNoneMatch) {
   HttpClient client(fixture_options());
   const Response first = client.fetch({.url = url("/feed.xml")});

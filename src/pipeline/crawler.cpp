@@ -438,7 +438,8 @@ Result<CrawlSummary> Crawler::run(CrawlObserver* observer) {
         spdlog::warn("crawl: blog_id={} cannot mark it parsing: {}", blog.id, marked.error().message);
       auto parsed = feed::parse_feed(
           response.body, {.base_url = response.final_url.empty() ? blog.feed_url : response.final_url,
-                          .content_type = response.content_type});
+                          .content_type = response.content_type,
+                          .content_language = response.content_language});
       if (!parsed) {
         fail_with(parsed.error());
       } else {

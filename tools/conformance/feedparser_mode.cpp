@@ -301,6 +301,33 @@ Looked lookup_link(const std::vector<feed::Link>& links, const std::vector<Key>&
   return not_covered();
 }
 
+// feedparser's `author` (reference: entries[i].author, feed.author): "name (email)" when both are known, else
+// whichever is (for an RSS string it keeps what was written, which differs only when the address comes
+// first). longread keeps the two apart (the site shows the name only).
+std::string feedparser_author(const std::string& name, const std::string& email) {
+  if (!name.empty() && !email.empty()) return name + " (" + email + ")";
+  return !name.empty() ? name : email;
+}
+
+// feedparser's `id` (reference: entries[i].id, feed.id): resolved against xml:base and the document URI
+// ("Relative link resolution"). longread keeps the id as given, with the base that was in effect.
+std::string feedparser_id(const std::string& id, const std::string& base) {
+  return base.empty() ? id : feed::resolve_or_keep(base, id);
+}
+
+// `author_detail` keys longread models: name and email.
+Looked lookup_author(const std::string& name, const std::string& email, const std::vector<Key>& path,
+                     std::size_t i) {
+  const std::string* key = str_key(path, i);
+  const std::string* sub = str_key(path, i + 1);
+  if (key == nullptr) return not_covered();
+  if (*key == "author" && path.size() == i + 1) return value(feedparser_author(name, email), Compare::kText);
+  if (*key != "author_detail" || sub == nullptr || path.size() != i + 2) return not_covered();
+  if (*sub == "name") return value(name, Compare::kText);
+  if (*sub == "email") return email.empty() ? missing() : value(email);
+  return not_covered();
+}
+
 Looked lookup_entry(const Entry& e, const std::vector<Key>& path, std::size_t i) {
   const std::string* first = str_key(path, i);
   if (first == nullptr) return not_covered();
@@ -311,14 +338,15 @@ Looked lookup_entry(const Entry& e, const std::vector<Key>& path, std::size_t i)
   if ((key == "title" && leaf) || (key == "title_detail" && detail_value))
     return value(e.title, Compare::kText);
   if (key == "link" && leaf) return value(e.link);
-  if (key == "id" && leaf) return value(e.id);
+  if (key == "id" && leaf) return value(feedparser_id(e.id, e.id_base));
+  // feedparser's summary falls back to the content when the entry has no summary element: its
+  // _end_content saves text or HTML content as `summary` too, unless a summary was already saved.
   if ((key == "summary" && leaf) || (key == "summary_detail" && detail_value))
-    return value(e.summary, Compare::kHtml);
+    return value(!e.summary.empty() ? e.summary : e.content, Compare::kHtml);
   if (key == "content" && path.size() == i + 3 && int_key(path, i + 1) && str_key(path, i + 2) &&
       *str_key(path, i + 2) == "value")
     return *int_key(path, i + 1) == 0 && !e.content.empty() ? value(e.content, Compare::kHtml) : missing();
-  if ((key == "author" && leaf) || (key == "author_detail" && path.size() == i + 2 && sub && *sub == "name"))
-    return value(e.author, Compare::kText);
+  if (key == "author" || key == "author_detail") return lookup_author(e.author, e.author_email, path, i);
   if (key == "published" && leaf) return value(e.published_raw);
   if (key == "updated" && leaf) return value(!e.updated_raw.empty() ? e.updated_raw : e.published_raw);
   if (key == "published_parsed" && leaf) return date(e.published);
@@ -365,9 +393,8 @@ Looked lookup(const Feed& f, const std::vector<Key>& path) {
     return value(f.subtitle, Compare::kText);
   if (key == "link" && leaf) return value(f.link);
   if (key == "language" && leaf) return value(f.language);
-  if (key == "id" && leaf) return value(f.id);
-  if ((key == "author" && leaf) || (key == "author_detail" && path.size() == 3 && sub && *sub == "name"))
-    return value(f.author, Compare::kText);
+  if (key == "id" && leaf) return value(feedparser_id(f.id, f.id_base));
+  if (key == "author" || key == "author_detail") return lookup_author(f.author, f.author_email, path, 1);
   if (key == "updated_parsed" && leaf) return date(f.updated);
   return not_covered();
 }
@@ -398,6 +425,7 @@ struct Case {
   std::string expression;
   std::string content_type;
   std::string content_location;  // Content-Location header: the document's own URL (RFC 9110 section 8.7)
+  std::string content_language;  // Content-Language header (RFC 9110 section 8.5)
   bool http = false;
   bool needs_chardet = false;  // `SkipUnless:` the optional chardet module
 };
@@ -438,6 +466,8 @@ std::optional<Case> read_case(const fs::path& file, const fs::path& root, const 
       c.content_type = value;
     else if (iequals(name, "Content-Location"))
       c.content_location = value;
+    else if (iequals(name, "Content-Language"))
+      c.content_language = value;
   }
   c.needs_chardet = text.find("SkipUnless") != std::string::npos && text.find("chardet") != std::string::npos;
   if (c.http && c.content_type.empty()) c.content_type = "text/xml";
@@ -468,6 +498,7 @@ Outcome run_case(const Case& c, const std::string& bytes, std::string& why) {
       if (is_http_url(location)) options.base_url = location;
     }
     options.content_type = c.content_type;
+    options.content_language = c.content_language;
   }
   auto parsed = feed::parse_feed(bytes, options);
   Feed f;
