@@ -190,9 +190,14 @@ int cmd_inspect(const config::Config& config, const std::string& feed_arg) {
   curate::JunkOptions junk;
   junk.languages = config.curate.languages;
   junk.min_words = config.curate.min_words;
+  // The feed's template, as a crawl learns it from the feed's entries.
+  std::vector<std::string> sample;
+  for (const auto& entry : parsed->entries) sample.push_back(pipeline::untemplated_text(entry));
+  const html::FeedTemplate feed_template = html::learn_feed_template(sample);
   const pipeline::CurationContext context{.classifier = classifier ? &*classifier : nullptr,
                                           .junk_options = &junk,
-                                          .category_threshold = config.curate.category_threshold};
+                                          .category_threshold = config.curate.category_threshold,
+                                          .feed_template = &feed_template};
   for (const auto& entry : parsed->entries) {
     const auto a = pipeline::build_article(entry, blog, now, context);
     nlohmann::json j = {{"type", "entry"},

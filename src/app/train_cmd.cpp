@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
+#include <map>
 
 #include "app/commands.h"
 #include "app/store_setup.h"
@@ -57,17 +58,47 @@ int cmd_train(const config::Config& config, double holdout) {
     fmt::print(stderr, "longread: no articles to train on yet: crawl first\n");
     return 1;
   }
+  // With one category there is nothing to tell apart: every guess is right and nothing was learned.
+  std::map<std::string, std::size_t> per_category;
+  for (const auto* set : {&train, &test})
+    for (const auto& example : *set) ++per_category[example.second];
+  if (per_category.size() < 2) {
+    fmt::print(stderr,
+               "longread: cannot train: every article is in one category (\"{}\"); the classifier needs at least "
+               "2 categories to tell apart (give blogs their categories in the OPML list or with `longread "
+               "blogs edit ID --category NAME`)\n",
+               per_category.begin()->first);
+    return 1;
+  }
   curate::CategoryClassifier classifier;
-  if (!test.empty()) {
+  const std::size_t total = train.size() + test.size();
+  if (test.empty()) {
+    fmt::print("held-out accuracy not measured: no article fell in the {:.0f}% held out ({} articles, {} "
+               "categories)\n",
+               holdout * 100, total, per_category.size());
+  } else {
     classifier.train(train);
     int correct = 0;
     for (const auto& [text, category] : test) {
       const auto guess = classifier.classify(text);
       if (guess && guess->first == category) ++correct;
     }
-    fmt::print("held-out accuracy: {}/{} = {:.1f}% ({} training articles, {} categories)\n", correct,
-               test.size(), 100.0 * correct / static_cast<double>(test.size()), train.size(),
-               classifier.categories().size());
+    // The baseline is what always answering the training set's commonest category would score on the same
+    // held-out articles: a classifier that does no better has learned nothing from the words.
+    std::map<std::string, std::size_t> train_counts;
+    for (const auto& example : train) ++train_counts[example.second];
+    const auto majority = std::max_element(train_counts.begin(), train_counts.end(),
+                                           [](const auto& a, const auto& b) { return a.second < b.second; });
+    const auto baseline_hits = std::count_if(test.begin(), test.end(),
+                                             [&](const auto& example) { return example.second == majority->first; });
+    const double accuracy = 100.0 * correct / static_cast<double>(test.size());
+    const double baseline = 100.0 * static_cast<double>(baseline_hits) / static_cast<double>(test.size());
+    fmt::print("held-out accuracy {:.1f}% ({}/{} correct; majority baseline {:.1f}%, always \"{}\"; {} "
+               "categories, {} articles)\n",
+               accuracy, correct, test.size(), baseline, majority->first, per_category.size(), total);
+    if (accuracy <= baseline)
+      fmt::print("warning: no better than the majority baseline: the categories' articles do not differ enough "
+                 "in their words, or there are too few of them\n");
   }
   train.insert(train.end(), test.begin(), test.end());
   classifier.train(train);

@@ -116,10 +116,11 @@ std::string non_article_kind(std::string_view title_lower, std::string_view link
   if (equals_any(
           t, {"about", "about me", "about us", "about this blog", "about this site", "who am i", "colophon"}))
     return "about page";
-  if (equals_any(t, {"cv", "resume", "résumé", "curriculum vitae", "my cv", "my resume"})) return "CV";
+  if (equals_any(t, {"cv", "resume", "résumé", "curriculum vitae", "my cv", "my resume", "my résumé"})) return "CV";
   if (equals_any(t, {"contact", "contact me", "contact us", "get in touch"})) return "contact page";
   if (equals_any(t, {"now", "now page", "what i'm doing now", "what i’m doing now", "what i am doing now"}))
     return "now page";
+  if (equals_any(t, {"uses", "/uses", "uses page", "what i use", "things i use", "my setup"})) return "uses page";
   if (equals_any(t, {"archive", "archives", "blog archive", "all posts", "tags", "categories", "sitemap"}))
     return "archive page";
   if (t.starts_with("posts tagged ") || t.starts_with("tag: ") || t.starts_with("tagged: "))
@@ -141,9 +142,88 @@ std::string non_article_kind(std::string_view title_lower, std::string_view link
   if (equals_any(last, {"archive", "archives"})) return "archive page";
   if (segs.size() <= 2) {
     if (equals_any(last, {"about", "about-me", "about-us", "colophon"})) return "about page";
-    if (equals_any(last, {"cv", "resume", "curriculum-vitae"})) return "CV";
+    if (equals_any(last, {"cv", "resume", "r%c3%a9sum%c3%a9", "résumé", "curriculum-vitae"})) return "CV";
     if (equals_any(last, {"contact", "contact-me"})) return "contact page";
     if (last == "now") return "now page";
+    if (last == "uses") return "uses page";
+  }
+  return {};
+}
+
+// A page titled with its author's name, or with the blog's own name: a site generator's page published in
+// the feed (Hugo lists pages such as /about/ in index.xml; the page about the author is often titled with
+// their name). A name has at least two words, so a one-word blog name that is also a topic is left alone.
+bool titled_with_name(std::string_view title_lower, const model::Article& article, const model::Blog& blog) {
+  const std::string t = bare(title_lower);
+  if (t.find(' ') == std::string::npos) return false;
+  for (const std::string_view name : {std::string_view(article.author), std::string_view(blog.author),
+                                      std::string_view(blog.title)}) {
+    if (!trim(name).empty() && t == bare(to_lower_ascii(collapse_whitespace(name)))) return true;
+  }
+  return false;
+}
+
+// The host of an http(s) URL, lowercased ("" when there is none).
+std::string host_of(std::string_view link) {
+  const std::size_t scheme = link.find("://");
+  if (scheme == std::string_view::npos) return {};
+  std::string_view rest = link.substr(scheme + 3);
+  rest = rest.substr(0, rest.find_first_of("/?#"));
+  if (const std::size_t at = rest.rfind('@'); at != std::string_view::npos) rest = rest.substr(at + 1);
+  return to_lower_ascii(rest.substr(0, rest.find(':')));
+}
+bool host_is(std::string_view host, std::string_view domain) {
+  return host == domain || (host.size() > domain.size() && host.ends_with(domain) &&
+                            host[host.size() - domain.size() - 1] == '.');
+}
+
+// "forum thread" or "aggregator story" when the entry is a post in a forum or a link aggregator's
+// submission, not an article of the blog's own; else "".
+std::string thread_kind(std::string_view title_lower, std::string_view text_lower, const model::Article& article) {
+  const std::string_view link = article.link;
+  // Forum titles mark a thread's state: "[Solved] WINE does not start at all", "Audio crackles (resolved)".
+  if (contains_any(title_lower,
+                   {"[solved]", "(solved)", "[resolved]", "(resolved)", "[closed]"}))
+    return "forum thread";
+  const std::string host = host_of(link);
+  const std::vector<std::string> segs = path_segments(link);
+  // Reddit: /r/<community>/comments/<id>/...; its feeds end every post "submitted by /u/name [link]
+  // [N comments]".
+  if (host_is(host, "reddit.com") && segs.size() >= 3 && segs[0] == "r" && segs[2] == "comments")
+    return "forum thread";
+  // The footer is looked for in the HTML too: the blog's template may have taken it off the text.
+  const auto reddit_footer = [](std::string_view tail) {
+    const auto by = tail.rfind("submitted by");
+    return by != std::string_view::npos && contains(tail.substr(by), "[link]") &&
+           contains(tail.substr(by), "comments]");
+  };
+  if (reddit_footer(text_lower.substr(text_lower.size() > 400 ? text_lower.size() - 400 : 0))) return "forum thread";
+  for (const std::string_view html : {std::string_view(article.content_html), std::string_view(article.summary_html)}) {
+    if (html.empty()) continue;
+    if (reddit_footer(to_lower_ascii(html.substr(html.size() > 1500 ? html.size() - 1500 : 0)))) return "forum thread";
+  }
+  // Forum software's thread pages: phpBB and FluxBB viewtopic.php, vBulletin showthread.php, Invision
+  // showtopic, Discuz viewthread, Discourse /t/<slug>/<id>, and anything under /forum/ or /forums/.
+  for (std::size_t k = 0; k < segs.size(); ++k) {
+    const std::string& seg = segs[k];
+    if (equals_any(seg, {"viewtopic", "showthread", "showtopic", "viewthread", "forum", "forums"}))
+      return "forum thread";
+    if (k == 0 && seg == "t" && segs.size() >= 3 &&
+        std::all_of(segs.back().begin(), segs.back().end(), [](char c) { return c >= '0' && c <= '9'; }))
+      return "forum thread";
+  }
+  // Slashdot-style stories: a reader's submission quoting a report elsewhere ("An anonymous reader quotes a
+  // report from MacRumors: ...", "Longtime Slashdot reader X writes: ..."), under /story/ on Slashdot.
+  if (host_is(host, "slashdot.org") && !segs.empty() && segs[0] == "story") return "aggregator story";
+  {
+    const std::string_view head = text_lower.substr(0, std::min<std::size_t>(text_lower.size(), 160));
+    const std::size_t colon = head.find(':');
+    if (colon != std::string_view::npos) {
+      const std::string_view intro = head.substr(0, colon);
+      if (contains_any(intro, {"anonymous reader", "slashdot reader", "longtime reader", "quotes a report",
+                               "shares a report", "has processed a story", "submitted a story"}))
+        return "aggregator story";
+    }
   }
   return {};
 }
@@ -325,6 +405,7 @@ Verdict judge(const model::Article& article, const model::Blog& blog, const Junk
   if (std::string kind = non_article_kind(title, article.link); !kind.empty()) {
     return junk("not an article: " + kind);
   }
+  if (titled_with_name(title, article, blog)) return junk("not an article: about page");
   if (product_listing(article.text, article.link)) return junk("not an article: product listing");
 
   // 2. Drafts and placeholders.
@@ -362,6 +443,9 @@ Verdict judge(const model::Article& article, const model::Blog& blog, const Junk
     text_lower += "\n";
     text_lower += to_lower_ascii(std::string_view(article.text).substr(article.text.size() - kHeadTailBytes));
   }
+
+  // 2b. Forum threads and link aggregators' stories: other people's posts, whatever their length.
+  if (std::string kind = thread_kind(title, text_lower, article); !kind.empty()) return junk(kind);
 
   // 3. Sponsored posts and paid disclosures.
   if (sponsored(title, text_lower)) return junk("sponsored");

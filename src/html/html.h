@@ -6,6 +6,8 @@
 #include <cstddef>
 #include <string>
 #include <string_view>
+#include <unordered_set>
+#include <vector>
 
 #include "core/error.h"
 
@@ -33,6 +35,39 @@ std::string html_to_text(std::string_view html);
 // comment"). A trailing "[…]" / "[...]" becomes "…". Only trailing paragraphs (and the tail of the
 // last one) are touched, so prose that mentions "read more books" is kept.
 std::string strip_boilerplate(std::string_view text);
+
+// A blog's template: the paragraphs and lines (numbers and addresses normalised, see template_key) that
+// recur across most of its recent entries, whatever they say: "Thank you for reading via RSS ...",
+// "submitted by /u/x [link] [comments]", an affiliate disclosure. Learned from the blog's entries by
+// learn_feed_template, removed from one entry's text by strip_feed_template.
+struct FeedTemplate {
+  std::unordered_set<std::string> keys;  // template_key of each recurring paragraph or line
+  std::size_t sample = 0;                // distinct texts it was learned from
+  [[nodiscard]] bool empty() const { return keys.empty(); }
+};
+
+// Fewer distinct texts than this teach nothing: with 2 entries, "most" would be everything they share.
+inline constexpr std::size_t kTemplateMinSample = 5;
+// Paragraphs longer than this are never template (a footer is short; it also bounds the work).
+inline constexpr std::size_t kTemplateMaxParagraphBytes = 4000;
+
+// The comparison form of a paragraph or line: white space folded, ASCII lowercased, every run of digits
+// "#", every token that is an address "<url>" (a scheme "x://", "www.", "mailto:", an e-mail address, a
+// path "/u/name", or a host with a path "ko-fi.com/name"). "" when nothing but numbers, addresses and
+// punctuation is left: such a line ("https://example.org/1", "2024") is never template by itself.
+std::string template_key(std::string_view paragraph);
+
+// The paragraphs (texts as html_to_text makes them, apart at "\n\n") and the lines of multi-line
+// paragraphs that occur in more than half of the distinct `texts`, each counted once per text. Empty
+// when there are fewer than kTemplateMinSample distinct texts.
+FeedTemplate learn_feed_template(const std::vector<std::string>& texts);
+
+// `text` without the template's paragraphs and lines at its start and end: from the end (and then from
+// the start), a whole paragraph whose key is template goes, else its last (first) line when that is, until
+// one that is not. Template text between two paragraphs of the entry's own stays (a code line that recurs
+// across a blog's posts, a "Conclusion" heading). When nothing with a word in it would remain, the text is
+// returned unchanged: an entry that is only template is judged on all of it.
+std::string strip_feed_template(std::string_view text, const FeedTemplate& feed_template);
 
 // About max_chars code points of text, cut at a word boundary and ending in "…" when cut (the
 // ellipsis counts towards max_chars). Paragraphs are joined with " ", or kept apart with "\n\n" when

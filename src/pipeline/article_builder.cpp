@@ -23,24 +23,65 @@ std::string entry_identity(const feed::Entry& entry) {
   return "hash:" + stable_hash_hex(entry.title + "\x1f" + entry.published_raw + "\x1f" + entry.updated_raw);
 }
 
-void rebuild_text(model::Article& article) {
-  const std::string& body = article.content_html.size() >= article.summary_html.size() ? article.content_html
-                                                                                       : article.summary_html;
-  article.text = html::strip_boilerplate(html::html_to_text(body));
+namespace {
+
+// Excerpt, counts and SimHash from article.text.
+void derive_from_text(model::Article& article) {
   article.excerpt = html::make_excerpt(without_title_heading(article.text, article.title), kExcerptChars);
   article.word_count = static_cast<int>(count_words(article.text));
   article.reading_minutes = html::reading_minutes(static_cast<std::size_t>(article.word_count));
   article.simhash = curate::simhash(article.text);
 }
 
-void curate_article(model::Article& article, const model::Blog& blog, const CurationContext& context) {
-  rebuild_text(article);
+// Category and verdict from the text.
+void judge_article(model::Article& article, const model::Blog& blog, const CurationContext& context) {
   article.category =
       curate::choose_category(context.classifier, article.text, blog.category, context.category_threshold);
   const curate::JunkOptions defaults;
   const auto verdict = curate::judge(article, blog, context.junk_options ? *context.junk_options : defaults);
   article.junk = verdict.junk;
   article.junk_reason = verdict.reason;
+}
+
+// The text without the template, then what a template removal may have exposed at its new end ("Read
+// more" before a footer).
+std::string without_template(const std::string& text, const html::FeedTemplate& feed_template) {
+  std::string stripped = html::strip_feed_template(text, feed_template);
+  if (stripped.size() == text.size()) return stripped;
+  return html::strip_boilerplate(stripped);
+}
+
+}  // namespace
+
+std::string untemplated_text(const model::Article& article) {
+  const std::string& body = article.content_html.size() >= article.summary_html.size() ? article.content_html
+                                                                                       : article.summary_html;
+  return html::strip_boilerplate(html::html_to_text(body));
+}
+
+std::string untemplated_text(const feed::Entry& entry) {
+  return html::strip_boilerplate(
+      html::html_to_text(entry.content.size() >= entry.summary.size() ? entry.content : entry.summary));
+}
+
+void rebuild_text(model::Article& article, const html::FeedTemplate* feed_template) {
+  article.text = untemplated_text(article);
+  if (feed_template) article.text = without_template(article.text, *feed_template);
+  derive_from_text(article);
+}
+
+void curate_article(model::Article& article, const model::Blog& blog, const CurationContext& context) {
+  rebuild_text(article, context.feed_template);
+  judge_article(article, blog, context);
+}
+
+void apply_feed_template(model::Article& article, const model::Blog& blog, const CurationContext& context) {
+  if (!context.feed_template || context.feed_template->empty()) return;
+  std::string text = without_template(article.text, *context.feed_template);
+  if (text == article.text) return;
+  article.text = std::move(text);
+  derive_from_text(article);
+  judge_article(article, blog, context);
 }
 
 model::Article build_article(const feed::Entry& entry, const model::Blog& blog, TimePoint now,
@@ -80,6 +121,15 @@ std::vector<model::Article> build_articles(const feed::Feed& feed, const model::
     auto article = build_article(entry, blog, now, context);
     if (!seen.insert(article.guid).second) continue;
     out.push_back(std::move(article));
+  }
+  if (!context.feed_template) {
+    std::vector<std::string> texts;
+    texts.reserve(out.size());
+    for (const auto& a : out) texts.push_back(a.text);
+    const html::FeedTemplate learned = html::learn_feed_template(texts);
+    CurationContext with_template = context;
+    with_template.feed_template = &learned;
+    for (auto& a : out) apply_feed_template(a, blog, with_template);
   }
   return out;
 }

@@ -13,6 +13,10 @@ struct Entry;
 struct Feed;
 }  // namespace longread::feed
 
+namespace longread::html {
+struct FeedTemplate;
+}  // namespace longread::html
+
 namespace longread::curate {
 class CategoryClassifier;
 struct JunkOptions;
@@ -25,6 +29,9 @@ struct CurationContext {
   const curate::CategoryClassifier* classifier = nullptr;  // may be null: the blog's category is used
   const curate::JunkOptions* junk_options = nullptr;       // null: defaults
   double category_threshold = 0.8;
+  // The blog's template (html::learn_feed_template over its recent entries), removed from the text before
+  // it is counted and judged. Null: none known (a blog's context, never shared between blogs).
+  const html::FeedTemplate* feed_template = nullptr;
 };
 
 // Identity of an entry within its blog: the feed's guid, else the canonical link, else a hash of title
@@ -36,15 +43,27 @@ std::string entry_identity(const feed::Entry& entry);
 model::Article build_article(const feed::Entry& entry, const model::Blog& blog, TimePoint now,
                              const CurationContext& context);
 
+// The article's text before any template is removed: html_to_text of the longer of its content and
+// summary, feed boilerplate stripped. What a blog's template is learned from.
+std::string untemplated_text(const model::Article& article);
+// The same for a feed entry as parsed.
+std::string untemplated_text(const feed::Entry& entry);
+
 // Derives text, excerpt, word count, reading time and SimHash from the article's HTML (the longer of
-// content and summary), with today's extraction and boilerplate rules.
-void rebuild_text(model::Article& article);
+// content and summary), with today's extraction and boilerplate rules and, when given, without the blog's
+// template.
+void rebuild_text(model::Article& article, const html::FeedTemplate* feed_template = nullptr);
+
+// Removes the blog's template (context.feed_template) from an article built without it; when the text
+// changes, excerpt, counts, category and verdict are derived again. Nothing happens without a template.
+void apply_feed_template(model::Article& article, const model::Blog& blog, const CurationContext& context);
 
 // Re-derives text, excerpt, counts, category and verdict from the article's current HTML (used after a
 // full-text fetch replaced the content).
 void curate_article(model::Article& article, const model::Blog& blog, const CurationContext& context);
 
-// All entries of a feed, deduplicated by identity (first occurrence wins).
+// All entries of a feed, deduplicated by identity (first occurrence wins). Without a template in the
+// context, the blog's template is learned from these entries alone and removed from each.
 std::vector<model::Article> build_articles(const feed::Feed& feed, const model::Blog& blog, TimePoint now,
                                            const CurationContext& context);
 

@@ -101,6 +101,7 @@ struct PendingBlog {
   int pages_outstanding = 0;
   bool cancelled = false;        // a page fetch was cut short by stop(): the blog is not recorded
   std::optional<Error> error{};  // extracting or curating a page threw: the blog fails with this
+  std::shared_ptr<const html::FeedTemplate> feed_template{};  // removed from the pages' text too
 };
 
 // An exception thrown while working on one blog, as that blog's error: out of memory is a resource the
@@ -125,6 +126,31 @@ std::string host_name() {
 
 // The age past which a mark from another host is taken for a dead process (parsing takes seconds).
 constexpr auto kForeignMarkLease = std::chrono::hours{1};
+
+// A blog's template is learned from the entries of its feed; a feed with fewer than this many is topped up
+// with the blog's latest stored articles (their stored HTML, so what was fetched for them counts too).
+constexpr std::size_t kTemplateSample = 10;
+
+// The untemplated texts of the blog's latest stored articles, newest first, leaving out `skip` (guids
+// whose text the sample has from the feed), until `sample` holds kTemplateSample texts.
+void add_stored_texts(storage::Store& store, const model::Blog& blog,
+                      const std::unordered_set<std::string>& skip, std::vector<std::string>& sample) {
+  if (sample.size() >= kTemplateSample) return;
+  auto latest = store.articles(
+      {.blog_id = blog.id, .include_junk = true, .limit = static_cast<int>(kTemplateSample + skip.size())});
+  if (!latest) {
+    spdlog::warn("crawl: blog_id={} feed_url={} cannot read stored articles for its template: {}", blog.id,
+                 blog.feed_url, latest.error().message);
+    return;
+  }
+  for (const auto& view : *latest) {
+    if (sample.size() >= kTemplateSample) break;
+    if (skip.contains(view.article.guid)) continue;
+    auto stored = store.article(view.article.id);
+    if (!stored || !*stored) continue;  // removed meanwhile, or unreadable: the sample is smaller
+    sample.push_back(untemplated_text((*stored)->article));
+  }
+}
 
 }  // namespace
 
@@ -469,6 +495,7 @@ Result<CrawlSummary> Crawler::run(CrawlObserver* observer) {
           for (auto& key : *keys) known.emplace(key.guid, std::move(key));
         }
         std::unordered_set<std::string> seen;
+        std::vector<const feed::Entry*> unchanged_entries;  // for the template sample
         for (auto& entry : parsed->entries) {
           const bool truncated = cap_entry(entry, options_.max_entry_bytes);
           if (truncated) ++result.entries_truncated;
@@ -484,7 +511,10 @@ Result<CrawlSummary> Crawler::run(CrawlObserver* observer) {
           const bool retry_page = unchanged && options_.fetch_full_text && !it->second.full_text_fetched &&
                                   it->second.full_text_failures > 0 &&
                                   it->second.full_text_failures < kFullTextAttempts;
-          if (unchanged && !retry_page) continue;
+          if (unchanged && !retry_page) {
+            unchanged_entries.push_back(&entry);
+            continue;
+          }
           auto article = build_article(entry, blog, now, curation_);
           article.truncated = truncated;
           article.content_hash = std::move(hash);
@@ -506,6 +536,20 @@ Result<CrawlSummary> Crawler::run(CrawlObserver* observer) {
                           result.entries_truncated == 1 ? std::string("1 entry")
                                                         : fmt::format("{} entries", result.entries_truncated),
                           options_.max_entry_bytes / 1024);
+        // The blog's template, learned from every entry of the feed (and, for a short feed, its stored
+        // articles), is removed from the new and changed articles, which were built without it. Nothing to
+        // learn when nothing changed.
+        std::shared_ptr<const html::FeedTemplate> feed_template;
+        if (!record.articles.empty()) {
+          std::vector<std::string> sample;
+          for (const auto& article : record.articles) sample.push_back(article.text);
+          for (const auto* entry : unchanged_entries) sample.push_back(untemplated_text(*entry));
+          add_stored_texts(store_, blog, seen, sample);
+          feed_template = std::make_shared<const html::FeedTemplate>(html::learn_feed_template(sample));
+          CurationContext context = curation_;
+          context.feed_template = feed_template.get();
+          for (auto& article : record.articles) apply_feed_template(article, blog, context);
+        }
         schedule_success(record, {.fresh_for = response.fresh_for, .feed_interval = parsed->update_interval});
 
         int budget = options_.fetch_full_text ? options_.max_full_text_per_blog : 0;
@@ -528,8 +572,9 @@ Result<CrawlSummary> Crawler::run(CrawlObserver* observer) {
                                      .site = site});
             page_jobs.push_back({response.tag, i});
           }
-          pending.emplace(response.tag, PendingBlog{blog, std::move(record), std::move(result), started,
-                                                    static_cast<int>(wanted.size())});
+          pending.emplace(response.tag,
+                          PendingBlog{blog, std::move(record), std::move(result), started,
+                                      static_cast<int>(wanted.size()), false, std::nullopt, feed_template});
           return;
         }
       }
@@ -576,7 +621,9 @@ Result<CrawlSummary> Crawler::run(CrawlObserver* observer) {
           if (count_words(extracted->text) > static_cast<std::size_t>(article->word_count)) {
             if (cut_html(extracted->content_html, options_.max_entry_bytes)) article->truncated = true;
             article->content_html = std::move(extracted->content_html);
-            curate_article(*article, p->blog, curation_);
+            CurationContext context = curation_;
+            context.feed_template = p->feed_template.get();
+            curate_article(*article, p->blog, context);
             improved = true;
           }
         }

@@ -333,6 +333,77 @@ TEST_F(CrawlTest, SummaryOnlyEntriesGetTheirPageOnce) {
   EXPECT_GT(stored[0].article.word_count, 400);
 }
 
+// A blog's template: a footer in every post (its own words, with the post's number and addresses in it) is
+// learned from the feed and taken off the stored text and excerpt; a short post it padded past the length
+// rule is then too short. A later feed with only two entries learns it from the stored articles.
+TEST_F(CrawlTest, AFooterInEveryPostIsRemovedAndNoLongerPadsAShortPost) {
+  const auto footer = [](int n) {
+    return "<p>Thanks for reading post " + std::to_string(n) +
+           " of the Ledger. If you enjoyed it, leave a tip at https://tips.example/ledger/" + std::to_string(n) +
+           " and every coffee helps me write the next one; replies to ledger@example.org always reach me.</p>"
+           "<p>The Ledger is written in a shed in Leeds and sent to " +
+           std::to_string(1200 + n) +
+           " readers. Unsubscribe any time at https://ledger.example/u/" + std::to_string(n) +
+           " or forward it to a friend who likes queues and caches.</p>";
+  };
+  const auto item = [&](int n, const std::string& body) {
+    return "<item><title>Ledger " + std::to_string(n) + "</title><link>https://ledger.example/p/" +
+           std::to_string(n) + "</link><guid>ledger-" + std::to_string(n) +
+           "</guid><pubDate>Mon, 23 May 2022 10:00:00 GMT</pubDate><description><![CDATA[" + body + footer(n) +
+           "]]></description></item>";
+  };
+  const auto feed = [](const std::string& items) {
+    return "<?xml version=\"1.0\"?><rss version=\"2.0\"><channel><title>Ledger</title>"
+           "<link>https://ledger.example/</link>" +
+           items + "</channel></rss>";
+  };
+  std::string items;
+  for (int n = 0; n < 6; ++n)
+    items += item(n, "<p>" + paragraph(n, 80) + "</p><p>" + paragraph(n + 7, 80) + "</p>");
+  items += item(6, "<p>" + paragraph(14, 100) + "</p>");  // 100 words of its own, 160 with the footer
+  write(dir_ / "www/ledger.xml", feed(items));
+  const auto id = add_blog("/ledger.xml");
+  const auto crawl_summaries = [&] {
+    fetch::HttpClient client({});
+    CrawlOptions options;
+    options.all = true;
+    options.fetch_full_text = false;  // the entries are whole; no page is asked for
+    Crawler crawler(*store_, client, options, {});
+    ASSERT_TRUE(crawler.run());
+  };
+  crawl_summaries();
+  auto stored = articles_of(id);
+  ASSERT_EQ(stored.size(), 7u);
+  for (const auto& view : stored) {
+    const auto full = store_->article(view.article.id).value().value().article;
+    EXPECT_EQ(full.text.find("Thanks for reading"), std::string::npos) << full.title << ": " << full.text;
+    EXPECT_EQ(full.text.find("Leeds"), std::string::npos) << full.title;
+    EXPECT_EQ(full.excerpt.find("Leeds"), std::string::npos) << full.title;
+    EXPECT_NE(full.content_html.find("Leeds"), std::string::npos);  // the HTML as the feed gave it
+    if (full.title == "Ledger 6") {
+      EXPECT_EQ(full.word_count, 100);
+      EXPECT_TRUE(full.junk);
+      EXPECT_EQ(full.junk_reason, "too short: 100 words");
+    } else {
+      EXPECT_EQ(full.word_count, 160) << full.title;
+      EXPECT_FALSE(full.junk) << full.title << ": " << full.junk_reason;
+    }
+  }
+
+  // Two new entries only: too few to learn from, so the stored articles make up the sample.
+  write(dir_ / "www/ledger.xml",
+        feed(item(7, "<p>" + paragraph(15, 90) + "</p><p>" + paragraph(16, 90) + "</p>") +
+             item(8, "<p>" + paragraph(17, 90) + "</p><p>" + paragraph(18, 90) + "</p>")));
+  crawl_summaries();
+  stored = articles_of(id);
+  ASSERT_EQ(stored.size(), 9u);
+  for (const auto& view : stored) {
+    const auto full = store_->article(view.article.id).value().value().article;
+    EXPECT_EQ(full.text.find("Leeds"), std::string::npos) << full.title << ": " << full.text;
+    if (full.title == "Ledger 7" || full.title == "Ledger 8") EXPECT_EQ(full.word_count, 180) << full.title;
+  }
+}
+
 // The page of a long post (8 paragraphs, ~560 words) that a summary-only entry links to.
 std::string deep_page() {
   std::string page = "<!DOCTYPE html><html><head><title>Deep</title></head><body><article><h1>Deep post</h1>";

@@ -3,9 +3,11 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <memory>
 #include <unordered_map>
 
 #include "curate/curate.h"
+#include "html/html.h"
 #include "pipeline/article_builder.h"
 #include "storage/store.h"
 
@@ -13,6 +15,9 @@ namespace longread::pipeline {
 namespace {
 
 constexpr std::size_t kTextBatch = 200;
+// With texts rebuilt, a blog's template is learned from runs of this many of its stored articles (by date,
+// as a feed would carry them), each the sample for its own articles; a short last run joins the one before.
+constexpr std::size_t kTemplateWindow = 30;
 
 bool visible(bool junk, std::optional<bool> keep_override) {
   return keep_override.value_or(!junk);
@@ -34,12 +39,35 @@ Result<RejudgeSummary> rejudge(storage::Store& store, const curate::JunkOptions&
                                std::optional<std::int64_t> blog_id, bool dry_run, bool rebuild_texts) {
   // The ids first, a page at a time (listings leave out the text), then each article whole.
   std::vector<std::int64_t> ids;
+  std::unordered_map<std::int64_t, std::vector<std::int64_t>> ids_by_blog;  // newest first
   constexpr int kPage = 500;
   for (int offset = 0;; offset += kPage) {
     auto page = store.articles({.blog_id = blog_id, .include_junk = true, .limit = kPage, .offset = offset});
     if (!page) return std::unexpected(page.error());
-    for (const auto& view : *page) ids.push_back(view.article.id);
+    for (const auto& view : *page) {
+      ids.push_back(view.article.id);
+      if (rebuild_texts) ids_by_blog[view.article.blog_id].push_back(view.article.id);
+    }
     if (static_cast<int>(page->size()) < kPage) break;
+  }
+
+  // Each article's blog template, learned as a crawl learns it from a feed: from the untemplated texts of a
+  // run of the blog's articles around it.
+  std::unordered_map<std::int64_t, std::shared_ptr<const html::FeedTemplate>> templates;
+  for (const auto& [blog, blog_ids] : ids_by_blog) {
+    for (std::size_t start = 0; start < blog_ids.size();) {
+      std::size_t end = std::min(start + kTemplateWindow, blog_ids.size());
+      if (blog_ids.size() - end < kTemplateWindow / 2) end = blog_ids.size();
+      std::vector<std::string> sample;
+      for (std::size_t k = start; k < end; ++k) {
+        auto view = store.article(blog_ids[k]);
+        if (!view) return std::unexpected(view.error());
+        if (*view) sample.push_back(untemplated_text((*view)->article));
+      }
+      auto learned = std::make_shared<const html::FeedTemplate>(html::learn_feed_template(sample));
+      for (std::size_t k = start; k < end; ++k) templates.emplace(blog_ids[k], learned);
+      start = end;
+    }
   }
 
   RejudgeSummary summary;
@@ -53,7 +81,8 @@ Result<RejudgeSummary> rejudge(storage::Store& store, const curate::JunkOptions&
     model::Article& article = (*view)->article;
     if (rebuild_texts) {
       model::Article rebuilt = article;
-      rebuild_text(rebuilt);
+      const auto learned = templates.find(article.id);
+      rebuild_text(rebuilt, learned == templates.end() ? nullptr : learned->second.get());
       if (rebuilt.text != article.text || rebuilt.excerpt != article.excerpt ||
           rebuilt.word_count != article.word_count || rebuilt.reading_minutes != article.reading_minutes ||
           rebuilt.simhash != article.simhash) {

@@ -8,7 +8,9 @@
 
 #include <filesystem>
 
+#include "core/strings.h"
 #include "curate/curate.h"
+#include "pipeline/article_builder.h"
 #include "storage/store.h"
 #include "testing/test_dir.h"
 
@@ -255,6 +257,70 @@ TEST_F(RejudgeTest, TextsAreRebuiltFromTheStoredHtml) {
   ASSERT_TRUE(again) << again.error().message;
   EXPECT_EQ(again->texts_rebuilt, 0);
   EXPECT_TRUE(again->changes.empty());
+}
+
+// `rejudge --text` also removes each blog's template, learned from its own stored articles: a footer every
+// post of one blog carries leaves their texts, and a short post it padded past the length rule leaves the
+// site; a blog with two posts sharing a line is too small a sample and keeps it.
+TEST_F(RejudgeTest, TextsLoseTheirBlogsTemplateLearnedFromItsStoredArticles) {
+  const auto b = blog("ann");
+  const auto pair_blog = blog("bo");
+  auto stored = [&](std::int64_t blog_id, const std::string& guid, const std::string& html) {
+    model::Article a;
+    a.guid = guid;
+    a.title = guid;
+    a.content_html = html;
+    a.text = untemplated_text(a);  // as a crawl before template detection stored it
+    a.excerpt = a.text;
+    a.word_count = static_cast<int>(count_words(a.text));
+    a.category = "essays";
+    a.published = from_unix(1'700'000'000);
+    const auto verdict = curate::judge(a, store_->blog(blog_id).value().value());
+    a.junk = verdict.junk;
+    a.junk_reason = verdict.reason;
+    storage::CrawlRecord r{.blog_id = blog_id, .attempted_at = from_unix(1'700'000'000), .success = true};
+    r.status = "ok";
+    r.articles.push_back(a);
+    EXPECT_TRUE(store_->save_crawl(r));
+    for (const auto& k : store_->article_keys(blog_id).value())
+      if (k.guid == guid) return k.id;
+    ADD_FAILURE() << "no article " << guid;
+    return std::int64_t{0};
+  };
+  // Another language and wording than the crawler test's footer: what matters is that it recurs.
+  const auto footer = [](int n) {
+    return "<p>Gracias por leer la entrega " + std::to_string(n) +
+           ". Si te ha gustado, comp\xC3\xA1rtela con quien quieras y escr\xC3\xADbeme a ana@example.org; "
+           "el archivo completo est\xC3\xA1 en https://ana.example/archivo/" +
+           std::to_string(n) + " y los comentarios siguen abiertos durante una semana entera.</p>";
+  };
+  std::vector<std::int64_t> essays;
+  for (int n = 0; n < 5; ++n)
+    essays.push_back(stored(b, "essay" + std::to_string(n),
+                            "<p>essay" + std::to_string(n) + " " + prose(200 + n) + "</p>" + footer(n)));
+  const auto padded = stored(b, "padded", "<p>padded " + prose(119) + "</p>" + footer(9));
+  ASSERT_FALSE(article(padded).junk) << article(padded).junk_reason;  // 120 words + the footer's
+  const auto pair0 = stored(pair_blog, "pair0", "<p>one " + prose(200) + "</p><p>Written on a train.</p>");
+  stored(pair_blog, "pair1", "<p>two " + prose(210) + "</p><p>Written on a train.</p>");
+
+  auto r = rejudge(*store_, {}, std::nullopt, false, true);
+  ASSERT_TRUE(r) << r.error().message;
+  EXPECT_EQ(r->texts_rebuilt, 6);  // ann's six; bo's two keep their line
+  for (int n = 0; n < 5; ++n) {
+    const auto a = article(essays[static_cast<std::size_t>(n)]);
+    EXPECT_EQ(a.text, "essay" + std::to_string(n) + " " + prose(200 + n));
+    EXPECT_EQ(a.word_count, 201 + n);
+    EXPECT_FALSE(a.junk);
+  }
+  EXPECT_EQ(article(padded).word_count, 120);
+  EXPECT_EQ(article(padded).junk_reason, "too short: 120 words");
+  ASSERT_EQ(r->changes.size(), 1u);
+  EXPECT_EQ(r->changes[0].article_id, padded);
+  EXPECT_NE(article(pair0).text.find("Written on a train."), std::string::npos);
+
+  auto again = rejudge(*store_, {}, std::nullopt, false, true);
+  ASSERT_TRUE(again) << again.error().message;
+  EXPECT_EQ(again->texts_rebuilt, 0);
 }
 
 }  // namespace
