@@ -63,19 +63,21 @@ int cmd_train(const config::Config& config, double holdout) {
   for (const auto* set : {&train, &test})
     for (const auto& example : *set) ++per_category[example.second];
   if (per_category.size() < 2) {
-    fmt::print(stderr,
-               "longread: cannot train: every article is in one category (\"{}\"); the classifier needs at least "
-               "2 categories to tell apart (give blogs their categories in the OPML list or with `longread "
-               "blogs edit ID --category NAME`)\n",
-               per_category.begin()->first);
+    fmt::print(
+        stderr,
+        "longread: cannot train: every article is in one category (\"{}\"); the classifier needs at least "
+        "2 categories to tell apart (give blogs their categories in the OPML list or with `longread "
+        "blogs edit ID --category NAME`)\n",
+        per_category.begin()->first);
     return 1;
   }
   curate::CategoryClassifier classifier;
   const std::size_t total = train.size() + test.size();
   if (test.empty()) {
-    fmt::print("held-out accuracy not measured: no article fell in the {:.0f}% held out ({} articles, {} "
-               "categories)\n",
-               holdout * 100, total, per_category.size());
+    fmt::print(
+        "held-out accuracy not measured: no article fell in the {:.0f}% held out ({} articles, {} "
+        "categories)\n",
+        holdout * 100, total, per_category.size());
   } else {
     classifier.train(train);
     int correct = 0;
@@ -89,16 +91,18 @@ int cmd_train(const config::Config& config, double holdout) {
     for (const auto& example : train) ++train_counts[example.second];
     const auto majority = std::max_element(train_counts.begin(), train_counts.end(),
                                            [](const auto& a, const auto& b) { return a.second < b.second; });
-    const auto baseline_hits = std::count_if(test.begin(), test.end(),
-                                             [&](const auto& example) { return example.second == majority->first; });
+    const auto baseline_hits = std::count_if(
+        test.begin(), test.end(), [&](const auto& example) { return example.second == majority->first; });
     const double accuracy = 100.0 * correct / static_cast<double>(test.size());
     const double baseline = 100.0 * static_cast<double>(baseline_hits) / static_cast<double>(test.size());
-    fmt::print("held-out accuracy {:.1f}% ({}/{} correct; majority baseline {:.1f}%, always \"{}\"; {} "
-               "categories, {} articles)\n",
-               accuracy, correct, test.size(), baseline, majority->first, per_category.size(), total);
+    fmt::print(
+        "held-out accuracy {:.1f}% ({}/{} correct; majority baseline {:.1f}%, always \"{}\"; {} "
+        "categories, {} articles)\n",
+        accuracy, correct, test.size(), baseline, majority->first, per_category.size(), total);
     if (accuracy <= baseline)
-      fmt::print("warning: no better than the majority baseline: the categories' articles do not differ enough "
-                 "in their words, or there are too few of them\n");
+      fmt::print(
+          "warning: no better than the majority baseline: the categories' articles do not differ enough "
+          "in their words, or there are too few of them\n");
   }
   train.insert(train.end(), test.begin(), test.end());
   classifier.train(train);

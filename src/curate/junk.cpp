@@ -116,11 +116,13 @@ std::string non_article_kind(std::string_view title_lower, std::string_view link
   if (equals_any(
           t, {"about", "about me", "about us", "about this blog", "about this site", "who am i", "colophon"}))
     return "about page";
-  if (equals_any(t, {"cv", "resume", "résumé", "curriculum vitae", "my cv", "my resume", "my résumé"})) return "CV";
+  if (equals_any(t, {"cv", "resume", "résumé", "curriculum vitae", "my cv", "my resume", "my résumé"}))
+    return "CV";
   if (equals_any(t, {"contact", "contact me", "contact us", "get in touch"})) return "contact page";
   if (equals_any(t, {"now", "now page", "what i'm doing now", "what i’m doing now", "what i am doing now"}))
     return "now page";
-  if (equals_any(t, {"uses", "/uses", "uses page", "what i use", "things i use", "my setup"})) return "uses page";
+  if (equals_any(t, {"uses", "/uses", "uses page", "what i use", "things i use", "my setup"}))
+    return "uses page";
   if (equals_any(t, {"archive", "archives", "blog archive", "all posts", "tags", "categories", "sitemap"}))
     return "archive page";
   if (t.starts_with("posts tagged ") || t.starts_with("tag: ") || t.starts_with("tagged: "))
@@ -156,8 +158,8 @@ std::string non_article_kind(std::string_view title_lower, std::string_view link
 bool titled_with_name(std::string_view title_lower, const model::Article& article, const model::Blog& blog) {
   const std::string t = bare(title_lower);
   if (t.find(' ') == std::string::npos) return false;
-  for (const std::string_view name : {std::string_view(article.author), std::string_view(blog.author),
-                                      std::string_view(blog.title)}) {
+  for (const std::string_view name :
+       {std::string_view(article.author), std::string_view(blog.author), std::string_view(blog.title)}) {
     if (!trim(name).empty() && t == bare(to_lower_ascii(collapse_whitespace(name)))) return true;
   }
   return false;
@@ -179,11 +181,11 @@ bool host_is(std::string_view host, std::string_view domain) {
 
 // "forum thread" or "aggregator story" when the entry is a post in a forum or a link aggregator's
 // submission, not an article of the blog's own; else "".
-std::string thread_kind(std::string_view title_lower, std::string_view text_lower, const model::Article& article) {
+std::string thread_kind(std::string_view title_lower, std::string_view text_lower,
+                        const model::Article& article) {
   const std::string_view link = article.link;
   // Forum titles mark a thread's state: "[Solved] WINE does not start at all", "Audio crackles (resolved)".
-  if (contains_any(title_lower,
-                   {"[solved]", "(solved)", "[resolved]", "(resolved)", "[closed]"}))
+  if (contains_any(title_lower, {"[solved]", "(solved)", "[resolved]", "(resolved)", "[closed]"}))
     return "forum thread";
   const std::string host = host_of(link);
   const std::vector<std::string> segs = path_segments(link);
@@ -197,10 +199,13 @@ std::string thread_kind(std::string_view title_lower, std::string_view text_lowe
     return by != std::string_view::npos && contains(tail.substr(by), "[link]") &&
            contains(tail.substr(by), "comments]");
   };
-  if (reddit_footer(text_lower.substr(text_lower.size() > 400 ? text_lower.size() - 400 : 0))) return "forum thread";
-  for (const std::string_view html : {std::string_view(article.content_html), std::string_view(article.summary_html)}) {
+  if (reddit_footer(text_lower.substr(text_lower.size() > 400 ? text_lower.size() - 400 : 0)))
+    return "forum thread";
+  for (const std::string_view html :
+       {std::string_view(article.content_html), std::string_view(article.summary_html)}) {
     if (html.empty()) continue;
-    if (reddit_footer(to_lower_ascii(html.substr(html.size() > 1500 ? html.size() - 1500 : 0)))) return "forum thread";
+    if (reddit_footer(to_lower_ascii(html.substr(html.size() > 1500 ? html.size() - 1500 : 0))))
+      return "forum thread";
   }
   // Forum software's thread pages: phpBB and FluxBB viewtopic.php, vBulletin showthread.php, Invision
   // showtopic, Discuz viewthread, Discourse /t/<slug>/<id>, and anything under /forum/ or /forums/.
@@ -320,11 +325,20 @@ UrlLines count_url_lines(std::string_view text) {
 
 // A shop's product page syndicated as an entry (Shopify's collection feeds start every entry with
 // "Vendor: ... Type: ... Price: ...").
-bool product_listing(std::string_view text, std::string_view link) {
+// The HTML's labels are read too: they are the same in every entry of such a feed, so the blog's template
+// takes them off the text.
+bool product_listing(const model::Article& article) {
+  const std::string_view text = article.text;
+  const std::string_view link = article.link;
   const std::string head = to_lower_ascii(text.substr(0, std::min<std::size_t>(text.size(), 300)));
-  if (!head.starts_with("price:") && !contains(head, "\nprice:")) return false;
-  return head.starts_with("vendor:") || head.starts_with("sku:") || contains(link, "/products/") ||
-         contains(link, "/product/");
+  const std::string_view html = article.content_html.size() >= article.summary_html.size()
+                                    ? article.content_html
+                                    : article.summary_html;
+  const std::string html_head = to_lower_ascii(html.substr(0, std::min<std::size_t>(html.size(), 1500)));
+  if (!head.starts_with("price:") && !contains(head, "\nprice:") && !contains(html_head, ">price:"))
+    return false;
+  return head.starts_with("vendor:") || head.starts_with("sku:") || contains(html_head, ">vendor:") ||
+         contains(html_head, ">sku:") || contains(link, "/products/") || contains(link, "/product/");
 }
 
 bool open_thread_title(std::string_view t) {
@@ -406,7 +420,7 @@ Verdict judge(const model::Article& article, const model::Blog& blog, const Junk
     return junk("not an article: " + kind);
   }
   if (titled_with_name(title, article, blog)) return junk("not an article: about page");
-  if (product_listing(article.text, article.link)) return junk("not an article: product listing");
+  if (product_listing(article)) return junk("not an article: product listing");
 
   // 2. Drafts and placeholders.
   if (words < kTinyWords) {

@@ -228,8 +228,9 @@ std::string strip_feed_template(std::string_view text, const FeedTemplate& feed_
     break;
   }
   if (!removed) return std::string(text);
-  const bool words_left = std::any_of(paragraphs.begin() + static_cast<std::ptrdiff_t>(first), paragraphs.end(),
-                                      [](std::string_view p) { return !template_key(p).empty(); });
+  const bool words_left =
+      std::any_of(paragraphs.begin() + static_cast<std::ptrdiff_t>(first), paragraphs.end(),
+                  [](std::string_view p) { return !template_key(p).empty(); });
   if (!words_left) return std::string(text);
   std::string out;
   for (std::size_t k = first; k < paragraphs.size(); ++k) {

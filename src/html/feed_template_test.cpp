@@ -12,7 +12,7 @@ namespace {
 
 // A paragraph of prose no other paragraph repeats: the words are drawn by `seed`.
 std::string prose(int seed, int words = 40) {
-  static const char* kWords[] = {"river", "engine", "garden",  "signal", "ledger", "harbour", "lantern",
+  static const char* kWords[] = {"river",  "engine", "garden",  "signal", "ledger", "harbour", "lantern",
                                  "copper", "meadow", "circuit", "thread", "winter", "archive", "compass",
                                  "pepper", "quarry", "rocket",  "saddle", "timber", "violet",  "walnut"};
   std::string s;
@@ -32,17 +32,19 @@ std::string body(int blog, int post) {
 // address, so no two are byte-identical, and none uses a phrase a fixed list would know.
 std::string english_newsletter(int post) {
   return body(1, post) + "\n\nThat was issue #" + std::to_string(40 + post) +
-         " of the Quarry Letter. Forward it to a friend who likes rocks.\n\nArchive: https://quarry.example/" +
+         " of the Quarry Letter. Forward it to a friend who likes rocks.\n\nArchive: "
+         "https://quarry.example/" +
          std::to_string(40 + post) + "/\nWrite back: editor@quarry.example";
 }
 std::string french_signoff(int post) {
-  return "Billet n\xC2\xB0" + std::to_string(post) + " de la s\xC3\xA9rie, publi\xC3\xA9 sur https://carnet.example/b/" +
-         std::to_string(post) + "\n\n" + body(2, post) +
+  return "Billet n\xC2\xB0" + std::to_string(post) +
+         " de la s\xC3\xA9rie, publi\xC3\xA9 sur https://carnet.example/b/" + std::to_string(post) + "\n\n" +
+         body(2, post) +
          "\n\nMerci de votre fid\xC3\xA9lit\xC3\xA9 ! Soutenez ce carnet sur liberapay.com/carnet";
 }
 std::string german_forum(int post) {
-  return body(3, post) + "\n\nEingereicht von /u/nutzer" + std::to_string(post * 7) + " in /r/werkstatt\n[Link] [" +
-         std::to_string(post * 3 + 1) + " Kommentare]";
+  return body(3, post) + "\n\nEingereicht von /u/nutzer" + std::to_string(post * 7) +
+         " in /r/werkstatt\n[Link] [" + std::to_string(post * 3 + 1) + " Kommentare]";
 }
 
 std::vector<std::string> posts(std::string (*make)(int), int n) {
@@ -80,7 +82,8 @@ TEST(FeedTemplate, KeysFoldNumbersAndAddresses) {
   EXPECT_EQ(template_key("Issue #12:  see https://a.example/x?id=3 or www.a.example"),
             template_key("issue #13: see http://b.example/y or www.b.example/z"));
   EXPECT_EQ(template_key("Issue #12: see https://a.example/x"), "issue ##: see <url>");
-  EXPECT_EQ(template_key("submitted by /u/alice to /r/rust"), template_key("submitted by /u/bob to /r/golang"));
+  EXPECT_EQ(template_key("submitted by /u/alice to /r/rust"),
+            template_key("submitted by /u/bob to /r/golang"));
   EXPECT_EQ(template_key("mail luke@example.com or @luke@typo.social (ko-fi.com/luke)."),
             "mail <url> or <url> (<url>).");
   EXPECT_EQ(template_key("[link] [275 comments]"), template_key("[link]\n[3 comments]"));
@@ -138,8 +141,8 @@ TEST(FeedTemplate, TemplateBetweenTheEntrysOwnParagraphsStays) {
   // A heading and a code line every post has are inside the posts: only the edges are furniture.
   std::vector<std::string> texts;
   for (int i = 0; i < 6; ++i)
-    texts.push_back(prose(i * 2) + "\n\nConclusion\n\nfunc main() {\n  run(" + std::to_string(i) + ")\n}\n\n" +
-                    prose(i * 2 + 1) + "\n\nSee you next week!");
+    texts.push_back(prose(i * 2) + "\n\nConclusion\n\nfunc main() {\n  run(" + std::to_string(i) +
+                    ")\n}\n\n" + prose(i * 2 + 1) + "\n\nSee you next week!");
   const FeedTemplate t = learn_feed_template(texts);
   EXPECT_EQ(strip_feed_template(texts[1], t),
             prose(2) + "\n\nConclusion\n\nfunc main() {\n  run(1)\n}\n\n" + prose(3));

@@ -339,18 +339,18 @@ TEST_F(CrawlTest, SummaryOnlyEntriesGetTheirPageOnce) {
 TEST_F(CrawlTest, AFooterInEveryPostIsRemovedAndNoLongerPadsAShortPost) {
   const auto footer = [](int n) {
     return "<p>Thanks for reading post " + std::to_string(n) +
-           " of the Ledger. If you enjoyed it, leave a tip at https://tips.example/ledger/" + std::to_string(n) +
+           " of the Ledger. If you enjoyed it, leave a tip at https://tips.example/ledger/" +
+           std::to_string(n) +
            " and every coffee helps me write the next one; replies to ledger@example.org always reach me.</p>"
            "<p>The Ledger is written in a shed in Leeds and sent to " +
-           std::to_string(1200 + n) +
-           " readers. Unsubscribe any time at https://ledger.example/u/" + std::to_string(n) +
-           " or forward it to a friend who likes queues and caches.</p>";
+           std::to_string(1200 + n) + " readers. Unsubscribe any time at https://ledger.example/u/" +
+           std::to_string(n) + " or forward it to a friend who likes queues and caches.</p>";
   };
   const auto item = [&](int n, const std::string& body) {
     return "<item><title>Ledger " + std::to_string(n) + "</title><link>https://ledger.example/p/" +
            std::to_string(n) + "</link><guid>ledger-" + std::to_string(n) +
-           "</guid><pubDate>Mon, 23 May 2022 10:00:00 GMT</pubDate><description><![CDATA[" + body + footer(n) +
-           "]]></description></item>";
+           "</guid><pubDate>Mon, 23 May 2022 10:00:00 GMT</pubDate><description><![CDATA[" + body +
+           footer(n) + "]]></description></item>";
   };
   const auto feed = [](const std::string& items) {
     return "<?xml version=\"1.0\"?><rss version=\"2.0\"><channel><title>Ledger</title>"
@@ -379,7 +379,7 @@ TEST_F(CrawlTest, AFooterInEveryPostIsRemovedAndNoLongerPadsAShortPost) {
     EXPECT_EQ(full.text.find("Thanks for reading"), std::string::npos) << full.title << ": " << full.text;
     EXPECT_EQ(full.text.find("Leeds"), std::string::npos) << full.title;
     EXPECT_EQ(full.excerpt.find("Leeds"), std::string::npos) << full.title;
-    EXPECT_NE(full.content_html.find("Leeds"), std::string::npos);  // the HTML as the feed gave it
+    EXPECT_NE(full.summary_html.find("Leeds"), std::string::npos);  // the HTML as the feed gave it
     if (full.title == "Ledger 6") {
       EXPECT_EQ(full.word_count, 100);
       EXPECT_TRUE(full.junk);
@@ -400,7 +400,9 @@ TEST_F(CrawlTest, AFooterInEveryPostIsRemovedAndNoLongerPadsAShortPost) {
   for (const auto& view : stored) {
     const auto full = store_->article(view.article.id).value().value().article;
     EXPECT_EQ(full.text.find("Leeds"), std::string::npos) << full.title << ": " << full.text;
-    if (full.title == "Ledger 7" || full.title == "Ledger 8") EXPECT_EQ(full.word_count, 180) << full.title;
+    if (full.title == "Ledger 7" || full.title == "Ledger 8") {
+      EXPECT_EQ(full.word_count, 180) << full.title;
+    }
   }
 }
 

@@ -8,7 +8,6 @@
 
 #include <filesystem>
 
-#include "core/strings.h"
 #include "curate/curate.h"
 #include "pipeline/article_builder.h"
 #include "storage/store.h"
@@ -270,9 +269,7 @@ TEST_F(RejudgeTest, TextsLoseTheirBlogsTemplateLearnedFromItsStoredArticles) {
     a.guid = guid;
     a.title = guid;
     a.content_html = html;
-    a.text = untemplated_text(a);  // as a crawl before template detection stored it
-    a.excerpt = a.text;
-    a.word_count = static_cast<int>(count_words(a.text));
+    rebuild_text(a);  // as a crawl before template detection stored it
     a.category = "essays";
     a.published = from_unix(1'700'000'000);
     const auto verdict = curate::judge(a, store_->blog(blog_id).value().value());
@@ -282,17 +279,18 @@ TEST_F(RejudgeTest, TextsLoseTheirBlogsTemplateLearnedFromItsStoredArticles) {
     r.status = "ok";
     r.articles.push_back(a);
     EXPECT_TRUE(store_->save_crawl(r));
-    for (const auto& k : store_->article_keys(blog_id).value())
+    const auto keys = store_->article_keys(blog_id);
+    for (const auto& k : keys.value())
       if (k.guid == guid) return k.id;
     ADD_FAILURE() << "no article " << guid;
     return std::int64_t{0};
   };
-  // Another language and wording than the crawler test's footer: what matters is that it recurs.
+  // Other words than the crawler test's footer: what matters is that it recurs.
   const auto footer = [](int n) {
-    return "<p>Gracias por leer la entrega " + std::to_string(n) +
-           ". Si te ha gustado, comp\xC3\xA1rtela con quien quieras y escr\xC3\xADbeme a ana@example.org; "
-           "el archivo completo est\xC3\xA1 en https://ana.example/archivo/" +
-           std::to_string(n) + " y los comentarios siguen abiertos durante una semana entera.</p>";
+    return "<p>You have reached the end of dispatch " + std::to_string(n) +
+           ". If it was useful, pass it on to whoever you like and write to ana@example.org; the whole "
+           "archive lives at https://ana.example/archive/" +
+           std::to_string(n) + " and comments stay open for a full week after each dispatch.</p>";
   };
   std::vector<std::int64_t> essays;
   for (int n = 0; n < 5; ++n)

@@ -70,7 +70,8 @@ TEST(Train, HeldOutAccuracyIsReportedAndTheModelSaved) {
   std::smatch m;
   ASSERT_TRUE(std::regex_search(
       train, m,
-      std::regex(R"(held-out accuracy ([\d.]+)% \((\d+)/(\d+) correct; majority baseline ([\d.]+)%, always "[^"]+"; (\d+) categories, (\d+) articles\))")))
+      std::regex(
+          R"(held-out accuracy ([\d.]+)% \((\d+)/(\d+) correct; majority baseline ([\d.]+)%, always "[^"]+"; (\d+) categories, (\d+) articles\))")))
       << train;
   const double accuracy = std::stod(m[1]);
   const int correct = std::stoi(m[2]);
@@ -78,7 +79,9 @@ TEST(Train, HeldOutAccuracyIsReportedAndTheModelSaved) {
   const double baseline = std::stod(m[4]);
   EXPECT_GT(total, 20);
   EXPECT_NEAR(accuracy, 100.0 * correct / total, 0.05);
-  EXPECT_EQ(std::stoul(m[5]), by_category.size());
+  // Categories whose articles are all junk or too short to learn from are not counted.
+  EXPECT_GE(std::stoul(m[5]), 3u);
+  EXPECT_LE(std::stoul(m[5]), by_category.size());
   EXPECT_GT(std::stoi(m[6]), total);
   // Better than always answering the training set's commonest category, which is under half here (the
   // labelled set spans several categories).
