@@ -24,7 +24,8 @@ struct JunkOptions {
 
 // The verdict on one article. `reason` is short, operator-facing, with a stable prefix:
 // "too short: 42 words", "draft placeholder: \"Pending.\"", "link post", "open thread",
-// "announcement of another post", "sponsored", "not an article: about page", "language: de".
+// "announcement of another post", "sponsored", "not an article: about page", "forum thread",
+// "aggregator story", "language: de".
 // (The pipeline adds "duplicate of article 123" from simhash + the store.)
 struct Verdict {
   bool junk = false;

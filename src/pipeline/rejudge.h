@@ -42,7 +42,8 @@ struct RejudgeSummary {
 // Judges every stored article of `blog_id` (every blog when nullopt) with curate::judge, the stored text
 // and the blog as stored now, and, unless `dry_run`, saves the changed verdicts in one transaction.
 // With `rebuild_texts`, each article's text, excerpt, word count, reading time and SimHash are first
-// derived again from its stored HTML with today's extraction and boilerplate rules (rebuild_text), the
+// derived again from its stored HTML with today's extraction and boilerplate rules and without its blog's
+// template, learned from runs of 30 of the blog's stored articles (rebuild_text), the
 // changed ones saved in batches of 200 (a transaction each) before the verdicts, and the verdict judged
 // on the new text; a duplicate gets its new text but keeps its mark.
 [[nodiscard]] Result<RejudgeSummary> rejudge(storage::Store& store, const curate::JunkOptions& options,
