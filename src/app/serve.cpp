@@ -89,6 +89,7 @@ int cmd_serve(const config::Config& config) {
   options.max_connections = max_connections;
   options.max_connections_per_client = config.site.max_connections_per_client;
   options.trusted_proxies = config.site.trusted_proxies;
+  options.per_blog_cap = config.ranking.per_blog_cap;
   options.accounts.password_cost = {};  // Argon2id "interactive" cost
   // Account mails and the newsletter's confirmation: the site queues them in the store; the outbox's
   // thread sends them, and retries. Declared before the site, which keeps a pointer to it.

@@ -83,6 +83,10 @@ pipeline::CrawlOptions crawl_options(const config::Config& config, bool all) {
   o.max_entry_bytes = config.crawl.max_entry_bytes;
   o.max_articles_per_blog = config.crawl.max_articles_per_blog;
   o.junk_retention = config.curate.junk_retention;
+  o.ranking = {.depth_weight_days = config.ranking.depth_weight_days,
+               .reference_words = config.ranking.reference_words,
+               .quiet_weight_days = config.ranking.quiet_weight_days,
+               .reference_posts_per_month = config.ranking.reference_posts_per_month};
   return o;
 }
 

@@ -36,6 +36,16 @@ Result<bool> parse_bool(std::string_view key, std::string_view text) {
 }
 
 // A finite number above zero (from_chars: "1.5", "2", "1e-1"; not "inf", "nan", "0", "-1").
+Result<double> parse_non_negative_number(std::string_view key, std::string_view text) {
+  double v = 0;
+  const auto* end = text.data() + text.size();
+  auto [p, ec] = std::from_chars(text.data(), end, v);
+  if (ec != std::errc{} || p != end || !std::isfinite(v) || v < 0 || v > 1000)
+    return fail(ErrorKind::kInvalidInput,
+                fmt::format("config: {} must be a number from 0 to 1000, got \"{}\"", key, text));
+  return v;
+}
+
 Result<double> parse_positive_number(std::string_view key, std::string_view text) {
   double v = 0;
   const auto* end = text.data() + text.size();
@@ -178,6 +188,26 @@ std::vector<Setting> settings() {
       [](Config& c, long long n) { c.crawl.max_articles_per_blog = n; });
   num("curate.junk_retention_days", 36500,
       [](Config& c, long long n) { c.curate.junk_retention = std::chrono::days{n}; });
+  num("ranking.per_blog_cap", 1000,
+      [](Config& c, long long n) { c.ranking.per_blog_cap = static_cast<int>(n); });
+  num("ranking.reference_words", 1000000,
+      [](Config& c, long long n) { c.ranking.reference_words = static_cast<int>(std::max(1LL, n)); });
+  auto weight = [&s](const char* key, double RankingConfig::*member) {
+    s.push_back({key, [key, member](Config& c, std::string_view v) -> Result<void> {
+                   auto n = parse_non_negative_number(key, v);
+                   if (!n) return std::unexpected(n.error());
+                   c.ranking.*member = *n;
+                   return {};
+                 }});
+  };
+  weight("ranking.depth_weight_days", &RankingConfig::depth_weight_days);
+  weight("ranking.quiet_weight_days", &RankingConfig::quiet_weight_days);
+  s.push_back({"ranking.reference_posts_per_month", [](Config& c, std::string_view v) -> Result<void> {
+                 auto n = parse_positive_number("ranking.reference_posts_per_month", v);
+                 if (!n) return std::unexpected(n.error());
+                 c.ranking.reference_posts_per_month = *n;
+                 return {};
+               }});
   num("curate.min_words", 100000, [](Config& c, long long n) { c.curate.min_words = static_cast<int>(n); });
   s.push_back({"crawl.fetch_full_text", [](Config& c, std::string_view v) -> Result<void> {
                  auto b = parse_bool("crawl.fetch_full_text", v);

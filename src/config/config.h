@@ -61,6 +61,16 @@ struct CurateConfig {
   std::chrono::days junk_retention{30};
 };
 
+// The hot order of the front and category pages (docs/ranking.md): a cap per blog and page, and the prior
+// that favours depth and quiet blogs, in days of newness.
+struct RankingConfig {
+  int per_blog_cap = 2;                    // ranking.per_blog_cap: articles of one blog per page; 0: no cap
+  double depth_weight_days = 1.0;          // ranking.depth_weight_days
+  int reference_words = 1000;              // ranking.reference_words: the length that scores 0
+  double quiet_weight_days = 1.0;          // ranking.quiet_weight_days
+  double reference_posts_per_month = 4.0;  // ranking.reference_posts_per_month: the rate that scores 0
+};
+
 struct SiteConfig {
   std::string listen = "127.0.0.1:8080";
   std::string base_url = "http://127.0.0.1:8080";
@@ -105,6 +115,7 @@ struct Config {
   FetchConfig fetch;
   CurateConfig curate;
   SiteConfig site;
+  RankingConfig ranking;
   SmtpConfig smtp;
   NewsletterConfig newsletter;
 };

@@ -84,8 +84,10 @@ struct Article {
   std::string full_text_error;
   std::uint64_t simhash = 0;
 
-  // Ranking.
+  // Ranking (docs/ranking.md). rank_prior: the article's worth before votes, in days of newness (depth,
+  // quiet blog), set by the pipeline; score: the store's hot score (votes, date and prior).
   int votes = 0;
+  double rank_prior = 0.0;
   double score = 0.0;
 
   // The date shown to readers: published, else first seen.

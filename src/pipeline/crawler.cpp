@@ -24,6 +24,7 @@
 #include "html/html.h"
 #include "pipeline/budgets.h"
 #include "pipeline/duplicates.h"
+#include "pipeline/ranking.h"
 #include "pipeline/task_pool.h"
 #include "storage/store.h"
 
@@ -98,6 +99,7 @@ struct PendingBlog {
   storage::CrawlRecord record;
   BlogResult result;
   Clock::time_point started;
+  std::optional<double> posts_per_month;  // the blog's rate, for the prior of an article whose page is read
   int pages_outstanding = 0;
   bool cancelled = false;        // a page fetch was cut short by stop(): the blog is not recorded
   std::optional<Error> error{};  // extracting or curating a page threw: the blog fails with this
@@ -550,6 +552,16 @@ Result<CrawlSummary> Crawler::run(CrawlObserver* observer) {
           context.feed_template = feed_template.get();
           for (auto& article : record.articles) apply_feed_template(article, blog, context);
         }
+        // The hot order's prior (docs/ranking.md): depth from each article's text, and how quiet the blog
+        // is, from the dates of every entry the feed holds (changed or not).
+        std::vector<TimePoint> dates;
+        for (const auto& entry : parsed->entries) {
+          const auto date = entry.published ? entry.published : entry.updated;
+          if (date && is_plausible_feed_date(*date, now)) dates.push_back(*date);
+        }
+        const std::optional<double> rate = posts_per_month(dates);
+        for (auto& article : record.articles)
+          article.rank_prior = rank_prior(article, rate, options_.ranking);
         schedule_success(record, {.fresh_for = response.fresh_for, .feed_interval = parsed->update_interval});
 
         int budget = options_.fetch_full_text ? options_.max_full_text_per_blog : 0;
@@ -572,9 +584,9 @@ Result<CrawlSummary> Crawler::run(CrawlObserver* observer) {
                                      .site = site});
             page_jobs.push_back({response.tag, i});
           }
-          pending.emplace(response.tag,
-                          PendingBlog{blog, std::move(record), std::move(result), started,
-                                      static_cast<int>(wanted.size()), false, std::nullopt, feed_template});
+          pending.emplace(response.tag, PendingBlog{blog, std::move(record), std::move(result), started, rate,
+                                                    static_cast<int>(wanted.size()), false, std::nullopt,
+                                                    feed_template});
           return;
         }
       }
@@ -624,6 +636,7 @@ Result<CrawlSummary> Crawler::run(CrawlObserver* observer) {
             CurationContext context = curation_;
             context.feed_template = p->feed_template.get();
             curate_article(*article, p->blog, context);
+            article->rank_prior = rank_prior(*article, p->posts_per_month, options_.ranking);
             improved = true;
           }
         }

@@ -13,6 +13,7 @@
 
 #include "core/error.h"
 #include "pipeline/article_builder.h"
+#include "pipeline/ranking.h"
 #include "pipeline/schedule.h"
 
 namespace longread::storage {
@@ -36,6 +37,7 @@ struct CrawlOptions {
   std::size_t max_entry_bytes = 256 * 1024;
   std::int64_t max_articles_per_blog = 2000;
   std::chrono::days junk_retention{30};
+  RankingOptions ranking;  // the prior of each stored article (docs/ranking.md)
 };
 
 // Crawler processes in a row that may die while parsing a blog's feed before it is quarantined.

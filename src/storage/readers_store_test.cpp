@@ -220,6 +220,48 @@ TEST_F(ReadersStoreTest, HotOrderPrefersVotesButNewnessWins) {
   EXPECT_EQ(store_->articles({.order = ArticleOrder::kHot, .limit = 1}).value()[0].article.id, ids_[2]);
 }
 
+// Top "this week" counts the votes cast in the week, whatever the article's date (the articles here are
+// 40-70 days older than the votes); "all time" lists voted articles only.
+TEST_F(ReadersStoreTest, TopByVoteTimeCountsVotesCastInThePeriodAndNeverPads) {
+  const auto a = reader("a@example.org");
+  const auto b = reader("b@example.org");
+  const auto c = reader("c@example.org");
+  const TimePoint now = at(2000);
+  // Article 1: two votes long ago, one this week. Article 2: two votes this week. Article 3: none.
+  ASSERT_TRUE(store_->set_vote(a, ids_[1], true, at(1000)));
+  ASSERT_TRUE(store_->set_vote(b, ids_[1], true, at(1001)));
+  ASSERT_TRUE(store_->set_vote(c, ids_[1], true, at(1990)));
+  ASSERT_TRUE(store_->set_vote(a, ids_[2], true, at(1995)));
+  ASSERT_TRUE(store_->set_vote(b, ids_[2], true, at(1996)));
+
+  auto ids = [](const Result<std::vector<ArticleView>>& views) {
+    std::vector<std::int64_t> out;
+    if (views) {
+      for (const auto& v : *views) out.push_back(v.article.id);
+    }
+    return out;
+  };
+  const ArticleQuery week{
+      .votes_since = now - std::chrono::days(7), .voted_only = true, .order = ArticleOrder::kTop};
+  EXPECT_EQ(ids(store_->articles(week)), (std::vector<std::int64_t>{ids_[2], ids_[1]}));
+  EXPECT_EQ(store_->count_articles(week).value(), 2);
+  // The old query, by the article's own date, finds nothing in the week: what readers saw.
+  EXPECT_TRUE(store_->articles({.since = now - std::chrono::days(7), .order = ArticleOrder::kTop})->empty());
+  // A vote withdrawn no longer counts for the period.
+  ASSERT_TRUE(store_->set_vote(a, ids_[2], false, at(1997)));
+  ASSERT_TRUE(store_->set_vote(b, ids_[2], false, at(1997)));
+  EXPECT_EQ(ids(store_->articles(week)), (std::vector<std::int64_t>{ids_[1]}));
+  // A period without votes is empty, not padded.
+  const ArticleQuery day{
+      .votes_since = now - std::chrono::hours(1), .voted_only = true, .order = ArticleOrder::kTop};
+  EXPECT_TRUE(store_->articles(day)->empty());
+  EXPECT_EQ(store_->count_articles(day).value(), 0);
+  // All time: article 1 (3 votes) only; article 3 and the hidden article 0 are not padded in.
+  EXPECT_EQ(ids(store_->articles({.voted_only = true, .order = ArticleOrder::kTop})),
+            (std::vector<std::int64_t>{ids_[1]}));
+  EXPECT_EQ(store_->count_articles({.voted_only = true}).value(), 1);
+}
+
 TEST_F(ReadersStoreTest, VotesAndSavesOnHiddenOrUnknownArticlesAreNotFound) {
   const auto a = reader("a@example.org");
   for (const std::int64_t article : {ids_[0], std::int64_t{999999}}) {

@@ -120,7 +120,11 @@ enum class ArticleOrder { kNewest, kTop, kHot };
 struct ArticleQuery {
   std::optional<std::int64_t> blog_id{};
   std::optional<std::string> category{};
-  std::optional<TimePoint> since{};  // only articles dated at or after this (for "top this week")
+  std::optional<TimePoint> since{};  // only articles dated at or after this (the newsletter's week)
+  // kTop: rank by the votes cast at or after this (votes.created_at), listing only articles that got one
+  // then; ties by all-time votes, then newest (Top "this week" / "this month").
+  std::optional<TimePoint> votes_since{};
+  bool voted_only = false;  // only articles with at least one vote (Top "all time" never pads)
   ArticleOrder order = ArticleOrder::kNewest;
   std::optional<std::int64_t> exclude_blog_id{};
   std::optional<std::int64_t> exclude_article_id{};
@@ -135,6 +139,27 @@ struct ArticleView {
   std::string blog_title{};
   std::string blog_site_url{};
   std::string blog_category{};
+};
+
+// One page of the hot order (docs/ranking.md) with at most `per_blog_cap` articles of one blog per page.
+// Pages are cut from one sequence: the hot order walked from the top, where an article whose blog already
+// has `per_blog_cap` on the page being filled moves on to the next page (ahead of what follows), so page
+// N+1 never repeats or skips what page N showed. When `kCapLookahead` articles wait for later pages (one
+// blog floods the listing) or the listing runs out, the waiting ones fill the page in order even past the
+// cap (unless `strict_cap`): a listing with one busy blog still has full pages.
+struct HotPageQuery {
+  std::optional<std::string> category{};
+  std::optional<std::int64_t> exclude_blog_id{};
+  int page = 1;  // 1-based
+  int page_size = 25;
+  int per_blog_cap = 0;     // 0: no cap (the plain hot order)
+  bool strict_cap = false;  // a short page rather than more than per_blog_cap of one blog ("More in")
+  static constexpr int kCapLookahead = 250;
+};
+
+struct HotPage {
+  std::vector<ArticleView> articles{};  // in hot order
+  bool has_more = false;                // a later page has articles
 };
 
 struct SearchHit {
@@ -308,6 +333,9 @@ class Store {
   // empty to keep pages light; article(id) fills every field.
   virtual Result<std::vector<ArticleView>> articles(const ArticleQuery& query) = 0;
   virtual Result<std::int64_t> count_articles(const ArticleQuery& query) = 0;
+  // A page of the hot order with the per-blog cap (HotPageQuery). Reads the hot indexes' (score, blog_id)
+  // entries down to the page, then the page's rows.
+  virtual Result<HotPage> hot_page(const HotPageQuery& query) = 0;
   virtual Result<std::vector<SearchHit>> search(std::string_view query, int limit, int offset) = 0;
   virtual Result<std::vector<model::Category>> categories() = 0;  // with visible article counts
   // Every stored article, junk included (for the operator's status output).

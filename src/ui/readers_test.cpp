@@ -396,6 +396,80 @@ TEST_F(ReadersTest, VotesCountOnceAndCanBeWithdrawn) {
   EXPECT_EQ(votes(id), before);
 }
 
+// A visitor who votes is sent to log in (or sign up) and the vote is counted once they have: the login
+// form carries the vote and says so, without JavaScript and with it.
+TEST_F(ReadersTest, AVisitorsVoteIsCountedAfterLogInOrSignUp) {
+  signed_up("voter-later@example.org");
+  const auto id = ids_.recent_article;
+  const std::string path = article_path(id);
+  const int before = votes(id);
+  Visitor v(port_);
+  ASSERT_EQ(v.get(path).status, 200);
+  auto ask = v.post("/articles/" + std::to_string(id) + "/vote", {{"next", path}});
+  ASSERT_EQ(ask.status, 303);
+  const std::string login = std::string(ask.header("Location").value_or(""));
+  EXPECT_EQ(login, "/login?next=" + web::url_encode(path) +
+                       "&then=" + web::url_encode("vote:" + std::to_string(id)));
+  EXPECT_EQ(votes(id), before);
+
+  auto form = v.get(login);
+  ASSERT_EQ(form.status, 200);
+  EXPECT_THAT(form.body, HasSubstr("Your vote for &ldquo;The last voyage of the Hindenburg&#39;s sister "
+                                   "ship&rdquo; counts as soon as you log in."));
+  EXPECT_THAT(form.body,
+              HasSubstr("<input type=\"hidden\" name=\"then\" value=\"vote:" + std::to_string(id) + "\">"));
+  // A wrong password keeps the vote waiting in the form shown again.
+  auto wrong = v.post("/login", {{"csrf", Visitor::token_in(form.body)},
+                                 {"email", "voter-later@example.org"},
+                                 {"password", "not the passphrase"},
+                                 {"next", path},
+                                 {"then", "vote:" + std::to_string(id)}});
+  EXPECT_EQ(wrong.status, 400);
+  EXPECT_THAT(wrong.body, HasSubstr("name=\"then\" value=\"vote:" + std::to_string(id) + "\""));
+  EXPECT_EQ(votes(id), before);
+  auto in = v.post("/login", {{"csrf", Visitor::token_in(form.body)},
+                              {"email", "voter-later@example.org"},
+                              {"password", "a long passphrase"},
+                              {"next", path},
+                              {"then", "vote:" + std::to_string(id)}});
+  ASSERT_EQ(in.status, 303) << in.body;
+  EXPECT_EQ(in.header("Location").value_or(""), path);
+  EXPECT_EQ(votes(id), before + 1);
+  auto page = v.get(path);
+  EXPECT_THAT(page.body, HasSubstr("action=\"/articles/" + std::to_string(id) + "/unvote\""));
+
+  // With JavaScript: the 401 names the login page with the vote; signing up from there counts it too.
+  const auto other_id = ids_.lock_free_article;
+  const int other_before = votes(other_id);
+  Visitor w(port_);
+  auto json = w.post("/articles/" + std::to_string(other_id) + "/vote", {{"next", "/"}},
+                     {{"Accept", "application/json"}});
+  EXPECT_EQ(json.status, 401);
+  const std::string then = "vote:" + std::to_string(other_id);
+  EXPECT_THAT(json.body, HasSubstr("&then=" + web::url_encode(then)));
+  auto signup = w.get("/signup?next=%2F&then=" + web::url_encode(then));
+  EXPECT_THAT(signup.body, HasSubstr("counts as soon as you sign up."));
+  auto created = w.post("/signup", {{"csrf", Visitor::token_in(signup.body)},
+                                    {"email", "voter-new@example.org"},
+                                    {"password", "a long passphrase"},
+                                    {"next", "/"},
+                                    {"then", then}});
+  ASSERT_EQ(created.status, 303) << created.body;
+  EXPECT_EQ(votes(other_id), other_before + 1);
+
+  // A "then" that names no article, or is not an action, changes nothing and still logs in.
+  Visitor x(port_);
+  auto x_form = x.get("/login?next=%2F&then=vote%3A99999999");
+  EXPECT_THAT(x_form.body, Not(HasSubstr("counts as soon as")));
+  auto x_in = x.post("/login", {{"csrf", Visitor::token_in(x_form.body)},
+                                {"email", "voter-later@example.org"},
+                                {"password", "a long passphrase"},
+                                {"next", "/"},
+                                {"then", "vote:99999999"}});
+  EXPECT_EQ(x_in.status, 303);
+  EXPECT_EQ(x.post("/login", {{"then", "explode"}}).status, 403);
+}
+
 TEST_F(ReadersTest, ReadingListNeedsAnAccountAndComesBackToTheArticle) {
   const auto id = ids_.lock_free_article;
   const std::string path = article_path(id);
@@ -405,19 +479,25 @@ TEST_F(ReadersTest, ReadingListNeedsAnAccountAndComesBackToTheArticle) {
   EXPECT_THAT(page.body, HasSubstr("Add to reading list"));
   auto ask = v.post("/reading-list/" + std::to_string(id), {{"next", path}});
   ASSERT_EQ(ask.status, 303);
-  EXPECT_EQ(ask.header("Location").value_or(""), "/login?next=" + web::url_encode(path));
+  EXPECT_EQ(ask.header("Location").value_or(""), "/login?next=" + web::url_encode(path) + "&then=" +
+                                                     web::url_encode("save:" + std::to_string(id)));
   EXPECT_EQ(v.get("/reading-list").status, 303);
 
   // Sign up from there and come back to the article.
   auto form = v.get(std::string(*ask.header("Location")).replace(0, 6, "/signup"));
+  EXPECT_THAT(form.body, HasSubstr("Saving &ldquo;Lock-free queues, part 2&rdquo; to your reading list"));
   auto created = v.post("/signup", {{"csrf", Visitor::token_in(form.body)},
                                     {"email", "saver@example.org"},
                                     {"password", "a long passphrase"},
-                                    {"next", path}});
+                                    {"next", path},
+                                    {"then", "save:" + std::to_string(id)}});
   ASSERT_EQ(created.status, 303);
   EXPECT_EQ(created.header("Location").value_or(""), path);
 
+  // The add the visitor started is done: the article is on the new reader's list.
   auto article = v.get(path);
+  EXPECT_THAT(article.body, HasSubstr("Remove from reading list"));
+  EXPECT_THAT(article.body, HasSubstr("data-reading-count>1<"));
   const std::string token =
       Visitor::token_in(article.body.substr(article.body.find("data-shortcut=\"reading-list\"") - 200));
   auto add =

@@ -41,7 +41,8 @@ struct SiteOptions {
   std::size_t max_connections = 4096;
   std::size_t max_connections_per_client = 128;
   std::vector<std::string> trusted_proxies{};
-  int page_size = 25;  // articles per listing page
+  int page_size = 25;      // articles per listing page
+  int per_blog_cap = 2;    // at most this many of one blog per page of Hot and a category (0: no cap)
   // Rendered pages are cached per (target, Store::data_version()); relative ages ("5 minutes ago") make
   // a page stale with time alone, so entries also expire after this long.
   std::chrono::seconds page_cache_ttl{30};

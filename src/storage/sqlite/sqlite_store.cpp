@@ -9,6 +9,7 @@
 #include <bit>
 #include <cctype>
 #include <condition_variable>
+#include <deque>
 #include <filesystem>
 #include <map>
 #include <mutex>
@@ -16,6 +17,7 @@
 #include <stop_token>
 #include <system_error>
 #include <thread>
+#include <unordered_map>
 #include <unordered_set>
 #include <utility>
 
@@ -136,12 +138,12 @@ constexpr const char* kInsertArticle =
     "category,"
     " category_from_blog, junk, junk_reason, duplicate_of, keep_override, visible, full_text_fetched, "
     "full_text_failures, full_text_error, simhash,"
-    " votes, truncated)"
+    " votes, truncated, rank_prior)"
     " VALUES (:blog_id, :guid, :title, :link, :author, :published, :updated, :undated, :summary_html,"
     " :content_html, :first_seen, :display_at, :content_hash, :text, :excerpt, :word_count, :reading_minutes,"
     " :category, :category_from_blog, :junk, :junk_reason, " LONGREAD_DUPLICATE_OF
     ", :keep_override, :visible, :full_text_fetched, :full_text_failures, :full_text_error, :simhash, :votes,"
-    " :truncated)";
+    " :truncated, :rank_prior)";
 
 // A new visible article enters the full-text index (migration 0007: the store writes it, after the crawl's
 // other statements, so FTS5 writes the crawl's entries as one segment at commit). The index's delete and
@@ -166,7 +168,8 @@ constexpr const char* kUpdateArticle =
     " duplicate_of = " LONGREAD_DUPLICATE_OF
     ", visible = CASE WHEN keep_override IS NULL THEN 1 - :junk ELSE keep_override END,"
     " full_text_fetched = :full_text_fetched, full_text_failures = :full_text_failures,"
-    " full_text_error = :full_text_error, simhash = :simhash, truncated = :truncated, pruned_at = NULL"
+    " full_text_error = :full_text_error, simhash = :simhash, truncated = :truncated, pruned_at = NULL,"
+    " rank_prior = :rank_prior"
     " WHERE id = :id";
 
 // Content unchanged but curation given again (a full-text page tried again, migration 0014): refresh it,
@@ -178,14 +181,14 @@ constexpr const char* kRefreshCuration =
     " junk = :junk, junk_reason = :junk_reason, duplicate_of = " LONGREAD_DUPLICATE_OF
     ", visible = CASE WHEN keep_override IS NULL THEN 1 - :junk ELSE keep_override END,"
     " full_text_fetched = :full_text_fetched, full_text_failures = :full_text_failures,"
-    " full_text_error = :full_text_error, simhash = :simhash, pruned_at = NULL"
+    " full_text_error = :full_text_error, simhash = :simhash, pruned_at = NULL, rank_prior = :rank_prior"
     " WHERE id = :id AND NOT (content_html = :content_html AND text = :text AND excerpt = :excerpt"
     " AND word_count = :word_count"
     " AND reading_minutes = :reading_minutes AND category = :category AND junk = :junk"
     " AND junk_reason = :junk_reason AND duplicate_of IS " LONGREAD_DUPLICATE_OF
     " AND full_text_fetched = :full_text_fetched AND full_text_failures = :full_text_failures"
     " AND full_text_error = :full_text_error"
-    " AND simhash = :simhash)";
+    " AND simhash = :simhash AND rank_prior = :rank_prior)";
 
 constexpr const char* kUpdateBlogCrawlState =
     "UPDATE blogs SET last_attempt_at = :attempted_at,"
@@ -297,7 +300,7 @@ constexpr const char* kCountVisibleInCategory =
 #define LONGREAD_ARTICLE_COLUMNS_TAIL                                                                  \
   " a.first_seen, a.content_hash, a.excerpt, a.word_count, a.reading_minutes, a.category, a.junk,"     \
   " a.junk_reason, a.duplicate_of, a.keep_override, a.full_text_fetched, a.simhash, a.votes, a.score," \
-  " a.truncated, b.title, b.site_url, b.category, a.full_text_error"
+  " a.truncated, a.rank_prior, b.title, b.site_url, b.category, a.full_text_error"
 #define LONGREAD_ARTICLE_FROM " FROM articles a JOIN blogs b ON b.id = a.blog_id"
 
 constexpr const char* kSelectFullArticle =
@@ -308,7 +311,19 @@ constexpr const char* kSelectListedArticles =
     "SELECT " LONGREAD_ARTICLE_COLUMNS_HEAD
     " '', '', ''," LONGREAD_ARTICLE_COLUMNS_TAIL LONGREAD_ARTICLE_FROM;
 constexpr const char* kCountListedArticles = "SELECT COUNT(*) FROM articles a";
-constexpr int kArticleColumnCount = 31;
+// Top by the votes cast in a period (ArticleQuery::votes_since): one range of votes_created (migration
+// 0018), counted per article, then those articles' rows. The unary + keeps the planner from walking all of
+// votes_article to group without sorting (EXPLAIN QUERY PLAN: SEARCH v USING COVERING INDEX votes_created
+// (created_at>?), then a temporary B-tree over the period's votes alone).
+#define LONGREAD_PERIOD_VOTES_FROM                                                                       \
+  " FROM (SELECT v.article_id, COUNT(*) AS period_votes FROM votes v WHERE v.created_at >= :votes_since" \
+  " GROUP BY +v.article_id) p JOIN articles a ON a.id = p.article_id"
+constexpr const char* kSelectListedByPeriodVotes =
+    "SELECT " LONGREAD_ARTICLE_COLUMNS_HEAD
+    " '', '', ''," LONGREAD_ARTICLE_COLUMNS_TAIL LONGREAD_PERIOD_VOTES_FROM
+    " JOIN blogs b ON b.id = a.blog_id";
+constexpr const char* kCountListedByPeriodVotes = "SELECT COUNT(*)" LONGREAD_PERIOD_VOTES_FROM;
+constexpr int kArticleColumnCount = 32;
 
 // ArticleQuery filters, appended (as text without values) to the two statements above.
 constexpr const char* kWhereAll = " WHERE 1 = 1";
@@ -318,10 +333,25 @@ constexpr const char* kAndCategory = " AND a.category = :category";
 constexpr const char* kAndSince = " AND a.display_at >= :since";
 constexpr const char* kAndNotBlog = " AND a.blog_id <> :exclude_blog_id";
 constexpr const char* kAndNotArticle = " AND a.id <> :exclude_article_id";
+constexpr const char* kAndVoted = " AND a.votes > 0";
 constexpr const char* kOrderNewest = " ORDER BY a.display_at DESC, a.id DESC";
 constexpr const char* kOrderTop = " ORDER BY a.votes DESC, a.display_at DESC, a.id DESC";
 constexpr const char* kOrderHot = " ORDER BY a.score DESC, a.display_at DESC, a.id DESC";
+constexpr const char* kOrderPeriodVotes =
+    " ORDER BY p.period_votes DESC, a.votes DESC, a.display_at DESC, a.id DESC";
 constexpr const char* kLimitOffset = " LIMIT :limit OFFSET :offset";
+
+// hot_page's walk down the hot order: the (id, blog_id) entries of articles_hot or articles_category_hot
+// (migration 0018), then the page's rows by id.
+constexpr const char* kWalkHot =
+    "SELECT a.id, a.blog_id FROM articles a WHERE a.visible = 1"
+    " ORDER BY a.score DESC, a.display_at DESC, a.id DESC";
+constexpr const char* kWalkCategoryHot =
+    "SELECT a.id, a.blog_id FROM articles a WHERE a.category = :category AND a.visible = 1"
+    " ORDER BY a.score DESC, a.display_at DESC, a.id DESC";
+constexpr const char* kSelectListedByIds =
+    "SELECT " LONGREAD_ARTICLE_COLUMNS_HEAD " '', '', ''," LONGREAD_ARTICLE_COLUMNS_TAIL LONGREAD_ARTICLE_FROM
+    " WHERE a.id IN (SELECT value FROM json_each(:ids))";
 
 constexpr const char* kSelectRecentJunk =
     "SELECT " LONGREAD_ARTICLE_COLUMNS_HEAD " '', '', ''," LONGREAD_ARTICLE_COLUMNS_TAIL LONGREAD_ARTICLE_FROM
@@ -632,10 +662,11 @@ ArticleView read_article_view(const Query& q) {
   a.votes = q.integer(24);
   a.score = q.real(25);
   a.truncated = q.int64(26) != 0;
-  v.blog_title = q.text(27);
-  v.blog_site_url = q.text(28);
-  v.blog_category = q.text(29);
-  a.full_text_error = q.text(30);
+  a.rank_prior = q.real(27);
+  v.blog_title = q.text(28);
+  v.blog_site_url = q.text(29);
+  v.blog_category = q.text(30);
+  a.full_text_error = q.text(31);
   return v;
 }
 
@@ -663,6 +694,72 @@ std::string fts5_match_expression(std::string_view input) {
   return match;
 }
 
+// One entry of the hot order as hot_page walks it: `position` is its rank in the walk.
+struct HotEntry {
+  std::int64_t id = 0;
+  std::int64_t blog_id = 0;
+  std::int64_t position = 0;
+};
+
+// Cuts page `page` (1-based) of `size` entries out of the walk `next` (which yields entries in hot order,
+// then nullopt), at most `cap` of one blog per page (HotPageQuery). Every page is cut in turn, so the pages
+// partition the walk: an entry held back from a full page leads the next. Returns the page in walk order
+// and whether anything is left for a later page.
+template <typename Next>
+Result<std::pair<std::vector<HotEntry>, bool>> cut_hot_page(Next next, int page, int size, int cap,
+                                                            bool strict) {
+  std::deque<HotEntry> carried;  // held back from earlier pages, in walk order
+  bool exhausted = false;
+  std::vector<HotEntry> taken;
+  for (int p = 1; p <= page; ++p) {
+    taken.clear();
+    std::unordered_map<std::int64_t, int> per_blog;
+    std::deque<HotEntry> held;
+    auto consider = [&](const HotEntry& e) {
+      int& n = per_blog[e.blog_id];
+      if (n < cap) {
+        ++n;
+        taken.push_back(e);
+      } else {
+        held.push_back(e);
+      }
+    };
+    for (const HotEntry& e : carried) {
+      if (static_cast<int>(taken.size()) < size) {
+        consider(e);
+      } else {
+        held.push_back(e);
+      }
+    }
+    while (!exhausted && static_cast<int>(taken.size()) < size &&
+           static_cast<int>(held.size()) <= HotPageQuery::kCapLookahead) {
+      auto e = next();
+      if (!e) return std::unexpected(e.error());
+      if (!*e) {
+        exhausted = true;
+        break;
+      }
+      consider(**e);
+    }
+    // One blog floods what is left, or the walk ran out: the held-back entries fill the page in order.
+    if (!strict) {
+      while (static_cast<int>(taken.size()) < size && !held.empty()) {
+        taken.push_back(held.front());
+        held.pop_front();
+      }
+    }
+    carried = std::move(held);
+    std::ranges::sort(taken, {}, &HotEntry::position);
+  }
+  bool more = !carried.empty();
+  if (!more && !exhausted) {
+    auto e = next();
+    if (!e) return std::unexpected(e.error());
+    more = e->has_value();
+  }
+  return std::pair{std::move(taken), more};
+}
+
 // The listing statement for a query: constant fragments chosen by which filters are set; values are bound.
 std::string listing_sql(const char* select, const ArticleQuery& query, bool with_order) {
   std::string sql = select;
@@ -672,7 +769,11 @@ std::string listing_sql(const char* select, const ArticleQuery& query, bool with
   if (query.since) sql += kAndSince;
   if (query.exclude_blog_id) sql += kAndNotBlog;
   if (query.exclude_article_id) sql += kAndNotArticle;
-  if (with_order) {
+  if (query.voted_only) sql += kAndVoted;
+  if (with_order && query.votes_since) {
+    sql += kOrderPeriodVotes;
+    sql += kLimitOffset;
+  } else if (with_order) {
     switch (query.order) {
       case ArticleOrder::kNewest:
         sql += kOrderNewest;
@@ -695,6 +796,7 @@ void bind_listing_filters(Query& q, const ArticleQuery& query) {
   if (query.since) q.bind(":since", to_unix(*query.since));
   if (query.exclude_blog_id) q.bind(":exclude_blog_id", *query.exclude_blog_id);
   if (query.exclude_article_id) q.bind(":exclude_article_id", *query.exclude_article_id);
+  if (query.votes_since) q.bind(":votes_since", to_unix(*query.votes_since));
 }
 
 Result<void> ensure_category(Connection& db, std::string_view slug) {
@@ -1129,7 +1231,8 @@ class SqliteStore final : public Store {
   Result<std::vector<ArticleView>> articles(const ArticleQuery& query) override {
     auto db = readers_.acquire();
     if (!db) return std::unexpected(db.error());
-    auto q = (*db)->query(listing_sql(kSelectListedArticles, query, true));
+    auto q = (*db)->query(
+        listing_sql(query.votes_since ? kSelectListedByPeriodVotes : kSelectListedArticles, query, true));
     if (!q) return db_error("cannot list articles", q.error());
     bind_listing_filters(*q, query);
     q->bind(":limit", std::max(query.limit, 0)).bind(":offset", std::max(query.offset, 0));
@@ -1140,10 +1243,11 @@ class SqliteStore final : public Store {
     auto db = readers_.acquire();
     if (!db) return std::unexpected(db.error());
     const bool only_blog_or_category = !query.include_junk && !query.since && !query.exclude_blog_id &&
-                                       !query.exclude_article_id && !(query.blog_id && query.category);
+                                       !query.exclude_article_id && !(query.blog_id && query.category) &&
+                                       !query.votes_since && !query.voted_only;
     std::string sql;
     if (!only_blog_or_category) {
-      sql = listing_sql(kCountListedArticles, query, false);
+      sql = listing_sql(query.votes_since ? kCountListedByPeriodVotes : kCountListedArticles, query, false);
     } else if (query.blog_id) {
       sql = kCountVisibleInBlog;
     } else if (query.category) {
@@ -1157,6 +1261,57 @@ class SqliteStore final : public Store {
     auto row = q->step();
     if (!row) return db_error("cannot count articles", row.error());
     return *row ? q->int64(0) : 0;  // no row: no such blog or category
+  }
+
+  Result<HotPage> hot_page(const HotPageQuery& query) override {
+    const int size = std::max(query.page_size, 1);
+    const int page = std::max(query.page, 1);
+    HotPage out;
+    if (query.per_blog_cap <= 0) {  // the plain hot order, one index walk with LIMIT/OFFSET
+      ArticleQuery plain{.category = query.category,
+                         .order = ArticleOrder::kHot,
+                         .exclude_blog_id = query.exclude_blog_id,
+                         .limit = size + 1,
+                         .offset = (page - 1) * size};
+      auto listed = articles(plain);
+      if (!listed) return std::unexpected(listed.error());
+      out.has_more = static_cast<int>(listed->size()) > size;
+      if (out.has_more) listed->pop_back();
+      out.articles = std::move(*listed);
+      return out;
+    }
+    auto db = readers_.acquire();
+    if (!db) return std::unexpected(db.error());
+    auto walk = (*db)->query(query.category ? kWalkCategoryHot : kWalkHot);
+    if (!walk) return db_error("cannot list hot articles", walk.error());
+    if (query.category) walk->bind(":category", *query.category);
+    std::int64_t position = 0;
+    auto next = [&]() -> Result<std::optional<HotEntry>> {
+      for (;;) {
+        auto row = walk->step();
+        if (!row) return db_error("cannot list hot articles", row.error());
+        if (!*row) return std::optional<HotEntry>{};
+        const std::int64_t blog_id = walk->int64(1);
+        if (query.exclude_blog_id && blog_id == *query.exclude_blog_id) continue;
+        return std::optional<HotEntry>{HotEntry{walk->int64(0), blog_id, position++}};
+      }
+    };
+    auto cut = cut_hot_page(next, page, size, query.per_blog_cap, query.strict_cap);
+    if (!cut) return std::unexpected(cut.error());
+    out.has_more = cut->second;
+    if (cut->first.empty()) return out;
+    std::vector<std::int64_t> ids;
+    for (const HotEntry& e : cut->first) ids.push_back(e.id);
+    auto q = (*db)->query(kSelectListedByIds);
+    if (!q) return db_error("cannot list hot articles", q.error());
+    q->bind(":ids", ids_json(ids));
+    auto rows = read_article_views(*q, "cannot list hot articles");
+    if (!rows) return std::unexpected(rows.error());
+    std::unordered_map<std::int64_t, std::size_t> rank;
+    for (std::size_t i = 0; i < ids.size(); ++i) rank.emplace(ids[i], i);
+    std::ranges::sort(*rows, {}, [&](const ArticleView& v) { return rank.at(v.article.id); });
+    out.articles = std::move(*rows);
+    return out;
   }
 
   Result<std::vector<SearchHit>> search(std::string_view query, int limit, int offset) override {
@@ -2016,6 +2171,7 @@ class SqliteStore final : public Store {
       q.bind(":full_text_failures", article.full_text_failures);
       q.bind(":full_text_error", article.full_text_error);
       q.bind(":simhash", std::bit_cast<std::int64_t>(article.simhash));
+      q.bind(":rank_prior", article.rank_prior);
     };
     auto bind_content = [&](Query& q) {
       q.bind(":title", article.title).bind(":link", article.link).bind(":author", article.author);

@@ -169,6 +169,7 @@ bool measure_queries(storage::Store& store, int rounds, TimePoint now) {
   auto count = [&](storage::ArticleQuery q) {
     return [&store, q] { return store.count_articles(q).has_value(); };
   };
+  auto hot = [&](storage::HotPageQuery q) { return [&store, q] { return store.hot_page(q).has_value(); }; };
   auto search = [&](const char* terms) {
     return [&store, terms] { return store.search(terms, 20, 0).has_value(); };
   };
@@ -178,6 +179,18 @@ bool measure_queries(storage::Store& store, int rounds, TimePoint now) {
          time_it("articles top", list({.order = storage::ArticleOrder::kTop})) &&
          time_it("articles top this week (since)",
                  list({.since = now - std::chrono::days(7), .order = storage::ArticleOrder::kTop})) &&
+         time_it("top this week (votes cast)", list({.votes_since = now - std::chrono::days(7),
+                                                     .voted_only = true,
+                                                     .order = storage::ArticleOrder::kTop})) &&
+         time_it("hot_page 1, 2 per blog", hot({.page = 1, .per_blog_cap = 2})) &&
+         time_it("hot_page 40, 2 per blog", hot({.page = 40, .per_blog_cap = 2})) &&
+         time_it("hot_page 1 of a category, 2 per blog",
+                 hot({.category = "history", .page = 1, .per_blog_cap = 2})) &&
+         time_it("more in a category (5, one per blog)", hot({.category = "history",
+                                                              .exclude_blog_id = 7,
+                                                              .page_size = 5,
+                                                              .per_blog_cap = 1,
+                                                              .strict_cap = true})) &&
          time_it("articles hot", list({.order = storage::ArticleOrder::kHot})) &&
          time_it("articles by category, newest", list({.category = "history"})) &&
          time_it("articles by category, hot",

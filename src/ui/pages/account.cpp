@@ -10,6 +10,7 @@
 
 #include <chrono>
 
+#include "core/strings.h"
 #include "pages/forms.h"
 #include "pages/pages.h"
 #include "web/client_address.h"
@@ -19,19 +20,40 @@ namespace {
 
 enum class Mode { kSignUp, kLogIn };
 
-web::Response account_form(View& view, Mode mode, std::string_view next, std::string_view email,
-                           std::string_view message, int status) {
+// What the form will do besides logging in (PendingAction), said above it so that a crafted link cannot
+// cast a vote unseen: "Your vote for “Title” counts as soon as you log in."
+Html pending_notice(const View& view, Mode mode, std::string_view then) {
+  const auto action = parse_pending(then);
+  if (!action) return {};
+  auto article = view.store().article(action->article_id);
+  if (!article || !*article) return {};
+  const std::string title =
+      trim((*article)->article.title).empty() ? "Untitled" : std::string(trim((*article)->article.title));
+  return html(
+      "<p class=\"pending\" role=\"status\">{} &ldquo;{}&rdquo; {} as soon as you {}.</p>\n",
+      action->kind == PendingAction::Kind::kVote ? Html::literal("Your vote for") : Html::literal("Saving"),
+      text(title),
+      action->kind == PendingAction::Kind::kVote ? Html::literal("counts")
+                                                 : Html::literal("to your reading list happens"),
+      mode == Mode::kSignUp ? Html::literal("sign up") : Html::literal("log in"));
+}
+
+web::Response account_form(View& view, Mode mode, std::string_view next, std::string_view then,
+                           std::string_view email, std::string_view message, int status) {
   const bool signup = mode == Mode::kSignUp;
-  const std::string encoded_next = web::url_encode(safe_next(next));
+  const auto pending = parse_pending(then);
+  const std::string pending_param = pending ? "&then=" + web::url_encode(pending_value(*pending)) : "";
+  const std::string encoded_next = web::url_encode(safe_next(next)) + pending_param;
   Page out;
   out.title = signup ? "Sign up" : "Log in";
   out.description = signup ? "Create an account to vote and keep a reading list." : "Log in to your account.";
   out.path = signup ? "/signup" : "/login";
   out.status = status;
   out.body = html(
-      "<h1 class=\"page-title\">{}</h1>\n{}"
+      "<h1 class=\"page-title\">{}</h1>\n{}{}"
       "<form method=\"post\" action=\"{}\" class=\"account-form\">\n"
-      "<input type=\"hidden\" name=\"csrf\" value=\"{}\"><input type=\"hidden\" name=\"next\" value=\"{}\">\n"
+      "<input type=\"hidden\" name=\"csrf\" value=\"{}\"><input type=\"hidden\" name=\"next\" "
+      "value=\"{}\">{}\n"
       "<label for=\"email\">Email</label>\n"
       "<input id=\"email\" type=\"email\" name=\"email\" required maxlength=\"254\" autocomplete=\"email\" "
       "value=\"{}\">\n"
@@ -41,8 +63,11 @@ web::Response account_form(View& view, Mode mode, std::string_view next, std::st
       "<button type=\"submit\" class=\"button primary\">{}</button>\n</form>\n<p>{}</p>\n",
       text(out.title),
       message.empty() ? Html() : html("<p class=\"form-error\" role=\"alert\">{}</p>\n", text(message)),
-      signup ? Html::literal("/signup") : Html::literal("/login"), attr(view.csrf_token(true)),
-      attr(safe_next(next)), attr(email), signup ? Html::literal(" (at least 10 characters)") : Html(),
+      pending_notice(view, mode, then), signup ? Html::literal("/signup") : Html::literal("/login"),
+      attr(view.csrf_token(true)), attr(safe_next(next)),
+      pending ? html("<input type=\"hidden\" name=\"then\" value=\"{}\">", attr(pending_value(*pending)))
+              : Html(),
+      attr(email), signup ? Html::literal(" (at least 10 characters)") : Html(),
       signup ? Html::literal("10") : Html::literal("1"),
       signup ? Html::literal("new-password") : Html::literal("current-password"), text(out.title),
       signup ? html("Already have an account? <a href=\"{}\">Log in</a>", attr("/login?next=" + encoded_next))
@@ -135,18 +160,19 @@ Result<web::Response> submit(View& view, const web::Request& request, Mode mode)
   auto form = parse_form(request);
   if (!form) return std::unexpected(form.error());
   const std::string_view next = form_value(*form, "next");
+  const std::string_view then = form_value(*form, "then");
   const std::string_view email = form_value(*form, "email");
   // Only echo back an address of sane length (a 10,000-character one is not shown again).
   const std::string_view shown_email = email.size() <= 254 ? email : std::string_view();
   if (!view.csrf_valid(form_value(*form, "csrf"))) {
-    return account_form(view, mode, next, shown_email,
+    return account_form(view, mode, next, then, shown_email,
                         "This form has expired or was not sent from this site. Please try again.", 403);
   }
   const std::string_view password = form_value(*form, "password");
   auto failed = [&](const Error& error) -> Result<web::Response> {
     const int status = form_error_status(error.kind);
     if (status == 0) return std::unexpected(error);
-    auto res = account_form(view, mode, next, shown_email, error.display(), status);
+    auto res = account_form(view, mode, next, then, shown_email, error.display(), status);
     if (error.kind == ErrorKind::kRateLimited) {
       res.set_header("Retry-After", "60");  // RFC 9110 section 10.2.3; the page says how long exactly
     }
@@ -156,12 +182,16 @@ Result<web::Response> submit(View& view, const web::Request& request, Mode mode)
     auto session =
         view.accounts().log_in(email, password, web::client_key(request.remote_address), view.now());
     if (!session) return failed(session.error());
+    do_pending(view, session->reader_id, then);
     return with_session(view, *session, safe_next(next));
   }
   auto signed_up =
       view.accounts().sign_up(email, password, web::client_key(request.remote_address), view.now());
   if (!signed_up) return failed(signed_up.error());
-  if (signed_up->session) return with_session(view, *signed_up->session, safe_next(next));
+  if (signed_up->session) {
+    do_pending(view, signed_up->session->reader_id, then);
+    return with_session(view, *signed_up->session, safe_next(next));
+  }
   if (signed_up->mail) send_mail(view.options(), *signed_up->mail);
   // The same page for a new address, a pending one and one that has an account: the mail differs.
   return private_page(
@@ -182,7 +212,8 @@ Result<web::Response> submit(View& view, const web::Request& request, Mode mode)
 
 Result<web::Response> signup_form(View& view, const web::Request& request, const Params&) {
   if (view.logged_in()) return see_other(view, safe_next(request.param("next").value_or("/")));
-  return account_form(view, Mode::kSignUp, request.param("next").value_or("/"), "", "", 200);
+  return account_form(view, Mode::kSignUp, request.param("next").value_or("/"),
+                      request.param("then").value_or(""), "", "", 200);
 }
 
 Result<web::Response> signup(View& view, const web::Request& request, const Params&) {
@@ -191,7 +222,8 @@ Result<web::Response> signup(View& view, const web::Request& request, const Para
 
 Result<web::Response> login_form(View& view, const web::Request& request, const Params&) {
   if (view.logged_in()) return see_other(view, safe_next(request.param("next").value_or("/")));
-  return account_form(view, Mode::kLogIn, request.param("next").value_or("/"), "", "", 200);
+  return account_form(view, Mode::kLogIn, request.param("next").value_or("/"),
+                      request.param("then").value_or(""), "", "", 200);
 }
 
 Result<web::Response> login(View& view, const web::Request& request, const Params&) {

@@ -9,6 +9,8 @@
 namespace longread::ui::pages {
 namespace {
 
+constexpr int kMoreInCategory = 5;
+
 std::optional<std::int64_t> leading_id(std::string_view segment) {
   std::int64_t id = 0;
   const auto [end, ec] = std::from_chars(segment.data(), segment.data() + segment.size(), id);
@@ -39,32 +41,21 @@ Html more_from_blog(const View& view, const storage::ArticleView& current, const
               text(blog_name), article_list(view, *articles, options));
 }
 
+// "More in <category>": the category's hot order (docs/ranking.md) from other blogs, one article per blog,
+// with excerpts and the same vote control as the listings.
 Html more_in_category(const View& view, const storage::ArticleView& current, const std::string& category) {
-  storage::ArticleQuery query;
-  query.category = category;
-  query.exclude_blog_id = current.article.blog_id;
-  query.limit = 5;
-  auto articles = view.store().articles(query);
-  if (!articles || articles->empty()) return {};
+  auto listed = view.store().hot_page({.category = category,
+                                       .exclude_blog_id = current.article.blog_id,
+                                       .page = 1,
+                                       .page_size = kMoreInCategory,
+                                       .per_blog_cap = 1,
+                                       .strict_cap = true});
+  if (!listed || listed->articles.empty()) return {};
   ItemOptions options;
   options.show_category = false;
   options.heading_h3 = true;
-  options.excerpt_bytes = 0;
-  Html items;
-  for (const auto& item : *articles) {
-    const model::Article& a = item.article;
-    items += html(
-        "<li class=\"item\" data-item>\n<h3><a href=\"{}\">{}</a></h3>\n<div class=\"meta\"><a "
-        "href=\"{}\">{}</a>"
-        "<span class=\"sep\" aria-hidden=\"true\">•</span>{} • {}</div>\n</li>\n",
-        attr(article_path(a)), text(trim(a.title).empty() ? "Untitled" : a.title), attr(blog_path(a.blog_id)),
-        text(blog_display_name(item.blog_title, item.blog_site_url)),
-        text(relative_age(a.display_date(), view.now())), text(plural(a.votes, "vote", "votes")));
-  }
-  return html(
-      "<section class=\"related more-in-category\">\n<h2>More in {}</h2>\n<ol "
-      "class=\"items\">\n{}</ol>\n</section>\n",
-      text(view.category_name(category)), items);
+  return html("<section class=\"related more-in-category\">\n<h2>More in {}</h2>\n{}</section>\n",
+              text(view.category_name(category)), article_list(view, listed->articles, options));
 }
 
 }  // namespace

@@ -1,4 +1,5 @@
-// "/category/<slug>" — the newest articles filed under one category.
+// "/category/<slug>" — the articles filed under one category, in the front page's hot order with its
+// per-blog cap (docs/ranking.md).
 #include "pages/pages.h"
 
 namespace longread::ui::pages {
@@ -8,12 +9,10 @@ Result<web::Response> category(View& view, const web::Request& request, const Pa
   auto page = page_number(request);
   if (!page) return std::unexpected(page.error());
   const int size = view.options().page_size;
-  storage::ArticleQuery query;
-  query.category = slug;
-  query.limit = size + 1;
-  query.offset = (*page - 1) * size;
-  auto articles = view.store().articles(query);
-  if (!articles) return std::unexpected(articles.error());
+  auto listed = view.store().hot_page(
+      {.category = slug, .page = *page, .page_size = size, .per_blog_cap = view.options().per_blog_cap});
+  if (!listed) return std::unexpected(listed.error());
+  auto* articles = &listed->articles;
   if (articles->empty()) {
     // A category with no visible articles is only a page if the store knows it.
     bool known = false;
@@ -23,8 +22,7 @@ Result<web::Response> category(View& view, const web::Request& request, const Pa
     if (!known || *page > 1)
       return fail(ErrorKind::kNotFound, "ui: no category " + slug, "No such category.");
   }
-  const bool has_older = static_cast<int>(articles->size()) > size;
-  if (has_older) articles->pop_back();
+  const bool has_older = listed->has_more;
 
   const std::string name = view.category_name(slug);
   ItemOptions options;

@@ -3,6 +3,8 @@
 #include <charconv>
 #include <chrono>
 
+#include <spdlog/spdlog.h>
+
 #include "core/strings.h"
 #include "pages/pages.h"
 
@@ -64,8 +66,45 @@ web::Response see_other(const View& view, std::string_view location) {
   return res;
 }
 
-web::Response login_first(const View& view, const web::Request& request, std::string_view next) {
-  const std::string login = "/login?next=" + web::url_encode(safe_next(next));
+std::optional<PendingAction> parse_pending(std::string_view then) {
+  PendingAction action;
+  if (then.starts_with("vote:")) {
+    action.kind = PendingAction::Kind::kVote;
+  } else if (then.starts_with("save:")) {
+    action.kind = PendingAction::Kind::kSave;
+  } else {
+    return std::nullopt;
+  }
+  const auto id = parse_int64(then.substr(5));
+  if (!id || *id <= 0) return std::nullopt;
+  action.article_id = *id;
+  return action;
+}
+
+std::string pending_value(const PendingAction& action) {
+  return (action.kind == PendingAction::Kind::kVote ? "vote:" : "save:") + std::to_string(action.article_id);
+}
+
+void do_pending(const View& view, std::int64_t reader_id, std::string_view then) {
+  const auto action = parse_pending(then);
+  if (!action) return;
+  std::optional<Error> failed;
+  if (action->kind == PendingAction::Kind::kVote) {
+    if (auto voted = view.store().set_vote(reader_id, action->article_id, true, view.now()); !voted)
+      failed = voted.error();
+  } else if (auto saved = view.store().set_saved(reader_id, action->article_id, true, view.now()); !saved) {
+    failed = saved.error();
+  }
+  if (failed && failed->kind != ErrorKind::kNotFound) {
+    spdlog::warn("ui: reader_id={} article_id={} the action started before log-in failed: {}", reader_id,
+                 action->article_id, failed->message);
+  }
+}
+
+web::Response login_first(const View& view, const web::Request& request, std::string_view next,
+                          std::optional<PendingAction> then) {
+  std::string login = "/login?next=" + web::url_encode(safe_next(next));
+  if (then) login += "&then=" + web::url_encode(pending_value(*then));
   if (wants_json(request)) {
     // The URL is a site path built from an encoded value: no quote or backslash can appear in it.
     return json_response(401, "{\"error\":\"Please log in first.\",\"login\":\"" + login + "\"}");

@@ -28,8 +28,24 @@ web::Response json_response(int status, std::string body);
 
 // 303 See Other to `location` (RFC 9110 section 15.4.4: the answer to a POST is fetched with GET).
 web::Response see_other(const View& view, std::string_view location);
-// A visitor who must log in first: to /login, coming back to `next` afterwards (JSON: 401 with the URL).
-web::Response login_first(const View& view, const web::Request& request, std::string_view next);
+// What a visitor started that needs an account (a vote, a reading-list add), carried through log-in or
+// sign-up as "then" ("vote:12", "save:12": a query parameter of /login and /signup, then a hidden field of
+// their forms, which name it) and done as soon as the visitor has a session.
+struct PendingAction {
+  enum class Kind { kVote, kSave };
+  Kind kind = Kind::kVote;
+  std::int64_t article_id = 0;
+};
+std::optional<PendingAction> parse_pending(std::string_view then);
+std::string pending_value(const PendingAction& action);
+// Does `then` (when it is a PendingAction) for `reader_id`. An article that is gone or hidden since is
+// skipped: logging in still succeeds.
+void do_pending(const View& view, std::int64_t reader_id, std::string_view then);
+
+// A visitor who must log in first: to /login, coming back to `next` afterwards (JSON: 401 with the URL),
+// with `then` done once logged in.
+web::Response login_first(const View& view, const web::Request& request, std::string_view next,
+                          std::optional<PendingAction> then = std::nullopt);
 // A page of one visitor's own (account forms, settings): the title as heading, then `body`; never stored
 // by caches (`Cache-Control: no-store`).
 web::Response private_page(View& view, std::string_view title, std::string_view path, Html body, int status);

@@ -1,6 +1,6 @@
-// "/" — the front page in "hot" order (votes decayed by age, stored in articles.score by migration 0005:
-// with no votes it is simply the newest first) and "/newest" — strictly by date; both paginated with
-// ?page=N.
+// "/" — the front page in "hot" order (docs/ranking.md: votes, age and a prior for depth and quiet blogs,
+// stored in articles.score; at most SiteOptions::per_blog_cap articles of one blog per page) and
+// "/newest" — strictly by date; both paginated with ?page=N.
 #include "pages/pages.h"
 
 namespace longread::ui::pages {
@@ -18,17 +18,27 @@ Result<web::Response> listing(View& view, const web::Request& request, const Lis
   auto page = page_number(request);
   if (!page) return std::unexpected(page.error());
   const int size = view.options().page_size;
-  storage::ArticleQuery query;
-  query.order = what.order;
-  query.limit = size + 1;  // one more than shown tells whether an older page exists
-  query.offset = (*page - 1) * size;
-  auto articles = view.store().articles(query);
-  if (!articles) return std::unexpected(articles.error());
+  Result<storage::HotPage> listed;
+  if (what.order == storage::ArticleOrder::kHot) {
+    listed = view.store().hot_page(
+        {.page = *page, .page_size = size, .per_blog_cap = view.options().per_blog_cap});
+  } else {
+    storage::ArticleQuery query;
+    query.order = what.order;
+    query.limit = size + 1;  // one more than shown tells whether an older page exists
+    query.offset = (*page - 1) * size;
+    auto rows = view.store().articles(query);
+    if (!rows) return std::unexpected(rows.error());
+    listed = storage::HotPage{.articles = std::move(*rows)};
+    listed->has_more = static_cast<int>(listed->articles.size()) > size;
+    if (listed->has_more) listed->articles.pop_back();
+  }
+  if (!listed) return std::unexpected(listed.error());
+  auto* articles = &listed->articles;
   if (articles->empty() && *page > 1) {
     return fail(ErrorKind::kNotFound, "ui: listing beyond the end", "There is no such page.");
   }
-  const bool has_older = static_cast<int>(articles->size()) > size;
-  if (has_older) articles->pop_back();
+  const bool has_older = listed->has_more;
 
   const std::string path = what.path;
   Page out;

@@ -78,7 +78,12 @@ Result<web::Response> reading_list_change(View& view, const web::Request& reques
       auto article = view.store().article(*id);
       if (article && *article) next = article_path((*article)->article);
     }
-    return login_first(view, request, next);
+    // The add is done once they have logged in or signed up (PendingAction), like a visitor's vote.
+    const std::string_view wanted = form_value(*form, "action");
+    return login_first(view, request, next,
+                       wanted.empty() || wanted == "add"
+                           ? std::optional<PendingAction>({PendingAction::Kind::kSave, *id})
+                           : std::nullopt);
   }
   if (!view.csrf_valid(form_value(*form, "csrf"))) return csrf_rejected(view, request);
   const std::string_view action = form_value(*form, "action").empty() ? "add" : form_value(*form, "action");

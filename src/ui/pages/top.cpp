@@ -1,5 +1,6 @@
-// "/top" — the most voted articles of the past week; "?period=month" and "?period=all" for the past 30
-// days and all time.
+// "/top" — the articles most voted for in the past week, counting the votes cast in it (not the articles'
+// dates); "?period=month" and "?period=all" for the past 30 days and all time. Only articles with votes
+// are listed: a period without any says so.
 #include <chrono>
 
 #include "pages/pages.h"
@@ -15,15 +16,20 @@ Result<web::Response> top(View& view, const web::Request& request, const Params&
   std::string base;
   storage::ArticleQuery query;
   query.order = storage::ArticleOrder::kTop;
+  query.voted_only = true;
+  std::string_view empty;
   if (period == "week") {
-    query.since = view.now() - std::chrono::days(7);
+    query.votes_since = view.now() - std::chrono::days(7);
+    empty = "No votes this week yet.";
     heading = "Top this week";
     base = "/top";
   } else if (period == "month") {
-    query.since = view.now() - std::chrono::days(30);
+    query.votes_since = view.now() - std::chrono::days(30);
+    empty = "No votes this month yet.";
     heading = "Top this month";
     base = "/top?period=month";
   } else if (period == "all") {
+    empty = "No votes yet.";
     heading = "Top of all time";
     base = "/top?period=all";
   } else {
@@ -52,7 +58,7 @@ Result<web::Response> top(View& view, const web::Request& request, const Params&
       "<h1 class=\"page-title\">{}</h1>\n<nav class=\"periods\" aria-label=\"Period\">{}{}{}</nav>\n{}{}",
       text(heading), tab("week", "/top", "This week"), tab("month", "/top?period=month", "This month"),
       tab("all", "/top?period=all", "All time"),
-      articles->empty() ? Html::literal("<p class=\"empty\">No votes in this period yet.</p>\n")
+      articles->empty() ? html("<p class=\"empty\">{}</p>\n", text(empty))
                         : article_list(view, *articles, {}),
       pager(base, *page, has_older));
   return view.render(out);

@@ -12,7 +12,12 @@ Result<web::Response> set_vote(View& view, const web::Request& request, const Pa
   auto form = parse_form(request);
   if (!form) return std::unexpected(form.error());
   const std::string next = safe_next(form_value(*form, "next"));
-  if (!view.logged_in()) return login_first(view, request, next);
+  // A visitor's vote is counted once they have logged in or signed up (PendingAction); an unvote has
+  // nothing to keep.
+  if (!view.logged_in()) {
+    return login_first(view, request, next,
+                       vote ? std::optional<PendingAction>({PendingAction::Kind::kVote, *id}) : std::nullopt);
+  }
   if (!view.csrf_valid(form_value(*form, "csrf"))) return csrf_rejected(view, request);
   auto state = view.store().set_vote(view.reader()->reader_id, *id, vote, view.now());
   if (!state) {
