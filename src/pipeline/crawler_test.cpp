@@ -364,7 +364,7 @@ TEST_F(CrawlTest, AFooterInEveryPostIsRemovedAndNoLongerPadsAShortPost) {
   write(dir_ / "www/ledger.xml", feed(items));
   const auto id = add_blog("/ledger.xml");
   const auto crawl_summaries = [&] {
-    fetch::HttpClient client({});
+    fetch::HttpClient client(fixture_client_options());
     CrawlOptions options;
     options.all = true;
     options.fetch_full_text = false;  // the entries are whole; no page is asked for
