@@ -303,15 +303,16 @@ struct Server::Impl {
       }
     }
     if (refused != nullptr) {
-      beast::error_code ignored;
-      [[maybe_unused]] const auto sent = ::send(socket.native_handle(), kOverCapacity.data(),
-                                                kOverCapacity.size(), MSG_DONTWAIT | MSG_NOSIGNAL);
-      socket.close(ignored);
+      // Logged before the answer goes out, so whoever sees the 503 can also find the line.
       std::uint64_t count = 0;
       if (refusal_log.due(count)) {
         spdlog::warn("http refused {} connection(s) over {} (last from {})", count, refused,
                      key.empty() ? peer : key);
       }
+      beast::error_code ignored;
+      [[maybe_unused]] const auto sent = ::send(socket.native_handle(), kOverCapacity.data(),
+                                                kOverCapacity.size(), MSG_DONTWAIT | MSG_NOSIGNAL);
+      socket.close(ignored);
       return;
     }
     net::co_spawn(conn->stream.get_executor(), session(conn, id), net::detached);
