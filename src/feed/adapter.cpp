@@ -60,9 +60,18 @@ Author split_author(std::string_view author) {
   if (email.empty()) return {plain_text(author), {}};
   const auto at = static_cast<std::size_t>(email.data() - author.data());
   std::string rest = std::string(author.substr(0, at)) + std::string(author.substr(at + email.size()));
+  // One pass per bracket pair, so that a hostile author of a million "()" costs linear time.
   for (const std::string_view empty_brackets : {"()", "<>", "[]"}) {
-    for (auto pos = rest.find(empty_brackets); pos != std::string::npos; pos = rest.find(empty_brackets))
-      rest.erase(pos, empty_brackets.size());
+    std::string kept;
+    kept.reserve(rest.size());
+    for (std::size_t i = 0; i < rest.size();) {
+      if (std::string_view(rest).substr(i, 2) == empty_brackets) {
+        i += 2;
+      } else {
+        kept.push_back(rest[i++]);
+      }
+    }
+    rest = std::move(kept);
   }
   std::string_view name = trim(rest);
   if (name.starts_with('(')) name.remove_prefix(1);
