@@ -270,6 +270,30 @@ try {
     await readerContext.close();
   });
 
+  await check("a visitor's vote is kept across log-in and counted once logged in", async () => {
+    const setup = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    const email = `voter${Date.now()}@example.org`;
+    await signUp(watch(await setup.newPage()), email);
+    await setup.close();
+
+    const visitorContext = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    // Not watched: the vote's 401 (the answer that sends a visitor to log in) is a console error by design.
+    const visitor = await visitorContext.newPage();
+    visitor.on("pageerror", (error) => pageErrors.push(String(error)));
+    await visitor.goto(base + articlePath);
+    const votesBefore = parseInt(await visitor.textContent(".article form.vote .votes"), 10) || 0;
+    await Promise.all([visitor.waitForNavigation(), visitor.click(".article form.vote button")]);
+    assert.match(visitor.url(), /\/login\?next=.*&then=vote%3A\d+$/);
+    assert.match(await visitor.textContent("p.pending"), /Your vote for .Lock-free queues, part 2. counts as soon as you log in/);
+    await visitor.fill("#email", email);
+    await visitor.fill("#password", "a long passphrase");
+    await Promise.all([visitor.waitForNavigation(), visitor.click("form.account-form button[type=submit]")]);
+    assert.match(visitor.url(), /\/read\/\d+-lock-free-queues-part-2$/, "back on the article");
+    assert.equal(await visitor.getAttribute(".article form.vote button", "aria-pressed"), "true");
+    assert.equal(parseInt(await visitor.textContent(".article form.vote .votes"), 10), votesBefore + 1);
+    await visitorContext.close();
+  });
+
   await check("each control shows its shortcut beside it, as the original does", async () => {
     await page.goto(base + articlePath);
     const visibleText = (selector) => page.$eval(selector, (el) => el.innerText.replace(/\s+/g, " ").trim());
