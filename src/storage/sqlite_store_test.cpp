@@ -11,6 +11,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <set>
 #include <string>
 #include <thread>
@@ -828,6 +829,10 @@ TEST_F(StoreTest, HostileSearchQueriesNeverError) {
                             "a\"b",
                             "{title}: x",
                             "\x01\x02",
+                            "\"\"",
+                            "\" \"",
+                            "\"AND\" OR \"NEAR(\"",
+                            "\"tables\" \"",
                             "😀"}) {
     auto hits = store_->search(query, 10, 0);
     EXPECT_TRUE(hits) << query << ": " << hits.error().message;
@@ -850,6 +855,145 @@ TEST_F(StoreTest, SearchFollowsKeepOverrides) {
   ASSERT_TRUE(store_->set_keep_override(id, false));
   EXPECT_TRUE(store_->search("sourdough", 10, 0).value().empty());
   EXPECT_EQ(raw_exec(path_, "INSERT INTO articles_fts (articles_fts) VALUES ('integrity-check')"), "");
+}
+
+// Search ranks by BM25 relevance (title weighted 10x the text) halved for every kSearchHalfLifeDays of age
+// (docs/storage.md, "Search"): score = ln(-bm25) + display_at * ln(2) / (half-life in seconds). An old
+// article that matches strongly (in its title) and a newer one that matches weakly (once in its text) rank
+// by that score: relevance wins when they are days apart, recency when they are decades apart. Before,
+// BM25 alone ranked, so the strong match came first in both cases.
+TEST_F(StoreTest, SearchBlendsRelevanceWithRecencyAsDocumented) {
+  const auto blog = add_blog("https://a.example/feed");
+  struct Case {
+    std::string word;
+    int days_apart;
+  };
+  const std::vector<Case> cases = {{"zeppelin", 10}, {"dirigible", 40 * 365}};
+  std::vector<model::Article> articles;
+  for (const auto& c : cases) {
+    auto strong = make_article("strong-" + c.word, "The " + c.word + " and its engines", day(0));
+    strong.text =
+        "A history of the " + c.word + ": every " + c.word + " built, and why the " + c.word + " failed.";
+    auto weak = make_article("weak-" + c.word, "Notes from a week", day(c.days_apart));
+    weak.text = "Trains, boats, a museum, a " + c.word +
+                " in a picture, bridges, harbours, ferries, canals, locks, tunnels and roads.";
+    articles.push_back(strong);
+    articles.push_back(weak);
+  }
+  save(ok_record(blog, day(0), articles));
+
+  constexpr double kLn2 = 0.6931471805599453;
+  std::vector<std::string> first_titles;
+  for (const auto& c : cases) {
+    // What the documented formula says, from FTS5's own bm25() and each row's display_at.
+    const std::string match = "'\"" + c.word + "\"'";
+    const auto ids =
+        raw_query(path_, ("SELECT rowid FROM articles_fts WHERE articles_fts MATCH " + match).c_str());
+    const auto bm25 = raw_query(
+        path_,
+        ("SELECT bm25(articles_fts, 10.0, 1.0) FROM articles_fts WHERE articles_fts MATCH " + match).c_str());
+    ASSERT_EQ(ids.size(), 2u);
+    std::vector<std::pair<double, std::string>> expected;
+    for (std::size_t i = 0; i < ids.size(); ++i) {
+      const auto display_at =
+          std::stod(raw_query(path_, ("SELECT display_at FROM articles WHERE id = " + ids[i]).c_str()).at(0));
+      const double score =
+          std::log(-std::stod(bm25[i])) + display_at * kLn2 / (kSearchHalfLifeDays * 86'400.0);
+      expected.emplace_back(score, ids[i]);
+    }
+    std::sort(expected.rbegin(), expected.rend());
+    // Relevance alone puts the title match first.
+    const auto by_relevance = raw_query(path_, ("SELECT rowid FROM articles_fts WHERE articles_fts MATCH " +
+                                                match + " ORDER BY bm25(articles_fts, 10.0, 1.0)")
+                                                   .c_str());
+
+    const auto hits = store_->search(c.word, 10, 0).value();
+    ASSERT_EQ(hits.size(), 2u);
+    EXPECT_EQ(std::to_string(hits[0].view.article.id), expected[0].second) << c.word;
+    EXPECT_EQ(std::to_string(hits[1].view.article.id), expected[1].second) << c.word;
+    EXPECT_EQ(raw_query(path_, ("SELECT title FROM articles WHERE id = " + by_relevance.at(0)).c_str()).at(0),
+              "The " + c.word + " and its engines");
+    first_titles.push_back(hits[0].view.article.title);
+  }
+  // Days apart, the strong old match leads; decades apart, the weak new one does.
+  EXPECT_EQ(first_titles, (std::vector<std::string>{"The zeppelin and its engines", "Notes from a week"}));
+}
+
+// Only the newest kSearchCandidates matches of a query are ranked (by article id, the order articles were
+// stored in). A word in more articles than that finds only the newest of them, however well an older one
+// matches; a rare word, or a rare word ANDed with the common one, still finds its oldest match, because
+// FTS5 walks only the rows that match the whole query.
+TEST_F(StoreTest, SearchRanksTheNewestCandidatesAndKeepsARareWordsOldMatch) {
+  const auto blog = add_blog("https://a.example/feed");
+  constexpr int kOlder = 40;
+  std::vector<model::Article> articles;
+  for (int i = 0; i < kSearchCandidates + kOlder; ++i) {
+    // The oldest match best: "ordinary" in the title and three times in the text.
+    auto a = make_article("g" + std::to_string(i),
+                          i < kOlder ? "Ordinary ordinary" : "Item " + std::to_string(i), day(i / 100));
+    a.text = i < kOlder ? "ordinary ordinary ordinary" : "an ordinary day number " + std::to_string(i);
+    if (i == 0) a.text += " and a quasar";
+    articles.push_back(a);
+  }
+  save(ok_record(blog, day(30), articles));
+  std::map<std::string, std::int64_t> id_of;
+  const auto keys = store_->article_keys(blog).value();
+  for (const auto& key : keys) id_of[key.guid] = key.id;
+  std::int64_t newest_old = 0;
+  for (int i = 0; i < kOlder; ++i) newest_old = std::max(newest_old, id_of.at("g" + std::to_string(i)));
+
+  const auto all = store_->search("ordinary", kSearchCandidates * 2, 0).value();
+  EXPECT_EQ(all.size(), static_cast<std::size_t>(kSearchCandidates));
+  for (const auto& hit : all) ASSERT_GT(hit.view.article.id, newest_old) << "an older match was ranked";
+  EXPECT_TRUE(store_->search("ordinary", 20, kSearchCandidates).value().empty());  // pages end there
+
+  for (const char* query : {"quasar", "ordinary quasar", "quasar ordinary"}) {
+    const auto hits = store_->search(query, 10, 0).value();
+    ASSERT_EQ(hits.size(), 1u) << query;
+    EXPECT_EQ(hits[0].view.article.id, id_of.at("g0")) << query;
+    EXPECT_NE(hits[0].snippet.find("\x01quasar\x02"), std::string::npos) << hits[0].snippet;
+  }
+}
+
+// Words between a pair of double quotes are a phrase: they must follow each other in that order. Without
+// quotes the words may be anywhere in the article.
+TEST_F(StoreTest, SearchTreatsQuotedWordsAsAPhrase) {
+  const auto blog = add_blog("https://a.example/feed");
+  auto a = make_article("a", "Browsers", day(0));
+  a.text = "Garbage collection in the browser is incremental.";
+  auto b = make_article("b", "Collections", day(0));
+  b.text = "A collection of garbage, sorted.";
+  save(ok_record(blog, day(0), {a, b}));
+  EXPECT_EQ(store_->search("garbage collection", 10, 0).value().size(), 2u);
+  const auto phrase = store_->search("\"garbage collection\"", 10, 0).value();
+  ASSERT_EQ(phrase.size(), 1u);
+  EXPECT_EQ(phrase[0].view.article.title, "Browsers");
+  EXPECT_NE(phrase[0].snippet.find("\x01Garbage collection\x02"), std::string::npos) << phrase[0].snippet;
+  EXPECT_TRUE(store_->search("\"collection garbage\"", 10, 0).value().empty());
+  EXPECT_EQ(store_->search("\"garbage collection\" browser", 10, 0).value().size(), 1u);
+  EXPECT_EQ(store_->search("sorted \"collection of\"", 10, 0).value().size(), 1u);
+  // A quote without a partner is part of its word, as before.
+  EXPECT_EQ(store_->search("\"garbage collection", 10, 0).value().size(), 2u);
+}
+
+// A pasted page as a query: only the first kMaxSearchTerms words and phrases count, so it costs no more
+// than a long question and never errors.
+TEST_F(StoreTest, SearchUsesTheFirstWordsOfAHugeQuery) {
+  const auto blog = add_blog("https://a.example/feed");
+  auto a = make_article("a", "Tables and drops", day(0));
+  a.text = "Tables, drops and more tables.";
+  save(ok_record(blog, day(0), {a}));
+  std::string query;
+  for (int i = 0; i < kMaxSearchTerms; ++i) query += i % 2 == 0 ? "tables " : "drops ";
+  EXPECT_EQ(store_->search(query + "absentword", 10, 0).value().size(), 1u);  // past the cap: ignored
+  EXPECT_TRUE(store_->search("absentword " + query, 10, 0).value().empty());
+  std::string huge;
+  for (int i = 0; i < 100'000; ++i) huge += "word" + std::to_string(i) + (i % 7 == 0 ? " \"" : " ");
+  auto hits = store_->search(huge, 10, 0);
+  ASSERT_TRUE(hits) << hits.error().message;
+  EXPECT_TRUE(hits->empty());
+  auto long_word = store_->search(std::string(1'000'000, 'x'), 10, 0);
+  ASSERT_TRUE(long_word) << long_word.error().message;
 }
 
 // The per-blog and per-category counts are kept by triggers; they must equal a recount after every kind

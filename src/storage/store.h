@@ -162,6 +162,15 @@ struct HotPage {
   bool has_more = false;                // a later page has articles
 };
 
+// Search ranks only the newest matches (by article id, i.e. by when they were stored) so that a common
+// word costs no more than a rare one; a query's pages end after this many hits.
+inline constexpr int kSearchCandidates = 1000;
+// The relevance of a search hit halves for every this many days of age (display_at), so a year-old article
+// needs twice the BM25 relevance of today's to rank level with it.
+inline constexpr int kSearchHalfLifeDays = 365;
+// Words and quoted phrases a search uses; the rest of a longer query is ignored.
+inline constexpr int kMaxSearchTerms = 32;
+
 struct SearchHit {
   ArticleView view{};
   std::string snippet{};  // text with matches wrapped in \x01 ... \x02 (the page escapes, then marks)
@@ -336,6 +345,8 @@ class Store {
   // A page of the hot order with the per-blog cap (HotPageQuery). Reads the hot indexes' (score, blog_id)
   // entries down to the page, then the page's rows.
   virtual Result<HotPage> hot_page(const HotPageQuery& query) = 0;
+  // Full-text search of visible articles (docs/storage.md, "Search"): the newest kSearchCandidates matches
+  // are ranked by BM25 relevance halved for every kSearchHalfLifeDays of age; limit/offset page within them.
   virtual Result<std::vector<SearchHit>> search(std::string_view query, int limit, int offset) = 0;
   virtual Result<std::vector<model::Category>> categories() = 0;  // with visible article counts
   // Every stored article, junk included (for the operator's status output).

@@ -27,6 +27,7 @@
 #include "core/strings.h"
 #include "storage/migrations.h"
 #include "storage/sqlite/handles.h"
+#include "storage/sqlite/search_rank.h"
 #include "storage/store.h"
 
 namespace longread::storage {
@@ -39,6 +40,8 @@ using sqlite::Transaction;
 constexpr const char* kDefaultCategory = "uncategorized";
 // Idle reader connections kept open; more are opened on demand when many threads read at once.
 constexpr std::size_t kMaxIdleReaders = 8;
+// How many of a search word's newest matches are walked to count or estimate its document frequency.
+constexpr std::int64_t kSearchFrequencySampleSize = 500;
 
 // ---------------------------------------------------------------------------------------------- SQL
 
@@ -357,20 +360,43 @@ constexpr const char* kSelectRecentJunk =
     "SELECT " LONGREAD_ARTICLE_COLUMNS_HEAD " '', '', ''," LONGREAD_ARTICLE_COLUMNS_TAIL LONGREAD_ARTICLE_FROM
     " WHERE a.junk = 1 OR a.keep_override = 0 ORDER BY a.first_seen DESC, a.id DESC LIMIT :limit";
 
-// Full-text search (migrations 0002/0003, SQLite-specific). The index holds only visible articles, so the
-// inner query ranks (BM25, title weighted 10x the text) and pages on the index alone. snippet() must not
-// be computed there (it would run for every match before the sort), so the page of hits is looked up in
-// the index again by rowid (CROSS JOIN fixes that join order) to build snippets, with \x01 and \x02
-// around matches (https://sqlite.org/fts5.html#the_snippet_function), and joined with its rows.
+// Full-text search (migrations 0002/0003, SQLite-specific). The index holds only visible articles, so a
+// search ranks and pages over exactly what it may show. Ranking every match by BM25 before taking a page
+// costs time in proportion to the matches (1.2-1.8 s for a common word at 1,000,000 articles), so only the
+// newest matches are ranked (docs/storage.md, "Search"):
+//   1. document frequencies: for each word or phrase, its newest kSearchFrequencySample matches are
+//      walked; fewer is its exact count, else the share of the id range they span estimates it;
+//   2. candidates: FTS5 walks the query's posting lists from the highest rowid down (ORDER BY rowid DESC is
+//      consumed by FTS5 itself) and stops after :candidates matches. Article ids grow with insertion, so
+//      these are the most recently stored matches. longread_rank() (search_rank.h: FTS5's BM25, title
+//      weighted 10x the text, with the frequencies of step 1) is computed for them alone;
+//   3. rank: each candidate's score is ln(relevance) + display_at * ln(2) / half-life, i.e. its BM25
+//      relevance halved for every kSearchHalfLifeDays of age; ordered by it (then newest id), paged;
+//   4. snippets: computed for the page only. snippet() must not run in the candidate query (it would run
+//      for every candidate), so the page is looked up in the index again by rowid (CROSS JOIN fixes that
+//      join order) to build snippets, with \x01 and \x02 around matches
+//      (https://sqlite.org/fts5.html#the_snippet_function), and joined with its rows.
+// The rank is never above 0 (IDF is floored at 1e-6), so its negation is a positive relevance; the max()
+// only guards ln() against a zero.
+constexpr const char* kSearchFrequencySample =
+    "SELECT rowid FROM articles_fts WHERE articles_fts MATCH :match ORDER BY rowid DESC LIMIT :sample";
+// Two subqueries: SQLite reads a lone MIN() or MAX() from one end of the index, but not both in one query.
+constexpr const char* kSearchIdRange =
+    "SELECT (SELECT MIN(id) FROM articles), (SELECT MAX(id) FROM articles)";
+#define LONGREAD_SEARCH_RANK \
+  "ln(max(-c.relevance, 1e-12)) + a.display_at * 0.6931471805599453 / (:half_life_days * 86400.0)"
 constexpr const char* kSearchArticles =
     "SELECT " LONGREAD_ARTICLE_COLUMNS_HEAD " '', '', ''," LONGREAD_ARTICLE_COLUMNS_TAIL
     ", snippet(articles_fts, 1, char(1), char(2), '…', 32) FROM ("
-    "  SELECT rowid AS id, bm25(articles_fts, 10.0, 1.0) AS rank_score"
-    "  FROM articles_fts WHERE articles_fts MATCH :match"
-    "  ORDER BY rank_score, rowid DESC LIMIT :limit OFFSET :offset"
+    "  SELECT c.id AS id, " LONGREAD_SEARCH_RANK
+    " AS rank_score FROM ("
+    "    SELECT rowid AS id, longread_rank(articles_fts, 10.0, 1.0, :frequencies) AS relevance"
+    "    FROM articles_fts WHERE articles_fts MATCH :match ORDER BY rowid DESC LIMIT :candidates"
+    "  ) c JOIN articles a ON a.id = c.id"
+    "  ORDER BY rank_score DESC, c.id DESC LIMIT :limit OFFSET :offset"
     " ) s CROSS JOIN articles_fts ON articles_fts.rowid = s.id AND articles_fts MATCH :match"
     " JOIN articles a ON a.id = s.id JOIN blogs b ON b.id = a.blog_id"
-    " ORDER BY s.rank_score, s.id DESC";
+    " ORDER BY s.rank_score DESC, s.id DESC";
 
 // ------------------------------------------------------------------------------ readers
 
@@ -670,28 +696,47 @@ ArticleView read_article_view(const Query& q) {
   return v;
 }
 
-// Turns what a reader typed into an FTS5 query that cannot be a syntax error: every whitespace-separated
+// Turns what a reader typed into FTS5 strings that cannot be a syntax error: every whitespace-separated
 // word becomes a quoted string (inner quotes doubled, https://sqlite.org/fts5.html#fts5_strings), and the
-// strings are ANDed. Words without a letter or digit are dropped: the unicode61 tokenizer would make them
-// empty phrases. Bytes >= 0x80 count as letters (non-ASCII scripts).
-std::string fts5_match_expression(std::string_view input) {
-  const std::string words = collapse_whitespace(input);
-  std::string match;
-  for (const std::string_view word : split(words, ' ')) {
-    const bool has_token = std::any_of(word.begin(), word.end(), [](char c) {
+// strings are ANDed. Text between a pair of double quotes is one phrase: its words in that order
+// ("garbage collection"); a quote without a partner is an ordinary character of its word. Words without a
+// letter or digit are dropped: the unicode61 tokenizer would make them empty phrases. Bytes >= 0x80 count
+// as letters (non-ASCII scripts). Only the first kMaxSearchTerms words and phrases are used, so a pasted
+// page costs no more than a long question.
+std::vector<std::string> fts5_phrases(std::string_view input) {
+  const std::string text = collapse_whitespace(input);
+  std::vector<std::string> phrases;
+  auto add = [&](std::string_view term) {
+    const bool has_token = std::any_of(term.begin(), term.end(), [](char c) {
       const auto u = static_cast<unsigned char>(c);
       return u >= 0x80 || std::isalnum(u) != 0;
     });
-    if (!has_token) continue;
-    if (!match.empty()) match += ' ';
-    match += '"';
-    for (const char c : word) {
-      if (c == '"') match += '"';
-      match += c;
+    if (!has_token || phrases.size() >= static_cast<std::size_t>(kMaxSearchTerms)) return;
+    std::string& quoted = phrases.emplace_back("\"");
+    for (const char c : term) {
+      if (c == '"') quoted += '"';
+      quoted += c;
     }
-    match += '"';
+    quoted += '"';
+  };
+  std::size_t i = 0;
+  while (i < text.size()) {
+    if (text[i] == ' ') {
+      ++i;
+      continue;
+    }
+    const std::size_t close = text[i] == '"' ? text.find('"', i + 1) : std::string::npos;
+    if (close != std::string::npos) {  // a phrase: its inner text has no quote, so it is one FTS5 string
+      add(trim(std::string_view(text).substr(i + 1, close - i - 1)));
+      i = close + 1;
+      continue;
+    }
+    std::size_t end = text.find(' ', i);
+    if (end == std::string::npos) end = text.size();
+    add(std::string_view(text).substr(i, end - i));
+    i = end;
   }
-  return match;
+  return phrases;
 }
 
 // One entry of the hot order as hot_page walks it: `position` is its rank in the walk.
@@ -845,6 +890,9 @@ class ReaderPool {
     if (!connection) return std::unexpected(connection.error());
     if (auto ok = (*connection)->exec(kReaderPragmas); !ok) {
       return fail(ErrorKind::kStorage, fmt::format("store: cannot open {}: {}", path_, ok.error().message));
+    }
+    if (const std::string error = sqlite::register_search_rank((*connection)->raw()); !error.empty()) {
+      return fail(ErrorKind::kStorage, fmt::format("store: cannot open {}: {}", path_, error));
     }
     return Lease(*this, std::move(*connection));
   }
@@ -1315,14 +1363,23 @@ class SqliteStore final : public Store {
   }
 
   Result<std::vector<SearchHit>> search(std::string_view query, int limit, int offset) override {
-    const std::string match = fts5_match_expression(query);
+    const std::vector<std::string> phrases = fts5_phrases(query);
     std::vector<SearchHit> hits;
-    if (match.empty()) return hits;
+    if (phrases.empty()) return hits;
+    std::string match;
+    for (const auto& phrase : phrases) match += (match.empty() ? "" : " ") + phrase;
     auto db = readers_.acquire();
     if (!db) return std::unexpected(db.error());
+    auto frequencies = document_frequencies(**db, phrases);
+    if (!frequencies) return std::unexpected(frequencies.error());
     auto q = (*db)->query(kSearchArticles);
     if (!q) return db_error("cannot search", q.error());
-    q->bind(":match", match).bind(":limit", std::max(limit, 0)).bind(":offset", std::max(offset, 0));
+    q->bind(":match", match)
+        .bind(":frequencies", *frequencies)
+        .bind(":candidates", kSearchCandidates)
+        .bind(":half_life_days", kSearchHalfLifeDays)
+        .bind(":limit", std::max(limit, 0))
+        .bind(":offset", std::max(offset, 0));
     for (;;) {
       auto row = q->step();
       if (!row) return db_error("cannot search", row.error());
@@ -1330,6 +1387,47 @@ class SqliteStore final : public Store {
       hits.push_back({.view = read_article_view(*q), .snippet = q->text(kArticleColumnCount)});
     }
     return hits;
+  }
+
+  // Each phrase's number of matching articles, for longread_rank's IDF, as "df_1 df_2 ...": exact when it
+  // has at most kSearchFrequencySample matches, else estimated from how much of the id range (ids grow
+  // with insertion) its newest kSearchFrequencySample matches span. The walk is bounded, unlike FTS5
+  // bm25()'s count of every match.
+  static Result<std::string> document_frequencies(Connection& db, const std::vector<std::string>& phrases) {
+    // With one word or phrase the IDF is a constant factor of every candidate's relevance, a constant
+    // term of ln(relevance): the order does not depend on it, so it is not sampled.
+    if (phrases.size() == 1) return std::string("1");
+    std::int64_t min_id = 0, max_id = 0;
+    {
+      auto q = db.query(kSearchIdRange);
+      if (!q) return db_error("cannot search", q.error());
+      auto row = q->step();
+      if (!row) return db_error("cannot search", row.error());
+      if (*row) {
+        min_id = q->int64(0);
+        max_id = q->int64(1);
+      }
+    }
+    std::string out;
+    for (const auto& phrase : phrases) {
+      auto q = db.query(kSearchFrequencySample);
+      if (!q) return db_error("cannot search", q.error());
+      q->bind(":match", phrase).bind(":sample", kSearchFrequencySampleSize);
+      std::int64_t count = 0, last = max_id;
+      for (;;) {
+        auto row = q->step();
+        if (!row) return db_error("cannot search", row.error());
+        if (!*row) break;
+        ++count;
+        last = q->int64(0);
+      }
+      double df = static_cast<double>(count);
+      if (count >= kSearchFrequencySampleSize && max_id >= last)
+        df = static_cast<double>(count) * static_cast<double>(max_id - min_id + 1) /
+             static_cast<double>(max_id - last + 1);
+      out += fmt::format("{}{:.0f}", out.empty() ? "" : " ", df);
+    }
+    return out;
   }
 
   Result<std::vector<model::Category>> categories() override {
