@@ -130,7 +130,10 @@ struct ArticleQuery {
   std::optional<std::int64_t> exclude_article_id{};
   bool include_junk = false;
   int limit = 30;
-  int offset = 0;
+  int offset = 0;  // ignored when `after` is set
+  // A cursor from ArticlePage::next (article_page): the page starts right after the article it names, one
+  // index seek however deep (keyset pagination). Empty: from the start (or `offset`).
+  std::string after{};
 };
 
 // An article with what a page shows of its blog.
@@ -150,17 +153,27 @@ struct ArticleView {
 struct HotPageQuery {
   std::optional<std::string> category{};
   std::optional<std::int64_t> exclude_blog_id{};
-  int page = 1;  // 1-based
+  int page = 1;  // 1-based; ignored when `after` is set
+  // A cursor from HotPage::next: the walk resumes after the last index entry that page read, with the
+  // articles it held back (a blog over its cap) leading this page, so the pages are cut exactly as if
+  // walked from the top.
+  std::string after{};
   int page_size = 25;
   int per_blog_cap = 0;     // 0: no cap (the plain hot order)
   bool strict_cap = false;  // a short page rather than more than per_blog_cap of one blog ("More in")
   static constexpr int kCapLookahead = 250;
 };
 
-struct HotPage {
-  std::vector<ArticleView> articles{};  // in hot order
+// One page of a listing (article_page, hot_page). `next` is an opaque cursor for the page after it, to be
+// passed back as ArticleQuery::after / HotPageQuery::after; it is URL-safe (digits, '-', '.' and '_') and
+// holds the sort key of the last article the page used, so a link to the next page stays valid while
+// articles are added (they are never repeated or skipped by it) and costs one index seek at any depth.
+struct ArticlePage {
+  std::vector<ArticleView> articles{};  // in the listing's order
   bool has_more = false;                // a later page has articles
+  std::string next{};                   // cursor of the next page; empty when !has_more
 };
+using HotPage = ArticlePage;
 
 // Search ranks only the newest matches (by article id, i.e. by when they were stored) so that a common
 // word costs no more than a rare one; a query's pages end after this many hits.
@@ -342,6 +355,10 @@ class Store {
   // empty to keep pages light; article(id) fills every field.
   virtual Result<std::vector<ArticleView>> articles(const ArticleQuery& query) = 0;
   virtual Result<std::int64_t> count_articles(const ArticleQuery& query) = 0;
+  // One page of a listing: `query.limit` articles after `query.after` (keyset) or `query.offset`, whether
+  // more follow, and the cursor of the next page. A cursor that is not one this listing made is kInvalidInput
+  // ("store: bad listing cursor"); it never costs more than a valid one.
+  virtual Result<ArticlePage> article_page(const ArticleQuery& query) = 0;
   // A page of the hot order with the per-blog cap (HotPageQuery). Reads the hot indexes' (score, blog_id)
   // entries down to the page, then the page's rows.
   virtual Result<HotPage> hot_page(const HotPageQuery& query) = 0;

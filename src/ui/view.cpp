@@ -391,6 +391,47 @@ Result<int> page_number(const web::Request& request) {
   return page;
 }
 
+Result<ListingStart> listing_start(const web::Request& request) {
+  ListingStart start;
+  if (const auto after = request.param("after")) {
+    // The store checks what the cursor says; this only keeps an empty or absurdly long one off it.
+    if (after->empty() || after->size() > 8192) {
+      return fail(ErrorKind::kInvalidInput, "ui: bad listing cursor", "That page link is not valid.");
+    }
+    start.after = std::string(*after);
+    return start;
+  }
+  auto page = page_number(request);
+  if (!page) return std::unexpected(page.error());
+  start.page = *page;
+  return start;
+}
+
+std::string listing_path(std::string_view base_path, const ListingStart& start) {
+  const char joiner = base_path.find('?') == std::string_view::npos ? '?' : '&';
+  if (!start.after.empty()) return std::string(base_path) + joiner + "after=" + web::url_encode(start.after);
+  if (start.page > 1) return std::string(base_path) + joiner + "page=" + std::to_string(start.page);
+  return std::string(base_path);
+}
+
+Html cursor_pager(std::string_view base_path, const ListingStart& start, std::string_view next,
+                  PagerWords words) {
+  if (start.first() && next.empty()) return {};
+  Html links;
+  if (!start.first()) {
+    links += html(
+        "<a class=\"prev\" href=\"{}\">{}</a>", attr(base_path),
+        words == PagerWords::kByDate ? Html::literal("&larr; Newest") : Html::literal("&larr; First page"));
+  }
+  if (!next.empty()) {
+    links +=
+        html("<a class=\"next\" rel=\"next\" href=\"{}\">{}</a>",
+             attr(listing_path(base_path, {.after = std::string(next)})),
+             words == PagerWords::kByDate ? Html::literal("Older &rarr;") : Html::literal("More &rarr;"));
+  }
+  return html("<nav class=\"pager\" aria-label=\"Pages\">{}</nav>\n", links);
+}
+
 Html pager(std::string_view base_path, int page, bool has_more, PagerWords words) {
   if (page <= 1 && !has_more) return {};
   const char joiner = base_path.find('?') == std::string_view::npos ? '?' : '&';

@@ -142,11 +142,26 @@ Html article_list(const View& view, const std::vector<storage::ArticleView>& art
 
 // "?page=N": 1 when absent; kInvalidInput when not a positive integer.
 Result<int> page_number(const web::Request& request);
+// Where a listing page starts: "?after=<cursor>" (a cursor the store made for the link to the next page,
+// storage::ArticlePage::next; the store rejects a forged one with kInvalidInput), else the old "?page=N"
+// links, still served. kInvalidInput for a bad page number or an empty or oversized cursor.
+struct ListingStart {
+  std::string after{};  // empty: by page number
+  int page = 1;
+  [[nodiscard]] bool first() const { return after.empty() && page == 1; }
+};
+Result<ListingStart> listing_start(const web::Request& request);
+// The path of a listing page that starts at `start` ("" cursor and page 1: `base_path` itself).
+std::string listing_path(std::string_view base_path, const ListingStart& start);
 // What the pager's links say: a list by date goes to newer and older articles; a ranked list (Hot, Top,
 // a category, search results) to the previous page and more.
 enum class PagerWords { kRanked, kByDate };
 // The links to the pages before and after page `page` of `base_path` (which may already carry a query,
 // e.g. "/search?q=x"); `has_more` when a later page exists.
 Html pager(std::string_view base_path, int page, bool has_more, PagerWords words = PagerWords::kRanked);
+// The links of a listing paged by cursors: back to the first page when `start` is not it, and on to the
+// page after this one when `next` (its cursor) is not empty.
+Html cursor_pager(std::string_view base_path, const ListingStart& start, std::string_view next,
+                  PagerWords words = PagerWords::kRanked);
 
 }  // namespace longread::ui

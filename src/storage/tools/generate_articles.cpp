@@ -32,6 +32,7 @@
 #include "core/strings.h"
 #include "core/time.h"
 #include "storage/store.h"
+#include "storage/tools/measure_listings.h"
 
 namespace longread::generate {
 // The model the realistic mode writes from (tools/corpus_model.txt, embedded at build time).
@@ -391,14 +392,14 @@ bool measure_queries(storage::Store& store, int rounds, TimePoint now) {
 
 struct Options {
   std::string db_path;
-  int article_total = 0, blog_total = 0, batch = 0, measure_rounds = 0;
+  int article_total = 0, blog_total = 0, batch = 0;
 };
 
 // Writes the blogs and articles; `gen` decides how the text reads.
 template <typename Generator>
 int generate(Generator& gen, storage::Store& store, const Options& options, TimePoint now,
              std::chrono::steady_clock::time_point started) {
-  const auto& [db_path, article_total, blog_total, batch, measure_rounds] = options;
+  const auto& [db_path, article_total, blog_total, batch] = options;
 
   std::vector<std::int64_t> blog_ids;
   std::vector<std::string> blog_categories;
@@ -457,7 +458,6 @@ int generate(Generator& gen, storage::Store& store, const Options& options, Time
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
   fmt::print("{} blogs, {} articles inserted ({} in the database) into {} in {:.1f} s\n", blog_total,
              inserted, store.article_count().value_or(-1), db_path, seconds);
-  if (measure_rounds > 0) return measure_queries(store, measure_rounds, now) ? 0 : 1;
   return 0;
 }
 
@@ -491,6 +491,17 @@ int main(int argc, char** argv) {
       ->excludes("--worst-case");
   app.add_option("--measure", measure_rounds, "then time each listing/search query this many times (0: skip)")
       ->check(CLI::Range(0, 100'000'000));
+  std::int64_t votes = 0;
+  int deep_page = 500;
+  bool listings_only = false;
+  app.add_option("--votes", votes,
+                 "then cast this many votes from 1,000 generated readers on random articles over the last 30 "
+                 "days (Top by period counts them)")
+      ->check(CLI::Range(std::int64_t{0}, std::int64_t{100'000'000}));
+  app.add_option("--deep-page", deep_page, "the deep page --measure times each listing at (after page 1)")
+      ->capture_default_str()
+      ->check(CLI::Range(2, 100'000));
+  app.add_flag("--listings-only", listings_only, "--measure times the listings only (not the other queries)");
   CLI11_PARSE(app, argc, argv);
 
   const auto started = std::chrono::steady_clock::now();
@@ -500,12 +511,28 @@ int main(int argc, char** argv) {
     return 1;
   }
   const TimePoint now = longread::now_seconds();
-  if (article_total == 0) return measure_rounds > 0 && measure_queries(**store, measure_rounds, now) ? 0 : 1;
+  // After generating (or at once for -n 0): the votes, then the measurements.
+  auto finish = [&] {
+    if (votes > 0) {
+      const auto vote_start = std::chrono::steady_clock::now();
+      const std::int64_t cast = longread::storage::tools::cast_votes(**store, votes, 1000, seed, now);
+      if (cast < 0) return 1;
+      fmt::print("{} votes cast in {:.1f} s\n", cast,
+                 std::chrono::duration<double>(std::chrono::steady_clock::now() - vote_start).count());
+    }
+    if (measure_rounds == 0) return 0;
+    return (listings_only || measure_queries(**store, measure_rounds, now)) &&
+                   longread::storage::tools::measure_listings(**store, measure_rounds, deep_page, now)
+               ? 0
+               : 1;
+  };
+  if (article_total == 0) return finish();
 
-  const Options options{db_path, article_total, blog_total, batch, measure_rounds};
+  const Options options{db_path, article_total, blog_total, batch};
   if (worst_case) {
     TextGenerator gen(seed);
-    return generate(gen, **store, options, now, started);
+    const int generated = generate(gen, **store, options, now, started);
+    return generated != 0 ? generated : finish();
   }
   std::string model_text = kCorpusModel;
   if (!model_path.empty()) {
@@ -525,5 +552,6 @@ int main(int argc, char** argv) {
     return 1;
   }
   RealisticGenerator gen(*model, seed);
-  return generate(gen, **store, options, now, started);
+  const int generated = generate(gen, **store, options, now, started);
+  return generated != 0 ? generated : finish();
 }

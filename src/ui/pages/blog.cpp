@@ -14,8 +14,8 @@ Result<web::Response> blog(View& view, const web::Request& request, const Params
   if (ec != std::errc{} || end != raw.data() + raw.size() || id <= 0) {
     return fail(ErrorKind::kNotFound, "ui: malformed blog id", "No such blog.");
   }
-  auto page = page_number(request);
-  if (!page) return std::unexpected(page.error());
+  auto start = listing_start(request);
+  if (!start) return std::unexpected(start.error());
   auto found = view.store().blog(id);
   if (!found) return std::unexpected(found.error());
   if (!*found) return fail(ErrorKind::kNotFound, "ui: no blog " + std::to_string(id), "No such blog.");
@@ -24,14 +24,14 @@ Result<web::Response> blog(View& view, const web::Request& request, const Params
   const int size = view.options().page_size;
   storage::ArticleQuery query;
   query.blog_id = id;
-  query.limit = size + 1;
-  query.offset = (*page - 1) * size;
-  auto articles = view.store().articles(query);
-  if (!articles) return std::unexpected(articles.error());
-  if (articles->empty() && *page > 1)
+  query.limit = size;
+  query.offset = (start->page - 1) * size;
+  query.after = start->after;
+  auto listed = view.store().article_page(query);
+  if (!listed) return std::unexpected(listed.error());
+  auto* articles = &listed->articles;
+  if (articles->empty() && !start->first())
     return fail(ErrorKind::kNotFound, "ui: blog page beyond the end", "There is no such page.");
-  const bool has_older = static_cast<int>(articles->size()) > size;
-  if (has_older) articles->pop_back();
   storage::ArticleQuery count_query;
   count_query.blog_id = id;
   auto count = view.store().count_articles(count_query);
@@ -54,13 +54,13 @@ Result<web::Response> blog(View& view, const web::Request& request, const Params
   Page out;
   out.title = name;
   out.description = "Long-form articles from " + name + ".";
-  out.path = blog_path(id) + (*page == 1 ? "" : "?page=" + std::to_string(*page));
+  out.path = listing_path(blog_path(id), *start);
   out.body =
       html("<h1 class=\"page-title\">{}</h1>\n<p class=\"lede\">{}</p>\n{}{}", text(name),
            join(links, Html::literal("<span class=\"sep\" aria-hidden=\"true\">•</span>")),
            articles->empty() ? Html::literal("<p class=\"empty\">No articles from this blog yet.</p>\n")
                              : article_list(view, *articles, options),
-           pager(blog_path(id), *page, has_older, PagerWords::kByDate));
+           cursor_pager(blog_path(id), *start, listed->next, PagerWords::kByDate));
   return view.render(out);
 }
 

@@ -6,11 +6,14 @@ namespace longread::ui::pages {
 
 Result<web::Response> category(View& view, const web::Request& request, const Params& params) {
   const std::string slug(params.get("slug"));
-  auto page = page_number(request);
-  if (!page) return std::unexpected(page.error());
+  auto start = listing_start(request);
+  if (!start) return std::unexpected(start.error());
   const int size = view.options().page_size;
-  auto listed = view.store().hot_page(
-      {.category = slug, .page = *page, .page_size = size, .per_blog_cap = view.options().per_blog_cap});
+  auto listed = view.store().hot_page({.category = slug,
+                                       .page = start->page,
+                                       .after = start->after,
+                                       .page_size = size,
+                                       .per_blog_cap = view.options().per_blog_cap});
   if (!listed) return std::unexpected(listed.error());
   auto* articles = &listed->articles;
   if (articles->empty()) {
@@ -19,10 +22,9 @@ Result<web::Response> category(View& view, const web::Request& request, const Pa
     if (auto all = view.store().categories()) {
       for (const auto& c : *all) known = known || c.slug == slug;
     }
-    if (!known || *page > 1)
+    if (!known || !start->first())
       return fail(ErrorKind::kNotFound, "ui: no category " + slug, "No such category.");
   }
-  const bool has_older = listed->has_more;
 
   const std::string name = view.category_name(slug);
   ItemOptions options;
@@ -30,7 +32,7 @@ Result<web::Response> category(View& view, const web::Request& request, const Pa
   Page out;
   out.title = name;
   out.description = "Long-form articles about " + name + " from personal blogs.";
-  out.path = category_path(slug) + (*page == 1 ? "" : "?page=" + std::to_string(*page));
+  out.path = listing_path(category_path(slug), *start);
   out.nav = "categories";
   out.feed_path = category_path(slug) + "/feed.atom";
   out.feed_title = name + " — " + view.options().site_name;
@@ -38,7 +40,7 @@ Result<web::Response> category(View& view, const web::Request& request, const Pa
       html("<h1 class=\"page-title\">{}</h1>\n{}{}", text(name),
            articles->empty() ? Html::literal("<p class=\"empty\">No articles in this category yet.</p>\n")
                              : article_list(view, *articles, options),
-           pager(category_path(slug), *page, has_older));
+           cursor_pager(category_path(slug), *start, listed->next));
   return view.render(out);
 }
 

@@ -8,8 +8,8 @@
 namespace longread::ui::pages {
 
 Result<web::Response> top(View& view, const web::Request& request, const Params&) {
-  auto page = page_number(request);
-  if (!page) return std::unexpected(page.error());
+  auto start = listing_start(request);
+  if (!start) return std::unexpected(start.error());
   const int size = view.options().page_size;
   const std::string_view period = request.param("period").value_or("week");
   std::string heading;
@@ -35,15 +35,15 @@ Result<web::Response> top(View& view, const web::Request& request, const Params&
   } else {
     return fail(ErrorKind::kNotFound, "ui: unknown top period", "There is no such page.");
   }
-  query.limit = size + 1;
-  query.offset = (*page - 1) * size;
-  auto articles = view.store().articles(query);
-  if (!articles) return std::unexpected(articles.error());
-  if (articles->empty() && *page > 1) {
+  query.limit = size;
+  query.offset = (start->page - 1) * size;
+  query.after = start->after;
+  auto listed = view.store().article_page(query);
+  if (!listed) return std::unexpected(listed.error());
+  auto* articles = &listed->articles;
+  if (articles->empty() && !start->first()) {
     return fail(ErrorKind::kNotFound, "ui: top page beyond the end", "There is no such page.");
   }
-  const bool has_older = static_cast<int>(articles->size()) > size;
-  if (has_older) articles->pop_back();
 
   auto tab = [&](std::string_view name, std::string_view path, std::string_view label) {
     return period == name ? html("<a href=\"{}\" aria-current=\"page\">{}</a>", attr(path), text(label))
@@ -52,7 +52,7 @@ Result<web::Response> top(View& view, const web::Request& request, const Params&
   Page out;
   out.title = heading;
   out.description = "The most voted long-form articles: this week, this month and of all time.";
-  out.path = *page == 1 ? base : base + (period == "week" ? "?" : "&") + "page=" + std::to_string(*page);
+  out.path = listing_path(base, *start);
   out.nav = "top";
   out.body = html(
       "<h1 class=\"page-title\">{}</h1>\n<nav class=\"periods\" aria-label=\"Period\">{}{}{}</nav>\n{}{}",
@@ -60,7 +60,7 @@ Result<web::Response> top(View& view, const web::Request& request, const Params&
       tab("all", "/top?period=all", "All time"),
       articles->empty() ? html("<p class=\"empty\">{}</p>\n", text(empty))
                         : article_list(view, *articles, {}),
-      pager(base, *page, has_older));
+      cursor_pager(base, *start, listed->next));
   return view.render(out);
 }
 
