@@ -5,7 +5,9 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <regex>
+#include <set>
 
 #include "feed/feed.h"
 #include "feed/opml.h"
@@ -71,8 +73,25 @@ TEST_F(SiteTest, FrontPageListsNewestArticles) {
   EXPECT_THAT(body, HasSubstr(">Field Notes on History</a> in <a href=\"/category/history\">History</a>"));
   EXPECT_THAT(body, HasSubstr("5 minutes ago"));
   EXPECT_THAT(body, HasSubstr("0 votes"));
-  EXPECT_THAT(body, HasSubstr("href=\"/?page=2\""));
+  EXPECT_THAT(body, HasSubstr("href=\"/?after="));
   EXPECT_THAT(body, Not(HasSubstr("href=\"/top\"")));  // no votes yet: no Top tab
+}
+
+// The link to the page after this one (a cursor link), or "" when there is none.
+std::string next_link(const std::string& body) {
+  static const std::regex next(R"re(<a class="next" rel="next" href="([^"]+)">)re");
+  std::smatch m;
+  return std::regex_search(body, m, next) ? m[1].str() : "";
+}
+
+// Every article link of a listing page, in order.
+std::vector<std::string> article_links(const std::string& body) {
+  static const std::regex link(R"re(href="(/blog/\d+/read/\d+)[^"]*")re");
+  std::vector<std::string> out;
+  for (auto it = std::sregex_iterator(body.begin(), body.end(), link); it != std::sregex_iterator(); ++it) {
+    if (out.empty() || out.back() != (*it)[1].str()) out.push_back((*it)[1].str());
+  }
+  return out;
 }
 
 std::size_t count(const std::string& haystack, const std::string& needle) {
@@ -95,21 +114,50 @@ void expect_well_formed_page(const std::string& body, const std::string& canonic
 }
 
 TEST_F(SiteTest, FrontPagePagination) {
-  auto page2 = get("/?page=2");
+  const auto first = get("/");
+  const std::string next = next_link(first.body);
+  ASSERT_TRUE(next.starts_with("/?after=")) << next;
+  EXPECT_THAT(first.body, HasSubstr("href=\"" + next + "\">More &rarr;</a>"));
+  EXPECT_THAT(first.body, Not(HasSubstr("class=\"prev\"")));
+  auto page2 = get(next);
   ASSERT_EQ(page2.status, 200);
-  expect_well_formed_page(page2.body, "/?page=2");
-  EXPECT_THAT(page2.body, HasSubstr("rel=\"prev\" href=\"/\""));
-  // Hot is a ranked list: its pager goes back and on, not to "newer" and "older".
-  EXPECT_THAT(page2.body, HasSubstr(">&larr; Previous</a>"));
-  EXPECT_THAT(get("/").body, HasSubstr("href=\"/?page=2\">More &rarr;</a>"));
+  expect_well_formed_page(page2.body, next);
+  // Hot is a ranked list: its pager goes back to the first page and on, not to "newer" and "older".
+  EXPECT_THAT(page2.body, HasSubstr("<a class=\"prev\" href=\"/\">&larr; First page</a>"));
   EXPECT_THAT(page2.body, Not(HasSubstr("Newer")));
   EXPECT_THAT(page2.body, HasSubstr("Lock-free queues, part 2"));  // the oldest article is on the last page
+  // The two pages share no article.
+  const auto on_first = article_links(first.body);
+  for (const auto& link : article_links(page2.body)) EXPECT_EQ(std::ranges::count(on_first, link), 0) << link;
+  // Old page-number links still work and lead on by cursor.
+  auto old_page2 = get("/?page=2");
+  ASSERT_EQ(old_page2.status, 200);
+  expect_well_formed_page(old_page2.body, "/?page=2");
+  EXPECT_EQ(article_links(old_page2.body), article_links(page2.body));
   EXPECT_EQ(get("/?page=99").status, 404);
   EXPECT_EQ(get("/?page=abc").status, 400);
   EXPECT_EQ(get("/?page=0").status, 400);
 }
 
-// "/newest" lists strictly by date, whatever the votes, with its own pagination.
+// A forged or damaged cursor is a 400 (or a page from where it points), never a 500.
+TEST_F(SiteTest, BadListingCursorsAreRefused) {
+  const std::string blog = "/blog/" + std::to_string(ids_.ada_blog);
+  for (const std::string& path : {std::string("/"), std::string("/newest"), std::string("/category/history"),
+                                  blog, std::string("/top?period=all")}) {
+    const char joiner = path.find('?') == std::string::npos ? '?' : '&';
+    for (const std::string& bad :
+         {std::string("x"), std::string(""), std::string("1.2.3.4.5"),
+          std::string("99999999999999999999999.1"), std::string("-1.-1"), std::string("1.-1.-1"),
+          std::string("%00"), std::string("1.1.1_"), std::string(9000, '9')}) {
+      EXPECT_EQ(get(path + joiner + "after=" + bad).status, 400) << path << " after=" << bad;
+    }
+  }
+  // A hot cursor whose score is not a number.
+  EXPECT_EQ(get("/?after=9221120237041090560.1.1").status, 400);
+  EXPECT_EQ(get("/category/history?after=9221120237041090560.1.1").status, 400);
+  // Well formed but past the end: no such page.
+  EXPECT_EQ(get("/newest?after=-9223372036854775808.1").status, 404);
+}  // "/newest" lists strictly by date, whatever the votes, with its own pagination.
 TEST_F(SiteTest, NewestPageListsByDate) {
   auto res = get("/newest");
   ASSERT_EQ(res.status, 200);
@@ -120,8 +168,13 @@ TEST_F(SiteTest, NewestPageListsByDate) {
   ASSERT_NE(hindenburg, std::string::npos);
   ASSERT_NE(compiler, std::string::npos);
   EXPECT_LT(hindenburg, compiler);  // 5 minutes ago before 3 hours ago
-  EXPECT_THAT(res.body, HasSubstr("href=\"/newest?page=2\">Older &rarr;</a>"));
-  EXPECT_THAT(get("/newest?page=2").body, HasSubstr("Lock-free queues, part 2"));
+  const std::string next = next_link(res.body);
+  ASSERT_TRUE(next.starts_with("/newest?after=")) << next;
+  EXPECT_THAT(res.body, HasSubstr("href=\"" + next + "\">Older &rarr;</a>"));
+  auto page2 = get(next);
+  EXPECT_THAT(page2.body, HasSubstr("Lock-free queues, part 2"));
+  EXPECT_THAT(page2.body, HasSubstr("<a class=\"prev\" href=\"/newest\">&larr; Newest</a>"));
+  EXPECT_EQ(article_links(get("/newest?page=2").body), article_links(page2.body));
   EXPECT_EQ(get("/newest?page=99").status, 404);
 }
 
@@ -228,7 +281,17 @@ TEST_F(SiteTest, BlogCategoryCategoriesAboutPages) {
   EXPECT_THAT(blog.body, HasSubstr("<a href=\"https://ada.example.com/\" rel=\"noopener\">Website</a>"));
   EXPECT_THAT(blog.body, HasSubstr("<a href=\"https://ada.example.com/feed.xml\" rel=\"noopener\">Feed</a>"));
   EXPECT_THAT(blog.body, HasSubstr("30 articles"));
-  EXPECT_THAT(blog.body, HasSubstr("?page=2\""));
+  // The blog's 30 articles, page by page by cursor: each once, newest first, none left out.
+  std::vector<std::string> listed = article_links(blog.body);
+  for (std::string next = next_link(blog.body); !next.empty();) {
+    ASSERT_TRUE(next.starts_with("/blog/" + std::to_string(ids_.ada_blog) + "?after=")) << next;
+    auto page = get(next);
+    ASSERT_EQ(page.status, 200);
+    for (const auto& link : article_links(page.body)) listed.push_back(link);
+    next = next_link(page.body);
+  }
+  EXPECT_EQ(listed.size(), 30u);
+  EXPECT_EQ(std::set<std::string>(listed.begin(), listed.end()).size(), 30u);
 
   auto category = get("/category/history");
   ASSERT_EQ(category.status, 200);
