@@ -394,14 +394,18 @@ try {
     }
   });
 
-  await check("the Hot pager says Previous and More, Newest says Newer and Older", async () => {
+  await check("the Hot pager says First page and More, Newest says Newest and Older (cursor links)", async () => {
     await page.goto(base + "/");
     assert.equal((await page.innerText(".pager")).trim(), "More →");
     await page.click(".pager a[rel=next]");
-    assert.match(await page.innerText(".pager"), /← Previous/);
+    assert.match(page.url(), /\/\?after=/);
+    assert.match(await page.innerText(".pager"), /← First page/);
     assert.doesNotMatch(await page.innerText(".pager"), /Newer|Older/);
     await page.goto(base + "/newest");
     assert.equal((await page.innerText(".pager")).trim(), "Older →");
+    await page.click(".pager a[rel=next]");
+    assert.match(page.url(), /\/newest\?after=/);
+    assert.match(await page.innerText(".pager"), /← Newest/);
   });
 
   await check("the newsletter box only where mail can be sent", async () => {
