@@ -42,6 +42,16 @@ TEST(Validate, Passwords) {
   EXPECT_FALSE(check_password(std::string(2000, 'x')));
 }
 
+// An API token check: only the exact configured secret passes, whatever its length or prefix.
+TEST(Crypto, SecretsEqualOnlyForTheExactSecret) {
+  EXPECT_TRUE(secrets_equal("s3cret-token", "s3cret-token"));
+  EXPECT_FALSE(secrets_equal("s3cret-toke", "s3cret-token"));
+  EXPECT_FALSE(secrets_equal("s3cret-token-and-more", "s3cret-token"));
+  EXPECT_FALSE(secrets_equal("S3cret-token", "s3cret-token"));
+  EXPECT_FALSE(secrets_equal("", "s3cret-token"));
+  EXPECT_FALSE(secrets_equal(std::string_view("s3cret-token\0", 13), "s3cret-token"));
+}
+
 TEST(Crypto, PasswordsTokensAndMacs) {
   auto hash = hash_password("correct horse battery", PasswordCost::minimum());
   ASSERT_TRUE(hash);

@@ -42,6 +42,15 @@ std::string token_hash(std::string_view token) {
   return hex;
 }
 
+bool secrets_equal(std::string_view presented, std::string_view expected) {
+  crypto_ready();
+  std::array<unsigned char, 32> a{};
+  std::array<unsigned char, 32> b{};
+  crypto_generichash(a.data(), a.size(), bytes(presented), presented.size(), nullptr, 0);
+  crypto_generichash(b.data(), b.size(), bytes(expected), expected.size(), nullptr, 0);
+  return sodium_memcmp(a.data(), b.data(), a.size()) == 0;
+}
+
 std::string mac(const Key& key, std::string_view message) {
   crypto_ready();
   std::array<unsigned char, crypto_auth_BYTES> tag{};

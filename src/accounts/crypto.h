@@ -22,6 +22,9 @@ bool crypto_ready() noexcept;
 std::string random_token(std::size_t bytes = 32);
 // BLAKE2b-256 of a token, hex: what the database keeps instead of the token.
 std::string token_hash(std::string_view token);
+// Whether a presented secret (an API token) equals the configured one, in time that depends on neither:
+// both are hashed (BLAKE2b-256) and the digests compared with sodium_memcmp.
+bool secrets_equal(std::string_view presented, std::string_view expected);
 // A MAC of `message` under `key`, unpadded base64url; and its constant-time check.
 std::string mac(const Key& key, std::string_view message);
 bool mac_valid(const Key& key, std::string_view message, std::string_view tag);

@@ -10,8 +10,10 @@
 #include <thread>
 
 #include "app/commands.h"
+#include "app/metrics.h"
 #include "app/progress.h"
 #include "app/store_setup.h"
+#include "core/time.h"
 #include "curate/curate.h"
 #include "fetch/http_client.h"
 #include "mail/outbox.h"
@@ -36,7 +38,7 @@ namespace {
 // Runs a crawl pass over due blogs, then sleeps until the next check (every minute: blogs fall due at
 // their own times), until asked to stop. Each blog's result is one transaction, so stopping mid-pass
 // loses nothing already stored.
-void crawl_loop(std::stop_token stop, const config::Config& config, storage::Store& store) {
+void crawl_loop(std::stop_token stop, const config::Config& config, storage::Store& store, Metrics& metrics) {
   fetch::HttpClient client(client_options(config));
   const auto classifier = load_classifier(config);
   curate::JunkOptions junk{.languages = config.curate.languages, .min_words = config.curate.min_words};
@@ -45,11 +47,12 @@ void crawl_loop(std::stop_token stop, const config::Config& config, storage::Sto
                              .junk_options = &junk,
                              .category_threshold = config.curate.category_threshold});
   std::stop_callback on_stop(stop, [&crawler] { crawler.stop(); });
-  auto observer = make_crawl_observer(false);
+  auto log_observer = make_crawl_observer(false);
+  MetricsCrawlObserver observer(metrics, log_observer.get());
   std::mutex mutex;
   std::condition_variable_any wake;
   while (!stop.stop_requested()) {
-    auto summary = crawler.run(observer.get());
+    auto summary = crawler.run(&observer);
     if (!summary) {
       spdlog::error("crawl: pass failed: {}", summary.error().message);
     } else if (summary->total > 0) {
@@ -58,6 +61,34 @@ void crawl_loop(std::stop_token stop, const config::Config& config, storage::Sto
     std::unique_lock lock(mutex);
     wake.wait_for(lock, stop, std::chrono::seconds{60}, [] { return false; });
   }
+}
+
+// /metrics alone on metrics.listen, for a scraper on a private address: no token, no site pages.
+Result<std::unique_ptr<web::Server>> metrics_server(const std::string& listen, Metrics& metrics,
+                                                    storage::Store& store) {
+  web::ServerOptions options;
+  options.listen = listen;
+  options.threads = 1;
+  options.handle_signals = false;  // stopped with the site
+  options.access_log = false;
+  options.max_connections = 64;
+  const web::App app = [&metrics, &store](const web::Request& request) -> Result<web::Response> {
+    if (request.path != "/metrics") return fail(ErrorKind::kNotFound, "metrics: no such path", "Not found.");
+    if (request.method != "GET" && request.method != "HEAD") {
+      auto res = web::Response::text(405, "Method not allowed\n");
+      res.set_header("Allow", "GET, HEAD");
+      return res;
+    }
+    web::Response res;
+    res.content_type = "text/plain; version=0.0.4; charset=utf-8";
+    res.set_header("Cache-Control", "no-store");
+    res.body = metrics.render(store, now_seconds());
+    return res;
+  };
+  const web::ErrorPageRenderer error_page = [](int status, std::string_view message) {
+    return web::Response::text(status, std::string(message) + "\n");
+  };
+  return web::Server::create(options, app, error_page);
 }
 
 }  // namespace
@@ -96,16 +127,35 @@ int cmd_serve(const config::Config& config) {
   const auto outbox = account_outbox(config, *store);
   options.send_confirmation = confirmation_sender(config, outbox.get(), options.confirmation_lifetime);
   options.send_account_mail = account_mail_sender(config, options.accounts, outbox.get());
+  // Counted from the start of this process; read by /metrics on the site (with metrics.token) or on
+  // metrics.listen.
+  Metrics metrics;
+  options.on_response = [&metrics](std::string_view route, int status, double seconds) {
+    metrics.http_response(route, status, seconds);
+  };
+  options.metrics_token = config.metrics.token;
+  options.metrics_text = [&metrics, &store] { return metrics.render(*store, now_seconds()); };
   ui::Site site(*store, options);
   auto server = ui::make_server(site);
   if (!server) {
     return report_failure(server.error());
   }
+  std::unique_ptr<web::Server> metrics_listener;
+  std::jthread metrics_thread;
+  if (!config.metrics.listen.empty()) {
+    auto listener = metrics_server(config.metrics.listen, metrics, *store);
+    if (!listener) return report_failure(listener.error());
+    metrics_listener = std::move(*listener);
+    spdlog::info("serve: metrics on {} (port {}) at /metrics", config.metrics.listen,
+                 metrics_listener->port());
+    metrics_thread = std::jthread([&metrics_listener] { metrics_listener->run(); });
+  }
   spdlog::info("serve: listening on http://{}/ (database {})", config.site.listen, config.db_path);
 
   std::jthread crawler;
   if (config.site.crawl_in_background) {
-    crawler = std::jthread([&config, &store](std::stop_token stop) { crawl_loop(stop, config, *store); });
+    crawler = std::jthread(
+        [&config, &store, &metrics](std::stop_token stop) { crawl_loop(stop, config, *store, metrics); });
   }
   std::jthread newsletter([&config, &store](std::stop_token stop) { newsletter_loop(stop, config, *store); });
   // Resumes whatever an earlier run left queued (a restart, a kill), then sends as mails are queued.
@@ -123,6 +173,11 @@ int cmd_serve(const config::Config& config) {
   if (crawler.joinable()) {
     crawler.request_stop();
     crawler.join();
+  }
+  if (metrics_listener) {
+    metrics_listener->stop();
+    metrics_thread.join();
+    metrics_listener.reset();
   }
   server->reset();
   store.reset();  // closes the database cleanly (WAL checkpoint)

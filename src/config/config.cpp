@@ -233,6 +233,8 @@ std::vector<Setting> settings() {
                  c.site.crawl_in_background = *b;
                  return {};
                }});
+  str("metrics.listen", [](Config& c) -> std::string& { return c.metrics.listen; });
+  str("metrics.token", [](Config& c) -> std::string& { return c.metrics.token; });
   str("smtp.url", [](Config& c) -> std::string& { return c.smtp.url; });
   str("smtp.username", [](Config& c) -> std::string& { return c.smtp.username; });
   str("smtp.password", [](Config& c) -> std::string& { return c.smtp.password; });

@@ -85,6 +85,14 @@ struct SiteConfig {
   std::vector<std::string> trusted_proxies;
 };
 
+// Prometheus metrics (/metrics, docs/operating.md "Metrics"): on a listen address of their own
+// (metrics.listen, e.g. "127.0.0.1:9101", reachable only by the scraper), and/or on the site behind a bearer
+// token (metrics.token). Both empty: no /metrics.
+struct MetricsConfig {
+  std::string listen;
+  std::string token;
+};
+
 // SMTP delivery for the newsletter: smtp://host:port or smtps://host:port (implicit TLS);
 // starttls requires STARTTLS on smtp://; username empty: no AUTH.
 struct SmtpConfig {
@@ -115,6 +123,7 @@ struct Config {
   FetchConfig fetch;
   CurateConfig curate;
   SiteConfig site;
+  MetricsConfig metrics;
   RankingConfig ranking;
   SmtpConfig smtp;
   NewsletterConfig newsletter;

@@ -389,6 +389,7 @@ Result<CrawlSummary> Crawler::run(CrawlObserver* observer) {
     BlogResult result;
     result.blog_id = blog.id;
     result.feed_url = blog.feed_url;
+    result.fetch_elapsed = response.elapsed;
     // RFC 9110 15.4.2: a 301/308 moves the stored feed URL, but only to an http(s) URL every hop of which
     // the outbound policy let through (a refused hop fails the fetch and moves nothing).
     if (response.permanent_redirect && *response.permanent_redirect != blog.feed_url &&
@@ -584,9 +585,9 @@ Result<CrawlSummary> Crawler::run(CrawlObserver* observer) {
                                      .site = site});
             page_jobs.push_back({response.tag, i});
           }
-          pending.emplace(response.tag, PendingBlog{blog, std::move(record), std::move(result), started, rate,
-                                                    static_cast<int>(wanted.size()), false, std::nullopt,
-                                                    feed_template});
+          pending.emplace(response.tag,
+                          PendingBlog{blog, std::move(record), std::move(result), started, rate,
+                                      static_cast<int>(wanted.size()), false, std::nullopt, feed_template});
           return;
         }
       }
@@ -607,6 +608,7 @@ Result<CrawlSummary> Crawler::run(CrawlObserver* observer) {
       BlogResult result;
       result.blog_id = blog.id;
       result.feed_url = blog.feed_url;
+      result.fetch_elapsed = response.elapsed;
       failure_record(blog, error, std::nullopt, record, result);
       finish_blog(record, result, Clock::now() - response.elapsed);
     }

@@ -57,6 +57,7 @@ struct BlogResult {
   int entries_truncated = 0;  // cut to crawl.max_entry_kb
   int articles_deleted = 0;   // to keep the blog within crawl.max_articles_per_blog
   std::chrono::milliseconds elapsed{0};
+  std::chrono::milliseconds fetch_elapsed{0};  // the feed's fetch alone (0: not fetched)
 };
 
 // Totals of a pass so far / at its end.

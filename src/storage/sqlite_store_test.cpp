@@ -1272,5 +1272,61 @@ TEST_F(StoreTest, KillNineDuringWritesLosesNoCommittedCrawl) {
   EXPECT_GE(guids.size(), reported.size() * kPerRecord);
 }
 
+
+// The totals /metrics reads: each count follows the rows it counts (a paused blog is never due, a junk
+// article is not visible, a pending subscriber is not counted), and the last newsletter time is absent
+// until a delivery is sent.
+TEST_F(StoreTest, SiteStatsCountWhatEachMetricSays) {
+  auto empty = store_->site_stats(day(0));
+  ASSERT_TRUE(empty) << empty.error().message;
+  EXPECT_EQ(empty->blogs, 0);
+  EXPECT_EQ(empty->articles_visible, 0);
+  EXPECT_FALSE(empty->last_newsletter_sent.has_value());
+
+  const auto polled = add_blog("https://a.example/feed");
+  const auto failing = add_blog("https://b.example/feed");
+  add_blog("https://c.example/feed");  // never polled: due at once
+  ASSERT_TRUE(store_->upsert_blog({.feed_url = "https://d.example/feed", .paused = true}));
+  auto junk = make_article("2", "Junk", day(0));
+  junk.junk = true;
+  junk.junk_reason = "too short";
+  save(ok_record(polled, day(0),
+                 {make_article("1", "One", day(0)), junk, make_article("3", "Three", day(0))}));
+  CrawlRecord failed{.blog_id = failing, .attempted_at = day(0)};
+  failed.status = "HTTP 503";
+  failed.error = "HTTP 503 Service Unavailable";
+  failed.consecutive_failures = 1;
+  failed.next_due_at = day(0) + std::chrono::hours(2);
+  save(failed);
+  ASSERT_TRUE(store_->create_reader("kim@example.org", "$argon2id$x", day(0), day(0)));
+  ASSERT_TRUE(store_->add_subscriber("pending@example.org", day(0)));
+  ASSERT_TRUE(store_->add_subscriber("sub@example.org", day(0)));
+  ASSERT_TRUE(store_->confirm_subscriber("sub@example.org", day(0)));
+  ASSERT_TRUE(store_->enqueue_mail({.kind = "reset",
+                                    .recipient = "kim@example.org",
+                                    .message = "m",
+                                    .created_at = day(0),
+                                    .not_after = day(1),
+                                    .next_attempt_at = day(0)}));
+
+  auto stats = store_->site_stats(day(0) + std::chrono::minutes(30));
+  ASSERT_TRUE(stats) << stats.error().message;
+  EXPECT_EQ(stats->blogs, 4);
+  EXPECT_EQ(stats->blogs_due, 1) << "only the never-polled one; the paused one is never due";
+  EXPECT_EQ(stats->blogs_paused, 1);
+  EXPECT_EQ(stats->blogs_quarantined, 0);
+  EXPECT_EQ(stats->blogs_failing, 1);
+  EXPECT_EQ(stats->articles_visible, 2);
+  EXPECT_EQ(stats->articles_junk, 1);
+  EXPECT_EQ(stats->readers, 1);
+  EXPECT_EQ(stats->subscribers, 1);
+  EXPECT_EQ(stats->outbox_queued, 1);
+  EXPECT_FALSE(stats->last_newsletter_sent.has_value());
+
+  auto later = store_->site_stats(day(1));
+  ASSERT_TRUE(later);
+  EXPECT_EQ(later->blogs_due, 3) << "the polled and the failing blog are due again a day later";
+}
+
 }  // namespace
 }  // namespace longread::storage

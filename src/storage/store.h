@@ -189,6 +189,21 @@ struct SearchHit {
   std::string snippet{};  // text with matches wrapped in \x01 ... \x02 (the page escapes, then marks)
 };
 
+// What /metrics reports about the stored data (Store::site_stats).
+struct SiteStats {
+  std::int64_t blogs = 0;
+  std::int64_t blogs_due = 0;  // due now: neither paused nor quarantined, next poll time reached
+  std::int64_t blogs_paused = 0;
+  std::int64_t blogs_quarantined = 0;
+  std::int64_t blogs_failing = 0;  // whose last poll failed (one or more failures in a row)
+  std::int64_t articles_visible = 0;
+  std::int64_t articles_junk = 0;
+  std::int64_t readers = 0;
+  std::int64_t subscribers = 0;                     // confirmed and not unsubscribed
+  std::int64_t outbox_queued = 0;                   // account mails waiting to be sent
+  std::optional<TimePoint> last_newsletter_sent{};  // the latest delivery of a newsletter issue
+};
+
 // --- readers: accounts, sessions, votes, reading list, newsletter.
 
 // A reader's account as stored: the password hash is an Argon2id string (libsodium crypto_pwhash_str).
@@ -368,6 +383,9 @@ class Store {
   virtual Result<std::vector<model::Category>> categories() = 0;  // with visible article counts
   // Every stored article, junk included (for the operator's status output).
   virtual Result<std::int64_t> article_count() = 0;
+  // The site's totals at `now`, for the operator's metrics (/metrics). Cheap enough to read on every
+  // scrape: counts come from indexes and the per-blog visible counts.
+  virtual Result<SiteStats> site_stats(TimePoint now) = 0;
   // A number that changes whenever anything a page shows may have changed (any committed write, from this
   // process or another). The site caches rendered pages keyed by it, so it must be cheap (no table scan).
   // The default says "unsupported", which turns the page cache off.

@@ -32,6 +32,7 @@ web::Router make_routes(SiteContext& context) {
   router.add("GET", "/about", page(context, pages::about));
   router.add("GET", "/search", page(context, pages::search));
   router.add("GET", "/healthz", page(context, pages::healthz));
+  router.add("GET", "/metrics", page(context, pages::metrics));
   router.add("GET", "/signup", page(context, pages::signup_form));
   router.add("POST", "/signup", page(context, pages::signup));
   router.add("GET", "/login", page(context, pages::login_form));

@@ -62,12 +62,14 @@ const SiteOptions& Site::options() const {
 }
 
 Result<web::Response> Site::handle(const web::Request& request) {
-  // Health checks and static files never go through the cache: one must be live, the other is in memory.
+  // Health checks, metrics and static files never go through the cache: the first two must be live (and
+  // metrics are for the token holder alone), the last is in memory.
   // Pages for a visitor with a session or CSRF cookie carry their votes, reading list and tokens: those
   // are rendered per request; everyone else shares the cached copies.
   const bool cacheable = (request.method == "GET" || request.method == "HEAD") &&
-                         request.path != "/healthz" && !request.path.starts_with("/static/") &&
-                         !request.cookie(kSessionCookie) && !request.cookie(kCsrfCookie);
+                         request.path != "/healthz" && request.path != "/metrics" &&
+                         !request.path.starts_with("/static/") && !request.cookie(kSessionCookie) &&
+                         !request.cookie(kCsrfCookie);
   if (!cacheable) return impl_->router.dispatch(request);
   // Keyed by the store's data version when it has one; otherwise version 0 and the short micro-cache TTL.
   const auto versioned = impl_->context.store.data_version();
@@ -83,6 +85,11 @@ Result<web::Response> Site::handle(const web::Request& request) {
     impl_->cache.put(key, version, ttl, *result);
   }
   return result;
+}
+
+std::string_view Site::route_of(const web::Request& request) const {
+  const std::string_view pattern = impl_->router.pattern_of(request.path);
+  return pattern.empty() ? std::string_view("(none)") : pattern;
 }
 
 web::Response Site::error_page(int status, std::string_view message) const {
@@ -108,6 +115,13 @@ Result<std::unique_ptr<web::Server>> make_server(Site& site, bool handle_signals
   options.max_connections = site.options().max_connections;
   options.max_connections_per_client = site.options().max_connections_per_client;
   options.trusted_proxies = site.options().trusted_proxies;
+  if (site.options().on_response) {
+    // Labelled by route pattern, never by path: a client inventing paths cannot grow the label set.
+    options.on_response = [&site](const web::Request* request, int status, double seconds) {
+      site.options().on_response(request != nullptr ? site.route_of(*request) : std::string_view("(unread)"),
+                                 status, seconds);
+    };
+  }
   return web::Server::create(options, site.app(), site.error_renderer());
 }
 

@@ -41,8 +41,8 @@ struct SiteOptions {
   std::size_t max_connections = 4096;
   std::size_t max_connections_per_client = 128;
   std::vector<std::string> trusted_proxies{};
-  int page_size = 25;      // articles per listing page
-  int per_blog_cap = 2;    // at most this many of one blog per page of Hot and a category (0: no cap)
+  int page_size = 25;    // articles per listing page
+  int per_blog_cap = 2;  // at most this many of one blog per page of Hot and a category (0: no cap)
   // Rendered pages are cached per (target, Store::data_version()); relative ages ("5 minutes ago") make
   // a page stale with time alone, so entries also expire after this long.
   std::chrono::seconds page_cache_ttl{30};
@@ -63,6 +63,13 @@ struct SiteOptions {
   // passwords cannot be reset on the site.
   std::function<Result<void>(accounts::MailKind kind, std::string_view email, std::string_view url)>
       send_account_mail{};
+  // Called after each response is written, with the route's pattern ("/blog/{blog}"; "(none)" when no
+  // route matched, "(unread)" for a request that could not be read), the status and the seconds it took.
+  std::function<void(std::string_view route, int status, double seconds)> on_response{};
+  // /metrics on the site: the text `metrics_text` gives, for a request with "Authorization: Bearer
+  // <metrics_token>". An empty token (or no function) leaves /metrics not found.
+  std::string metrics_token{};
+  std::function<std::string()> metrics_text{};
 };
 
 // The site: routes table, page handlers, page cache and static assets. Thread-safe; one instance serves
@@ -79,6 +86,8 @@ class Site {
   // The site's page for an error status (404, 400, 500...); `message` is shown as text.
   [[nodiscard]] web::Response error_page(int status, std::string_view message) const;
   [[nodiscard]] const SiteOptions& options() const;
+  // The pattern of the route a request's path matches ("/blog/{blog}"), or "(none)".
+  [[nodiscard]] std::string_view route_of(const web::Request& request) const;
 
   // Runs the work requests handed off (password-reset mails) and stops its thread; later requests hand
   // off nothing. Call before the store or the mail sender go away; the destructor calls it too.

@@ -73,6 +73,12 @@ TEST(RouterTest, MatchesPlaceholdersAndMethods) {
     ASSERT_FALSE(res.has_value()) << missing;
     EXPECT_EQ(res.error().kind, ErrorKind::kNotFound) << missing;
   }
+  // The label metrics use: the pattern, whatever the method, and nothing for an unknown path.
+  EXPECT_EQ(router.pattern_of("/blog/3/read/42-slug"), "/blog/{id}/read/{article}");
+  EXPECT_EQ(router.pattern_of("/"), "/");
+  EXPECT_EQ(router.pattern_of("/newsletter"), "/newsletter");
+  EXPECT_EQ(router.pattern_of("/blog/3/read"), "");
+  EXPECT_EQ(router.pattern_of("/nope"), "");
 }
 
 }  // namespace

@@ -22,7 +22,7 @@ std::string_view RouteParams::get(std::string_view name) const {
 }
 
 void Router::add(std::string method, std::string_view pattern, RouteHandler handler) {
-  Route route{std::move(method), {}, std::move(handler)};
+  Route route{std::move(method), std::string(pattern), {}, std::move(handler)};
   for (const auto segment : path_segments(pattern)) route.segments.emplace_back(segment);
   routes_.push_back(std::move(route));
 }
@@ -39,6 +39,15 @@ bool Router::match(const Route& route, const std::vector<std::string_view>& segm
     }
   }
   return true;
+}
+
+std::string_view Router::pattern_of(std::string_view path) const {
+  const auto segments = path_segments(path);
+  for (const auto& route : routes_) {
+    RouteParams params;
+    if (match(route, segments, params)) return route.pattern;
+  }
+  return {};
 }
 
 Result<Response> Router::dispatch(const Request& request) const {

@@ -30,10 +30,14 @@ class Router {
  public:
   void add(std::string method, std::string_view pattern, RouteHandler handler);
   [[nodiscard]] Result<Response> dispatch(const Request& request) const;
+  // The pattern of the first route whose path matches, whatever its method ("/blog/{id}"), or "" when none
+  // does: a label for metrics that a client cannot multiply by inventing paths.
+  [[nodiscard]] std::string_view pattern_of(std::string_view path) const;
 
  private:
   struct Route {
     std::string method;
+    std::string pattern;
     std::vector<std::string> segments;  // "{name}" marks a placeholder
     RouteHandler handler;
   };

@@ -330,6 +330,7 @@ struct Server::Impl {
     beast::error_code ec;
     conn.stream.expires_after(options.write_timeout);
     co_await http::async_write(conn.stream, res, net::redirect_error(net::use_awaitable, ec));
+    if (options.on_response) options.on_response(nullptr, status, 0.0);
     if (options.access_log) {
       spdlog::info("http client={} method=- path=- status={} bytes={} duration_ms=0", conn.peer, status,
                    res.body().size());
@@ -395,9 +396,12 @@ struct Server::Impl {
         conn->stream.expires_after(options.write_timeout);
         co_await http::async_write(conn->stream, bres, net::redirect_error(net::use_awaitable, ec));
         conn->busy = false;
+        const auto elapsed =
+            std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started_at);
+        if (options.on_response) {
+          options.on_response(request ? &*request : nullptr, res.status, elapsed.count() / 1000.0);
+        }
         if (options.access_log) {
-          const auto elapsed =
-              std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started_at);
           const auto method = breq.method_string();
           spdlog::info("http client={} method={} path={} status={} bytes={} duration_ms={:.3f}",
                        request ? std::string_view(request->remote_address) : std::string_view(conn->peer),

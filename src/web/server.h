@@ -19,6 +19,7 @@
 
 #include <chrono>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -52,6 +53,10 @@ struct ServerOptions {
   // the failures are logged (one line with their count).
   std::chrono::milliseconds accept_backoff{100};
   std::chrono::seconds accept_log_interval{10};
+  // Called after each answered request, once its response is written (or the write failed): the request
+  // (null when it could not be read as one), the status, and the seconds from its last byte read to the
+  // response written. Runs on the serving thread: keep it short (a counter, a histogram).
+  std::function<void(const Request* request, int status, double seconds)> on_response{};
 };
 
 // The process's open-file limit (RLIMIT_NOFILE) after raising its soft value to the hard one; `before` is

@@ -127,6 +127,20 @@ constexpr const char* kSelectDueBlogs = "SELECT " LONGREAD_BLOG_COLUMNS
                                         " ORDER BY b.next_due_at IS NOT NULL, b.next_due_at, b.id";
 constexpr const char* kCountBlogs = "SELECT COUNT(*) FROM blogs";
 constexpr const char* kCountArticles = "SELECT COUNT(*) FROM articles";
+// Each count reads an index or a small table; visible articles are the per-blog counts the store keeps.
+constexpr const char* kSiteStats =
+    "SELECT (SELECT COUNT(*) FROM blogs),"
+    " (SELECT COUNT(*) FROM blogs WHERE paused = 0 AND quarantined = 0 AND"
+    "  (next_due_at IS NULL OR next_due_at <= :now)),"
+    " (SELECT COUNT(*) FROM blogs WHERE paused = 1),"
+    " (SELECT COUNT(*) FROM blogs WHERE quarantined = 1),"
+    " (SELECT COUNT(*) FROM blogs WHERE consecutive_failures > 0),"
+    " (SELECT COALESCE(SUM(visible_articles), 0) FROM blogs),"
+    " (SELECT COUNT(*) FROM articles WHERE junk = 1),"
+    " (SELECT COUNT(*) FROM readers),"
+    " (SELECT COUNT(*) FROM subscribers WHERE confirmed_at IS NOT NULL AND unsubscribed_at IS NULL),"
+    " (SELECT COUNT(*) FROM mail_outbox),"
+    " (SELECT MAX(updated_at) FROM newsletter_deliveries WHERE state = 'sent')";
 
 constexpr const char* kSelectArticleKeys =
     "SELECT id, guid, content_hash, full_text_fetched, full_text_failures FROM articles WHERE blog_id = "
@@ -1251,6 +1265,29 @@ class SqliteStore final : public Store {
 
   Result<std::int64_t> article_count() override {
     return read_count(kCountArticles, "cannot count articles");
+  }
+
+  Result<SiteStats> site_stats(TimePoint now) override {
+    auto db = readers_.acquire();
+    if (!db) return std::unexpected(db.error());
+    auto q = (*db)->query(kSiteStats);
+    if (!q) return db_error("cannot read the site's totals", q.error());
+    q->bind(":now", to_unix(now));
+    auto row = q->step();
+    if (!row) return db_error("cannot read the site's totals", row.error());
+    SiteStats stats;
+    stats.blogs = q->int64(0);
+    stats.blogs_due = q->int64(1);
+    stats.blogs_paused = q->int64(2);
+    stats.blogs_quarantined = q->int64(3);
+    stats.blogs_failing = q->int64(4);
+    stats.articles_visible = q->int64(5);
+    stats.articles_junk = q->int64(6);
+    stats.readers = q->int64(7);
+    stats.subscribers = q->int64(8);
+    stats.outbox_queued = q->int64(9);
+    if (const auto sent = q->optional_int64(10)) stats.last_newsletter_sent = from_unix(*sent);
+    return stats;
   }
 
   Result<std::vector<StoredArticleKey>> article_keys(std::int64_t blog_id) override {

@@ -20,6 +20,7 @@ Result<web::Response> categories(View& view, const web::Request& request, const 
 Result<web::Response> about(View& view, const web::Request& request, const Params& params);
 Result<web::Response> search(View& view, const web::Request& request, const Params& params);
 Result<web::Response> healthz(View& view, const web::Request& request, const Params& params);
+Result<web::Response> metrics(View& view, const web::Request& request, const Params& params);
 // Readers: accounts, votes, reading list, newsletter.
 Result<web::Response> signup_form(View& view, const web::Request& request, const Params& params);
 Result<web::Response> signup(View& view, const web::Request& request, const Params& params);
