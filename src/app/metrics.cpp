@@ -6,6 +6,8 @@
 #include <prometheus/registry.h>
 #include <prometheus/text_serializer.h>
 
+#include <map>
+#include <mutex>
 #include <string>
 #include <utility>
 #include <vector>
@@ -66,6 +68,40 @@ struct Metrics::Impl {
   prometheus::Counter& updated_articles = articles.Add({{"change", "updated"}});
   prometheus::Histogram& fetch_histogram = fetch_seconds.Add(
       {}, prometheus::Histogram::BucketBoundaries{0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60});
+
+  // Each route's histogram and its counters by status, made on the route's first response and found by
+  // one map lookup after that (Family::Add builds a label map and, for a histogram, its buckets). Routes
+  // are the router's patterns plus "(none)" and "(unread)", and statuses are the server's own, so these
+  // maps stay small whatever clients send.
+  struct RouteMetrics {
+    prometheus::Histogram* seconds = nullptr;
+    std::map<int, prometheus::Counter*> by_status;
+  };
+  std::mutex routes_mutex;
+  std::map<std::string, RouteMetrics, std::less<>> routes;
+
+  prometheus::Counter& request_counter(RouteMetrics& route, std::string_view name, int status) {
+    auto it = route.by_status.find(status);
+    if (it == route.by_status.end()) {
+      it = route.by_status
+               .emplace(status,
+                        &requests.Add({{"route", std::string(name)}, {"status", std::to_string(status)}}))
+               .first;
+    }
+    return *it->second;
+  }
+
+  RouteMetrics& route_metrics(std::string_view name) {
+    auto it = routes.find(name);
+    if (it == routes.end()) {
+      RouteMetrics metrics;
+      metrics.seconds = &request_seconds.Add({{"route", std::string(name)}},
+                                             prometheus::Histogram::BucketBoundaries{
+                                                 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1});
+      it = routes.emplace(std::string(name), std::move(metrics)).first;
+    }
+    return it->second;
+  }
 };
 
 Metrics::Metrics() : impl_(std::make_unique<Impl>()) {}
@@ -89,12 +125,16 @@ void Metrics::blog_polled(const pipeline::BlogResult& result) {
 }
 
 void Metrics::http_response(std::string_view route, int status, double seconds) {
-  const std::string route_label(route);
-  impl_->requests.Add({{"route", route_label}, {"status", std::to_string(status)}}).Increment();
-  impl_->request_seconds
-      .Add({{"route", route_label}}, prometheus::Histogram::BucketBoundaries{0.001, 0.0025, 0.005, 0.01,
-                                                                             0.025, 0.05, 0.1, 0.25, 0.5, 1})
-      .Observe(seconds);
+  prometheus::Counter* counter = nullptr;
+  prometheus::Histogram* histogram = nullptr;
+  {
+    std::lock_guard lock(impl_->routes_mutex);
+    auto& metrics = impl_->route_metrics(route);
+    counter = &impl_->request_counter(metrics, route, status);
+    histogram = metrics.seconds;
+  }
+  counter->Increment();
+  histogram->Observe(seconds);
 }
 
 std::string Metrics::render(storage::Store& store, TimePoint now) {

@@ -63,6 +63,20 @@ void crawl_loop(std::stop_token stop, const config::Config& config, storage::Sto
   }
 }
 
+// Every minute, takes the votes that have aged out of "this week" and "this month" out of Top's counts
+// (Store::age_period_votes), so Top by period is exact to the minute whether or not this process crawls.
+void vote_period_loop(std::stop_token stop, storage::Store& store) {
+  std::mutex mutex;
+  std::condition_variable_any wake;
+  while (!stop.stop_requested()) {
+    if (auto aged = store.age_period_votes(now_seconds()); !aged) {
+      spdlog::error("top: {}", aged.error().message);
+    }
+    std::unique_lock lock(mutex);
+    wake.wait_for(lock, stop, std::chrono::seconds{60}, [] { return false; });
+  }
+}
+
 // /metrics alone on metrics.listen, for a scraper on a private address: no token, no site pages.
 Result<std::unique_ptr<web::Server>> metrics_server(const std::string& listen, Metrics& metrics,
                                                     storage::Store& store) {
@@ -158,6 +172,7 @@ int cmd_serve(const config::Config& config) {
         [&config, &store, &metrics](std::stop_token stop) { crawl_loop(stop, config, *store, metrics); });
   }
   std::jthread newsletter([&config, &store](std::stop_token stop) { newsletter_loop(stop, config, *store); });
+  std::jthread vote_periods([&store](std::stop_token stop) { vote_period_loop(stop, *store); });
   // Resumes whatever an earlier run left queued (a restart, a kill), then sends as mails are queued.
   std::jthread mailer;
   if (outbox) mailer = std::jthread([&outbox](std::stop_token stop) { outbox->run(stop); });
@@ -166,6 +181,8 @@ int cmd_serve(const config::Config& config) {
   site.finish_background_work();  // password-reset mails handed off by the last requests are queued
   newsletter.request_stop();
   newsletter.join();
+  vote_periods.request_stop();
+  vote_periods.join();
   if (mailer.joinable()) {  // mid-send, the mail in flight is finished; what is still queued stays queued
     mailer.request_stop();
     mailer.join();

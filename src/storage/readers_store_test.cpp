@@ -241,21 +241,26 @@ TEST_F(ReadersStoreTest, TopByVoteTimeCountsVotesCastInThePeriodAndNeverPads) {
     }
     return out;
   };
-  const ArticleQuery week{
-      .votes_since = now - std::chrono::days(7), .voted_only = true, .order = ArticleOrder::kTop};
+  const ArticleQuery week{.vote_period = VotePeriod::kWeek, .order = ArticleOrder::kTop};
+  const ArticleQuery month{.vote_period = VotePeriod::kMonth, .order = ArticleOrder::kTop};
+  // The two votes of 41 days ago leave the week and the month: four counts lowered.
+  ASSERT_EQ(store_->age_period_votes(now).value(), 4);
   EXPECT_EQ(ids(store_->articles(week)), (std::vector<std::int64_t>{ids_[2], ids_[1]}));
   EXPECT_EQ(store_->count_articles(week).value(), 2);
+  EXPECT_EQ(ids(store_->articles(month)), (std::vector<std::int64_t>{ids_[2], ids_[1]}));
   // The old query, by the article's own date, finds nothing in the week: what readers saw.
   EXPECT_TRUE(store_->articles({.since = now - std::chrono::days(7), .order = ArticleOrder::kTop})->empty());
   // A vote withdrawn no longer counts for the period.
   ASSERT_TRUE(store_->set_vote(a, ids_[2], false, at(1997)));
   ASSERT_TRUE(store_->set_vote(b, ids_[2], false, at(1997)));
   EXPECT_EQ(ids(store_->articles(week)), (std::vector<std::int64_t>{ids_[1]}));
-  // A period without votes is empty, not padded.
-  const ArticleQuery day{
-      .votes_since = now - std::chrono::hours(1), .voted_only = true, .order = ArticleOrder::kTop};
-  EXPECT_TRUE(store_->articles(day)->empty());
-  EXPECT_EQ(store_->count_articles(day).value(), 0);
+  // Eight days on, the week has no votes: empty, not padded; the month still counts article 1's vote.
+  EXPECT_EQ(store_->age_period_votes(now + std::chrono::days(8)).value(), 1);
+  EXPECT_TRUE(store_->articles(week)->empty());
+  EXPECT_EQ(store_->count_articles(week).value(), 0);
+  EXPECT_EQ(ids(store_->articles(month)), (std::vector<std::int64_t>{ids_[1]}));
+  // Aging again at the same time takes nothing more out.
+  EXPECT_EQ(store_->age_period_votes(now + std::chrono::days(8)).value(), 0);
   // All time: article 1 (3 votes) only; article 3 and the hidden article 0 are not padded in.
   EXPECT_EQ(ids(store_->articles({.voted_only = true, .order = ArticleOrder::kTop})),
             (std::vector<std::int64_t>{ids_[1]}));

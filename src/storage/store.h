@@ -116,14 +116,21 @@ struct StoredArticleKey {
 
 enum class ArticleOrder { kNewest, kTop, kHot };
 
+// A rolling period of Top: the votes cast in the last 7 or 30 days.
+enum class VotePeriod { kWeek, kMonth };
+[[nodiscard]] constexpr int period_days(VotePeriod period) {
+  return period == VotePeriod::kWeek ? 7 : 30;
+}
+
 // A listing of articles for a page. Junk is excluded unless `include_junk`.
 struct ArticleQuery {
   std::optional<std::int64_t> blog_id{};
   std::optional<std::string> category{};
   std::optional<TimePoint> since{};  // only articles dated at or after this (the newsletter's week)
-  // kTop: rank by the votes cast at or after this (votes.created_at), listing only articles that got one
-  // then; ties by all-time votes, then newest (Top "this week" / "this month").
-  std::optional<TimePoint> votes_since{};
+  // kTop: rank by the votes cast in the period (votes.created_at), listing only articles that got one
+  // then; ties by all-time votes, then newest (Top "this week" / "this month"). The period ends at the
+  // last age_period_votes(now): votes older than its start are no longer counted from then on.
+  std::optional<VotePeriod> vote_period{};
   bool voted_only = false;  // only articles with at least one vote (Top "all time" never pads)
   ArticleOrder order = ArticleOrder::kNewest;
   std::optional<std::int64_t> exclude_blog_id{};
@@ -476,6 +483,12 @@ class Store {
                                      TimePoint /*now*/) {
     return unsupported("set_vote");
   }
+  // Top by period counts each article's votes of the last 7 and 30 days in a column of its own (so the
+  // listing is one index walk); this takes out of those counts the votes that have aged out of each
+  // period by `now`, in batches of one transaction each, and returns how many counts it lowered (a vote
+  // leaving both the week and the month lowers two). The site
+  // calls it every minute; Top "this week" is exact as of the last call.
+  virtual Result<std::int64_t> age_period_votes(TimePoint now) = 0;
   virtual Result<ReaderMarks> reader_marks(std::int64_t /*reader_id*/,
                                            const std::vector<std::int64_t>& /*article_ids*/) {
     return unsupported("reader_marks");

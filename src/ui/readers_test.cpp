@@ -532,6 +532,42 @@ TEST_F(ReadersTest, ReadingListNeedsAnAccountAndComesBackToTheArticle) {
   EXPECT_EQ(v.post("/reading-list/" + std::to_string(id), {{"csrf", "x"}, {"action", "add"}}).status, 403);
 }
 
+// Votes and the reading list act for the session's reader only: another reader who posts the same
+// article ids (with their own valid token, or with the first reader's token) changes nothing of the
+// first reader's.
+TEST_F(ReadersTest, OneReaderCannotChangeAnotherReadersVotesOrList) {
+  Visitor alice = signed_up("alice@example.org");
+  Visitor bob = signed_up("bob@example.org");
+  const std::string alice_token = Visitor::token_in(alice.get("/about").body);
+  const std::string bob_token = Visitor::token_in(bob.get("/about").body);
+  ASSERT_NE(alice_token, bob_token);
+  const auto id = ids_.recent_article;
+  const std::string vote = "/articles/" + std::to_string(id);
+  const std::string saved = "/reading-list/" + std::to_string(id);
+  const int before = votes(id);
+  ASSERT_EQ(alice.post(vote + "/vote", {{"csrf", alice_token}}).status, 303);
+  ASSERT_EQ(alice.post(saved, {{"csrf", alice_token}, {"action", "add"}}).status, 303);
+  ASSERT_EQ(votes(id), before + 1);
+
+  // Bob withdraws "the vote" and removes "the saved article": his own, which he never had.
+  auto unvote = bob.post(vote + "/unvote", {{"csrf", bob_token}}, {{"Accept", "application/json"}});
+  ASSERT_EQ(unvote.status, 200);
+  EXPECT_EQ(unvote.body, "{\"voted\":false,\"votes\":" + std::to_string(before + 1) + "}");
+  EXPECT_EQ(bob.post(saved, {{"csrf", bob_token}, {"action", "remove"}}).status, 303);
+  // Marking read an article that is not on his own list is "not found", not hers marked.
+  EXPECT_EQ(bob.post(saved, {{"csrf", bob_token}, {"action", "read"}}).status, 404);
+  // Alice's token in Bob's session is refused.
+  EXPECT_EQ(bob.post(vote + "/unvote", {{"csrf", alice_token}}).status, 403);
+  EXPECT_EQ(bob.post(saved, {{"csrf", alice_token}, {"action", "remove"}}).status, 403);
+
+  EXPECT_EQ(votes(id), before + 1);
+  auto list = alice.get("/reading-list");
+  EXPECT_THAT(list.body, HasSubstr("data-saved=\"" + std::to_string(id) + "\""));
+  EXPECT_THAT(list.body, Not(HasSubstr("Mark as unread")));  // Bob's "read" did not mark hers
+  EXPECT_THAT(alice.get(article_path(id)).body, HasSubstr("action=\"" + vote + "/unvote\""));
+  EXPECT_THAT(bob.get("/reading-list").body, Not(HasSubstr("data-saved=\"" + std::to_string(id) + "\"")));
+}
+
 TEST_F(ReadersTest, NewsletterDoubleOptInAndOneClickUnsubscribe) {
   Visitor v(port_);
   // This site can mail the confirmation, so the article page offers the newsletter (SiteTest's cannot).

@@ -328,33 +328,18 @@ constexpr const char* kSelectFullArticle =
     " a.summary_html, a.content_html, a.text," LONGREAD_ARTICLE_COLUMNS_TAIL LONGREAD_ARTICLE_FROM
     " WHERE a.id = :id";
 // After the article columns: the parts of the sort key that ArticleView does not hold (display_at; the
-// period's votes for Top by period), for the next page's cursor.
+// period's votes for Top by period), for the next page's cursor. The period's count is a column of its own
+// (votes_week, votes_month: migration 0019), so Top by period is one walk of that period's partial index.
 constexpr const char* kSelectListedArticles =
     "SELECT " LONGREAD_ARTICLE_COLUMNS_HEAD " '', '', ''," LONGREAD_ARTICLE_COLUMNS_TAIL
     ", a.display_at, 0" LONGREAD_ARTICLE_FROM;
-constexpr const char* kCountListedArticles = "SELECT COUNT(*) FROM articles a";
-// Top by the votes cast in a period (ArticleQuery::votes_since): one range of votes_created (migration
-// 0018), counted per article, then those articles' rows. The unary + keeps the planner from walking all of
-// votes_article to group without sorting (EXPLAIN QUERY PLAN: SEARCH v USING COVERING INDEX votes_created
-// (created_at>?), then a temporary B-tree over the period's votes alone). CROSS JOIN keeps the period's
-// votes the outer loop: with an empty or young votes table the planner otherwise walked every article with
-// a vote (articles_top) and looked each up in the period (0.86 s on 100,000 articles, for no votes at all).
-// A page costs the period's votes, whatever its depth (the keyset cursor is applied to the grouped rows).
-// The sort reads only the key's columns of each article in the period (kSelectPeriodKeys: early in the row,
-// before the bodies), and the page's rows are read after: columns added by later migrations sit at the end
-// of each record, past the bodies' overflow pages, and reading them for every article of a month cost
-// seconds (0.45 s for the week, 2 s for the month on 100,000 articles with 58,000 votes).
-#define LONGREAD_PERIOD_VOTES_FROM                                                                       \
-  " FROM (SELECT v.article_id, COUNT(*) AS period_votes FROM votes v WHERE v.created_at >= :votes_since" \
-  " GROUP BY +v.article_id) p CROSS JOIN articles a ON a.id = p.article_id"
-constexpr const char* kCountListedByPeriodVotes = "SELECT COUNT(*)" LONGREAD_PERIOD_VOTES_FROM;
-constexpr const char* kSelectPeriodKeys =
+constexpr const char* kSelectListedByWeek =
     "SELECT " LONGREAD_ARTICLE_COLUMNS_HEAD " '', '', ''," LONGREAD_ARTICLE_COLUMNS_TAIL
-    ", k.display_at, k.period_votes FROM (SELECT a.id, p.period_votes, a.votes, "
-    "a.display_at" LONGREAD_PERIOD_VOTES_FROM;
-constexpr const char* kPeriodPageRows =
-    ") k CROSS JOIN articles a ON a.id = k.id JOIN blogs b ON b.id = a.blog_id"
-    " ORDER BY k.period_votes DESC, k.votes DESC, k.display_at DESC, k.id DESC";
+    ", a.display_at, a.votes_week" LONGREAD_ARTICLE_FROM;
+constexpr const char* kSelectListedByMonth =
+    "SELECT " LONGREAD_ARTICLE_COLUMNS_HEAD " '', '', ''," LONGREAD_ARTICLE_COLUMNS_TAIL
+    ", a.display_at, a.votes_month" LONGREAD_ARTICLE_FROM;
+constexpr const char* kCountListedArticles = "SELECT COUNT(*) FROM articles a";
 constexpr int kArticleColumnCount = 32;
 
 // ArticleQuery filters, appended (as text without values) to the two statements above.
@@ -369,8 +354,12 @@ constexpr const char* kAndVoted = " AND a.votes > 0";
 constexpr const char* kOrderNewest = " ORDER BY a.display_at DESC, a.id DESC";
 constexpr const char* kOrderTop = " ORDER BY a.votes DESC, a.display_at DESC, a.id DESC";
 constexpr const char* kOrderHot = " ORDER BY a.score DESC, a.display_at DESC, a.id DESC";
-constexpr const char* kOrderPeriodVotes =
-    " ORDER BY p.period_votes DESC, a.votes DESC, a.display_at DESC, a.id DESC";
+// The partial indexes of migration 0019 are used only when the query says their WHERE clause itself.
+constexpr const char* kAndVotedThisWeek = " AND a.votes_week > 0";
+constexpr const char* kAndVotedThisMonth = " AND a.votes_month > 0";
+constexpr const char* kOrderWeek = " ORDER BY a.votes_week DESC, a.votes DESC, a.display_at DESC, a.id DESC";
+constexpr const char* kOrderMonth =
+    " ORDER BY a.votes_month DESC, a.votes DESC, a.display_at DESC, a.id DESC";
 constexpr const char* kLimitOffset = " LIMIT :limit OFFSET :offset";
 // Keyset pagination (ArticleQuery::after): the rows after the cursor's sort key, in the order's direction.
 // A row value compared with `<` is the order's lexicographic "after" for an all-descending order, and
@@ -379,8 +368,10 @@ constexpr const char* kLimitOffset = " LIMIT :limit OFFSET :offset";
 constexpr const char* kAfterNewest = " AND (a.display_at, a.id) < (:c_display_at, :c_id)";
 constexpr const char* kAfterTop = " AND (a.votes, a.display_at, a.id) < (:c_votes, :c_display_at, :c_id)";
 constexpr const char* kAfterHot = " AND (a.score, a.display_at, a.id) < (:c_score, :c_display_at, :c_id)";
-constexpr const char* kAfterPeriodVotes =
-    " AND (p.period_votes, a.votes, a.display_at, a.id) < (:c_period_votes, :c_votes, :c_display_at, :c_id)";
+constexpr const char* kAfterWeek =
+    " AND (a.votes_week, a.votes, a.display_at, a.id) < (:c_period_votes, :c_votes, :c_display_at, :c_id)";
+constexpr const char* kAfterMonth =
+    " AND (a.votes_month, a.votes, a.display_at, a.id) < (:c_period_votes, :c_votes, :c_display_at, :c_id)";
 
 #define LONGREAD_HOT_AFTER " AND (a.score, a.display_at, a.id) < (:c_score, :c_display_at, :c_id)"
 // hot_page's walk down the hot order: the (id, blog_id) entries of articles_hot or articles_category_hot
@@ -488,6 +479,21 @@ constexpr const char* kDeleteVote =
     "DELETE FROM votes WHERE reader_id = :reader_id AND article_id = :article_id";
 // The hot score follows votes: it is a generated column (migration 0006).
 constexpr const char* kAddArticleVotes = "UPDATE articles SET votes = votes + :delta WHERE id = :id";
+// Aging Top's period counts (migration 0019): the votes a period's start passes, in batches of votes.
+constexpr const char* kSelectCountedFrom = "SELECT counted_from FROM vote_periods WHERE days = :days";
+constexpr const char* kSelectAgingBatchEnd =
+    "SELECT created_at FROM votes WHERE created_at >= :from AND created_at < :to"
+    " ORDER BY created_at LIMIT 1 OFFSET :n";
+constexpr const char* kCountVotesBetween =
+    "SELECT COUNT(*) FROM votes WHERE created_at >= :from AND created_at < :to";
+#define LONGREAD_VOTES_BETWEEN                                                                        \
+  " FROM (SELECT article_id, COUNT(*) AS n FROM votes WHERE created_at >= :from AND created_at < :to" \
+  " GROUP BY article_id) AS c WHERE articles.id = c.article_id"
+constexpr const char* kAgeWeekVotes =
+    "UPDATE articles SET votes_week = votes_week - c.n" LONGREAD_VOTES_BETWEEN;
+constexpr const char* kAgeMonthVotes =
+    "UPDATE articles SET votes_month = votes_month - c.n" LONGREAD_VOTES_BETWEEN;
+constexpr const char* kSetCountedFrom = "UPDATE vote_periods SET counted_from = :to WHERE days = :days";
 constexpr const char* kSelectArticleVotes =
     "SELECT a.votes, EXISTS (SELECT 1 FROM votes v WHERE v.reader_id = :reader_id AND v.article_id = a.id)"
     " FROM articles a WHERE a.id = :id";
@@ -920,7 +926,7 @@ Result<double> score_from_bits(std::int64_t bits) {
 // The key arity of an ArticleQuery's order: (display_at, id), (votes, display_at, id), (score bits,
 // display_at, id), (period votes, votes, display_at, id).
 std::size_t cursor_arity(const ArticleQuery& query) {
-  if (query.votes_since) return 4;
+  if (query.vote_period) return 4;
   return query.order == ArticleOrder::kNewest ? 2 : 3;
 }
 
@@ -933,13 +939,17 @@ std::string listing_sql(const char* select, const ArticleQuery& query, bool with
   if (query.since) sql += kAndSince;
   if (query.exclude_blog_id) sql += kAndNotBlog;
   if (query.exclude_article_id) sql += kAndNotArticle;
-  if (query.voted_only) sql += kAndVoted;
+  const bool week = query.vote_period == VotePeriod::kWeek;
+  if (query.vote_period) {
+    sql += week ? kAndVotedThisWeek : kAndVotedThisMonth;  // an article counts in a period by its votes then
+  } else if (query.voted_only) {
+    sql += kAndVoted;
+  }
   const bool keyset = !query.after.empty();
-  if (with_order && query.votes_since) {
-    if (keyset) sql += kAfterPeriodVotes;
-    sql += kOrderPeriodVotes;
+  if (with_order && query.vote_period) {
+    if (keyset) sql += week ? kAfterWeek : kAfterMonth;
+    sql += week ? kOrderWeek : kOrderMonth;
     sql += kLimitOffset;
-    sql += kPeriodPageRows;
   } else if (with_order) {
     switch (query.order) {
       case ArticleOrder::kNewest:
@@ -966,7 +976,6 @@ void bind_listing_filters(Query& q, const ArticleQuery& query) {
   if (query.since) q.bind(":since", to_unix(*query.since));
   if (query.exclude_blog_id) q.bind(":exclude_blog_id", *query.exclude_blog_id);
   if (query.exclude_article_id) q.bind(":exclude_article_id", *query.exclude_article_id);
-  if (query.votes_since) q.bind(":votes_since", to_unix(*query.votes_since));
 }
 
 Result<void> ensure_category(Connection& db, std::string_view slug) {
@@ -1440,13 +1449,15 @@ class SqliteStore final : public Store {
     }
     auto db = readers_.acquire();
     if (!db) return std::unexpected(db.error());
-    auto q =
-        (*db)->query(listing_sql(query.votes_since ? kSelectPeriodKeys : kSelectListedArticles, query, true));
+    const char* select = !query.vote_period                       ? kSelectListedArticles
+                         : query.vote_period == VotePeriod::kWeek ? kSelectListedByWeek
+                                                                  : kSelectListedByMonth;
+    auto q = (*db)->query(listing_sql(select, query, true));
     if (!q) return db_error("cannot list articles", q.error());
     bind_listing_filters(*q, query);
     if (cursor) {
       const auto& k = cursor->key;
-      if (query.votes_since) {
+      if (query.vote_period) {
         q->bind(":c_period_votes", k[0])
             .bind(":c_votes", k[1])
             .bind(":c_display_at", k[2])
@@ -1475,7 +1486,7 @@ class SqliteStore final : public Store {
       out.articles.push_back(read_article_view(*q));
       const std::int64_t id = q->int64(0);
       const std::int64_t display_at = q->int64(kArticleColumnCount);
-      if (query.votes_since) {
+      if (query.vote_period) {
         last_key = {q->int64(kArticleColumnCount + 1), q->int64(24), display_at, id};
       } else if (query.order == ArticleOrder::kNewest) {
         last_key = {display_at, id};
@@ -1494,10 +1505,10 @@ class SqliteStore final : public Store {
     if (!db) return std::unexpected(db.error());
     const bool only_blog_or_category = !query.include_junk && !query.since && !query.exclude_blog_id &&
                                        !query.exclude_article_id && !(query.blog_id && query.category) &&
-                                       !query.votes_since && !query.voted_only;
+                                       !query.vote_period && !query.voted_only;
     std::string sql;
     if (!only_blog_or_category) {
-      sql = listing_sql(query.votes_since ? kCountListedByPeriodVotes : kCountListedArticles, query, false);
+      sql = listing_sql(kCountListedArticles, query, false);
     } else if (query.blog_id) {
       sql = kCountVisibleInBlog;
     } else if (query.category) {
@@ -1999,6 +2010,24 @@ class SqliteStore final : public Store {
     return state;
   }
 
+  Result<std::int64_t> age_period_votes(TimePoint now) override {
+    std::lock_guard lock(writer_mutex_);
+    std::int64_t aged = 0;
+    // The week first: its start then stays at or after the month's, as the triggers of migration 0019
+    // assume (a vote that counts in the week counts in the month).
+    for (const VotePeriod period : {VotePeriod::kWeek, VotePeriod::kMonth}) {
+      const int days = period_days(period);
+      const std::int64_t target = to_unix(now) - std::int64_t{days} * 86400;
+      for (;;) {
+        auto batch = age_votes_batch(period, target);
+        if (!batch) return std::unexpected(batch.error());
+        if (*batch < 0) break;  // reached the target
+        aged += *batch;
+      }
+    }
+    return aged;
+  }
+
   Result<ReaderMarks> reader_marks(std::int64_t reader_id,
                                    const std::vector<std::int64_t>& article_ids) override {
     ReaderMarks marks;
@@ -2342,6 +2371,61 @@ class SqliteStore final : public Store {
   }
 
  private:
+  // One transaction of age_period_votes: moves `period`'s start towards `target` over at most
+  // kAgingBatch votes (all votes of one second together) and takes them out of its counts. Returns how
+  // many it took out, or -1 when the start had already reached the target. An idle site writes nothing
+  // until an hour has passed or a vote leaves the period, so the page cache is not emptied every minute.
+  Result<std::int64_t> age_votes_batch(VotePeriod period, std::int64_t target) {
+    static constexpr std::int64_t kAgingBatch = 10000;
+    const int days = period_days(period);
+    Connection& db = *writer_;
+    auto tx = Transaction::begin(db);
+    if (!tx) return db_error("cannot age period votes", tx.error());
+    std::int64_t from = 0;
+    {
+      auto q = db.query(kSelectCountedFrom);
+      if (!q) return db_error("cannot age period votes", q.error());
+      q->bind(":days", days);
+      auto row = q->step();
+      if (!row) return db_error("cannot age period votes", row.error());
+      if (!*row) return std::int64_t{-1};  // a database from before the period counts has none to age
+      from = q->int64(0);
+    }
+    if (from >= target) return std::int64_t{-1};
+    std::int64_t to = target;
+    {
+      auto q = db.query(kSelectAgingBatchEnd);
+      if (!q) return db_error("cannot age period votes", q.error());
+      q->bind(":from", from).bind(":to", target).bind(":n", kAgingBatch);
+      auto row = q->step();
+      if (!row) return db_error("cannot age period votes", row.error());
+      if (*row) to = std::max(q->int64(0), from + 1);
+    }
+    std::int64_t count = 0;
+    {
+      auto q = db.query(kCountVotesBetween);
+      if (!q) return db_error("cannot age period votes", q.error());
+      q->bind(":from", from).bind(":to", to);
+      auto row = q->step();
+      if (!row) return db_error("cannot age period votes", row.error());
+      count = q->int64(0);
+    }
+    if (count == 0 && to - from < 3600) return std::int64_t{-1};
+    if (count > 0) {
+      auto q = db.query(period == VotePeriod::kWeek ? kAgeWeekVotes : kAgeMonthVotes);
+      if (!q) return db_error("cannot age period votes", q.error());
+      q->bind(":from", from).bind(":to", to);
+      if (auto ok = q->run(); !ok) return db_error("cannot age period votes", ok.error());
+    }
+    {
+      auto q = db.query(kSetCountedFrom);
+      if (!q) return db_error("cannot age period votes", q.error());
+      q->bind(":to", to).bind(":days", days);
+      if (auto ok = q->run(); !ok) return db_error("cannot age period votes", ok.error());
+    }
+    if (auto ok = tx->commit(); !ok) return db_error("cannot age period votes", ok.error());
+    return count;
+  }
   static Result<void> visible_article(Connection& db, std::int64_t article_id) {
     auto q = db.query(kSelectVisibleArticle);
     if (!q) return db_error("cannot read article", q.error());

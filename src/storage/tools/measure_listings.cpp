@@ -132,10 +132,9 @@ bool measure_listings(Store& store, int rounds, int deep_page, TimePoint now) {
       {"blog newest", listing({.blog_id = 7})},
       {"top all time", listing({.voted_only = true, .order = ArticleOrder::kTop})},
       {"top this week (votes cast)",
-       listing({.votes_since = now - std::chrono::days(7), .voted_only = true, .order = ArticleOrder::kTop})},
+       listing({.vote_period = VotePeriod::kWeek, .order = ArticleOrder::kTop})},
       {"top this month (votes cast)",
-       listing(
-           {.votes_since = now - std::chrono::days(30), .voted_only = true, .order = ArticleOrder::kTop})},
+       listing({.vote_period = VotePeriod::kMonth, .order = ArticleOrder::kTop})},
   };
   fmt::print("listing timings ({} rounds each, {} per page, deep page by following cursors):\n", rounds,
              kPageSize);

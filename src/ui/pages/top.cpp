@@ -19,12 +19,12 @@ Result<web::Response> top(View& view, const web::Request& request, const Params&
   query.voted_only = true;
   std::string_view empty;
   if (period == "week") {
-    query.votes_since = view.now() - std::chrono::days(7);
+    query.vote_period = storage::VotePeriod::kWeek;
     empty = "No votes this week yet.";
     heading = "Top this week";
     base = "/top";
   } else if (period == "month") {
-    query.votes_since = view.now() - std::chrono::days(30);
+    query.vote_period = storage::VotePeriod::kMonth;
     empty = "No votes this month yet.";
     heading = "Top this month";
     base = "/top?period=month";
