@@ -6,11 +6,15 @@
 # long that took, then runs search_bench on the database: p50/p95/p99 per query kind over distinct
 # queries (one, two and three words at document frequencies of about 0.1 %, 2 % and 20 %, and phrases),
 # the same queries on the old full-BM25 search (the named peer), and the database size and bytes per
-# article.
+# article; then the listings at page 1 and page 500 (longread-generate --measure --listings-only, after
+# casting VOTES votes over 30 days so Top by period has something to rank), and `longread serve` on the
+# database: its resident memory after start and after LOAD_SECONDS of wrk on the front, article, Top and
+# search pages (wrk's requests/s and latency printed too).
 # Environment: SCALE_DIR (where the databases go, default /tmp/longread-scale; 1M articles take ~10 GB each
 # plus a WAL of up to ~16 GB while generating), QUERIES (distinct queries per kind, 40), PEER_QUERIES (of
 # those, how many the old search runs, 10), KEEP=1 keeps the databases, REUSE=1 uses databases already
-# there instead of generating them, MODES (default "realistic worst-case").
+# there instead of generating them, MODES (default "realistic worst-case"), VOTES (200000),
+# LOAD_SECONDS (10; 0 skips the serve step), LISTINGS=0 skips the listings.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/../.." && pwd)"
 build="${1:-$root/build}"
@@ -19,6 +23,7 @@ blogs="${3:-2000}"
 dir="${SCALE_DIR:-/tmp/longread-scale}"
 generate="$build/src/storage/longread-generate"
 bench="$build/bench/scale/search_bench"
+longread="$build/src/app/longread"
 for tool in "$generate" "$bench"; do
   [ -x "$tool" ] || { echo "bench: build $(basename "$tool") first (ninja -C $build longread-generate search_bench)"; exit 1; }
 done
@@ -34,8 +39,14 @@ for mode in ${MODES:-realistic worst-case}; do
     rm -f "$db" "$db-wal" "$db-shm"
     echo "== $mode: generating"
     /usr/bin/time -f "generate $mode: %e s wall, %U s user, %S s sys, max RSS %M KB" \
-      "$generate" --db "$db" -n "$articles" -b "$blogs" $flag
+      "$generate" --db "$db" -n "$articles" -b "$blogs" --votes "${VOTES:-200000}" $flag
   fi
   "$bench" "$db" "${QUERIES:-40}" "${PEER_QUERIES:-10}"
+  if [ "${LISTINGS:-1}" = 1 ]; then
+    "$generate" --db "$db" -n 0 --measure 20 --listings-only
+  fi
+  if [ "${LOAD_SECONDS:-10}" != 0 ]; then
+    "$root/bench/scale/serve_rss.sh" "$longread" "$db" "${LOAD_SECONDS:-10}"
+  fi
   [ "${KEEP:-0}" = 1 ] || rm -f "$db" "$db-wal" "$db-shm"
 done
