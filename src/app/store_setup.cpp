@@ -62,7 +62,7 @@ fetch::ClientOptions client_options(const config::Config& config) {
   o.address_policy.allow_private = config.fetch.allow_private;
   for (const auto& text : config.fetch.allow_networks) {
     // config::load checked each block; one that still does not parse is left out (allowing less).
-    if (auto network = fetch::Network::parse(text)) o.address_policy.allow_networks.push_back(*network);
+    if (auto network = IpNetwork::parse(text)) o.address_policy.allow_networks.push_back(*network);
   }
   return o;
 }

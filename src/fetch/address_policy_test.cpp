@@ -126,8 +126,8 @@ TEST(AddressPolicy, AllowPrivateAllowsEverything) {
 }
 
 TEST(AddressPolicy, AllowNetworksAllowOnlyTheirBlockAndItsIpv6Forms) {
-  auto loopback_one = Network::parse("127.0.0.1/32");
-  auto internal = Network::parse("10.1.0.0/16");
+  auto loopback_one = IpNetwork::parse("127.0.0.1/32");
+  auto internal = IpNetwork::parse("10.1.0.0/16");
   ASSERT_TRUE(loopback_one && internal);
   const AddressPolicy policy{.allow_private = false, .allow_networks = {*loopback_one, *internal}};
   const std::vector<std::pair<const char*, bool>> expected = {
@@ -143,19 +143,19 @@ TEST(AddressPolicy, AllowNetworksAllowOnlyTheirBlockAndItsIpv6Forms) {
 }
 
 TEST(AddressPolicy, NetworksParseLikeIpAndRejectNonsense) {
-  auto n = Network::parse("10.1.2.3/16");
+  auto n = IpNetwork::parse("10.1.2.3/16");
   ASSERT_TRUE(n);
   EXPECT_EQ(n->to_string(), "10.1.0.0/16");
-  auto host = Network::parse("fd00::1");
+  auto host = IpNetwork::parse("fd00::1");
   ASSERT_TRUE(host);
   EXPECT_EQ(host->to_string(), "fd00::1/128");
-  auto all = Network::parse("0.0.0.0/0");
+  auto all = IpNetwork::parse("0.0.0.0/0");
   ASSERT_TRUE(all);
   EXPECT_TRUE(all->contains(*IpAddress::parse("203.0.113.1")));
   EXPECT_FALSE(all->contains(*IpAddress::parse("::1")));  // families never match each other
   for (const char* bad : {"", "10.0.0.0/33", "10.0.0.0/", "10.0.0.0/-1", "::/129", "localhost/8", "10.0.0/8",
                           "0x7f000001/32", "2130706433", "10.0.0.0/8x"}) {
-    EXPECT_FALSE(Network::parse(bad)) << bad;
+    EXPECT_FALSE(IpNetwork::parse(bad)) << bad;
   }
 }
 

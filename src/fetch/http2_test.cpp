@@ -252,7 +252,7 @@ TEST(HttpClientHttp2, NginxServesEveryRequestOverHttp2OnAtMostTwoConnections) {
   ClientOptions options;
   options.ca_file = testing::FixtureServer::tls_certificate_path();
   // nginx on loopback stands for a public server: the outbound policy allows exactly that address.
-  options.address_policy.allow_networks.push_back(*Network::parse("127.0.0.1/32"));
+  options.address_policy.allow_networks.push_back(*IpNetwork::parse("127.0.0.1/32"));
   ASSERT_EQ(options.max_per_host, 2);
   HttpClient client(options);
   fetch_and_check(client, six_requests(nginx.h2_port()));
@@ -294,7 +294,7 @@ TEST(HttpClientHttp2, TwoSlowResponsesAreInFlightTogetherOnOneConnection) {
   ClientOptions options;
   options.ca_file = testing::FixtureServer::tls_certificate_path();
   // nginx on loopback stands for a public server: the outbound policy allows exactly that address.
-  options.address_policy.allow_networks.push_back(*Network::parse("127.0.0.1/32"));
+  options.address_policy.allow_networks.push_back(*IpNetwork::parse("127.0.0.1/32"));
   HttpClient client(options);
   std::vector<Request> requests;
   for (std::uint64_t i = 0; i < 2; ++i) {

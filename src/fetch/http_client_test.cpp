@@ -45,7 +45,7 @@ std::string url_encode(const std::string& text) {
 ClientOptions fixture_options() {
   ClientOptions options;
   for (const char* allowed : {"127.0.0.1/32", "::1/128"}) {
-    auto network = Network::parse(allowed);
+    auto network = IpNetwork::parse(allowed);
     if (network) options.address_policy.allow_networks.push_back(*network);
   }
   return options;

@@ -29,7 +29,7 @@ std::string url_encode(const std::string& text) {
 ClientOptions allowing(std::initializer_list<const char*> networks) {
   ClientOptions options;
   for (const char* text : networks) {
-    auto network = Network::parse(text);
+    auto network = IpNetwork::parse(text);
     EXPECT_TRUE(network) << text;
     if (network) options.address_policy.allow_networks.push_back(*network);
   }

@@ -85,7 +85,7 @@ class CrawlBudgetTest : public ::testing::Test {
   CrawlSummary crawl() {
     // The fixture server on 127.0.0.1 stands for the public internet: the outbound policy allows exactly it.
     fetch::ClientOptions client_options;
-    client_options.address_policy.allow_networks.push_back(*fetch::Network::parse("127.0.0.1/32"));
+    client_options.address_policy.allow_networks.push_back(*IpNetwork::parse("127.0.0.1/32"));
     fetch::HttpClient client(client_options);
     options_.all = true;
     options_.fetch_full_text = false;

@@ -56,7 +56,7 @@ std::string rss(const std::string& title, int first, int count, const std::strin
 // default, so these crawls opt in to exactly that address.
 fetch::ClientOptions fixture_client_options() {
   fetch::ClientOptions options;
-  options.address_policy.allow_networks.push_back(*fetch::Network::parse("127.0.0.1/32"));
+  options.address_policy.allow_networks.push_back(*IpNetwork::parse("127.0.0.1/32"));
   return options;
 }
 

@@ -1,9 +1,5 @@
 #include "web/client_address.h"
 
-#include <arpa/inet.h>
-
-#include <charconv>
-
 #include "core/strings.h"
 
 namespace longread::web {
@@ -16,13 +12,13 @@ std::optional<IpAddress> forwarded_node(std::string_view node) {
   if (node.starts_with('[')) {
     const auto close = node.find(']');
     if (close == std::string_view::npos) return std::nullopt;
-    return IpAddress::parse(node.substr(1, close - 1));
+    return parse_client_ip(node.substr(1, close - 1));
   }
   const auto colon = node.find(':');
   if (colon != std::string_view::npos && node.find(':', colon + 1) == std::string_view::npos) {
     node = node.substr(0, colon);  // IPv4 with a port: exactly one colon
   }
-  return IpAddress::parse(node);
+  return parse_client_ip(node);
 }
 
 // Splits at `separator` outside double-quoted strings (RFC 9110 section 5.6.4).
@@ -74,66 +70,15 @@ std::vector<std::string> x_forwarded_for(const Fields& headers) {
 
 }  // namespace
 
-std::optional<IpAddress> IpAddress::parse(std::string_view text) {
+std::optional<IpAddress> parse_client_ip(std::string_view text) {
   if (text.size() >= 2 && text.front() == '[' && text.back() == ']') text = text.substr(1, text.size() - 2);
-  if (text.empty() || text.size() > 45) return std::nullopt;  // INET6_ADDRSTRLEN - 1
-  const std::string z(text);
-  IpAddress out;
-  if (inet_pton(AF_INET, z.c_str(), out.bytes.data()) == 1) {
-    out.v4 = true;
-    return out;
-  }
-  if (inet_pton(AF_INET6, z.c_str(), out.bytes.data()) != 1) return std::nullopt;
-  static constexpr std::array<std::uint8_t, 12> kMapped{0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff};
-  if (std::equal(kMapped.begin(), kMapped.end(), out.bytes.begin())) {
-    std::array<std::uint8_t, 16> v4{};
-    std::copy(out.bytes.begin() + 12, out.bytes.end(), v4.begin());
-    out.bytes = v4;
-    out.v4 = true;
-  }
-  return out;
-}
-
-std::string IpAddress::to_string() const {
-  char text[INET6_ADDRSTRLEN] = {};
-  inet_ntop(v4 ? AF_INET : AF_INET6, bytes.data(), text, sizeof text);
-  return text;
-}
-
-Result<IpNetwork> IpNetwork::parse(std::string_view text) {
-  const auto bad = [&] {
-    return fail(ErrorKind::kInvalidInput,
-                "web: not an address or CIDR block: \"" + sanitize_utf8(text) + "\"");
-  };
-  const auto trimmed = trim(text);
-  const auto slash = trimmed.find('/');
-  const auto address = IpAddress::parse(trimmed.substr(0, slash));
-  if (!address) return bad();
-  const int bits = address->v4 ? 32 : 128;
-  int prefix = bits;
-  if (slash != std::string_view::npos) {
-    const auto digits = trimmed.substr(slash + 1);
-    const auto [end, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), prefix);
-    if (ec != std::errc{} || end != digits.data() + digits.size() || digits.empty() || prefix < 0 ||
-        prefix > bits) {
-      return bad();
-    }
-  }
-  return IpNetwork{*address, prefix};
-}
-
-bool IpNetwork::contains(const IpAddress& address) const {
-  if (address.v4 != base.v4) return false;
-  int left = prefix;
-  for (std::size_t i = 0; left > 0; ++i, left -= 8) {
-    const std::uint8_t mask = left >= 8 ? 0xff : static_cast<std::uint8_t>(0xff << (8 - left));
-    if ((address.bytes[i] & mask) != (base.bytes[i] & mask)) return false;
-  }
-  return true;
+  auto ip = IpAddress::parse(text);
+  if (!ip) return std::nullopt;
+  return ip->unmapped();
 }
 
 std::string client_key(std::string_view address) {
-  auto ip = IpAddress::parse(address);
+  auto ip = parse_client_ip(address);
   if (!ip) return std::string(address);
   if (ip->v4) return ip->to_string();
   std::fill(ip->bytes.begin() + 8, ip->bytes.end(), 0);
@@ -145,14 +90,20 @@ Result<TrustedProxies> TrustedProxies::parse(const std::vector<std::string>& ent
   for (const auto& entry : entries) {
     if (trim(entry).empty()) continue;
     auto network = IpNetwork::parse(entry);
-    if (!network) return std::unexpected(network.error());
+    if (!network) return fail(ErrorKind::kInvalidInput, "web: " + network.error().message);
+    // Client addresses are compared unmapped (parse_client_ip), so a block written in the IPv4-mapped
+    // form (::ffff:10.0.0.0/104) is kept as the IPv4 block it means.
+    const IpAddress base = network->base.unmapped();
+    if (base.v4 && !network->base.v4 && network->prefix >= 96) {
+      network = IpNetwork{base, network->prefix - 96};
+    }
     out.networks_.push_back(*network);
   }
   return out;
 }
 
 bool TrustedProxies::contains(std::string_view address) const {
-  const auto ip = IpAddress::parse(address);
+  const auto ip = parse_client_ip(address);
   if (!ip) return false;
   for (const auto& network : networks_) {
     if (network.contains(*ip)) return true;

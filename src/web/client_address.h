@@ -4,38 +4,21 @@
 // address chosen here, counted by client_key() (an IPv6 client by its /64).
 #pragma once
 
-#include <array>
-#include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "core/error.h"
+#include "core/ip_address.h"
 #include "web/http.h"
 
 namespace longread::web {
 
-// An IPv4 or IPv6 address as bytes. An IPv4-mapped IPv6 address (::ffff:a.b.c.d, what a dual-stack
-// listener reports for an IPv4 peer; RFC 4291 section 2.5.5.2) is taken as the IPv4 address it carries.
-struct IpAddress {
-  std::array<std::uint8_t, 16> bytes{};  // IPv4 in bytes[0..3]
-  bool v4 = false;
-
-  // "192.0.2.1", "2001:db8::1", "[2001:db8::1]" (inet_pton's forms); nullopt for anything else.
-  [[nodiscard]] static std::optional<IpAddress> parse(std::string_view text);
-  [[nodiscard]] std::string to_string() const;
-};
-
-// A CIDR block: "10.0.0.0/8", "fd00::/8"; a bare address is one host (/32, /128).
-struct IpNetwork {
-  IpAddress base;
-  int prefix = 0;
-
-  // kInvalidInput "web: not an address or CIDR block: ..." otherwise.
-  [[nodiscard]] static Result<IpNetwork> parse(std::string_view text);
-  [[nodiscard]] bool contains(const IpAddress& address) const;
-};
+// A client's address as a request names it: inet_pton's forms, "[2001:db8::1]" too, and an IPv4-mapped
+// IPv6 address (::ffff:a.b.c.d, what a dual-stack listener reports for an IPv4 peer; RFC 4291 section
+// 2.5.5.2) taken as the IPv4 address it carries. nullopt for anything else.
+[[nodiscard]] std::optional<IpAddress> parse_client_ip(std::string_view text);
 
 // The key a client is counted by: an IPv4 address as it is ("192.0.2.1"), an IPv6 address by its /64
 // ("2001:db8:1:2::/64"), since one subscriber line usually gets a whole /64 (RFC 6177) and could

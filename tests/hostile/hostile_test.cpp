@@ -123,7 +123,7 @@ class HostileBlogTest : public ::testing::Test {
   // The public server allowed, as an operator whose blogs are on the internet would have it.
   static fetch::ClientOptions public_only() {
     fetch::ClientOptions options;
-    options.address_policy.allow_networks.push_back(*fetch::Network::parse("127.0.0.1/32"));
+    options.address_policy.allow_networks.push_back(*IpNetwork::parse("127.0.0.1/32"));
     return options;
   }
 
