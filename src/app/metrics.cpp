@@ -108,14 +108,20 @@ Metrics::Metrics() : impl_(std::make_unique<Impl>()) {}
 Metrics::~Metrics() = default;
 
 void Metrics::blog_polled(const pipeline::BlogResult& result) {
-  if (result.status == "stopped") return;
-  if (result.error_kind) {
-    impl_->failed.Increment();
-    impl_->failures.Add({{"kind", to_string(*result.error_kind)}}).Increment();
-  } else if (result.status == "not modified") {
-    impl_->not_modified.Increment();
-  } else {
-    impl_->fetched.Increment();
+  switch (result.outcome) {
+    case pipeline::PollOutcome::kStopped:
+      return;
+    case pipeline::PollOutcome::kFailed:
+      impl_->failed.Increment();
+      impl_->failures.Add({{"kind", to_string(result.error_kind.value_or(ErrorKind::kInternal))}})
+          .Increment();
+      break;
+    case pipeline::PollOutcome::kNotModified:
+      impl_->not_modified.Increment();
+      break;
+    case pipeline::PollOutcome::kFetched:
+      impl_->fetched.Increment();
+      break;
   }
   impl_->new_articles.Increment(result.new_articles);
   impl_->updated_articles.Increment(result.updated_articles);

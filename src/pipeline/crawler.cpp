@@ -294,6 +294,7 @@ Result<CrawlSummary> Crawler::run(CrawlObserver* observer) {
   std::vector<SaveJob> save_queue;  // guarded by save_mutex
   auto report = [&](BlogResult& result, const Result<storage::SaveStats>& saved, Clock::time_point started) {
     if (!saved) {
+      result.outcome = PollOutcome::kFailed;
       result.status = "not saved: " + saved.error().message;
       result.error_kind = saved.error().kind;
       spdlog::error("crawl: cannot save blog_id={} feed_url={}: {}", result.blog_id, result.feed_url,
@@ -306,13 +307,18 @@ Result<CrawlSummary> Crawler::run(CrawlObserver* observer) {
     result.elapsed = since(started);
     std::lock_guard lock(mutex);
     ++summary.done;
-    if (result.error_kind) {
-      ++summary.failed;
-      ++summary.failures_by_kind[to_string(*result.error_kind)];
-    } else if (result.status == "not modified") {
-      ++summary.not_modified;
-    } else {
-      ++summary.fetched;
+    switch (result.outcome) {
+      case PollOutcome::kFailed:
+        ++summary.failed;
+        ++summary.failures_by_kind[to_string(result.error_kind.value_or(ErrorKind::kInternal))];
+        break;
+      case PollOutcome::kNotModified:
+        ++summary.not_modified;
+        break;
+      case PollOutcome::kFetched:
+      case PollOutcome::kStopped:  // counted by report_stopped, never reported here
+        ++summary.fetched;
+        break;
     }
     summary.new_articles += result.new_articles;
     summary.updated_articles += result.updated_articles;
@@ -322,6 +328,7 @@ Result<CrawlSummary> Crawler::run(CrawlObserver* observer) {
   // A blog whose fetch (feed or full-text page) the pass's stop() cut short: nothing is recorded, so it
   // keeps its schedule, validators and failure count, and the next pass polls it again from scratch.
   auto report_stopped = [&](BlogResult& result, Clock::time_point started) {
+    result.outcome = PollOutcome::kStopped;
     result.status = "stopped";
     result.elapsed = since(started);
     std::lock_guard lock(mutex);
@@ -376,6 +383,7 @@ Result<CrawlSummary> Crawler::run(CrawlObserver* observer) {
     // Validators of a body that was not stored would make the next poll a 304 that never stores it.
     record.etag.reset();
     record.last_modified.reset();
+    result.outcome = PollOutcome::kFailed;
     result.status = record.status;
     result.error_kind = error.kind;
   };
@@ -458,7 +466,8 @@ Result<CrawlSummary> Crawler::run(CrawlObserver* observer) {
       if (options_.junk_retention.count() > 0) record.prune_hidden_before = now - options_.junk_retention;
       // A 304 has no body, so the feed's own hint is the one stored from its last parse (migration 0010):
       // the server's Cache-Control / Expires alone would lose a <ttl> on every poll but those that get a 200.
-      result.status = record.status;  // before the reason: the pass counts "not modified" by this text
+      result.outcome = PollOutcome::kNotModified;
+      result.status = record.status;
       schedule_success(record, {.fresh_for = response.fresh_for, .feed_interval = blog.feed_update_interval});
     } else {
       // On disk before the parse starts: if this process dies parsing the body (out of memory, abort), the

@@ -43,12 +43,21 @@ struct CrawlOptions {
 // Crawler processes in a row that may die while parsing a blog's feed before it is quarantined.
 inline constexpr int kQuarantineAfterCrashes = 3;
 
+// How one blog's poll ended, for the pass's totals and the metrics (the status text is for people).
+enum class PollOutcome {
+  kFetched,      // 200, parsed and saved
+  kNotModified,  // 304
+  kFailed,       // fetch, parse or save failed: error_kind says which
+  kStopped,      // the pass was stopped before its fetch finished; nothing recorded
+};
+
 // What happened to one blog in this pass.
 struct BlogResult {
   std::int64_t blog_id = 0;
   std::string feed_url;
-  std::string status;  // "ok", "not modified", "HTTP 404", "timed out after 30 s", ...
-  std::optional<ErrorKind> error_kind;
+  PollOutcome outcome = PollOutcome::kFetched;
+  std::string status;                   // "ok", "not modified", "HTTP 404", "timed out after 30 s", ...
+  std::optional<ErrorKind> error_kind;  // set when outcome is kFailed
   int entries = 0;
   int new_articles = 0;
   int updated_articles = 0;
