@@ -65,5 +65,8 @@ int cmd_train(const config::Config& config, double holdout);
 int cmd_readers_list(const config::Config& config);
 int cmd_reader_password(const config::Config& config, const std::string& email);
 int cmd_reader_delete(const config::Config& config, const std::string& email);
+// `readers promote EMAIL` / `readers demote EMAIL`: grants or takes back the operator role (the admin
+// area); written to the audit log with the CLI as the actor.
+int cmd_reader_role(const config::Config& config, const std::string& email, bool is_operator);
 
 }  // namespace longread::app

@@ -63,7 +63,8 @@ int main(int argc, char** argv) {
   auto* blog_pause = blogs->add_subcommand(
       "pause", "Stop polling a blog until `blogs resume` (its articles stay on the site)");
   blog_pause->add_option("ID", pause_id, "The blog's id (see `longread blogs`)")->required();
-  auto* blog_resume = blogs->add_subcommand("resume", "Poll a paused or quarantined blog again, starting at the next crawl");
+  auto* blog_resume =
+      blogs->add_subcommand("resume", "Poll a paused or quarantined blog again, starting at the next crawl");
   blog_resume->add_option("ID", pause_id, "The blog's id (see `longread blogs`)")->required();
 
   bool all = false;
@@ -128,7 +129,8 @@ int main(int argc, char** argv) {
   auto* mail_drop = mail_cmd->add_subcommand("drop", "Delete a queued mail: it will not be sent");
   mail_drop->add_option("ID", mail_id, "The mail's id (see `longread mail queue`)")->required();
 
-  auto* readers = cli.add_subcommand("readers", "List readers' accounts, or set a password / delete one");
+  auto* readers = cli.add_subcommand(
+      "readers", "List readers' accounts, set a password, delete one, or promote / demote an operator");
   std::string reader_email;
   auto* reader_password = readers->add_subcommand(
       "password", "Set a reader's password (read from standard input); ends every session of the account");
@@ -136,6 +138,11 @@ int main(int argc, char** argv) {
   auto* reader_delete = readers->add_subcommand(
       "delete", "Delete a reader's account with its sessions, votes and reading list");
   reader_delete->add_option("EMAIL", reader_email, "The account's address")->required();
+  auto* reader_promote = readers->add_subcommand(
+      "promote", "Make a reader an operator: the admin area (/admin) opens to them at their next request");
+  reader_promote->add_option("EMAIL", reader_email, "The account's address")->required();
+  auto* reader_demote = readers->add_subcommand("demote", "Take the operator role back from a reader");
+  reader_demote->add_option("EMAIL", reader_email, "The account's address")->required();
 
   CLI11_PARSE(cli, argc, argv);
 
@@ -188,6 +195,8 @@ int main(int argc, char** argv) {
   if (*mail_drop) return app::cmd_mail_drop(config, mail_id);
   if (*reader_password) return app::cmd_reader_password(config, reader_email);
   if (*reader_delete) return app::cmd_reader_delete(config, reader_email);
+  if (*reader_promote) return app::cmd_reader_role(config, reader_email, true);
+  if (*reader_demote) return app::cmd_reader_role(config, reader_email, false);
   if (*readers) return app::cmd_readers_list(config);
   return 1;
 }

@@ -1,5 +1,6 @@
 // `longread readers`: the operator's view of readers' accounts. Lists them; sets a reader's password
-// (for a site that cannot mail reset links, or a reader locked out) and deletes an account.
+// (for a site that cannot mail reset links, or a reader locked out), deletes an account, and promotes a
+// reader to operator (or demotes one).
 #include <fmt/format.h>
 #include <termios.h>
 #include <unistd.h>
@@ -54,10 +55,11 @@ int cmd_readers_list(const config::Config& config) {
   if (!store) return 1;
   auto readers = store->readers();
   if (!readers) return report_failure(readers.error());
-  fmt::print("{:>6}  {:<40}  {:<20}  {}\n", "id", "email", "created", "confirmed");
+  fmt::print("{:>6}  {:<40}  {:<20}  {:<20}  {}\n", "id", "email", "created", "confirmed", "role");
   for (const auto& r : *readers) {
-    fmt::print("{:>6}  {:<40.40}  {:<20}  {}\n", r.id, r.email, format_rfc3339(r.created_at),
-               r.confirmed_at ? format_rfc3339(*r.confirmed_at) : "pending");
+    fmt::print("{:>6}  {:<40.40}  {:<20}  {:<20}  {}\n", r.id, r.email, format_rfc3339(r.created_at),
+               r.confirmed_at ? format_rfc3339(*r.confirmed_at) : "pending",
+               r.is_operator ? "operator" : "reader");
   }
   fmt::print("{} {}\n", readers->size(), readers->size() == 1 ? "reader" : "readers");
   return 0;
@@ -90,6 +92,28 @@ int cmd_reader_delete(const config::Config& config, const std::string& email) {
   if (!accounts) return 1;
   if (auto deleted = accounts->delete_account_of(email); !deleted) return report_failure(deleted.error());
   fmt::print("{}: account deleted with its sessions, votes and reading list\n", email);
+  return 0;
+}
+
+int cmd_reader_role(const config::Config& config, const std::string& email, bool is_operator) {
+  auto store = open_store(config);
+  if (!store) return 1;
+  if (auto set = store->set_reader_operator(email, is_operator); !set) {
+    if (set.error().kind == ErrorKind::kNotFound) {
+      fmt::print(stderr, "longread: no reader {}; nothing changed\n", email);
+      return 1;
+    }
+    return report_failure(set.error());
+  }
+  // The CLI runs with the server's own rights: the log names it, not a reader.
+  auto logged = store->add_audit_entry({.at = now_seconds(),
+                                        .actor = "cli",
+                                        .action = is_operator ? "reader.promote" : "reader.demote",
+                                        .target = "reader " + email});
+  if (!logged) return report_failure(logged.error());
+  fmt::print("{}: {}\n", email,
+             is_operator ? "is an operator: /admin opens at their next request"
+                         : "is a reader again: /admin is closed to them from their next request");
   return 0;
 }
 

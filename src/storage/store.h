@@ -222,6 +222,7 @@ struct ReaderAccount {
   // When the address was confirmed by the mailed link; nullopt while the account is pending (sign-up on
   // a site that sends mail). Accounts made without mail are confirmed when created.
   std::optional<TimePoint> confirmed_at{};
+  bool is_operator = false;  // may use the admin area (`longread readers promote`)
 };
 
 // A server-side session. The cookie holds a random token; only its hash is stored, so a copy of the
@@ -238,6 +239,25 @@ struct SessionReader {
   std::int64_t reader_id = 0;
   std::string email{};
   TimePoint expires_at{};
+  bool is_operator = false;  // read with the session, so every admin request checks the current role
+};
+
+// One operator action in the audit log: who (reader id, nullopt for the server's CLI or a deleted account,
+// and the address as it was), what ("blog.pause"), on what ("blog 12"), when, and details.
+struct AuditEntry {
+  std::int64_t id = 0;
+  TimePoint at{};
+  std::optional<std::int64_t> actor_id{};
+  std::string actor{};
+  std::string action{};
+  std::string target{};
+  std::string detail{};
+};
+
+// One page of the audit log, newest first; `next_before` is the id to pass for the page after it (0: none).
+struct AuditPage {
+  std::vector<AuditEntry> entries{};
+  std::int64_t next_before = 0;
 };
 
 // An article's vote state after a vote or unvote.
@@ -476,6 +496,14 @@ class Store {
   virtual Result<int> delete_expired_sessions(TimePoint /*now*/) {
     return unsupported("delete_expired_sessions");
   }
+  // Grants (or takes back) the operator role of the account with `email` (compared case-insensitively).
+  // kNotFound for an unknown address.
+  virtual Result<void> set_reader_operator(std::string_view email, bool is_operator) = 0;
+
+  // --- the admin area's audit log: appended to, never changed.
+  virtual Result<std::int64_t> add_audit_entry(const AuditEntry& entry) = 0;
+  // At most `limit` entries older than id `before` (0: from the newest), newest first.
+  virtual Result<AuditPage> audit_entries(int limit, std::int64_t before) = 0;
 
   // Votes: one per reader and article. kNotFound for an unknown or hidden (junk) article. The article's
   // votes and its hot score (migration 0005) change in the same transaction.

@@ -1,5 +1,6 @@
 #include "ui/routes.h"
 
+#include "pages/forms.h"
 #include "pages/pages.h"
 
 namespace longread::ui {
@@ -7,62 +8,119 @@ namespace {
 
 using PageFn = Result<web::Response> (*)(View&, const web::Request&, const web::RouteParams&);
 
-web::RouteHandler page(SiteContext& context, PageFn fn) {
-  return [&context, fn](const web::Request& request, const web::RouteParams& params) {
-    View view(context, &request);
-    return fn(view, request, params);
-  };
+// The admin area: every path under /admin. The role is checked here for each of them, so a page added
+// under /admin cannot forget it.
+bool admin_path(std::string_view pattern) {
+  return pattern == "/admin" || pattern.starts_with("/admin/");
 }
+
+// Builds the router. Every route goes through get() or post(): post() checks the form's CSRF token
+// before the handler runs (the handlers do not check it again), and both check the operator role on
+// admin paths first.
+class RouteTable {
+ public:
+  explicit RouteTable(SiteContext& context) : context_(context) {}
+
+  void get(std::string_view pattern, PageFn fn) {
+    router_.add("GET", pattern,
+                [&context = context_, fn, admin = admin_path(pattern)](const web::Request& request,
+                                                                       const web::RouteParams& params) {
+                  View view(context, &request);
+                  if (admin && !view.is_operator())
+                    return Result<web::Response>(pages::admin_refused(view, request));
+                  return fn(view, request, params);
+                });
+  }
+
+  // A form. `bad_token` answers instead of `fn` when the token is missing or does not match the
+  // visitor's binding (View::csrf_valid).
+  void post(std::string_view pattern, PageFn fn, PageFn bad_token = pages::bad_token) {
+    router_.add("POST", pattern,
+                [&context = context_, fn, bad_token, admin = admin_path(pattern)](
+                    const web::Request& request, const web::RouteParams& params) -> Result<web::Response> {
+                  View view(context, &request);
+                  if (admin && !view.is_operator()) return pages::admin_refused(view, request);
+                  auto form = pages::parse_form(request);
+                  if (!form) return std::unexpected(form.error());
+                  if (!view.csrf_valid(pages::form_value(*form, "csrf")))
+                    return bad_token(view, request, params);
+                  return fn(view, request, params);
+                });
+  }
+
+  // A POST that carries no token because it does not come from our forms: RFC 8058's one-click
+  // unsubscribe, sent by mail clients. Its authority is the signed link itself (checked by the handler).
+  void post_signed_link(std::string_view pattern, PageFn fn) {
+    router_.add("POST", pattern,
+                [&context = context_, fn](const web::Request& request, const web::RouteParams& params) {
+                  View view(context, &request);
+                  return fn(view, request, params);
+                });
+  }
+
+  void add_raw(std::string method, std::string_view pattern, web::RouteHandler handler) {
+    router_.add(std::move(method), pattern, std::move(handler));
+  }
+
+  web::Router take() { return std::move(router_); }
+
+ private:
+  SiteContext& context_;
+  web::Router router_;
+};
 
 }  // namespace
 
 web::Router make_routes(SiteContext& context) {
-  web::Router router;
-  router.add("GET", "/", page(context, pages::front));
-  router.add("GET", "/newest", page(context, pages::newest));
-  router.add("GET", "/top", page(context, pages::top));
-  router.add("GET", "/blog/{blog}/read/{article}", page(context, pages::article));
-  router.add("GET", "/blog/{blog}", page(context, pages::blog));
-  router.add("GET", "/category/{slug}", page(context, pages::category));
-  router.add("GET", "/categories", page(context, pages::categories));
-  router.add("GET", "/blogs", page(context, pages::blogs));
-  router.add("GET", "/blogs.opml", page(context, pages::blogs_opml));
-  router.add("GET", "/feed.atom", page(context, pages::site_feed));
-  router.add("GET", "/category/{slug}/feed.atom", page(context, pages::category_feed));
-  router.add("GET", "/about", page(context, pages::about));
-  router.add("GET", "/search", page(context, pages::search));
-  router.add("GET", "/healthz", page(context, pages::healthz));
-  router.add("GET", "/metrics", page(context, pages::metrics));
-  router.add("GET", "/signup", page(context, pages::signup_form));
-  router.add("POST", "/signup", page(context, pages::signup));
-  router.add("GET", "/login", page(context, pages::login_form));
-  router.add("POST", "/login", page(context, pages::login));
-  router.add("POST", "/logout", page(context, pages::logout));
-  router.add("GET", "/account", page(context, pages::settings));
-  router.add("POST", "/account/password", page(context, pages::change_password));
-  router.add("POST", "/account/sessions", page(context, pages::end_other_sessions));
-  router.add("POST", "/account/delete", page(context, pages::delete_account));
-  router.add("GET", "/account/confirm", page(context, pages::confirm_account_form));
-  router.add("POST", "/account/confirm", page(context, pages::confirm_account));
-  router.add("GET", "/password/forgot", page(context, pages::forgot_password_form));
-  router.add("POST", "/password/forgot", page(context, pages::forgot_password));
-  router.add("GET", "/password/reset", page(context, pages::reset_password_form));
-  router.add("POST", "/password/reset", page(context, pages::reset_password));
-  router.add("POST", "/articles/{id}/vote", page(context, pages::vote));
-  router.add("POST", "/articles/{id}/unvote", page(context, pages::unvote));
-  router.add("GET", "/reading-list", page(context, pages::reading_list));
-  router.add("POST", "/reading-list/{id}", page(context, pages::reading_list_change));
-  router.add("GET", "/newsletter", page(context, pages::newsletter_form));
-  router.add("POST", "/newsletter", page(context, pages::subscribe));
-  router.add("GET", "/newsletter/confirm", page(context, pages::confirm_subscription));
-  router.add("GET", "/newsletter/unsubscribe", page(context, pages::unsubscribe));
-  router.add("POST", "/newsletter/unsubscribe", page(context, pages::unsubscribe));
-  router.add("GET", "/static/{file}",
-             [&context](const web::Request&, const web::RouteParams& params) -> Result<web::Response> {
-               if (auto asset = context.assets.response(params.get("file"))) return std::move(*asset);
-               return fail(ErrorKind::kNotFound, "ui: no static asset", "No such file.");
-             });
-  return router;
+  RouteTable routes(context);
+  routes.get("/", pages::front);
+  routes.get("/newest", pages::newest);
+  routes.get("/top", pages::top);
+  routes.get("/blog/{blog}/read/{article}", pages::article);
+  routes.get("/blog/{blog}", pages::blog);
+  routes.get("/category/{slug}", pages::category);
+  routes.get("/categories", pages::categories);
+  routes.get("/blogs", pages::blogs);
+  routes.get("/blogs.opml", pages::blogs_opml);
+  routes.get("/feed.atom", pages::site_feed);
+  routes.get("/category/{slug}/feed.atom", pages::category_feed);
+  routes.get("/about", pages::about);
+  routes.get("/search", pages::search);
+  routes.get("/healthz", pages::healthz);
+  routes.get("/metrics", pages::metrics);
+  routes.get("/signup", pages::signup_form);
+  routes.post("/signup", pages::signup, pages::signup_bad_token);
+  routes.get("/login", pages::login_form);
+  routes.post("/login", pages::login, pages::login_bad_token);
+  routes.post("/logout", pages::logout, pages::logout_bad_token);
+  routes.get("/account", pages::settings);
+  routes.post("/account/password", pages::change_password, pages::account_change_bad_token);
+  routes.post("/account/sessions", pages::end_other_sessions, pages::account_change_bad_token);
+  routes.post("/account/delete", pages::delete_account, pages::account_change_bad_token);
+  routes.get("/account/confirm", pages::confirm_account_form);
+  routes.post("/account/confirm", pages::confirm_account);
+  routes.get("/password/forgot", pages::forgot_password_form);
+  routes.post("/password/forgot", pages::forgot_password, pages::forgot_password_bad_token);
+  routes.get("/password/reset", pages::reset_password_form);
+  routes.post("/password/reset", pages::reset_password, pages::reset_password_bad_token);
+  routes.post("/articles/{id}/vote", pages::vote, pages::vote_bad_token);
+  routes.post("/articles/{id}/unvote", pages::unvote, pages::unvote_bad_token);
+  routes.get("/reading-list", pages::reading_list);
+  routes.post("/reading-list/{id}", pages::reading_list_change, pages::reading_list_bad_token);
+  routes.get("/newsletter", pages::newsletter_form);
+  routes.post("/newsletter", pages::subscribe, pages::subscribe_bad_token);
+  routes.get("/newsletter/confirm", pages::confirm_subscription);
+  routes.get("/newsletter/unsubscribe", pages::unsubscribe);
+  routes.post_signed_link("/newsletter/unsubscribe", pages::unsubscribe);
+  // The admin area (docs/operating.md): operators only.
+  routes.get("/admin", pages::admin_home);
+  routes.get("/admin/audit", pages::admin_audit);
+  routes.add_raw("GET", "/static/{file}",
+                 [&context](const web::Request&, const web::RouteParams& params) -> Result<web::Response> {
+                   if (auto asset = context.assets.response(params.get("file"))) return std::move(*asset);
+                   return fail(ErrorKind::kNotFound, "ui: no static asset", "No such file.");
+                 });
+  return routes.take();
 }
 
 }  // namespace longread::ui

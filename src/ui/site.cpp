@@ -92,6 +92,10 @@ std::string_view Site::route_of(const web::Request& request) const {
   return pattern.empty() ? std::string_view("(none)") : pattern;
 }
 
+std::vector<std::pair<std::string, std::string>> Site::routes() const {
+  return impl_->router.routes();
+}
+
 web::Response Site::error_page(int status, std::string_view message) const {
   View view(impl_->context);
   return pages::error(view, status, message);

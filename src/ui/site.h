@@ -88,6 +88,8 @@ class Site {
   [[nodiscard]] const SiteOptions& options() const;
   // The pattern of the route a request's path matches ("/blog/{blog}"), or "(none)".
   [[nodiscard]] std::string_view route_of(const web::Request& request) const;
+  // Every route of the site as (method, pattern): the admin and CSRF tests walk this table.
+  [[nodiscard]] std::vector<std::pair<std::string, std::string>> routes() const;
 
   // Runs the work requests handed off (password-reset mails) and stops its thread; later requests hand
   // off nothing. Call before the store or the mail sender go away; the destructor calls it too.

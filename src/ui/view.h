@@ -69,6 +69,9 @@ class View {
   // The logged-in reader, from the session cookie (looked up once per request).
   [[nodiscard]] const std::optional<storage::SessionReader>& reader() const;
   [[nodiscard]] bool logged_in() const { return reader().has_value(); }
+  // A logged-in reader with the operator role (read with the session on every request, so a demotion
+  // takes effect at once).
+  [[nodiscard]] bool is_operator() const { return reader() && reader()->is_operator; }
   // The CSRF token for this visitor's forms: bound to the session when logged in, else to the lr_csrf
   // cookie, which is created (and set by render()) when `create` and the visitor has none. Empty when the
   // visitor has no binding and `create` is false (cached anonymous pages carry no token).

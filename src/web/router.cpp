@@ -50,6 +50,13 @@ std::string_view Router::pattern_of(std::string_view path) const {
   return {};
 }
 
+std::vector<std::pair<std::string, std::string>> Router::routes() const {
+  std::vector<std::pair<std::string, std::string>> out;
+  out.reserve(routes_.size());
+  for (const auto& route : routes_) out.emplace_back(route.method, route.pattern);
+  return out;
+}
+
 Result<Response> Router::dispatch(const Request& request) const {
   const auto segments = path_segments(request.path);
   const std::string_view method = request.method == "HEAD" ? std::string_view("GET") : request.method;

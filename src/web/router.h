@@ -33,6 +33,9 @@ class Router {
   // The pattern of the first route whose path matches, whatever its method ("/blog/{id}"), or "" when none
   // does: a label for metrics that a client cannot multiply by inventing paths.
   [[nodiscard]] std::string_view pattern_of(std::string_view path) const;
+  // Every route as (method, pattern), in the order added: lets tests walk the whole table (a route added
+  // later is covered without editing the test).
+  [[nodiscard]] std::vector<std::pair<std::string, std::string>> routes() const;
 
  private:
   struct Route {

@@ -305,3 +305,61 @@ TEST_F(CliTest, ReadersListSetPasswordAndDelete) {
   EXPECT_TRUE((*accounts)->log_in("ada@example.org", "the operator set this", "10.0.0.2", now));
   EXPECT_FALSE((*store)->reader_by_email("bob@example.org").value());
 }
+
+// `longread readers promote / demote`: the role shows in `readers`, a live session sees it at its next
+// lookup (no new log-in), an unknown address changes nothing, and each change is in the audit log with the
+// CLI as the actor.
+TEST_F(CliTest, ReadersPromoteAndDemoteAnOperator) {
+  const std::string db = (dir_ / "t.db").string();
+  std::string session_token;
+  {
+    auto store = longread::storage::open_sqlite_store(db);
+    ASSERT_TRUE(store) << store.error().message;
+    auto accounts = longread::accounts::Accounts::open(
+        **store, {.password_cost = longread::accounts::PasswordCost::minimum()});
+    ASSERT_TRUE(accounts);
+    auto made =
+        (*accounts)->sign_up("ada@example.org", "a long passphrase", "10.0.0.1", longread::now_seconds());
+    ASSERT_TRUE(made && made->session);
+    session_token = made->session->token;
+    EXPECT_FALSE((*accounts)->reader(session_token, longread::now_seconds()).value()->is_operator);
+  }
+  auto unknown = run(bin_ + " readers promote nobody@example.org");
+  EXPECT_EQ(unknown.status, 1);
+  EXPECT_NE(unknown.output.find("no reader nobody@example.org"), std::string::npos) << unknown.output;
+
+  auto promoted = run(bin_ + " readers promote ADA@example.org");
+  ASSERT_EQ(promoted.status, 0) << promoted.output;
+  auto listed = run(bin_ + " readers");
+  EXPECT_NE(listed.output.find("operator"), std::string::npos) << listed.output;
+  {
+    auto store = longread::storage::open_sqlite_store(db);
+    ASSERT_TRUE(store);
+    auto accounts = longread::accounts::Accounts::open(
+        **store, {.password_cost = longread::accounts::PasswordCost::minimum()});
+    ASSERT_TRUE(accounts);
+    auto reader = (*accounts)->reader(session_token, longread::now_seconds());
+    ASSERT_TRUE(reader && *reader);
+    EXPECT_TRUE((*reader)->is_operator);
+  }
+  auto demoted = run(bin_ + " readers demote ada@example.org");
+  ASSERT_EQ(demoted.status, 0) << demoted.output;
+  EXPECT_EQ(run(bin_ + " readers").output.find("operator"), std::string::npos);
+
+  auto store = longread::storage::open_sqlite_store(db);
+  ASSERT_TRUE(store);
+  auto accounts = longread::accounts::Accounts::open(
+      **store, {.password_cost = longread::accounts::PasswordCost::minimum()});
+  ASSERT_TRUE(accounts);
+  EXPECT_FALSE((*accounts)->reader(session_token, longread::now_seconds()).value()->is_operator);
+  auto log = (*store)->audit_entries(10, 0);
+  ASSERT_TRUE(log) << log.error().message;
+  ASSERT_EQ(log->entries.size(), 2u);  // the failed promote wrote nothing
+  EXPECT_EQ(log->entries[0].action, "reader.demote");
+  EXPECT_EQ(log->entries[1].action, "reader.promote");
+  for (const auto& entry : log->entries) {
+    EXPECT_EQ(entry.actor, "cli");
+    EXPECT_FALSE(entry.actor_id);
+    EXPECT_NE(entry.target.find("ada@example.org"), std::string::npos) << entry.target;
+  }
+}

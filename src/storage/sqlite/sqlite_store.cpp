@@ -445,12 +445,15 @@ constexpr const char* kInsertReader =
     " VALUES (:email, :email_key, :password_hash, :created_at, :confirmed_at)"
     " ON CONFLICT (email_key) DO NOTHING";
 constexpr const char* kSelectReaderByEmail =
-    "SELECT id, email, password_hash, created_at, confirmed_at FROM readers WHERE email_key = :email_key";
+    "SELECT id, email, password_hash, created_at, confirmed_at, operator FROM readers"
+    " WHERE email_key = :email_key";
 // Articles go by ON DELETE CASCADE (migration 0001); their triggers keep the search index (0003) and the
 // visible counts (0004) right, and votes and reading-list rows cascade from the articles (0005).
 constexpr const char* kDeleteBlog = "DELETE FROM blogs WHERE id = :id";
 constexpr const char* kSelectReaders =
-    "SELECT id, email, password_hash, created_at, confirmed_at FROM readers ORDER BY id";
+    "SELECT id, email, password_hash, created_at, confirmed_at, operator FROM readers ORDER BY id";
+constexpr const char* kSetReaderOperator =
+    "UPDATE readers SET operator = :operator WHERE email_key = :email_key";
 constexpr const char* kSetReaderPassword =
     "UPDATE readers SET password_hash = :password_hash,"
     " confirmed_at = COALESCE(confirmed_at, :confirm_at) WHERE id = :id";
@@ -466,10 +469,20 @@ constexpr const char* kInsertSession =
     "INSERT INTO sessions (token_hash, reader_id, created_at, expires_at)"
     " VALUES (:token_hash, :reader_id, :created_at, :expires_at)";
 constexpr const char* kSelectSessionReader =
-    "SELECT r.id, r.email, s.expires_at FROM sessions s JOIN readers r ON r.id = s.reader_id"
+    "SELECT r.id, r.email, s.expires_at, r.operator FROM sessions s JOIN readers r ON r.id = s.reader_id"
     " WHERE s.token_hash = :token_hash AND s.expires_at > :now";
 constexpr const char* kDeleteSession = "DELETE FROM sessions WHERE token_hash = :token_hash";
 constexpr const char* kDeleteExpiredSessions = "DELETE FROM sessions WHERE expires_at <= :now";
+
+// ------------------------------------------------------------------------------ audit log
+
+constexpr const char* kInsertAuditEntry =
+    "INSERT INTO admin_audit (at, actor_id, actor, action, target, detail)"
+    " VALUES (:at, :actor_id, :actor, :action, :target, :detail)";
+// One more row than the page holds tells whether an older page exists.
+constexpr const char* kSelectAuditEntries =
+    "SELECT id, at, actor_id, actor, action, target, detail FROM admin_audit"
+    " WHERE :before = 0 OR id < :before ORDER BY id DESC LIMIT :limit";
 
 constexpr const char* kSelectVisibleArticle = "SELECT 1 FROM articles WHERE id = :id AND visible = 1";
 constexpr const char* kInsertVote =
@@ -1863,7 +1876,8 @@ class SqliteStore final : public Store {
                          .email = q.text(1),
                          .password_hash = q.text(2),
                          .created_at = from_unix(q.int64(3)),
-                         .confirmed_at = optional_time(q, 4)};
+                         .confirmed_at = optional_time(q, 4),
+                         .is_operator = q.int64(5) != 0};
   }
 
   Result<std::optional<ReaderAccount>> reader_by_email(std::string_view email) override {
@@ -1956,8 +1970,56 @@ class SqliteStore final : public Store {
     auto row = q->step();
     if (!row) return db_error("cannot read session", row.error());
     if (!*row) return std::optional<SessionReader>{};
-    return std::optional<SessionReader>{
-        SessionReader{.reader_id = q->int64(0), .email = q->text(1), .expires_at = from_unix(q->int64(2))}};
+    return std::optional<SessionReader>{SessionReader{.reader_id = q->int64(0),
+                                                      .email = q->text(1),
+                                                      .expires_at = from_unix(q->int64(2)),
+                                                      .is_operator = q->int64(3) != 0}};
+  }
+
+  Result<void> set_reader_operator(std::string_view email, bool is_operator) override {
+    auto changed = write_changes(kSetReaderOperator, "cannot change reader role", [&](Query& q) {
+      q.bind(":operator", is_operator).bind(":email_key", email_key(email));
+    });
+    if (!changed) return std::unexpected(changed.error());
+    if (!*changed) return fail(ErrorKind::kNotFound, "store: no such reader");
+    return {};
+  }
+
+  Result<std::int64_t> add_audit_entry(const AuditEntry& entry) override {
+    std::lock_guard lock(writer_mutex_);
+    auto q = writer_->query(kInsertAuditEntry);
+    if (!q) return db_error("cannot write audit entry", q.error());
+    q->bind(":at", to_unix(entry.at)).bind(":actor_id", entry.actor_id).bind(":actor", entry.actor);
+    q->bind(":action", entry.action).bind(":target", entry.target).bind(":detail", entry.detail);
+    if (auto ok = q->run(); !ok) return db_error("cannot write audit entry", ok.error());
+    return writer_->last_insert_rowid();
+  }
+
+  Result<AuditPage> audit_entries(int limit, std::int64_t before) override {
+    if (limit <= 0) return AuditPage{};
+    auto db = readers_.acquire();
+    if (!db) return std::unexpected(db.error());
+    auto q = (*db)->query(kSelectAuditEntries);
+    if (!q) return db_error("cannot read audit log", q.error());
+    q->bind(":before", before).bind(":limit", limit + 1);
+    AuditPage page;
+    while (true) {
+      auto row = q->step();
+      if (!row) return db_error("cannot read audit log", row.error());
+      if (!*row) break;
+      page.entries.push_back(AuditEntry{.id = q->int64(0),
+                                        .at = from_unix(q->int64(1)),
+                                        .actor_id = q->optional_int64(2),
+                                        .actor = q->text(3),
+                                        .action = q->text(4),
+                                        .target = q->text(5),
+                                        .detail = q->text(6)});
+    }
+    if (page.entries.size() > static_cast<std::size_t>(limit)) {
+      page.entries.pop_back();
+      page.next_before = page.entries.back().id;
+    }
+    return page;
   }
 
   Result<void> delete_session(std::string_view token_hash) override {

@@ -20,6 +20,9 @@ namespace {
 
 enum class Mode { kSignUp, kLogIn };
 
+constexpr std::string_view kExpiredFormMessage =
+    "This form has expired or was not sent from this site. Please try again.";
+
 // What the form will do besides logging in (PendingAction), said above it so that a crafted link cannot
 // cast a vote unseen: "Your vote for “Title” counts as soon as you log in."
 Html pending_notice(const View& view, Mode mode, std::string_view then) {
@@ -164,10 +167,6 @@ Result<web::Response> submit(View& view, const web::Request& request, Mode mode)
   const std::string_view email = form_value(*form, "email");
   // Only echo back an address of sane length (a 10,000-character one is not shown again).
   const std::string_view shown_email = email.size() <= 254 ? email : std::string_view();
-  if (!view.csrf_valid(form_value(*form, "csrf"))) {
-    return account_form(view, mode, next, then, shown_email,
-                        "This form has expired or was not sent from this site. Please try again.", 403);
-  }
   const std::string_view password = form_value(*form, "password");
   auto failed = [&](const Error& error) -> Result<web::Response> {
     const int status = form_error_status(error.kind);
@@ -208,6 +207,16 @@ Result<web::Response> submit(View& view, const web::Request& request, Mode mode)
       200);
 }
 
+// A sign-up or log-in form whose token failed the check (routes.cpp): the form again, filled in, with a
+// fresh token and the reason.
+Result<web::Response> submit_without_token(View& view, const web::Request& request, Mode mode) {
+  auto form = parse_form(request);
+  if (!form) return std::unexpected(form.error());
+  const std::string_view email = form_value(*form, "email");
+  return account_form(view, mode, form_value(*form, "next"), form_value(*form, "then"),
+                      email.size() <= 254 ? email : std::string_view(), kExpiredFormMessage, 403);
+}
+
 }  // namespace
 
 Result<web::Response> signup_form(View& view, const web::Request& request, const Params&) {
@@ -230,16 +239,29 @@ Result<web::Response> login(View& view, const web::Request& request, const Param
   return submit(view, request, Mode::kLogIn);
 }
 
+Result<web::Response> signup_bad_token(View& view, const web::Request& request, const Params&) {
+  return submit_without_token(view, request, Mode::kSignUp);
+}
+
+Result<web::Response> login_bad_token(View& view, const web::Request& request, const Params&) {
+  return submit_without_token(view, request, Mode::kLogIn);
+}
+
 Result<web::Response> logout(View& view, const web::Request& request, const Params&) {
   auto form = parse_form(request);
   if (!form) return std::unexpected(form.error());
   if (!view.logged_in()) return see_other(view, "/");
-  if (!view.csrf_valid(form_value(*form, "csrf"))) return csrf_rejected(view, request);
   if (auto ok = view.accounts().log_out(*request.cookie(kSessionCookie)); !ok)
     return std::unexpected(ok.error());
   web::Response res = see_other(view, "/");
   res.headers.emplace_back("Set-Cookie", view.cookie(kSessionCookie, "", -1));
   return res;
+}
+
+Result<web::Response> logout_bad_token(View& view, const web::Request& request, const Params&) {
+  // Nobody to log out: home, as before any check.
+  if (!view.logged_in()) return see_other(view, "/");
+  return csrf_rejected(view, request);
 }
 
 Result<web::Response> confirm_account_form(View& view, const web::Request& request, const Params&) {
@@ -259,7 +281,6 @@ Result<web::Response> confirm_account_form(View& view, const web::Request& reque
 Result<web::Response> confirm_account(View& view, const web::Request& request, const Params&) {
   auto form = parse_form(request);
   if (!form) return std::unexpected(form.error());
-  if (!view.csrf_valid(form_value(*form, "csrf"))) return csrf_rejected(view, request);
   const auto link =
       link_fields(form_value(*form, "email"), form_value(*form, "expires"), form_value(*form, "sig"));
   if (!link) return bad_link(view, "/account/confirm", false);
@@ -288,10 +309,6 @@ Result<web::Response> forgot_password(View& view, const web::Request& request, c
   if (!form) return std::unexpected(form.error());
   const std::string_view email = form_value(*form, "email");
   const std::string_view shown_email = email.size() <= 254 ? email : std::string_view();
-  if (!view.csrf_valid(form_value(*form, "csrf"))) {
-    return forgot_form(view, shown_email,
-                       "This form has expired or was not sent from this site. Please try again.", 403);
-  }
   auto accepted =
       view.accounts().accept_password_reset(email, web::client_key(request.remote_address), view.now());
   if (!accepted) {
@@ -326,6 +343,15 @@ Result<web::Response> forgot_password(View& view, const web::Request& request, c
       200);
 }
 
+Result<web::Response> forgot_password_bad_token(View& view, const web::Request& request,
+                                                const Params& params) {
+  if (!view.options().send_account_mail) return forgot_password_form(view, request, params);
+  auto form = parse_form(request);
+  if (!form) return std::unexpected(form.error());
+  const std::string_view email = form_value(*form, "email");
+  return forgot_form(view, email.size() <= 254 ? email : std::string_view(), kExpiredFormMessage, 403);
+}
+
 Result<web::Response> reset_password_form(View& view, const web::Request& request, const Params&) {
   const auto link = link_fields(request.param("email").value_or(""), request.param("expires").value_or(""),
                                 request.param("sig").value_or(""));
@@ -342,10 +368,6 @@ Result<web::Response> reset_password(View& view, const web::Request& request, co
   const auto link =
       link_fields(form_value(*form, "email"), form_value(*form, "expires"), form_value(*form, "sig"));
   if (!link) return bad_link(view, "/password/reset", true);
-  if (!view.csrf_valid(form_value(*form, "csrf"))) {
-    return new_password_form(view, *link,
-                             "This form has expired or was not sent from this site. Please try again.", 403);
-  }
   auto session = view.accounts().reset_password(link->email, link->expires, link->sig,
                                                 form_value(*form, "password"), view.now());
   if (!session) {
@@ -355,6 +377,15 @@ Result<web::Response> reset_password(View& view, const web::Request& request, co
     return new_password_form(view, *link, session.error().display(), 400);
   }
   return with_session(view, *session, "/");
+}
+
+Result<web::Response> reset_password_bad_token(View& view, const web::Request& request, const Params&) {
+  auto form = parse_form(request);
+  if (!form) return std::unexpected(form.error());
+  const auto link =
+      link_fields(form_value(*form, "email"), form_value(*form, "expires"), form_value(*form, "sig"));
+  if (!link) return bad_link(view, "/password/reset", true);
+  return new_password_form(view, *link, kExpiredFormMessage, 403);
 }
 
 }  // namespace longread::ui::pages

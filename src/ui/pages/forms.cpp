@@ -152,4 +152,8 @@ web::Response csrf_rejected(const View& view, const web::Request& request) {
   return error(view, 403, kMessage);
 }
 
+Result<web::Response> bad_token(View& view, const web::Request& request, const Params&) {
+  return csrf_rejected(view, request);
+}
+
 }  // namespace longread::ui::pages

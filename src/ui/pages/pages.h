@@ -45,6 +45,28 @@ Result<web::Response> newsletter_form(View& view, const web::Request& request, c
 Result<web::Response> subscribe(View& view, const web::Request& request, const Params& params);
 Result<web::Response> confirm_subscription(View& view, const web::Request& request, const Params& params);
 Result<web::Response> unsubscribe(View& view, const web::Request& request, const Params& params);
+// What a POST route answers when its CSRF token is missing or wrong; routes.cpp calls it instead of the
+// handler (csrf_rejected is the default: 403). Each keeps what its form did before the check was moved
+// out of the handlers: the form again with the reason, or, for a visitor without a session, the way to
+// log in (nothing is written either way).
+Result<web::Response> signup_bad_token(View& view, const web::Request& request, const Params& params);
+Result<web::Response> login_bad_token(View& view, const web::Request& request, const Params& params);
+Result<web::Response> logout_bad_token(View& view, const web::Request& request, const Params& params);
+Result<web::Response> forgot_password_bad_token(View& view, const web::Request& request,
+                                                const Params& params);
+Result<web::Response> reset_password_bad_token(View& view, const web::Request& request, const Params& params);
+Result<web::Response> account_change_bad_token(View& view, const web::Request& request, const Params& params);
+Result<web::Response> vote_bad_token(View& view, const web::Request& request, const Params& params);
+Result<web::Response> unvote_bad_token(View& view, const web::Request& request, const Params& params);
+Result<web::Response> reading_list_bad_token(View& view, const web::Request& request, const Params& params);
+Result<web::Response> subscribe_bad_token(View& view, const web::Request& request, const Params& params);
+Result<web::Response> bad_token(View& view, const web::Request& request, const Params& params);
+// The admin area (operators only; routes.cpp checks the role before any of these runs).
+Result<web::Response> admin_home(View& view, const web::Request& request, const Params& params);
+Result<web::Response> admin_audit(View& view, const web::Request& request, const Params& params);
+// The answer to a request for /admin by someone without the operator role: a visitor's GET goes to log
+// in, everything else is 403.
+web::Response admin_refused(const View& view, const web::Request& request);
 // The blogs followed: a page and an OPML list.
 Result<web::Response> blogs(View& view, const web::Request& request, const Params& params);
 Result<web::Response> blogs_opml(View& view, const web::Request& request, const Params& params);

@@ -1,0 +1,103 @@
+// Tests of what the admin area stores: the operator role of readers and the audit log. Real SQLite files.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <string>
+
+#include "storage/store.h"
+#include "testing/test_dir.h"
+
+namespace longread::storage {
+namespace {
+
+namespace fs = std::filesystem;
+
+TimePoint at(std::int64_t hours_after) {
+  return from_unix(1'700'000'000 + hours_after * 3600);
+}
+
+class AdminStoreTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = longread::testing::fresh_test_dir("longread-admin-store");
+    fs::create_directories(dir_);
+    reopen();
+  }
+  void TearDown() override {
+    store_.reset();
+    fs::remove_all(dir_);
+  }
+  void reopen() {
+    store_.reset();
+    auto store = open_sqlite_store((dir_ / "db.sqlite").string());
+    ASSERT_TRUE(store) << store.error().message;
+    store_ = std::move(*store);
+  }
+
+  fs::path dir_;
+  std::unique_ptr<Store> store_;
+};
+
+TEST_F(AdminStoreTest, OperatorRoleIsGrantedByAddressAndSeenBySessions) {
+  auto ada = store_->create_reader("Ada@Example.org", "hash", at(0), at(0));
+  ASSERT_TRUE(ada) << ada.error().message;
+  ASSERT_TRUE(store_->create_session(
+      {.token_hash = "t", .reader_id = *ada, .created_at = at(0), .expires_at = at(24)}));
+  EXPECT_FALSE(store_->session_reader("t", at(1)).value()->is_operator);  // nobody starts as an operator
+
+  ASSERT_TRUE(store_->set_reader_operator("ada@example.ORG", true));  // the address, any case
+  EXPECT_TRUE(store_->session_reader("t", at(1)).value()->is_operator);
+  EXPECT_TRUE(store_->reader_by_email("ada@example.org").value()->is_operator);
+  reopen();  // stored, not cached
+  EXPECT_TRUE(store_->readers().value().at(0).is_operator);
+
+  ASSERT_TRUE(store_->set_reader_operator("ada@example.org", false));
+  EXPECT_FALSE(store_->session_reader("t", at(1)).value()->is_operator);
+
+  auto unknown = store_->set_reader_operator("nobody@example.org", true);
+  ASSERT_FALSE(unknown);
+  EXPECT_EQ(unknown.error().kind, ErrorKind::kNotFound);
+}
+
+TEST_F(AdminStoreTest, AuditLogPagesNewestFirstAndOutlivesTheActorsAccount) {
+  auto ada = store_->create_reader("ada@example.org", "hash", at(0), at(0));
+  ASSERT_TRUE(ada);
+  for (int i = 0; i < 5; ++i) {
+    auto id = store_->add_audit_entry({.at = at(i),
+                                       .actor_id = *ada,
+                                       .actor = "ada@example.org",
+                                       .action = "blog.pause",
+                                       .target = "blog " + std::to_string(i),
+                                       .detail = i == 4 ? "last" : ""});
+    ASSERT_TRUE(id) << id.error().message;
+  }
+  auto first = store_->audit_entries(2, 0);
+  ASSERT_TRUE(first) << first.error().message;
+  ASSERT_EQ(first->entries.size(), 2u);
+  EXPECT_EQ(first->entries[0].target, "blog 4");
+  EXPECT_EQ(first->entries[0].detail, "last");
+  EXPECT_EQ(first->entries[0].at, at(4));
+  EXPECT_EQ(first->entries[0].actor_id, *ada);
+  EXPECT_EQ(first->entries[1].target, "blog 3");
+  ASSERT_NE(first->next_before, 0);
+  auto second = store_->audit_entries(2, first->next_before);
+  ASSERT_TRUE(second);
+  ASSERT_EQ(second->entries.size(), 2u);
+  EXPECT_EQ(second->entries[0].target, "blog 2");
+  auto last = store_->audit_entries(2, second->next_before);
+  ASSERT_TRUE(last);
+  ASSERT_EQ(last->entries.size(), 1u);
+  EXPECT_EQ(last->entries[0].target, "blog 0");
+  EXPECT_EQ(last->next_before, 0);  // no older page
+
+  // The account goes; its entries stay, naming the address, with no id to point at.
+  ASSERT_TRUE(store_->delete_reader(*ada));
+  auto after = store_->audit_entries(10, 0);
+  ASSERT_TRUE(after);
+  ASSERT_EQ(after->entries.size(), 5u);
+  EXPECT_FALSE(after->entries[0].actor_id);
+  EXPECT_EQ(after->entries[0].actor, "ada@example.org");
+}
+
+}  // namespace
+}  // namespace longread::storage
