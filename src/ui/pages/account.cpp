@@ -345,7 +345,7 @@ Result<web::Response> forgot_password(View& view, const web::Request& request, c
 
 Result<web::Response> forgot_password_bad_token(View& view, const web::Request& request,
                                                 const Params& params) {
-  if (!view.options().send_account_mail) return forgot_password_form(view, request, params);
+  if (!view.options().send_account_mail) return csrf_rejected(view, request);
   auto form = parse_form(request);
   if (!form) return std::unexpected(form.error());
   const std::string_view email = form_value(*form, "email");
@@ -384,7 +384,8 @@ Result<web::Response> reset_password_bad_token(View& view, const web::Request& r
   if (!form) return std::unexpected(form.error());
   const auto link =
       link_fields(form_value(*form, "email"), form_value(*form, "expires"), form_value(*form, "sig"));
-  if (!link) return bad_link(view, "/password/reset", true);
+  // Only a well-formed link gets its form back; anything else is simply refused.
+  if (!link) return csrf_rejected(view, request);
   return new_password_form(view, *link, kExpiredFormMessage, 403);
 }
 

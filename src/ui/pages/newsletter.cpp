@@ -105,6 +105,7 @@ Result<web::Response> subscribe(View& view, const web::Request& request, const P
 }
 
 Result<web::Response> subscribe_bad_token(View& view, const web::Request& request, const Params&) {
+  // A site without a newsletter says so, token or not.
   if (auto offered = newsletter_offered(view); !offered) return std::unexpected(offered.error());
   auto form = parse_form(request);
   if (!form) return std::unexpected(form.error());

@@ -35,6 +35,7 @@ class RunningSite {
   [[nodiscard]] storage::Store& store() { return *store_ptr_; }
   [[nodiscard]] const FixtureIds& ids() const { return ids_; }
   [[nodiscard]] std::uint16_t port() const { return port_; }
+  [[nodiscard]] const Site& site() const { return *site_; }
 
  private:
   RunningSite() = default;

@@ -1,0 +1,186 @@
+// The admin area over real HTTP: the role gate and the CSRF check on every route of the site's routes
+// table (walked from Site::routes(), so a route added later is covered), and each admin action's audit
+// entry. The site runs on an ephemeral port over a real SQLite store with the fixture blogs.
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <map>
+#include <regex>
+#include <set>
+#include <string>
+
+#include "ui/site.h"
+#include "ui/testing/running_site.h"
+#include "ui/testing/visitor.h"
+
+namespace longread::ui {
+namespace {
+
+using ::testing::HasSubstr;
+using testing::Visitor;
+
+using Form = std::map<std::string, std::string>;
+
+bool is_admin(const std::string& pattern) {
+  return pattern == "/admin" || pattern.starts_with("/admin/");
+}
+
+class AdminTest : public ::testing::Test {
+ protected:
+  static void SetUpTestSuite() {
+    SiteOptions options = testing::test_site_options();
+    // The newsletter form exists only where confirmations can be sent; nothing is mailed in this test.
+    options.send_confirmation = [](std::string_view, std::string_view) -> Result<void> { return {}; };
+    auto running = testing::RunningSite::start("admin-test", std::move(options));
+    ASSERT_TRUE(running) << running.error().message;
+    running_ = std::move(*running);
+  }
+  static void TearDownTestSuite() { running_.reset(); }
+
+  static storage::Store& store() { return running_->store(); }
+  static std::uint16_t port() { return running_->port(); }
+
+  // A visitor who signed up as `email` and is logged in; an operator when `promote`.
+  static Visitor signed_up(const std::string& email, bool promote = false) {
+    Visitor v(port());
+    auto form = v.get("/signup");
+    auto res =
+        v.post("/signup",
+               {{"csrf", Visitor::token_in(form.body)}, {"email", email}, {"password", "a long passphrase"}});
+    EXPECT_EQ(res.status, 303) << res.body;
+    if (promote) EXPECT_TRUE(store().set_reader_operator(email, true));
+    return v;
+  }
+  // The logged-in visitor's CSRF token (every page's header has the log-out form).
+  static std::string token_of(Visitor& v) { return Visitor::token_in(v.get("/about").body); }
+
+  // A route's pattern with its placeholders filled from the fixtures.
+  static std::string concrete(std::string pattern) {
+    const auto& ids = running_->ids();
+    const std::map<std::string, std::string> values = {{"{blog}", std::to_string(ids.compiler_blog)},
+                                                       {"{article}", std::to_string(ids.recent_article)},
+                                                       {"{id}", std::to_string(ids.recent_article)},
+                                                       {"{slug}", "programming"},
+                                                       {"{file}", "site.css"}};
+    for (const auto& [name, value] : values) {
+      for (auto at = pattern.find(name); at != std::string::npos; at = pattern.find(name)) {
+        pattern.replace(at, name.size(), value);
+      }
+    }
+    return pattern;
+  }
+
+  // The form an operator posts to each admin action in the table test (besides the token): every admin
+  // POST route must be here, so a new one cannot be left out of the test.
+  static const std::map<std::string, Form>& admin_samples() {
+    static const std::map<std::string, Form> samples = {};
+    return samples;
+  }
+
+  static inline std::unique_ptr<testing::RunningSite> running_;
+};
+
+TEST_F(AdminTest, EveryAdminRouteRefusesVisitorsAndReadersAndServesOperators) {
+  Visitor anonymous(port());
+  Visitor reader = signed_up("plain-reader@example.org");
+  Visitor operator_ = signed_up("operator1@example.org", true);
+  const std::string reader_token = token_of(reader);
+  const std::string operator_token = token_of(operator_);
+  ASSERT_FALSE(reader_token.empty());
+  ASSERT_FALSE(operator_token.empty());
+
+  int admin_routes = 0;
+  for (const auto& [method, pattern] : running_->site().routes()) {
+    if (!is_admin(pattern)) continue;
+    ++admin_routes;
+    const std::string target = concrete(pattern);
+    SCOPED_TRACE(method + " " + target);
+    if (method == "GET") {
+      // A visitor is sent to log in and come back; a reader is refused; an operator gets the page.
+      auto visitor = anonymous.get(target);
+      EXPECT_EQ(visitor.status, 303);
+      EXPECT_THAT(visitor.header("Location").value_or(""), HasSubstr("/login?next="));
+      EXPECT_EQ(reader.get(target).status, 403);
+      auto page = operator_.get(target);
+      EXPECT_EQ(page.status, 200) << page.body;
+      EXPECT_THAT(page.header("Cache-Control").value_or(""), HasSubstr("no-store"));
+    } else {
+      ASSERT_EQ(method, "POST");
+      const auto sample = admin_samples().find(method + " " + pattern);
+      ASSERT_NE(sample, admin_samples().end()) << "add a sample form for this admin action";
+      Form with_token = sample->second;
+      with_token["csrf"] = reader_token;
+      EXPECT_EQ(anonymous.post(target, sample->second).status, 403);
+      EXPECT_EQ(reader.post(target, with_token).status, 403);  // a valid token does not make a role
+      // An operator's form without a token, or with a wrong one, is refused before the handler runs.
+      EXPECT_EQ(operator_.post(target, sample->second).status, 403);
+      Form forged = sample->second;
+      forged["csrf"] = reader_token;  // the reader's token is bound to the reader's session
+      EXPECT_EQ(operator_.post(target, forged).status, 403);
+      forged["csrf"] = "AAAAforged";
+      EXPECT_EQ(operator_.post(target, forged).status, 403);
+      with_token["csrf"] = operator_token;
+      const int status = operator_.post(target, with_token).status;
+      EXPECT_TRUE(status == 200 || status == 303) << status;
+    }
+  }
+  EXPECT_GE(admin_routes, 2);
+}
+
+// The check sits in front of every POST route of the site, not only the admin area's: a logged-in
+// reader's form without the session's token, or with a forged one, is refused with 403 and never reaches
+// the handler. The one exception is RFC 8058's one-click unsubscribe, whose authority is its signed link.
+TEST_F(AdminTest, EveryFormRouteRefusesAMissingOrWrongToken) {
+  Visitor reader = signed_up("csrf-walker@example.org");
+  const int votes_before = store().article(running_->ids().recent_article).value()->article.votes;
+  int forms = 0;
+  for (const auto& [method, pattern] : running_->site().routes()) {
+    if (method != "POST" || pattern == "/newsletter/unsubscribe") continue;
+    ++forms;
+    const std::string target = concrete(pattern);
+    SCOPED_TRACE(target);
+    // "password" and "current" keep the account forms from failing for another reason first.
+    Form form = {{"email", "csrf-walker@example.org"}, {"password", "a long passphrase"}};
+    EXPECT_EQ(reader.post(target, form).status, 403);
+    form["csrf"] = "AAAAforged";
+    EXPECT_EQ(reader.post(target, form).status, 403);
+  }
+  EXPECT_GE(forms, 12);
+  // Nothing was done: the reader still has a session (no log-out, no deletion), no vote was counted.
+  EXPECT_FALSE(token_of(reader).empty());
+  EXPECT_TRUE(store().reader_by_email("csrf-walker@example.org").value());
+  EXPECT_EQ(store().article(running_->ids().recent_article).value()->article.votes, votes_before);
+}
+
+TEST_F(AdminTest, ADemotedOperatorIsRefusedAtTheNextRequest) {
+  Visitor v = signed_up("operator2@example.org", true);
+  EXPECT_EQ(v.get("/admin").status, 200);
+  ASSERT_TRUE(store().set_reader_operator("operator2@example.org", false));
+  EXPECT_EQ(v.get("/admin").status, 403);
+  EXPECT_EQ(v.get("/admin/audit").status, 403);
+}
+
+TEST_F(AdminTest, AuditLogShowsEntriesNewestFirstAndPages) {
+  Visitor v = signed_up("operator3@example.org", true);
+  for (int i = 0; i < 55; ++i) {
+    ASSERT_TRUE(store().add_audit_entry({.at = now_seconds(),
+                                         .actor = "operator3@example.org",
+                                         .action = "test.entry",
+                                         .target = "entry " + std::to_string(i)}));
+  }
+  auto first = v.get("/admin/audit");
+  ASSERT_EQ(first.status, 200);
+  const auto newest = first.body.find("entry 54");
+  ASSERT_NE(newest, std::string::npos);
+  EXPECT_LT(newest, first.body.find("entry 53"));
+  EXPECT_EQ(first.body.find("entry 4<"), std::string::npos);  // past the first page of 50
+  std::smatch older;
+  ASSERT_TRUE(std::regex_search(first.body, older, std::regex("href=\"(/admin/audit\\?before=[0-9]+)\"")));
+  auto second = v.get(older[1]);
+  ASSERT_EQ(second.status, 200);
+  EXPECT_THAT(second.body, HasSubstr("entry 4<"));
+  EXPECT_EQ(v.get("/admin/audit?before=x").status, 400);
+}
+
+}  // namespace
+}  // namespace longread::ui
