@@ -3,6 +3,7 @@
 
 #include <filesystem>
 #include <string>
+#include <vector>
 
 #include "storage/store.h"
 #include "testing/test_dir.h"
@@ -97,6 +98,51 @@ TEST_F(AdminStoreTest, AuditLogPagesNewestFirstAndOutlivesTheActorsAccount) {
   ASSERT_EQ(after->entries.size(), 5u);
   EXPECT_FALSE(after->entries[0].actor_id);
   EXPECT_EQ(after->entries[0].actor, "ada@example.org");
+}
+
+// The blogs table's numbers come from the stored articles themselves: a count in the window, the newest
+// date, all stored articles (junk too: the blog posted them), and the date the blog was first followed.
+TEST_F(AdminStoreTest, BlogHealthCountsEachBlogsRecentAndStoredArticles) {
+  auto busy = store_->upsert_blog({.feed_url = "https://busy.example/feed", .title = "Busy"});
+  auto quiet = store_->upsert_blog({.feed_url = "https://quiet.example/feed", .title = "Quiet"});
+  auto empty = store_->upsert_blog({.feed_url = "https://empty.example/feed", .title = "Empty"});
+  ASSERT_TRUE(busy && quiet && empty);
+  auto crawl = [&](std::int64_t blog, std::vector<std::int64_t> hours, bool junk_first) {
+    CrawlRecord record{.blog_id = blog, .attempted_at = at(1000), .success = true, .status = "ok"};
+    for (std::size_t i = 0; i < hours.size(); ++i) {
+      model::Article a;
+      a.guid = std::to_string(blog) + "-" + std::to_string(i);
+      a.title = "Post " + a.guid;
+      a.link = "https://example.org/" + a.guid;
+      a.published = at(hours[i]);
+      a.text = "text";
+      a.junk = junk_first && i == 0;
+      record.articles.push_back(a);
+    }
+    ASSERT_TRUE(store_->save_crawl(record));
+  };
+  crawl(*busy, {900, 950, 990, 10}, true);  // three in the window (one of them junk), one long before
+  crawl(*quiet, {5}, false);
+  auto health = store_->blog_health(at(800));
+  ASSERT_TRUE(health) << health.error().message;
+  ASSERT_EQ(health->size(), 3u);
+  // By title: Busy, Empty, Quiet.
+  const BlogHealth& b = (*health)[0];
+  EXPECT_EQ(b.blog.id, *busy);
+  EXPECT_EQ(b.recent_articles, 3);
+  EXPECT_EQ(b.stored_articles, 4);
+  EXPECT_EQ(b.blog.article_count, 3);  // visible ones: the junk one is hidden
+  EXPECT_EQ(b.newest_article_at, at(990));
+  EXPECT_EQ(b.blog.last_status, "ok");
+  const BlogHealth& e = (*health)[1];
+  EXPECT_EQ(e.blog.id, *empty);
+  EXPECT_EQ(e.recent_articles, 0);
+  EXPECT_FALSE(e.newest_article_at);
+  const BlogHealth& q = (*health)[2];
+  EXPECT_EQ(q.recent_articles, 0);
+  EXPECT_EQ(q.stored_articles, 1);
+  EXPECT_EQ(q.newest_article_at, at(5));
+  EXPECT_GT(q.followed_at.time_since_epoch().count(), 0);
 }
 
 }  // namespace

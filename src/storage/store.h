@@ -254,6 +254,17 @@ struct AuditEntry {
   std::string detail{};
 };
 
+// A followed blog as the admin area's blogs table shows it: the blog (crawl state, visible article
+// count), when it was first followed, its newest article's date and how many articles it dated in the
+// window asked for.
+struct BlogHealth {
+  model::Blog blog{};
+  TimePoint followed_at{};
+  std::optional<TimePoint> newest_article_at{};
+  std::int64_t recent_articles = 0;  // dated at or after `since` (junk included: the blog posted them)
+  std::int64_t stored_articles = 0;  // every stored article, junk included
+};
+
 // One page of the audit log, newest first; `next_before` is the id to pass for the page after it (0: none).
 struct AuditPage {
   std::vector<AuditEntry> entries{};
@@ -499,6 +510,9 @@ class Store {
   // Grants (or takes back) the operator role of the account with `email` (compared case-insensitively).
   // kNotFound for an unknown address.
   virtual Result<void> set_reader_operator(std::string_view email, bool is_operator) = 0;
+
+  // Every followed blog with its health (BlogHealth), `since` bounding recent_articles; by title.
+  virtual Result<std::vector<BlogHealth>> blog_health(TimePoint since) = 0;
 
   // --- the admin area's audit log: appended to, never changed.
   virtual Result<std::int64_t> add_audit_entry(const AuditEntry& entry) = 0;

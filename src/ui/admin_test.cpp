@@ -73,7 +73,13 @@ class AdminTest : public ::testing::Test {
   // The form an operator posts to each admin action in the table test (besides the token): every admin
   // POST route must be here, so a new one cannot be left out of the test.
   static const std::map<std::string, Form>& admin_samples() {
-    static const std::map<std::string, Form> samples = {};
+    static const std::map<std::string, Form> samples = {
+        {"POST /admin/blogs/{blog}/pause", {}},
+        {"POST /admin/blogs/{blog}/resume", {}},
+        {"POST /admin/blogs/{blog}/edit", {}},  // no fields: the blog keeps its title and category
+        {"POST /admin/blogs/{blog}/remove",
+         {}},  // without confirm=yes: the confirmation page, nothing removed
+    };
     return samples;
   }
 
@@ -180,6 +186,83 @@ TEST_F(AdminTest, AuditLogShowsEntriesNewestFirstAndPages) {
   ASSERT_EQ(second.status, 200);
   EXPECT_THAT(second.body, HasSubstr("entry 4<"));
   EXPECT_EQ(v.get("/admin/audit?before=x").status, 400);
+}
+
+// The newest audit entry, which the action just taken must have written.
+storage::AuditEntry last_audit(storage::Store& store) {
+  auto page = store.audit_entries(1, 0);
+  EXPECT_TRUE(page && !page->entries.empty());
+  return page && !page->entries.empty() ? page->entries[0] : storage::AuditEntry{};
+}
+
+TEST_F(AdminTest, BlogsTablePausesResumesEditsAndRemovesWithAnAuditEntryEach) {
+  Visitor v = signed_up("blog-operator@example.org", true);
+  const std::int64_t reader_id = store().reader_by_email("blog-operator@example.org").value()->id;
+  auto added = store().upsert_blog({.feed_url = "https://lifecycle.example/feed", .title = "Lifecycle Blog"});
+  ASSERT_TRUE(added);
+  const std::string id = std::to_string(*added);
+  const std::string token = token_of(v);
+
+  auto table = v.get("/admin/blogs");
+  ASSERT_EQ(table.status, 200);
+  EXPECT_THAT(table.body, HasSubstr("Lifecycle Blog"));
+  EXPECT_THAT(table.body, HasSubstr("not polled yet"));
+  EXPECT_THAT(table.body, HasSubstr("action=\"/admin/blogs/" + id + "/pause\""));
+  EXPECT_EQ(v.get("/admin/blogs?sort=bogus").status, 400);
+  EXPECT_EQ(v.get("/admin/blogs?show=bogus").status, 400);
+  for (const std::string sort : {"title", "status", "success", "due", "articles", "rate"}) {
+    EXPECT_EQ(v.get("/admin/blogs?sort=" + sort).status, 200) << sort;
+  }
+  // A new blog shows under "new", not under "paused" or "failing".
+  EXPECT_THAT(v.get("/admin/blogs?show=new").body, HasSubstr("Lifecycle Blog"));
+  EXPECT_THAT(v.get("/admin/blogs?show=paused").body, ::testing::Not(HasSubstr("Lifecycle Blog")));
+
+  auto paused = v.post("/admin/blogs/" + id + "/pause", {{"csrf", token}});
+  ASSERT_EQ(paused.status, 303) << paused.body;
+  EXPECT_TRUE(store().blog(*added).value()->paused);
+  auto entry = last_audit(store());
+  EXPECT_EQ(entry.action, "blog.pause");
+  EXPECT_EQ(entry.actor, "blog-operator@example.org");
+  EXPECT_EQ(entry.actor_id, reader_id);
+  EXPECT_THAT(entry.target, HasSubstr("blog " + id));
+  auto paused_list = v.get("/admin/blogs?show=paused");
+  EXPECT_THAT(paused_list.body, HasSubstr("Lifecycle Blog"));
+  EXPECT_THAT(paused_list.body, HasSubstr("action=\"/admin/blogs/" + id + "/resume\""));
+
+  ASSERT_EQ(v.post("/admin/blogs/" + id + "/resume", {{"csrf", token}}).status, 303);
+  EXPECT_FALSE(store().blog(*added).value()->paused);
+  EXPECT_EQ(last_audit(store()).action, "blog.resume");
+
+  // Edit: a bad category is refused and changes nothing; a good edit is stored and audited with both values.
+  auto bad =
+      v.post("/admin/blogs/" + id + "/edit", {{"csrf", token}, {"title", "X"}, {"category", "Not A Slug"}});
+  EXPECT_EQ(bad.status, 400);
+  EXPECT_THAT(bad.body, HasSubstr("not-a-slug"));
+  EXPECT_EQ(store().blog(*added).value()->title, "Lifecycle Blog");
+  EXPECT_EQ(v.get("/admin/blogs/" + id + "/edit").status, 200);
+  auto edited = v.post("/admin/blogs/" + id + "/edit",
+                       {{"csrf", token}, {"title", "Renamed Blog"}, {"category", "essays"}});
+  ASSERT_EQ(edited.status, 303) << edited.body;
+  EXPECT_EQ(store().blog(*added).value()->title, "Renamed Blog");
+  EXPECT_EQ(store().blog(*added).value()->category, "essays");
+  entry = last_audit(store());
+  EXPECT_EQ(entry.action, "blog.edit");
+  EXPECT_THAT(entry.detail, HasSubstr("\"Lifecycle Blog\" -> \"Renamed Blog\""));
+  EXPECT_THAT(entry.detail, HasSubstr("-> essays"));
+
+  // Remove: the confirmation page first; only its button (confirm=yes) removes.
+  auto confirm = v.get("/admin/blogs/" + id + "/remove");
+  ASSERT_EQ(confirm.status, 200);
+  EXPECT_THAT(confirm.body, HasSubstr("name=\"confirm\" value=\"yes\""));
+  EXPECT_EQ(v.post("/admin/blogs/" + id + "/remove", {{"csrf", token}}).status, 200);
+  EXPECT_TRUE(store().blog(*added).value());
+  ASSERT_EQ(v.post("/admin/blogs/" + id + "/remove", {{"csrf", token}, {"confirm", "yes"}}).status, 303);
+  EXPECT_FALSE(store().blog(*added).value());
+  entry = last_audit(store());
+  EXPECT_EQ(entry.action, "blog.remove");
+  EXPECT_THAT(entry.detail, HasSubstr("https://lifecycle.example/feed"));
+  EXPECT_EQ(v.post("/admin/blogs/" + id + "/pause", {{"csrf", token}}).status, 404);
+  EXPECT_THAT(v.get("/admin/audit").body, HasSubstr("blog.remove"));
 }
 
 }  // namespace

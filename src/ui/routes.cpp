@@ -115,6 +115,13 @@ web::Router make_routes(SiteContext& context) {
   // The admin area (docs/operating.md): operators only.
   routes.get("/admin", pages::admin_home);
   routes.get("/admin/audit", pages::admin_audit);
+  routes.get("/admin/blogs", pages::admin_blogs);
+  routes.post("/admin/blogs/{blog}/pause", pages::admin_blog_pause);
+  routes.post("/admin/blogs/{blog}/resume", pages::admin_blog_resume);
+  routes.get("/admin/blogs/{blog}/edit", pages::admin_blog_edit_form);
+  routes.post("/admin/blogs/{blog}/edit", pages::admin_blog_edit);
+  routes.get("/admin/blogs/{blog}/remove", pages::admin_blog_remove_form);
+  routes.post("/admin/blogs/{blog}/remove", pages::admin_blog_remove);
   routes.add_raw("GET", "/static/{file}",
                  [&context](const web::Request&, const web::RouteParams& params) -> Result<web::Response> {
                    if (auto asset = context.assets.response(params.get("file"))) return std::move(*asset);

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Browser test: starts longread-testsite on a fresh SQLite file with the fixtures, then drives Debian's
 # Chromium through playwright-core (site.test.mjs). Exit 77 (CTest: skipped) only when node or chromium is
-# missing. Screenshots land in ${LONGREAD_BINARY_DIR}/screenshots.
+# missing. Screenshots land in ${LONGREAD_BINARY_DIR}/screenshots. The admin area's test (admin.test.mjs) runs
+# on a site of its own and needs LONGREAD_CLI, the longread binary, to promote its operator.
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 chromium_bin="${CHROMIUM:-/usr/bin/chromium}"
@@ -49,5 +50,17 @@ mail_url="$(sed -n 's/^listening //p' "$work/mailed.out")"
 article_id="$(sed -n 's/^seeded lock_free_article=\([0-9]*\) ada_blog=\([0-9]*\).*/\1/p' "$work/site.out")"
 blog_id="$(sed -n 's/^seeded lock_free_article=\([0-9]*\) ada_blog=\([0-9]*\).*/\2/p' "$work/site.out")"
 
+status=0
 SITE_URL="$url" MAIL_SITE_URL="$mail_url" ARTICLE_PATH="/blog/$blog_id/read/$article_id" SCREENSHOTS="$out" \
-  CHROMIUM="$chromium_bin" node "$here/site.test.mjs"
+  CHROMIUM="$chromium_bin" node "$here/site.test.mjs" || status=1
+# The admin area on its own seeded site (its actions change blogs and articles): the operator is promoted
+# with the real command line on the site's database file.
+if [ -n "${LONGREAD_CLI:-}" ]; then
+  start_site admin
+  admin_url="$(sed -n 's/^listening //p' "$work/admin.out")"
+  SITE_URL="$admin_url" SITE_DB="$work/admin.db" LONGREAD_CLI="$LONGREAD_CLI" SCREENSHOTS="$out" \
+    CHROMIUM="$chromium_bin" node "$here/admin.test.mjs" || status=1
+else
+  echo "admin browser test not run: set LONGREAD_CLI to the longread binary"; status=1
+fi
+exit $status

@@ -125,6 +125,14 @@ constexpr const char* kSelectDueBlogs = "SELECT " LONGREAD_BLOG_COLUMNS
                                         " FROM blogs b WHERE b.paused = 0 AND b.quarantined = 0 AND "
                                         "(b.next_due_at IS NULL OR b.next_due_at <= :now)"
                                         " ORDER BY b.next_due_at IS NOT NULL, b.next_due_at, b.id";
+// The per-blog subqueries read the (blog_id, display_at) index of migration 0012.
+constexpr const char* kSelectBlogHealth =
+    "SELECT " LONGREAD_BLOG_COLUMNS
+    ", b.created_at,"
+    " (SELECT MAX(a.display_at) FROM articles a WHERE a.blog_id = b.id),"
+    " (SELECT COUNT(*) FROM articles a WHERE a.blog_id = b.id AND a.display_at >= :since),"
+    " (SELECT COUNT(*) FROM articles a WHERE a.blog_id = b.id)"
+    " FROM blogs b ORDER BY LOWER(b.title), b.id";
 constexpr const char* kCountBlogs = "SELECT COUNT(*) FROM blogs";
 constexpr const char* kCountArticles = "SELECT COUNT(*) FROM articles";
 // Each count reads an index or a small table; visible articles are the per-blog counts the store keeps.
@@ -1974,6 +1982,27 @@ class SqliteStore final : public Store {
                                                       .email = q->text(1),
                                                       .expires_at = from_unix(q->int64(2)),
                                                       .is_operator = q->int64(3) != 0}};
+  }
+
+  Result<std::vector<BlogHealth>> blog_health(TimePoint since) override {
+    auto db = readers_.acquire();
+    if (!db) return std::unexpected(db.error());
+    auto q = (*db)->query(kSelectBlogHealth);
+    if (!q) return db_error("cannot read blog health", q.error());
+    q->bind(":since", to_unix(since));
+    std::vector<BlogHealth> out;
+    constexpr int kFirst = 22;  // the column after LONGREAD_BLOG_COLUMNS
+    while (true) {
+      auto row = q->step();
+      if (!row) return db_error("cannot read blog health", row.error());
+      if (!*row) break;
+      out.push_back(BlogHealth{.blog = read_blog(*q),
+                               .followed_at = from_unix(q->int64(kFirst)),
+                               .newest_article_at = optional_time(*q, kFirst + 1),
+                               .recent_articles = q->int64(kFirst + 2),
+                               .stored_articles = q->int64(kFirst + 3)});
+    }
+    return out;
   }
 
   Result<void> set_reader_operator(std::string_view email, bool is_operator) override {

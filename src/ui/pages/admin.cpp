@@ -21,7 +21,9 @@ web::Response admin_page(View& view, std::string_view title, std::string_view se
   struct Tab {
     std::string_view id, path, label;
   };
-  static constexpr Tab kTabs[] = {{"home", "/admin", "Overview"}, {"audit", "/admin/audit", "Audit log"}};
+  static constexpr Tab kTabs[] = {{"home", "/admin", "Overview"},
+                                  {"blogs", "/admin/blogs", "Blogs"},
+                                  {"audit", "/admin/audit", "Audit log"}};
   std::vector<Html> tabs;
   for (const auto& tab : kTabs) {
     tabs.push_back(html("<a href=\"{}\"{}>{}</a>", attr(tab.path),
@@ -79,7 +81,9 @@ Result<web::Response> admin_home(View& view, const web::Request&, const Params&)
       view, "Admin", "home",
       html("<p>Signed in as {}, an operator. Every action here is written to the "
            "<a href=\"/admin/audit\">audit log</a>.</p>\n"
-           "<ul>\n<li><a href=\"/admin/audit\">Audit log</a>: who did what, newest first.</li>\n"
+           "<ul>\n<li><a href=\"/admin/blogs\">Blogs</a>: each blog's health; pause, resume, edit or "
+           "remove one.</li>\n"
+           "<li><a href=\"/admin/audit\">Audit log</a>: who did what, newest first.</li>\n"
            "</ul>\n",
            text(view.reader()->email)));
 }

@@ -64,6 +64,13 @@ Result<web::Response> bad_token(View& view, const web::Request& request, const P
 // The admin area (operators only; routes.cpp checks the role before any of these runs).
 Result<web::Response> admin_home(View& view, const web::Request& request, const Params& params);
 Result<web::Response> admin_audit(View& view, const web::Request& request, const Params& params);
+Result<web::Response> admin_blogs(View& view, const web::Request& request, const Params& params);
+Result<web::Response> admin_blog_pause(View& view, const web::Request& request, const Params& params);
+Result<web::Response> admin_blog_resume(View& view, const web::Request& request, const Params& params);
+Result<web::Response> admin_blog_edit_form(View& view, const web::Request& request, const Params& params);
+Result<web::Response> admin_blog_edit(View& view, const web::Request& request, const Params& params);
+Result<web::Response> admin_blog_remove_form(View& view, const web::Request& request, const Params& params);
+Result<web::Response> admin_blog_remove(View& view, const web::Request& request, const Params& params);
 // The answer to a request for /admin by someone without the operator role: a visitor's GET goes to log
 // in, everything else is 403.
 web::Response admin_refused(const View& view, const web::Request& request);
