@@ -145,5 +145,50 @@ TEST_F(AdminStoreTest, BlogHealthCountsEachBlogsRecentAndStoredArticles) {
   EXPECT_GT(q.followed_at.time_since_epoch().count(), 0);
 }
 
+// Near misses: kept, recent, not decided by the operator, shortest first; junk, old and overridden
+// articles are left out.
+TEST_F(AdminStoreTest, NearMissesAreTheShortestRecentArticlesTheFilterKept) {
+  auto blog = store_->upsert_blog({.feed_url = "https://near.example/feed", .title = "Near"});
+  ASSERT_TRUE(blog);
+  CrawlRecord record{.blog_id = *blog, .attempted_at = at(1000), .success = true, .status = "ok"};
+  struct Row {
+    std::string guid;
+    int words;
+    std::int64_t hour;
+    bool junk;
+  };
+  for (const Row& r : std::vector<Row>{{"long", 900, 990, false},
+                                       {"short", 160, 980, false},
+                                       {"mid", 400, 970, false},
+                                       {"junk", 20, 990, true},
+                                       {"old", 151, 10, false},
+                                       {"kept", 155, 985, false}}) {
+    model::Article a;
+    a.guid = r.guid;
+    a.title = r.guid;
+    a.link = "https://near.example/" + r.guid;
+    a.published = at(r.hour);
+    a.text = "text";
+    a.word_count = r.words;
+    a.junk = r.junk;
+    record.articles.push_back(a);
+  }
+  ASSERT_TRUE(store_->save_crawl(record));
+  auto all = store_->articles({.include_junk = true, .limit = 10});
+  ASSERT_TRUE(all);
+  for (const auto& v : *all) {
+    if (v.article.guid == "kept") ASSERT_TRUE(store_->set_keep_override(v.article.id, true));
+  }
+  auto near = store_->near_misses(at(900), 10);
+  ASSERT_TRUE(near) << near.error().message;
+  std::vector<std::string> guids;
+  for (const auto& v : *near) guids.push_back(v.article.guid);
+  EXPECT_EQ(guids, (std::vector<std::string>{"short", "mid", "long"}));
+  auto one = store_->near_misses(at(900), 1);
+  ASSERT_TRUE(one);
+  ASSERT_EQ(one->size(), 1u);
+  EXPECT_EQ(one->front().article.guid, "short");
+}
+
 }  // namespace
 }  // namespace longread::storage

@@ -457,6 +457,10 @@ class Store {
     return fail(ErrorKind::kStorage, "store: mark_duplicates unsupported by this backend");
   }
   virtual Result<std::vector<ArticleView>> recent_junk(int limit) = 0;
+  // The junk review's near misses: visible articles the filter kept (no operator override) dated at or
+  // after `since`, shortest first. The rules are first-match and give no margin; "too short" is the rule
+  // most verdicts come from, so the shortest kept articles are the ones nearest to a junk verdict.
+  virtual Result<std::vector<ArticleView>> near_misses(TimePoint since, int limit) = 0;
   // Removes a blog the operator no longer wants, with its articles (their votes, reading-list entries and
   // search entries go with them; copies elsewhere that pointed at them keep their junk verdict), in one
   // transaction. kNotFound for an unknown blog.

@@ -8,6 +8,8 @@
 #include <regex>
 #include <set>
 #include <string>
+#include <tuple>
+#include <vector>
 
 #include "ui/site.h"
 #include "ui/testing/running_site.h"
@@ -263,6 +265,79 @@ TEST_F(AdminTest, BlogsTablePausesResumesEditsAndRemovesWithAnAuditEntryEach) {
   EXPECT_THAT(entry.detail, HasSubstr("https://lifecycle.example/feed"));
   EXPECT_EQ(v.post("/admin/blogs/" + id + "/pause", {{"csrf", token}}).status, 404);
   EXPECT_THAT(v.get("/admin/audit").body, HasSubstr("blog.remove"));
+}
+
+// The junk review: a junk article with its rule's reason is kept with one click (and shows on the site),
+// a near miss is junked (and leaves it), each decision is audited with what it replaced, and Undo puts
+// the override back.
+TEST_F(AdminTest, JunkReviewKeepsJunksAndUndoesWithAnAuditEntryEach) {
+  Visitor v = signed_up("junk-operator@example.org", true);
+  auto blog =
+      store().upsert_blog({.feed_url = "https://junkreview.example/feed", .title = "Junk Review Blog"});
+  ASSERT_TRUE(blog);
+  storage::CrawlRecord record{
+      .blog_id = *blog, .attempted_at = now_seconds(), .success = true, .status = "ok"};
+  for (const auto& [guid, words, junk] : std::vector<std::tuple<std::string, int, bool>>{
+           {"tiny-junk-post", 12, true}, {"barely-kept-post", 151, false}}) {
+    model::Article a;
+    a.guid = guid;
+    a.title = guid;
+    a.link = "https://junkreview.example/" + guid;
+    a.published = now_seconds() - std::chrono::hours(1);
+    a.text = "text";
+    a.excerpt = "text";
+    a.word_count = words;
+    a.junk = junk;
+    a.junk_reason = junk ? "too short: 12 words" : "";
+    record.articles.push_back(a);
+  }
+  ASSERT_TRUE(store().save_crawl(record));
+  std::int64_t junk_id = 0, near_id = 0;
+  for (const auto& a : store().articles({.blog_id = *blog, .include_junk = true, .limit = 10}).value()) {
+    (a.article.junk ? junk_id : near_id) = a.article.id;
+  }
+  ASSERT_NE(junk_id, 0);
+  ASSERT_NE(near_id, 0);
+
+  auto page = v.get("/admin/junk");
+  ASSERT_EQ(page.status, 200);
+  EXPECT_THAT(page.body, HasSubstr("too short: 12 words"));
+  EXPECT_THAT(page.body, HasSubstr("barely-kept-post"));
+  const std::string token = token_of(v);
+
+  // Keep the junk article: visible, audited with the verdict it overrode; Undo hands it back.
+  auto kept =
+      v.post("/admin/junk/" + std::to_string(junk_id) + "/decide", {{"csrf", token}, {"decision", "keep"}});
+  ASSERT_EQ(kept.status, 303);
+  EXPECT_EQ(store().article(junk_id).value()->article.keep_override, std::optional<bool>(true));
+  auto entry = last_audit(store());
+  EXPECT_EQ(entry.action, "article.keep");
+  EXPECT_EQ(entry.actor, "junk-operator@example.org");
+  EXPECT_THAT(entry.target, HasSubstr("article " + std::to_string(junk_id)));
+  EXPECT_THAT(entry.detail, HasSubstr("was: filter (junk: too short: 12 words)"));
+  auto after = v.get(kept.header("Location").value_or(""));
+  EXPECT_THAT(after.body, HasSubstr("kept: it shows on the site"));
+  EXPECT_THAT(after.body, HasSubstr("name=\"decision\" value=\"filter\""));  // the Undo button
+  EXPECT_EQ(
+      v.post("/admin/junk/" + std::to_string(junk_id) + "/decide", {{"csrf", token}, {"decision", "filter"}})
+          .status,
+      303);
+  EXPECT_FALSE(store().article(junk_id).value()->article.keep_override);
+  EXPECT_EQ(last_audit(store()).action, "article.filter");
+
+  // Junk the near miss: hidden, and listed with the junk as the operator's.
+  ASSERT_EQ(
+      v.post("/admin/junk/" + std::to_string(near_id) + "/decide", {{"csrf", token}, {"decision", "junk"}})
+          .status,
+      303);
+  EXPECT_EQ(store().article(near_id).value()->article.keep_override, std::optional<bool>(false));
+  EXPECT_EQ(last_audit(store()).action, "article.junk");
+  EXPECT_THAT(v.get("/admin/junk").body, HasSubstr("junked by an operator"));
+  EXPECT_EQ(
+      v.post("/admin/junk/" + std::to_string(near_id) + "/decide", {{"csrf", token}, {"decision", "maybe"}})
+          .status,
+      400);
+  EXPECT_EQ(v.post("/admin/junk/999999/decide", {{"csrf", token}, {"decision", "keep"}}).status, 404);
 }
 
 }  // namespace

@@ -122,6 +122,8 @@ web::Router make_routes(SiteContext& context) {
   routes.post("/admin/blogs/{blog}/edit", pages::admin_blog_edit);
   routes.get("/admin/blogs/{blog}/remove", pages::admin_blog_remove_form);
   routes.post("/admin/blogs/{blog}/remove", pages::admin_blog_remove);
+  routes.get("/admin/junk", pages::admin_junk);
+  routes.post("/admin/junk/{article}/decide", pages::admin_junk_decide);
   routes.add_raw("GET", "/static/{file}",
                  [&context](const web::Request&, const web::RouteParams& params) -> Result<web::Response> {
                    if (auto asset = context.assets.response(params.get("file"))) return std::move(*asset);

@@ -408,6 +408,12 @@ constexpr const char* kSelectRecentJunk =
     "SELECT " LONGREAD_ARTICLE_COLUMNS_HEAD " '', '', ''," LONGREAD_ARTICLE_COLUMNS_TAIL LONGREAD_ARTICLE_FROM
     " WHERE a.junk = 1 OR a.keep_override = 0 ORDER BY a.first_seen DESC, a.id DESC LIMIT :limit";
 
+// A range of the articles_newest index (visible, display_at), then the shortest first.
+constexpr const char* kSelectNearMisses =
+    "SELECT " LONGREAD_ARTICLE_COLUMNS_HEAD " '', '', ''," LONGREAD_ARTICLE_COLUMNS_TAIL LONGREAD_ARTICLE_FROM
+    " WHERE a.visible = 1 AND a.display_at >= :since AND a.junk = 0 AND a.keep_override IS NULL"
+    " ORDER BY a.word_count, a.id DESC LIMIT :limit";
+
 // Full-text search (migrations 0002/0003, SQLite-specific). The index holds only visible articles, so a
 // search ranks and pages over exactly what it may show. Ranking every match by BM25 before taking a page
 // costs time in proportion to the matches (1.2-1.8 s for a common word at 1,000,000 articles), so only the
@@ -1861,6 +1867,15 @@ class SqliteStore final : public Store {
     if (!q) return db_error("cannot list junk", q.error());
     q->bind(":limit", std::max(limit, 0));
     return read_article_views(*q, "cannot list junk");
+  }
+
+  Result<std::vector<ArticleView>> near_misses(TimePoint since, int limit) override {
+    auto db = readers_.acquire();
+    if (!db) return std::unexpected(db.error());
+    auto q = (*db)->query(kSelectNearMisses);
+    if (!q) return db_error("cannot list near misses", q.error());
+    q->bind(":since", to_unix(since)).bind(":limit", std::max(limit, 0));
+    return read_article_views(*q, "cannot list near misses");
   }
 
   // ---------------------------------------------------------------------------- readers

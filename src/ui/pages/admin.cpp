@@ -23,6 +23,7 @@ web::Response admin_page(View& view, std::string_view title, std::string_view se
   };
   static constexpr Tab kTabs[] = {{"home", "/admin", "Overview"},
                                   {"blogs", "/admin/blogs", "Blogs"},
+                                  {"junk", "/admin/junk", "Junk review"},
                                   {"audit", "/admin/audit", "Audit log"}};
   std::vector<Html> tabs;
   for (const auto& tab : kTabs) {
@@ -83,6 +84,8 @@ Result<web::Response> admin_home(View& view, const web::Request&, const Params&)
            "<a href=\"/admin/audit\">audit log</a>.</p>\n"
            "<ul>\n<li><a href=\"/admin/blogs\">Blogs</a>: each blog's health; pause, resume, edit or "
            "remove one.</li>\n"
+           "<li><a href=\"/admin/junk\">Junk review</a>: recent junk and the near misses; keep or junk "
+           "with one click.</li>\n"
            "<li><a href=\"/admin/audit\">Audit log</a>: who did what, newest first.</li>\n"
            "</ul>\n",
            text(view.reader()->email)));

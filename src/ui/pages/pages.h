@@ -64,6 +64,8 @@ Result<web::Response> bad_token(View& view, const web::Request& request, const P
 // The admin area (operators only; routes.cpp checks the role before any of these runs).
 Result<web::Response> admin_home(View& view, const web::Request& request, const Params& params);
 Result<web::Response> admin_audit(View& view, const web::Request& request, const Params& params);
+Result<web::Response> admin_junk(View& view, const web::Request& request, const Params& params);
+Result<web::Response> admin_junk_decide(View& view, const web::Request& request, const Params& params);
 Result<web::Response> admin_blogs(View& view, const web::Request& request, const Params& params);
 Result<web::Response> admin_blog_pause(View& view, const web::Request& request, const Params& params);
 Result<web::Response> admin_blog_resume(View& view, const web::Request& request, const Params& params);
