@@ -89,6 +89,32 @@ try {
     assert.equal((await newestAudit(page))[2], "blog.resume");
   });
 
+  await check("admin: review junk, keep one, and undo it", async () => {
+    await page.goto(base + "/admin/junk");
+    const rows = page.locator("table:has(caption:has-text('Recent junk')) tbody tr");
+    assert.ok(await rows.count() > 0, "the fixtures hold junk");
+    const row = rows.first();
+    const articleId = await row.getAttribute("data-article");
+    const reason = (await row.locator("td").nth(1).textContent()).trim();
+    assert.ok(reason.length > 0, "each junk row says why");
+    await Promise.all([page.waitForNavigation(), row.locator("button", { hasText: "Keep" }).click()]);
+    assert.match(await page.textContent(".notice"), /kept: it shows on the site/);
+    await page.screenshot({ path: path.join(shots, "admin-junk-kept.png"), fullPage: true });
+    const [, who, action, target, detail] = await newestAudit(page);
+    assert.equal(who, operatorEmail);
+    assert.equal(action, "article.keep");
+    assert.match(target, new RegExp(`^article ${articleId} `));
+    assert.match(detail, /^was: filter/);
+    // The kept article is no longer in the junk list; Undo hands it back to the filter.
+    await page.goto(base + "/admin/junk");
+    assert.equal(await page.locator(`table:has(caption:has-text('Recent junk')) tr[data-article="${articleId}"] button`,
+                                    { hasText: "Keep" }).count(), 0);
+    await page.goBack();
+    await Promise.all([page.waitForNavigation(), page.locator(".notice button", { hasText: "Undo" }).click()]);
+    assert.match(await page.textContent(".notice"), /handed back to the filter/);
+    assert.equal((await newestAudit(page))[2], "article.filter");
+  });
+
   await check("admin: no JavaScript errors", async () => {
     assert.deepEqual(pageErrors, []);
   });

@@ -343,8 +343,7 @@ Result<web::Response> forgot_password(View& view, const web::Request& request, c
       200);
 }
 
-Result<web::Response> forgot_password_bad_token(View& view, const web::Request& request,
-                                                const Params& params) {
+Result<web::Response> forgot_password_bad_token(View& view, const web::Request& request, const Params&) {
   if (!view.options().send_account_mail) return csrf_rejected(view, request);
   auto form = parse_form(request);
   if (!form) return std::unexpected(form.error());

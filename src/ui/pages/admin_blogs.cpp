@@ -180,8 +180,8 @@ web::Response edit_form(View& view, const model::Blog& blog, std::string_view ti
 }  // namespace
 
 Result<web::Response> admin_blogs(View& view, const web::Request& request, const Params&) {
-  const std::string filter = request.param("show").value_or("all");
-  const std::string sort = request.param("sort").value_or("title");
+  const std::string filter(request.param("show").value_or("all"));
+  const std::string sort(request.param("sort").value_or("title"));
   const bool known_filter =
       std::any_of(std::begin(kFilters), std::end(kFilters), [&](const Filter& f) { return f.id == filter; });
   const bool known_sort =

@@ -21,11 +21,15 @@ constexpr auto kNearMissWindow = std::chrono::hours(24 * 30);
 std::string override_name(const std::optional<bool>& keep) {
   return !keep ? "filter" : *keep ? "keep" : "junk";
 }
-std::optional<std::optional<bool>> parse_override(std::string_view name) {
-  if (name == "keep") return std::optional<bool>(true);
-  if (name == "junk") return std::optional<bool>(false);
-  if (name == "filter") return std::optional<bool>();
-  return std::nullopt;
+// A known name, and the override it stands for (nullopt: no override).
+struct OverrideChoice {
+  bool known = false;
+  std::optional<bool> keep{};
+};
+OverrideChoice parse_override(std::string_view name) {
+  if (name == "keep") return {true, true};
+  if (name == "junk") return {true, false};
+  return {name == "filter", std::nullopt};
 }
 
 Html decide_button(const View& view, std::int64_t id, std::string_view decision, std::string_view label) {
@@ -76,14 +80,14 @@ Html table(std::string_view caption, std::string_view third_column, const std::v
 // The notice after a decision, with the button that undoes it.
 Html decided_notice(const View& view, const web::Request& request) {
   const auto id = parse_int64(request.param("article").value_or(""));
-  const std::string decision = request.param("done").value_or("");
+  const std::string decision(request.param("done").value_or(""));
   const auto was = parse_override(request.param("was").value_or(""));
-  if (!id || *id <= 0 || !parse_override(decision) || !was) return {};
+  if (!id || *id <= 0 || !parse_override(decision).known || !was.known) return {};
   const std::string what = decision == "keep"   ? "kept: it shows on the site"
                            : decision == "junk" ? "junked: it is hidden from the site"
                                                 : "handed back to the filter";
   return html("<div class=\"notice\" role=\"status\"><p>Article {} {}. {}</p></div>\n", number(*id),
-              text(what), decide_button(view, *id, override_name(*was), "Undo"));
+              text(what), decide_button(view, *id, override_name(was.keep), "Undo"));
 }
 
 }  // namespace
@@ -116,12 +120,12 @@ Result<web::Response> admin_junk_decide(View& view, const web::Request& request,
   if (!form) return std::unexpected(form.error());
   const std::string decision = std::string(form_value(*form, "decision"));
   const auto wanted = parse_override(decision);
-  if (!wanted) return fail(ErrorKind::kInvalidInput, "ui: unknown junk decision", "Unknown decision.");
+  if (!wanted.known) return fail(ErrorKind::kInvalidInput, "ui: unknown junk decision", "Unknown decision.");
   auto article = view.store().article(*id);
   if (!article) return std::unexpected(article.error());
   if (!*article) return fail(ErrorKind::kNotFound, "ui: no such article", "No such article.");
   const std::string was = override_name((*article)->article.keep_override);
-  if (auto set = view.store().set_keep_override(*id, *wanted); !set) return std::unexpected(set.error());
+  if (auto set = view.store().set_keep_override(*id, wanted.keep); !set) return std::unexpected(set.error());
   if (auto logged = audit(view, "article." + decision,
                           "article " + std::to_string(*id) + " \"" + (*article)->article.title + "\"",
                           "was: " + was +
