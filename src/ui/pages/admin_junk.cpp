@@ -43,18 +43,21 @@ Html title_link(const model::Article& a) {
   return text(title);
 }
 
+// A junk row says what decided: the rule, or an operator (whose override the filter's verdict is kept
+// beside), and offers the opposite decision.
 Html junk_row(const View& view, const storage::ArticleView& v) {
   const model::Article& a = v.article;
-  const bool by_operator = a.keep_override.has_value() && !*a.keep_override;
+  std::string why = a.junk_reason;
+  if (a.keep_override) {
+    why = *a.keep_override ? "kept by an operator (filter: " + a.junk_reason + ")" : "junked by an operator";
+  }
   return html(
       "<tr data-article=\"{}\"><td>{}<br><span class=\"muted\">{} · {}</span></td><td>{}</td><td>{}</td>"
       "<td class=\"actions\">{}</td></tr>\n",
       number(a.id), title_link(a), text(blog_display_name(v.blog_title, v.blog_site_url)),
-      text(plural(a.word_count, "word", "words")),
-      text(by_operator ? "junked by an operator" : a.junk_reason),
-      text(relative_age(a.first_seen, view.now())),
-      by_operator ? decide_button(view, a.id, "filter", "Hand back to the filter")
-                  : decide_button(view, a.id, "keep", "Keep"));
+      text(plural(a.word_count, "word", "words")), text(why), text(relative_age(a.first_seen, view.now())),
+      a.keep_override ? decide_button(view, a.id, "filter", "Hand back to the filter")
+                      : decide_button(view, a.id, "keep", "Keep"));
 }
 
 Html near_miss_row(const View& view, const storage::ArticleView& v) {
