@@ -105,11 +105,16 @@ int cmd_reader_role(const config::Config& config, const std::string& email, bool
     }
     return report_failure(set.error());
   }
+  // The account as stored (the address may have been typed in another case).
+  auto reader = store->reader_by_email(email);
+  if (!reader) return report_failure(reader.error());
+  const std::string target =
+      *reader ? fmt::format("reader {} {}", (*reader)->id, (*reader)->email) : "reader " + email;
   // The CLI runs with the server's own rights: the log names it, not a reader.
   auto logged = store->add_audit_entry({.at = now_seconds(),
                                         .actor = "cli",
                                         .action = is_operator ? "reader.promote" : "reader.demote",
-                                        .target = "reader " + email});
+                                        .target = target});
   if (!logged) return report_failure(logged.error());
   fmt::print("{}: {}\n", email,
              is_operator ? "is an operator: /admin opens at their next request"

@@ -177,7 +177,9 @@ TEST_F(AdminStoreTest, NearMissesAreTheShortestRecentArticlesTheFilterKept) {
   auto all = store_->articles({.include_junk = true, .limit = 10});
   ASSERT_TRUE(all);
   for (const auto& v : *all) {
-    if (v.article.guid == "kept") ASSERT_TRUE(store_->set_keep_override(v.article.id, true));
+    if (v.article.guid == "kept") {
+      ASSERT_TRUE(store_->set_keep_override(v.article.id, true));
+    }
   }
   auto near = store_->near_misses(at(900), 10);
   ASSERT_TRUE(near) << near.error().message;

@@ -7,6 +7,7 @@
 #include <spdlog/spdlog.h>
 #include <CLI/CLI.hpp>
 
+#include <chrono>
 #include <cstdio>
 #include <fstream>
 #include <iostream>
@@ -51,6 +52,31 @@ int main(int argc, char** argv) {
     }
     std::cout << "seeded lock_free_article=" << ids->lock_free_article << " ada_blog=" << ids->ada_blog
               << " evil_article=" << ids->evil_article << " evil_blog=" << ids->evil_blog << "\n";
+    // One article the junk rules caught, on a blog of its own (the fixtures' blogs and listings stay as
+    // they are): the admin area's junk review has something to show.
+    auto junk_blog = (*store)->upsert_blog({.feed_url = "https://notes.example/feed.xml",
+                                            .site_url = "https://notes.example/",
+                                            .title = "Short Notes"});
+    if (!junk_blog) {
+      std::cerr << junk_blog.error().message << "\n";
+      return 1;
+    }
+    longread::model::Article note;
+    note.guid = "short-note";
+    note.title = "A short note";
+    note.link = "https://notes.example/short-note";
+    note.published = longread::now_seconds() - std::chrono::hours(2);
+    note.text = note.excerpt = "Back next week.";
+    note.word_count = 3;
+    note.junk = true;
+    note.junk_reason = "too short: 3 words";
+    longread::storage::CrawlRecord record{
+        .blog_id = *junk_blog, .attempted_at = longread::now_seconds(), .success = true, .status = "ok"};
+    record.articles.push_back(note);
+    if (auto saved = (*store)->save_crawl(record); !saved) {
+      std::cerr << saved.error().message << "\n";
+      return 1;
+    }
   }
   std::mutex mail_mutex;
   if (!mail_links.empty()) {
