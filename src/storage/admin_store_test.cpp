@@ -6,37 +6,18 @@
 #include <vector>
 
 #include "storage/store.h"
-#include "testing/test_dir.h"
+#include "testing/store_test.h"
 
 namespace longread::storage {
 namespace {
-
-namespace fs = std::filesystem;
 
 TimePoint at(std::int64_t hours_after) {
   return from_unix(1'700'000'000 + hours_after * 3600);
 }
 
-class AdminStoreTest : public ::testing::Test {
+class AdminStoreTest : public longread::testing::StoreTest {
  protected:
-  void SetUp() override {
-    dir_ = longread::testing::fresh_test_dir("longread-admin-store");
-    fs::create_directories(dir_);
-    reopen();
-  }
-  void TearDown() override {
-    store_.reset();
-    fs::remove_all(dir_);
-  }
-  void reopen() {
-    store_.reset();
-    auto store = open_sqlite_store((dir_ / "db.sqlite").string());
-    ASSERT_TRUE(store) << store.error().message;
-    store_ = std::move(*store);
-  }
-
-  fs::path dir_;
-  std::unique_ptr<Store> store_;
+  AdminStoreTest() : StoreTest("longread-admin-store") {}
 };
 
 TEST_F(AdminStoreTest, OperatorRoleIsGrantedByAddressAndSeenBySessions) {

@@ -8,12 +8,10 @@
 #include <vector>
 
 #include "storage/store.h"
-#include "testing/test_dir.h"
+#include "testing/store_test.h"
 
 namespace longread::storage {
 namespace {
-
-namespace fs = std::filesystem;
 
 TimePoint at(std::int64_t seconds_after) {
   return from_unix(1'700'000'000 + seconds_after);
@@ -34,26 +32,9 @@ std::vector<std::string> recipients(const std::vector<OutboxMail>& mails) {
   return out;
 }
 
-class OutboxStoreTest : public ::testing::Test {
+class OutboxStoreTest : public longread::testing::StoreTest {
  protected:
-  void SetUp() override {
-    dir_ = longread::testing::fresh_test_dir("longread-outbox");
-    fs::create_directories(dir_);
-    reopen();
-  }
-  void TearDown() override {
-    store_.reset();
-    fs::remove_all(dir_);
-  }
-  void reopen() {
-    store_.reset();
-    auto store = open_sqlite_store((dir_ / "db.sqlite").string());
-    ASSERT_TRUE(store) << store.error().message;
-    store_ = std::move(*store);
-  }
-
-  fs::path dir_;
-  std::unique_ptr<Store> store_;
+  OutboxStoreTest() : StoreTest("longread-outbox") {}
 };
 
 TEST_F(OutboxStoreTest, QueuedMailIsKeptWholeAndSurvivesReopening) {

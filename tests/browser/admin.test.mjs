@@ -7,7 +7,7 @@ import { execFileSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
-import { chromium } from "playwright-core";
+import { checkRunner, launchChromium } from "./harness.mjs";
 
 const axeSource = readFileSync(createRequire(import.meta.url).resolve("axe-core/axe.min.js"), "utf8");
 const base = process.env.SITE_URL;
@@ -16,23 +16,8 @@ const db = process.env.SITE_DB;
 const shots = process.env.SCREENSHOTS;
 assert.ok(base && cli && db && shots, "SITE_URL, LONGREAD_CLI, SITE_DB and SCREENSHOTS must be set");
 
-const browser = await chromium.launch({
-  executablePath: process.env.CHROMIUM || "/usr/bin/chromium",
-  headless: true,
-  args: ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
-         "--disable-component-update", "--disable-sync"],
-});
-
-let failures = 0;
-async function check(name, fn) {
-  try {
-    await fn();
-    console.log(`ok   ${name}`);
-  } catch (error) {
-    failures += 1;
-    console.log(`FAIL ${name}\n     ${String(error && error.stack || error).split("\n").slice(0, 30).join("\n     ")}`);
-  }
-}
+const browser = await launchChromium();
+const { check, failures } = checkRunner();
 
 const pageErrors = [];
 function watch(page) {
@@ -147,5 +132,5 @@ try {
   await browser.close();
 }
 
-console.log(failures === 0 ? "admin browser test passed" : `${failures} admin browser check(s) failed`);
-process.exit(failures === 0 ? 0 : 1);
+console.log(failures() === 0 ? "admin browser test passed" : `${failures()} admin browser check(s) failed`);
+process.exit(failures() === 0 ? 0 : 1);

@@ -6,7 +6,7 @@ import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
-import { chromium } from "playwright-core";
+import { checkRunner, launchChromium } from "./harness.mjs";
 
 const axeSource = readFileSync(createRequire(import.meta.url).resolve("axe-core/axe.min.js"), "utf8");
 const base = process.env.SITE_URL;
@@ -16,23 +16,8 @@ const shots = process.env.SCREENSHOTS;
 assert.ok(base && mailBase && articlePath && shots,
           "SITE_URL, MAIL_SITE_URL, ARTICLE_PATH and SCREENSHOTS must be set");
 
-const browser = await chromium.launch({
-  executablePath: process.env.CHROMIUM || "/usr/bin/chromium",
-  headless: true,
-  args: ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
-         "--disable-component-update", "--disable-sync"],
-});
-
-let failures = 0;
-async function check(name, fn) {
-  try {
-    await fn();
-    console.log(`ok   ${name}`);
-  } catch (error) {
-    failures += 1;
-    console.log(`FAIL ${name}\n     ${String(error && error.stack || error).split("\n").slice(0, 30).join("\n     ")}`);
-  }
-}
+const browser = await launchChromium();
+const { check, failures } = checkRunner();
 
 const pageErrors = [];
 const expectedMissing = /\/(no\/such\/page|newsletter)$/;
@@ -517,5 +502,5 @@ try {
   await browser.close();
 }
 
-console.log(failures === 0 ? `browser test passed; screenshots in ${shots}` : `${failures} browser check(s) failed`);
-process.exit(failures === 0 ? 0 : 1);
+console.log(failures() === 0 ? `browser test passed; screenshots in ${shots}` : `${failures()} browser check(s) failed`);
+process.exit(failures() === 0 ? 0 : 1);
