@@ -8,7 +8,7 @@ BUILD_PKGS=(
   libcurl4-openssl-dev libxml2-dev nlohmann-json3-dev libsqlite3-dev sqlite3
   libfmt-dev libspdlog-dev libcli11-dev libgtest-dev libgmock-dev libbenchmark-dev
   libgumbo-dev libboost-dev libsodium-dev libpq-dev libcld2-dev libtomlplusplus-dev
-  zlib1g-dev libpsl-dev prometheus-cpp-dev
+  zlib1g-dev libpsl-dev prometheus-cpp-dev libzstd-dev
 )
 TEST_PKGS=(
   python3 postgresql python3-aiosmtpd chromium default-jre-headless curl nginx python3-prometheus-client

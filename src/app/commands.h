@@ -52,6 +52,16 @@ int cmd_override(const config::Config& config, std::int64_t article_id, std::opt
 int cmd_rejudge(const config::Config& config, std::optional<std::int64_t> blog_id, bool dry_run,
                 bool rebuild_texts = false);
 int cmd_serve(const config::Config& config);
+// `db compact [--batch N] [--retrain] [--vacuum]`: article bodies into the compressed form, one transaction
+// per batch; resumable after a kill (docs/storage.md, "Article bodies"). Exit 1 on an error or when some
+// stored body could not be read (those articles are listed and left as they are).
+struct CompactCommandOptions {
+  int batch = 500;
+  bool retrain = false;
+  bool vacuum = false;
+  int hold_ms = 0;  // tests only: wait inside each batch's transaction before committing
+};
+int cmd_db_compact(const config::Config& config, const CompactCommandOptions& options);
 // `newsletter send [--dry-run]`: this week's issue to every confirmed subscriber who has not had it.
 int cmd_newsletter_send(const config::Config& config, bool dry_run);
 // The mail outbox (docs/mail.md, "Operator commands"). `mail queue`: a table of queued mails (recipients

@@ -100,6 +100,19 @@ int main(int argc, char** argv) {
                     "First derive each article's text, excerpt and counts again from its stored HTML "
                     "(after an upgrade improved extraction)");
 
+  app::CompactCommandOptions compact_options;
+  auto* db_cmd = cli.add_subcommand("db", "Database maintenance");
+  auto* db_compact = db_cmd->add_subcommand(
+      "compact", "Compress stored article bodies (in batches; resumable; safe while serve runs)");
+  db_compact->add_option("--batch", compact_options.batch, "Articles per transaction")
+      ->check(CLI::Range(1, 100000));
+  db_compact->add_flag("--retrain", compact_options.retrain,
+                       "Train a new dictionary on the newest articles and recompress every body with it");
+  db_compact->add_flag("--vacuum", compact_options.vacuum,
+                       "Then give the freed space back to the file system (needs free disk of the new size)");
+  db_compact->add_option("--hold-ms", compact_options.hold_ms)->group("");  // tests: kill inside a batch
+  db_cmd->require_subcommand(1);
+
   double holdout = 0.2;
   auto* train = cli.add_subcommand("train", "Train the article-category classifier on stored articles");
   train->add_option("--holdout", holdout, "Share of articles held out to report accuracy")
@@ -185,6 +198,7 @@ int main(int argc, char** argv) {
   }
   if (*keep) return app::cmd_override(config, article_id, clear ? std::nullopt : std::optional<bool>(true));
   if (*serve) return app::cmd_serve(config);
+  if (*db_compact) return app::cmd_db_compact(config, compact_options);
   if (*newsletter_send) return app::cmd_newsletter_send(config, dry_run);
   if (*train) return app::cmd_train(config, holdout);
   if (*mail_queue) return app::cmd_mail_queue(config);

@@ -2,6 +2,7 @@
 // PostgreSQL one comes later, so SQL stays portable and the schema lives in numbered migrations.
 #pragma once
 
+#include <chrono>
 #include <cstdint>
 #include <memory>
 #include <optional>
@@ -351,6 +352,24 @@ struct TextUpdate {
   std::uint64_t simhash = 0;
 };
 
+// One batch of the body converter, `longread db compact` (docs/storage.md, "Article bodies").
+struct CompactOptions {
+  int batch = 500;            // articles per transaction
+  std::int64_t after_id = 0;  // where the walk resumes (the previous batch's last_id; 0: the start)
+  bool retrain = false;       // train a new dictionary even when one exists (at the start of the walk)
+  // For tests: how long to wait inside the batch's transaction before committing, so a test can kill the
+  // process while a batch is written but not committed.
+  std::chrono::milliseconds hold_before_commit{0};
+};
+
+struct CompactBatch {
+  std::int64_t converted = 0;  // articles written in the compressed form with the newest dictionary
+  std::int64_t last_id = 0;    // the walk's position: the next batch's after_id
+  bool done = false;           // no article after last_id needs converting
+  std::optional<std::uint32_t> trained_dictionary{};  // the id of a dictionary trained by this batch
+  std::vector<std::int64_t> unreadable{};  // articles whose stored body could not be read (left as they are)
+};
+
 // The store. Every method is safe to call from several threads; implementations serialise as needed.
 class Store {
  public:
@@ -446,6 +465,12 @@ class Store {
   virtual Result<std::int64_t> set_texts(std::span<const TextUpdate> /*updates*/) {
     return unsupported("set_texts");
   }
+  // Converts up to options.batch articles, after options.after_id, to the compressed body form (or to the
+  // newest dictionary), in one transaction: a kill loses at most the batch, and a rerun finds what is
+  // left. At the start of the walk, first trains a dictionary when there is none (or `retrain`).
+  virtual Result<CompactBatch> compact_bodies(const CompactOptions& options) = 0;
+  // Gives free pages back to the file system (VACUUM, then a WAL checkpoint); returns the file's size.
+  virtual Result<std::int64_t> vacuum() = 0;
   // Near-duplicate detection: the SimHash of every stored article that is not itself a
   // duplicate, with what decides which copy is the original (earliest date, then lowest id).
   virtual Result<std::vector<SimhashEntry>> simhash_index() {

@@ -29,6 +29,7 @@
 
 #include "core/strings.h"
 #include "storage/migrations.h"
+#include "storage/sqlite/article_body.h"
 #include "storage/sqlite/handles.h"
 #include "storage/sqlite/search_rank.h"
 #include "storage/store.h"
@@ -36,6 +37,7 @@
 namespace longread::storage {
 namespace {
 
+using sqlite::BodyDictionaries;
 using sqlite::Connection;
 using sqlite::Query;
 using sqlite::Transaction;
@@ -159,16 +161,19 @@ constexpr const char* kSelectArticleIdentity =
 // A duplicate_of that names no stored article is dropped (NULL) instead of failing the whole crawl.
 #define LONGREAD_DUPLICATE_OF "(SELECT d.id FROM articles d WHERE d.id = :duplicate_of)"
 
-// score is not written: it is a generated column (migration 0006), derived from votes and dates.
+// score is not written: it is a generated column (migration 0006), derived from votes and dates. The
+// summary, content and text go into the compressed body (migration 0019, article_body.h); their old
+// columns keep their '' default.
+#define LONGREAD_PACK_BODY "longread_body_pack(:summary_html, :content_html, :text)"
 constexpr const char* kInsertArticle =
-    "INSERT INTO articles (blog_id, guid, title, link, author, published, updated, undated, summary_html,"
-    " content_html, first_seen, display_at, content_hash, text, excerpt, word_count, reading_minutes, "
+    "INSERT INTO articles (blog_id, guid, title, link, author, published, updated, undated, body,"
+    " first_seen, display_at, content_hash, excerpt, word_count, reading_minutes, "
     "category,"
     " category_from_blog, junk, junk_reason, duplicate_of, keep_override, visible, full_text_fetched, "
     "full_text_failures, full_text_error, simhash,"
     " votes, truncated, rank_prior)"
-    " VALUES (:blog_id, :guid, :title, :link, :author, :published, :updated, :undated, :summary_html,"
-    " :content_html, :first_seen, :display_at, :content_hash, :text, :excerpt, :word_count, :reading_minutes,"
+    " VALUES (:blog_id, :guid, :title, :link, :author, :published, :updated, :undated, " LONGREAD_PACK_BODY
+    ", :first_seen, :display_at, :content_hash, :excerpt, :word_count, :reading_minutes,"
     " :category, :category_from_blog, :junk, :junk_reason, " LONGREAD_DUPLICATE_OF
     ", :keep_override, :visible, :full_text_fetched, :full_text_failures, :full_text_error, :simhash, :votes,"
     " :truncated, :rank_prior)";
@@ -189,8 +194,9 @@ constexpr const char* kAddCategoryVisibleCount =
 // the operator's keep_override stay.
 constexpr const char* kUpdateArticle =
     "UPDATE articles SET title = :title, link = :link, author = :author, published = :published,"
-    " updated = :updated, undated = :undated, summary_html = :summary_html, content_html = :content_html,"
-    " display_at = COALESCE(:published, first_seen), content_hash = :content_hash, text = :text,"
+    " updated = :updated, undated = :undated, summary_html = '', content_html = '', text = '',"
+    " body = " LONGREAD_PACK_BODY
+    ", display_at = COALESCE(:published, first_seen), content_hash = :content_hash,"
     " excerpt = :excerpt, word_count = :word_count, reading_minutes = :reading_minutes, category = :category,"
     " category_from_blog = :category_from_blog, junk = :junk, junk_reason = :junk_reason,"
     " duplicate_of = " LONGREAD_DUPLICATE_OF
@@ -201,16 +207,23 @@ constexpr const char* kUpdateArticle =
     " WHERE id = :id";
 
 // Content unchanged but curation given again (a full-text page tried again, migration 0014): refresh it,
-// with the page's HTML when it was read, writing (and re-indexing) only on a difference.
+// with the page's HTML when it was read, writing (and re-indexing) only on a difference. The summary is
+// kept from the stored body, in whichever form the row has it (migration 0019).
+#define LONGREAD_STORED_SUMMARY "longread_body_part(body, 0, summary_html)"
+#define LONGREAD_STORED_CONTENT "longread_body_part(body, 1, content_html)"
+#define LONGREAD_STORED_TEXT "longread_body_part(body, 2, text)"
 constexpr const char* kRefreshCuration =
-    "UPDATE articles SET content_html = :content_html, text = :text, excerpt = :excerpt,"
+    "UPDATE articles SET summary_html = '', content_html = '', text = '',"
+    " body = longread_body_pack(" LONGREAD_STORED_SUMMARY
+    ", :content_html, :text), excerpt = :excerpt,"
     " word_count = :word_count,"
     " reading_minutes = :reading_minutes, category = :category, category_from_blog = :category_from_blog,"
     " junk = :junk, junk_reason = :junk_reason, duplicate_of = " LONGREAD_DUPLICATE_OF
     ", visible = CASE WHEN keep_override IS NULL THEN 1 - :junk ELSE keep_override END,"
     " full_text_fetched = :full_text_fetched, full_text_failures = :full_text_failures,"
     " full_text_error = :full_text_error, simhash = :simhash, pruned_at = NULL, rank_prior = :rank_prior"
-    " WHERE id = :id AND NOT (content_html = :content_html AND text = :text AND excerpt = :excerpt"
+    " WHERE id = :id AND NOT (" LONGREAD_STORED_CONTENT " = :content_html AND " LONGREAD_STORED_TEXT
+    " = :text AND excerpt = :excerpt"
     " AND word_count = :word_count"
     " AND reading_minutes = :reading_minutes AND category = :category AND junk = :junk"
     " AND junk_reason = :junk_reason AND duplicate_of IS " LONGREAD_DUPLICATE_OF
@@ -269,7 +282,8 @@ constexpr const char* kDeleteArticle = "DELETE FROM articles WHERE id = :id";
 // Hidden articles past curate.junk_retention_days keep their row (guid, content hash, verdict) and lose the
 // bodies. Hidden articles are not in the search index, so the index's update trigger writes nothing.
 constexpr const char* kPruneHiddenBodies =
-    "UPDATE articles SET summary_html = '', content_html = '', text = '', excerpt = '', pruned_at = :now"
+    "UPDATE articles SET summary_html = '', content_html = '', text = '', body = NULL, excerpt = '',"
+    " pruned_at = :now"
     " WHERE blog_id = :blog_id AND visible = 0 AND pruned_at IS NULL AND first_seen < :before";
 // A permanent redirect onto a feed URL another blog already has is not applied (it would break the
 // unique feed URL); the crawl is still saved.
@@ -291,10 +305,29 @@ constexpr const char* kSetVerdict =
 // set_texts: only an article whose derived text differs is written, so the update trigger rewrites the
 // search entries of just those.
 constexpr const char* kSetText =
-    "UPDATE articles SET text = :text, excerpt = :excerpt, word_count = :word_count,"
+    "UPDATE articles SET summary_html = '', content_html = '', text = '',"
+    " body = longread_body_pack(" LONGREAD_STORED_SUMMARY ", " LONGREAD_STORED_CONTENT
+    ", :text),"
+    " excerpt = :excerpt, word_count = :word_count,"
     " reading_minutes = :reading_minutes, simhash = :simhash"
-    " WHERE id = :id AND (text <> :text OR excerpt <> :excerpt OR word_count <> :word_count"
+    " WHERE id = :id AND (" LONGREAD_STORED_TEXT
+    " <> :text OR excerpt <> :excerpt OR word_count <> :word_count"
     " OR reading_minutes <> :reading_minutes OR simhash <> :simhash)";
+
+// The body converter (migration 0019, `longread db compact`): the next articles, in id order, whose body is
+// still in the old columns, or compressed with another dictionary than the newest (:dictionary, 0 for
+// none). Rows emptied by pruning have nothing to convert.
+constexpr const char* kSelectUncompacted =
+    "SELECT id FROM articles WHERE id > :after AND ((body IS NULL"
+    " AND (summary_html <> '' OR content_html <> '' OR text <> ''))"
+    " OR (body IS NOT NULL AND longread_body_dictionary(body) <> :dictionary)) ORDER BY id LIMIT :batch";
+// The search index's update trigger compares the derived text, which is unchanged, so it writes nothing.
+constexpr const char* kCompactArticle =
+    "UPDATE articles SET body = longread_body_pack(" LONGREAD_STORED_SUMMARY ", " LONGREAD_STORED_CONTENT
+    ", " LONGREAD_STORED_TEXT "), summary_html = '', content_html = '', text = '' WHERE id = :id";
+// How many samples a dictionary is trained on: zstd advises ~100x the dictionary's size in samples, and
+// 4,000 articles of a few KB each give that.
+constexpr int kDictionarySamples = 4000;
 
 constexpr const char* kDataVersion = "PRAGMA data_version";
 // save_crawls: one savepoint per crawl record inside the group's transaction
@@ -333,7 +366,8 @@ constexpr const char* kCountVisibleInCategory =
 
 constexpr const char* kSelectFullArticle =
     "SELECT " LONGREAD_ARTICLE_COLUMNS_HEAD
-    " a.summary_html, a.content_html, a.text," LONGREAD_ARTICLE_COLUMNS_TAIL LONGREAD_ARTICLE_FROM
+    " longread_body_part(a.body, 0, a.summary_html), longread_body_part(a.body, 1, a.content_html),"
+    " longread_body_part(a.body, 2, a.text)," LONGREAD_ARTICLE_COLUMNS_TAIL LONGREAD_ARTICLE_FROM
     " WHERE a.id = :id";
 // After the article columns: the parts of the sort key that ArticleView does not hold (display_at; the
 // period's votes for Top by period), for the next page's cursor. The period's count is a column of its own
@@ -1017,7 +1051,8 @@ Result<void> ensure_category(Connection& db, std::string_view slug) {
 // Reader connections, handed out one per call and returned to the pool afterwards.
 class ReaderPool {
  public:
-  explicit ReaderPool(std::string path) : path_(std::move(path)) {}
+  ReaderPool(std::string path, std::shared_ptr<BodyDictionaries> bodies)
+      : path_(std::move(path)), bodies_(std::move(bodies)) {}
 
   class Lease {
    public:
@@ -1055,6 +1090,10 @@ class ReaderPool {
     if (const std::string error = sqlite::register_search_rank((*connection)->raw()); !error.empty()) {
       return fail(ErrorKind::kStorage, fmt::format("store: cannot open {}: {}", path_, error));
     }
+    if (const std::string error = sqlite::register_body_functions((*connection)->raw(), bodies_);
+        !error.empty()) {
+      return fail(ErrorKind::kStorage, fmt::format("store: cannot open {}: {}", path_, error));
+    }
     return Lease(*this, std::move(*connection));
   }
 
@@ -1065,6 +1104,7 @@ class ReaderPool {
   }
 
   std::string path_;
+  std::shared_ptr<BodyDictionaries> bodies_;
   std::mutex mutex_;
   std::vector<std::unique_ptr<Connection>> idle_;
 };
@@ -1169,11 +1209,13 @@ class BackgroundCheckpointer {
 
 class SqliteStore final : public Store {
  public:
-  SqliteStore(std::unique_ptr<Connection> writer, std::unique_ptr<Connection> checkpointer, std::string path)
+  SqliteStore(std::unique_ptr<Connection> writer, std::unique_ptr<Connection> checkpointer, std::string path,
+              std::shared_ptr<BodyDictionaries> bodies)
       : path_(path),
+        bodies_(bodies),
         writer_(std::move(writer)),
         checkpointer_(std::move(checkpointer), writer_->raw()),
-        readers_(std::move(path)) {}
+        readers_(std::move(path), std::move(bodies)) {}
 
   Result<std::int64_t> upsert_blog(const BlogSeed& seed) override {
     const std::string category = seed.category.empty() ? kDefaultCategory : seed.category;
@@ -1455,7 +1497,8 @@ class SqliteStore final : public Store {
     if (!q) return db_error("cannot read article", q.error());
     q->bind(":id", id);
     auto row = q->step();
-    if (!row) return db_error("cannot read article", row.error());
+    // A body that cannot be decompressed fails this article's read, with the reason, and nothing else.
+    if (!row) return db_error(fmt::format("cannot read article {}", id), row.error());
     if (!*row) return std::optional<ArticleView>{};
     return std::optional<ArticleView>{read_article_view(*q)};
   }
@@ -1845,6 +1888,74 @@ class SqliteStore final : public Store {
     }
     if (auto ok = tx->commit(); !ok) return db_error("cannot set texts", ok.error());
     return changed;
+  }
+
+  Result<CompactBatch> compact_bodies(const CompactOptions& options) override {
+    std::lock_guard lock(writer_mutex_);
+    CompactBatch out;
+    out.last_id = options.after_id;
+    if (options.after_id == 0) {
+      auto current = bodies_->current_id(writer_->raw());
+      if (!current) return std::unexpected(current.error());
+      if (*current == 0 || options.retrain) {
+        auto tx = Transaction::begin(*writer_);
+        if (!tx) return db_error("cannot train body dictionary", tx.error());
+        auto trained = sqlite::train_body_dictionary(
+            writer_->raw(), *bodies_, kDictionarySamples,
+            to_unix(std::chrono::time_point_cast<std::chrono::seconds>(std::chrono::system_clock::now())));
+        if (!trained) return std::unexpected(trained.error());
+        if (auto ok = tx->commit(); !ok) return db_error("cannot train body dictionary", ok.error());
+        out.trained_dictionary = *trained;
+      }
+    }
+    auto current = bodies_->current_id(writer_->raw());
+    if (!current) return std::unexpected(current.error());
+    auto tx = Transaction::begin(*writer_);
+    if (!tx) return db_error("cannot compact articles", tx.error());
+    std::vector<std::int64_t> ids;
+    {
+      auto q = writer_->query(kSelectUncompacted);
+      if (!q) return db_error("cannot compact articles", q.error());
+      q->bind(":after", options.after_id)
+          .bind(":dictionary", static_cast<std::int64_t>(*current))
+          .bind(":batch", std::max(options.batch, 1));
+      for (;;) {
+        auto row = q->step();
+        if (!row) return db_error("cannot compact articles", row.error());
+        if (!*row) break;
+        ids.push_back(q->int64(0));
+      }
+    }
+    for (const std::int64_t id : ids) {
+      auto q = writer_->query(kCompactArticle);
+      if (!q) return db_error("cannot compact articles", q.error());
+      q->bind(":id", id);
+      // A body that cannot be read fails its own statement only (SQLite rolls back just that statement):
+      // the row stays as it is, and is reported.
+      if (auto ok = q->run(); !ok) {
+        out.unreadable.push_back(id);
+        continue;
+      }
+      ++out.converted;
+    }
+    if (options.hold_before_commit.count() > 0) std::this_thread::sleep_for(options.hold_before_commit);
+    if (auto ok = tx->commit(); !ok) return db_error("cannot compact articles", ok.error());
+    if (!ids.empty()) out.last_id = ids.back();
+    out.done = ids.size() < static_cast<std::size_t>(std::max(options.batch, 1));
+    return out;
+  }
+
+  Result<std::int64_t> vacuum() override {
+    std::lock_guard lock(writer_mutex_);
+    // VACUUM writes a new copy of the database (https://sqlite.org/lang_vacuum.html), then the WAL
+    // checkpoint moves it into the file and TRUNCATE gives the WAL's space back.
+    if (auto ok = writer_->exec("VACUUM"); !ok) return db_error("cannot vacuum", ok.error());
+    if (auto ok = writer_->exec("PRAGMA wal_checkpoint(TRUNCATE)"); !ok)
+      return db_error("cannot vacuum", ok.error());
+    std::error_code ec;
+    const auto size = std::filesystem::file_size(path_, ec);
+    if (ec) return fail(ErrorKind::kStorage, fmt::format("store: cannot vacuum: {}", ec.message()));
+    return static_cast<std::int64_t>(size);
   }
 
   Result<void> delete_blog(std::int64_t blog_id) override {
@@ -2861,6 +2972,7 @@ class SqliteStore final : public Store {
   }
 
   std::string path_;
+  std::shared_ptr<BodyDictionaries> bodies_;
   std::mutex writer_mutex_;
   std::unique_ptr<Connection> writer_;   // guarded by writer_mutex_
   BackgroundCheckpointer checkpointer_;  // after writer_: stopped before the writer closes
@@ -2894,13 +3006,18 @@ Result<std::unique_ptr<Store>> open_sqlite_store(const std::string& path) {
       return fail(ErrorKind::kStorage, fmt::format("store: cannot open {}: WAL mode unavailable", path));
     }
   }
+  // Before the migrations: the writer's statements (and migration 0019's triggers) read article bodies.
+  auto bodies = std::make_shared<sqlite::BodyDictionaries>();
+  if (const std::string error = sqlite::register_body_functions((*writer)->raw(), bodies); !error.empty()) {
+    return fail(ErrorKind::kStorage, fmt::format("store: cannot open {}: {}", path, error));
+  }
   if (auto ok = apply_migrations(**writer); !ok) {
     return fail(ErrorKind::kStorage, fmt::format("{} ({})", ok.error().message, path));
   }
   auto checkpointer = Connection::open(path, false);
   if (!checkpointer) return std::unexpected(checkpointer.error());
   return std::unique_ptr<Store>(
-      std::make_unique<SqliteStore>(std::move(*writer), std::move(*checkpointer), path));
+      std::make_unique<SqliteStore>(std::move(*writer), std::move(*checkpointer), path, std::move(bodies)));
 }
 
 }  // namespace longread::storage

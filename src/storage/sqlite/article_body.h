@@ -1,0 +1,79 @@
+// The compressed form of an article's body (docs/storage.md, "Article bodies"): summary HTML, content HTML
+// and plain text packed into one zstd frame (RFC 8878), optionally with a dictionary trained on the site's
+// own articles and kept in the database. Internal to the SQLite backend.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "core/error.h"
+
+struct sqlite3;
+
+namespace longread::storage::sqlite {
+
+// The three parts of an article that only its own page (and the search index) reads.
+struct ArticleBody {
+  std::string summary_html;
+  std::string content_html;
+  std::string text;
+};
+
+// zstd's level for new bodies. 9 is where its speed still suits a crawl's writes (tens of MB/s) and the
+// size is within ~5 % of level 19 on generated articles (docs/perf.md, "Compact store").
+inline constexpr int kBodyCompressionLevel = 9;
+// A frame that claims more than this is refused before anything is allocated: no stored article comes
+// near it (fetch caps a response well below), so such a header is corrupt or hostile.
+inline constexpr std::uint64_t kMaxBodyBytes = 64ull * 1024 * 1024;
+
+// A body's frame holds a format byte, the lengths of the first two parts as LEB128 varints, then the three
+// parts back to back, compressed as one frame so that the text, which repeats the content HTML's words,
+// costs little beside it. A dictionary is named by its id in the frame header (RFC 8878, 3.1.1.1.3
+// Dictionary_ID), so every row says which dictionary it needs and a newer one can replace it for new rows.
+
+// The dictionaries of one database, shared by the store's connections: compression and decompression
+// contexts are built once per dictionary. Thread-safe.
+class BodyDictionaries {
+ public:
+  BodyDictionaries();
+  ~BodyDictionaries();
+  BodyDictionaries(const BodyDictionaries&) = delete;
+  BodyDictionaries& operator=(const BodyDictionaries&) = delete;
+
+  // Compresses with the database's newest dictionary (none yet: plain zstd). Errors begin "store: ".
+  [[nodiscard]] Result<std::string> pack(sqlite3* db, const ArticleBody& body);
+  // Decompresses a frame written by pack(), with whichever dictionary its header names.
+  [[nodiscard]] Result<ArticleBody> unpack(sqlite3* db, std::string_view frame);
+  // The id of the newest dictionary (0: none).
+  [[nodiscard]] Result<std::uint32_t> current_id(sqlite3* db);
+
+ private:
+  struct State;
+  std::unique_ptr<State> state_;
+};
+
+// The dictionary id a frame's header names (0: none or unreadable).
+std::uint32_t body_dictionary_id(std::string_view frame);
+
+// Registers on a connection (every connection of the store, before it runs a statement that reads an
+// article's body):
+//   longread_body_pack(summary_html, content_html, text) -> BLOB, or NULL when all three are empty;
+//   longread_body_part(body, n, plain) -> part n (0 summary_html, 1 content_html, 2 text) of body, or plain
+//     when body is NULL (a row stored before compression, or not yet converted);
+//   longread_body_dictionary(body) -> the dictionary id its frame names (0 none, -1 an unreadable header),
+//     NULL for a NULL body.
+// The search index's view and triggers (migration 0019) call longread_body_part, so a connection without it
+// cannot change articles. Returns "" or an error message.
+std::string register_body_functions(sqlite3* db, std::shared_ptr<BodyDictionaries> dictionaries);
+
+// Trains a dictionary (zstd's ZDICT_trainFromBuffer) on up to `samples` of the newest articles' bodies and
+// stores it as the newest; nullopt when there are too few articles to train on. Run inside a write
+// transaction by the caller.
+[[nodiscard]] Result<std::optional<std::uint32_t>> train_body_dictionary(sqlite3* db,
+                                                                         BodyDictionaries& dictionaries,
+                                                                         int samples, std::int64_t now);
+
+}  // namespace longread::storage::sqlite
