@@ -198,12 +198,12 @@ TEST_F(ArticleBodyTest, SetTextsRewritesTheTextOfCompressedAndOldFormRowsAndKeep
   save({article("a", "alpha words about a compiler"), article("b", "beta words about a garden")});
   const std::int64_t a = id_of("a"), b = id_of("b");
   // b goes back to the old form, as a database from before migration 0019 has it.
-  ASSERT_EQ(
-      exec("UPDATE articles SET summary_html = longread_body_part(body, 0, summary_html),"
-           " content_html = longread_body_part(body, 1, content_html), text = longread_body_part(body, 2,"
-           " text), body = NULL WHERE id = " +
-           std::to_string(b)),
-      "");
+  ASSERT_EQ(exec("UPDATE articles SET summary_html = longread_body_part(body, 0, summary_html),"
+                 " content_html = longread_body_part(body, 1, content_html), excerpt = "
+                 "longread_body_part(body, 3, excerpt), text = longread_body_part(body, 2,"
+                 " text), body = NULL WHERE id = " +
+                 std::to_string(b)),
+            "");
   std::vector<TextUpdate> updates{
       {.article_id = a, .text = "alpha words about a zeppelin", .excerpt = "alpha"},
       {.article_id = b, .text = "beta words about a zeppelin", .excerpt = "beta"}};

@@ -162,7 +162,8 @@ class CompactTest : public ::testing::Test {
     EXPECT_EQ(query_text(path_,
                          "UPDATE articles SET summary_html = longread_body_part(body, 0, summary_html),"
                          " content_html = longread_body_part(body, 1, content_html),"
-                         " text = longread_body_part(body, 2, text), body = NULL"),
+                         " excerpt = longread_body_part(body, 3, excerpt), text = longread_body_part(body, "
+                         "2, text), body = NULL"),
               "");
     ASSERT_EQ(query_text(path_, "SELECT count(*) FROM articles WHERE body IS NULL"),
               std::to_string(kArticles));
@@ -232,7 +233,10 @@ TEST_F(CompactTest, KilledMidwayLosesNothingAndResumesToTheSameArticlesAndSearch
       << printed;
   EXPECT_NE(printed.find("vacuumed"), std::string::npos) << printed;
   EXPECT_EQ(query_text(path_, "SELECT count(*) FROM articles WHERE body IS NULL"), "0");
-  EXPECT_EQ(query_text(path_, "SELECT count(*) FROM articles WHERE text <> '' OR content_html <> ''"), "0");
+  EXPECT_EQ(
+      query_text(path_,
+                 "SELECT count(*) FROM articles WHERE text <> '' OR content_html <> '' OR excerpt <> ''"),
+      "0");
   // Every body names the one dictionary.
   EXPECT_EQ(query_text(path_, "SELECT count(DISTINCT longread_body_dictionary(body)) FROM articles"), "1");
   EXPECT_EQ(query_text(path_, "PRAGMA integrity_check"), "ok");

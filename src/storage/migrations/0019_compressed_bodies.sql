@@ -1,6 +1,6 @@
--- An article's summary HTML, content HTML and text are kept together as one zstd frame in `body`
+-- An article's summary HTML, content HTML, text and excerpt are kept together as one zstd frame in `body`
 -- (docs/storage.md, "Article bodies"; src/storage/sqlite/article_body.h). A row with body NULL is still in
--- the old form (the three columns whole) until `longread db compact` converts it; the store writes the new
+-- the old form (the four columns whole) until `longread db compact` converts it; the store writes the new
 -- form from now on. Only cheap statements here: a column added with no default rewrites no row, and the
 -- view and triggers are schema only. The conversion itself runs in batches, one transaction each.
 --

@@ -30,7 +30,7 @@ constexpr const char* kInsertDictionary =
 // The newest articles' bodies, whichever form they are stored in (decoded here, so that one unreadable
 // body is skipped instead of failing the training).
 constexpr const char* kSelectSamples =
-    "SELECT body, summary_html, content_html, text FROM articles ORDER BY id DESC LIMIT ?1";
+    "SELECT body, summary_html, content_html, text, excerpt FROM articles ORDER BY id DESC LIMIT ?1";
 
 std::unexpected<Error> body_error(std::string_view what) {
   return fail(ErrorKind::kStorage, fmt::format("store: {}", what));
@@ -57,13 +57,16 @@ bool get_varint(std::string_view& in, std::uint64_t& v) {
 
 std::string layout(const ArticleBody& body) {
   std::string raw;
-  raw.reserve(body.summary_html.size() + body.content_html.size() + body.text.size() + 12);
+  raw.reserve(body.summary_html.size() + body.content_html.size() + body.text.size() + body.excerpt.size() +
+              16);
   raw += static_cast<char>(kBodyFormat);
   put_varint(raw, body.summary_html.size());
   put_varint(raw, body.content_html.size());
+  put_varint(raw, body.text.size());
   raw += body.summary_html;
   raw += body.content_html;
   raw += body.text;
+  raw += body.excerpt;
   return raw;
 }
 
@@ -71,14 +74,15 @@ Result<ArticleBody> parse_layout(std::string_view raw) {
   if (raw.empty() || static_cast<unsigned char>(raw.front()) != kBodyFormat)
     return body_error("article body has an unknown format");
   raw.remove_prefix(1);
-  std::uint64_t summary = 0, content = 0;
-  if (!get_varint(raw, summary) || !get_varint(raw, content) || summary > raw.size() ||
-      content > raw.size() - summary)
+  std::uint64_t summary = 0, content = 0, text = 0;
+  if (!get_varint(raw, summary) || !get_varint(raw, content) || !get_varint(raw, text) ||
+      summary > raw.size() || content > raw.size() - summary || text > raw.size() - summary - content)
     return body_error("article body is truncated");
   ArticleBody body;
   body.summary_html = std::string(raw.substr(0, summary));
   body.content_html = std::string(raw.substr(summary, content));
-  body.text = std::string(raw.substr(summary + content));
+  body.text = std::string(raw.substr(summary + content, text));
+  body.excerpt = std::string(raw.substr(summary + content + text));
   return body;
 }
 
@@ -227,8 +231,8 @@ void body_part(sqlite3_context* context, int /*argc*/, sqlite3_value** argv) {
     return;
   }
   const sqlite3_int64 part = sqlite3_value_int64(argv[1]);
-  if (part < 0 || part > 2) {
-    sqlite3_result_error(context, "store: longread_body_part: the part is 0, 1 or 2", -1);
+  if (part < 0 || part > 3) {
+    sqlite3_result_error(context, "store: longread_body_part: the part is 0, 1, 2 or 3", -1);
     return;
   }
   auto* bodies = static_cast<ConnectionBodies*>(sqlite3_user_data(context));
@@ -245,7 +249,31 @@ void body_part(sqlite3_context* context, int /*argc*/, sqlite3_value** argv) {
   }
   const std::string& out = part == 0   ? bodies->last_body.summary_html
                            : part == 1 ? bodies->last_body.content_html
-                                       : bodies->last_body.text;
+                           : part == 2 ? bodies->last_body.text
+                                       : bodies->last_body.excerpt;
+  sqlite3_result_text64(context, out.data(), out.size(), SQLITE_TRANSIENT, SQLITE_UTF8);
+}
+
+// Listings: the excerpt, or "" when the body cannot be read. A listing shows such an article without its
+// excerpt instead of failing the whole page; the article's own page reports the error (body_part).
+void body_excerpt(sqlite3_context* context, int /*argc*/, sqlite3_value** argv) {
+  if (sqlite3_value_type(argv[0]) == SQLITE_NULL) {
+    sqlite3_result_value(context, argv[1]);
+    return;
+  }
+  auto* bodies = static_cast<ConnectionBodies*>(sqlite3_user_data(context));
+  const std::string_view frame = value_bytes(argv[0]);
+  if (frame != bodies->last_frame || bodies->last_frame.empty()) {
+    auto body = bodies->dictionaries->unpack(sqlite3_context_db_handle(context), frame);
+    if (!body) {
+      bodies->last_frame.clear();
+      sqlite3_result_text(context, "", 0, SQLITE_STATIC);
+      return;
+    }
+    bodies->last_frame = std::string(frame);
+    bodies->last_body = std::move(*body);
+  }
+  const std::string& out = bodies->last_body.excerpt;
   sqlite3_result_text64(context, out.data(), out.size(), SQLITE_TRANSIENT, SQLITE_UTF8);
 }
 
@@ -254,8 +282,8 @@ void body_pack(sqlite3_context* context, int /*argc*/, sqlite3_value** argv) {
     const auto* bytes = reinterpret_cast<const char*>(sqlite3_value_text(argv[i]));
     return std::string(bytes ? bytes : "", static_cast<std::size_t>(sqlite3_value_bytes(argv[i])));
   };
-  ArticleBody body{.summary_html = text(0), .content_html = text(1), .text = text(2)};
-  if (body.summary_html.empty() && body.content_html.empty() && body.text.empty()) {
+  ArticleBody body{.summary_html = text(0), .content_html = text(1), .text = text(2), .excerpt = text(3)};
+  if (body.summary_html.empty() && body.content_html.empty() && body.text.empty() && body.excerpt.empty()) {
     sqlite3_result_null(context);  // nothing to keep: a NULL body with empty plain columns reads as empty
     return;
   }
@@ -296,7 +324,11 @@ std::string register_body_functions(sqlite3* db, std::shared_ptr<BodyDictionarie
                                  nullptr, nullptr,
                                  [](void* p) { delete static_cast<ConnectionBodies*>(p); }) != SQLITE_OK)
     return sqlite3_errmsg(db);
-  if (sqlite3_create_function_v2(db, "longread_body_pack", 3, SQLITE_UTF8, bodies, body_pack, nullptr,
+  if (sqlite3_create_function_v2(db, "longread_body_excerpt", 2,
+                                 SQLITE_UTF8 | SQLITE_DETERMINISTIC | SQLITE_INNOCUOUS, bodies, body_excerpt,
+                                 nullptr, nullptr, nullptr) != SQLITE_OK)
+    return sqlite3_errmsg(db);
+  if (sqlite3_create_function_v2(db, "longread_body_pack", 4, SQLITE_UTF8, bodies, body_pack, nullptr,
                                  nullptr, nullptr) != SQLITE_OK)
     return sqlite3_errmsg(db);
   if (sqlite3_create_function_v2(db, "longread_body_dictionary", 1,
@@ -322,7 +354,7 @@ Result<std::optional<std::uint32_t>> train_body_dictionary(sqlite3* db, BodyDict
         const auto* bytes = reinterpret_cast<const char*>(sqlite3_column_text(stmt, i));
         return std::string(bytes ? bytes : "", static_cast<std::size_t>(sqlite3_column_bytes(stmt, i)));
       };
-      ArticleBody body{.summary_html = col(1), .content_html = col(2), .text = col(3)};
+      ArticleBody body{.summary_html = col(1), .content_html = col(2), .text = col(3), .excerpt = col(4)};
       if (sqlite3_column_type(stmt, 0) != SQLITE_NULL) {
         const auto* bytes = static_cast<const char*>(sqlite3_column_blob(stmt, 0));
         auto unpacked = dictionaries.unpack(

@@ -1,6 +1,6 @@
-// The compressed form of an article's body (docs/storage.md, "Article bodies"): summary HTML, content HTML
-// and plain text packed into one zstd frame (RFC 8878), optionally with a dictionary trained on the site's
-// own articles and kept in the database. Internal to the SQLite backend.
+// The compressed form of an article's body (docs/storage.md, "Article bodies"): summary HTML, content HTML,
+// plain text and excerpt packed into one zstd frame (RFC 8878), optionally with a dictionary trained on the
+// site's own articles and kept in the database. Internal to the SQLite backend.
 #pragma once
 
 #include <cstdint>
@@ -15,11 +15,12 @@ struct sqlite3;
 
 namespace longread::storage::sqlite {
 
-// The three parts of an article that only its own page (and the search index) reads.
+// The big parts of an article: the page reads the HTML, the search index the text, listings the excerpt.
 struct ArticleBody {
   std::string summary_html;
   std::string content_html;
   std::string text;
+  std::string excerpt;
 };
 
 // zstd's level for new bodies. 9 is where its speed still suits a crawl's writes (tens of MB/s) and the
@@ -29,10 +30,11 @@ inline constexpr int kBodyCompressionLevel = 9;
 // near it (fetch caps a response well below), so such a header is corrupt or hostile.
 inline constexpr std::uint64_t kMaxBodyBytes = 64ull * 1024 * 1024;
 
-// A body's frame holds a format byte, the lengths of the first two parts as LEB128 varints, then the three
-// parts back to back, compressed as one frame so that the text, which repeats the content HTML's words,
-// costs little beside it. A dictionary is named by its id in the frame header (RFC 8878, 3.1.1.1.3
-// Dictionary_ID), so every row says which dictionary it needs and a newer one can replace it for new rows.
+// A body's frame holds a format byte, the lengths of the first three parts as LEB128 varints, then the four
+// parts back to back, compressed as one frame so that the text, which repeats the content HTML's words, and
+// the excerpt, which repeats the text's beginning, cost little beside it. A dictionary is named by its id in
+// the frame header (RFC 8878, 3.1.1.1.3 Dictionary_ID), so every row says which dictionary it needs and a
+// newer one can replace it for new rows.
 
 // The dictionaries of one database, shared by the store's connections: compression and decompression
 // contexts are built once per dictionary. Thread-safe.
@@ -60,9 +62,11 @@ std::uint32_t body_dictionary_id(std::string_view frame);
 
 // Registers on a connection (every connection of the store, before it runs a statement that reads an
 // article's body):
-//   longread_body_pack(summary_html, content_html, text) -> BLOB, or NULL when all three are empty;
-//   longread_body_part(body, n, plain) -> part n (0 summary_html, 1 content_html, 2 text) of body, or plain
-//     when body is NULL (a row stored before compression, or not yet converted);
+//   longread_body_pack(summary_html, content_html, text, excerpt) -> BLOB, or NULL when all are empty;
+//   longread_body_part(body, n, plain) -> part n (0 summary_html, 1 content_html, 2 text, 3 excerpt) of
+//     body, or plain when body is NULL (a row stored before compression, or not yet converted);
+//   longread_body_excerpt(body, plain) -> part 3, plain for a NULL body, "" for a body that cannot be read
+//     (listings: one bad row must not fail a page);
 //   longread_body_dictionary(body) -> the dictionary id its frame names (0 none, -1 an unreadable header),
 //     NULL for a NULL body.
 // The search index's view and triggers (migration 0019) call longread_body_part, so a connection without it

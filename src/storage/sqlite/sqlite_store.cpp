@@ -162,18 +162,18 @@ constexpr const char* kSelectArticleIdentity =
 #define LONGREAD_DUPLICATE_OF "(SELECT d.id FROM articles d WHERE d.id = :duplicate_of)"
 
 // score is not written: it is a generated column (migration 0006), derived from votes and dates. The
-// summary, content and text go into the compressed body (migration 0019, article_body.h); their old
-// columns keep their '' default.
-#define LONGREAD_PACK_BODY "longread_body_pack(:summary_html, :content_html, :text)"
+// summary, content, text and excerpt go into the compressed body (migration 0019, article_body.h); their
+// old columns keep their '' default.
+#define LONGREAD_PACK_BODY "longread_body_pack(:summary_html, :content_html, :text, :excerpt)"
 constexpr const char* kInsertArticle =
     "INSERT INTO articles (blog_id, guid, title, link, author, published, updated, undated, body,"
-    " first_seen, display_at, content_hash, excerpt, word_count, reading_minutes, "
+    " first_seen, display_at, content_hash, word_count, reading_minutes, "
     "category,"
     " category_from_blog, junk, junk_reason, duplicate_of, keep_override, visible, full_text_fetched, "
     "full_text_failures, full_text_error, simhash,"
     " votes, truncated, rank_prior)"
     " VALUES (:blog_id, :guid, :title, :link, :author, :published, :updated, :undated, " LONGREAD_PACK_BODY
-    ", :first_seen, :display_at, :content_hash, :excerpt, :word_count, :reading_minutes,"
+    ", :first_seen, :display_at, :content_hash, :word_count, :reading_minutes,"
     " :category, :category_from_blog, :junk, :junk_reason, " LONGREAD_DUPLICATE_OF
     ", :keep_override, :visible, :full_text_fetched, :full_text_failures, :full_text_error, :simhash, :votes,"
     " :truncated, :rank_prior)";
@@ -195,9 +195,9 @@ constexpr const char* kAddCategoryVisibleCount =
 constexpr const char* kUpdateArticle =
     "UPDATE articles SET title = :title, link = :link, author = :author, published = :published,"
     " updated = :updated, undated = :undated, summary_html = '', content_html = '', text = '',"
-    " body = " LONGREAD_PACK_BODY
+    " excerpt = '', body = " LONGREAD_PACK_BODY
     ", display_at = COALESCE(:published, first_seen), content_hash = :content_hash,"
-    " excerpt = :excerpt, word_count = :word_count, reading_minutes = :reading_minutes, category = :category,"
+    " word_count = :word_count, reading_minutes = :reading_minutes, category = :category,"
     " category_from_blog = :category_from_blog, junk = :junk, junk_reason = :junk_reason,"
     " duplicate_of = " LONGREAD_DUPLICATE_OF
     ", visible = CASE WHEN keep_override IS NULL THEN 1 - :junk ELSE keep_override END,"
@@ -212,10 +212,11 @@ constexpr const char* kUpdateArticle =
 #define LONGREAD_STORED_SUMMARY "longread_body_part(body, 0, summary_html)"
 #define LONGREAD_STORED_CONTENT "longread_body_part(body, 1, content_html)"
 #define LONGREAD_STORED_TEXT "longread_body_part(body, 2, text)"
+#define LONGREAD_STORED_EXCERPT "longread_body_part(body, 3, excerpt)"
 constexpr const char* kRefreshCuration =
-    "UPDATE articles SET summary_html = '', content_html = '', text = '',"
+    "UPDATE articles SET summary_html = '', content_html = '', text = '', excerpt = '',"
     " body = longread_body_pack(" LONGREAD_STORED_SUMMARY
-    ", :content_html, :text), excerpt = :excerpt,"
+    ", :content_html, :text, :excerpt),"
     " word_count = :word_count,"
     " reading_minutes = :reading_minutes, category = :category, category_from_blog = :category_from_blog,"
     " junk = :junk, junk_reason = :junk_reason, duplicate_of = " LONGREAD_DUPLICATE_OF
@@ -223,7 +224,8 @@ constexpr const char* kRefreshCuration =
     " full_text_fetched = :full_text_fetched, full_text_failures = :full_text_failures,"
     " full_text_error = :full_text_error, simhash = :simhash, pruned_at = NULL, rank_prior = :rank_prior"
     " WHERE id = :id AND NOT (" LONGREAD_STORED_CONTENT " = :content_html AND " LONGREAD_STORED_TEXT
-    " = :text AND excerpt = :excerpt"
+    " = :text AND " LONGREAD_STORED_EXCERPT
+    " = :excerpt"
     " AND word_count = :word_count"
     " AND reading_minutes = :reading_minutes AND category = :category AND junk = :junk"
     " AND junk_reason = :junk_reason AND duplicate_of IS " LONGREAD_DUPLICATE_OF
@@ -305,13 +307,13 @@ constexpr const char* kSetVerdict =
 // set_texts: only an article whose derived text differs is written, so the update trigger rewrites the
 // search entries of just those.
 constexpr const char* kSetText =
-    "UPDATE articles SET summary_html = '', content_html = '', text = '',"
+    "UPDATE articles SET summary_html = '', content_html = '', text = '', excerpt = '',"
     " body = longread_body_pack(" LONGREAD_STORED_SUMMARY ", " LONGREAD_STORED_CONTENT
-    ", :text),"
-    " excerpt = :excerpt, word_count = :word_count,"
+    ", :text, :excerpt),"
+    " word_count = :word_count,"
     " reading_minutes = :reading_minutes, simhash = :simhash"
-    " WHERE id = :id AND (" LONGREAD_STORED_TEXT
-    " <> :text OR excerpt <> :excerpt OR word_count <> :word_count"
+    " WHERE id = :id AND (" LONGREAD_STORED_TEXT " <> :text OR " LONGREAD_STORED_EXCERPT
+    " <> :excerpt OR word_count <> :word_count"
     " OR reading_minutes <> :reading_minutes OR simhash <> :simhash)";
 
 // The body converter (migration 0019, `longread db compact`): the next articles, in id order, whose body is
@@ -319,12 +321,13 @@ constexpr const char* kSetText =
 // none). Rows emptied by pruning have nothing to convert.
 constexpr const char* kSelectUncompacted =
     "SELECT id FROM articles WHERE id > :after AND ((body IS NULL"
-    " AND (summary_html <> '' OR content_html <> '' OR text <> ''))"
+    " AND (summary_html <> '' OR content_html <> '' OR text <> '' OR excerpt <> ''))"
     " OR (body IS NOT NULL AND longread_body_dictionary(body) <> :dictionary)) ORDER BY id LIMIT :batch";
 // The search index's update trigger compares the derived text, which is unchanged, so it writes nothing.
 constexpr const char* kCompactArticle =
     "UPDATE articles SET body = longread_body_pack(" LONGREAD_STORED_SUMMARY ", " LONGREAD_STORED_CONTENT
-    ", " LONGREAD_STORED_TEXT "), summary_html = '', content_html = '', text = '' WHERE id = :id";
+    ", " LONGREAD_STORED_TEXT ", " LONGREAD_STORED_EXCERPT
+    "), summary_html = '', content_html = '', text = '', excerpt = '' WHERE id = :id";
 // How many samples a dictionary is trained on: zstd advises ~100x the dictionary's size in samples, and
 // 4,000 articles of a few KB each give that.
 constexpr int kDictionarySamples = 4000;
@@ -355,11 +358,13 @@ constexpr const char* kCountVisibleInCategory =
 
 // Listings read every article field except the three big ones (summary_html, content_html, text), which
 // only the article page needs: a page of 30 would otherwise carry megabytes. Same column positions as the
-// full form, so one row reader serves both.
+// full form, so one row reader serves both. The excerpt is in the compressed body (migration 0019): one
+// decompression per listed row, ~15 us (docs/perf.md, "Compact store").
 #define LONGREAD_ARTICLE_COLUMNS_HEAD \
   "a.id, a.blog_id, a.guid, a.title, a.link, a.author, a.published, a.updated, a.undated,"
 #define LONGREAD_ARTICLE_COLUMNS_TAIL                                                                  \
-  " a.first_seen, a.content_hash, a.excerpt, a.word_count, a.reading_minutes, a.category, a.junk,"     \
+  " a.first_seen, a.content_hash, longread_body_excerpt(a.body, a.excerpt), a.word_count, "            \
+  "a.reading_minutes, a.category, a.junk,"                                                             \
   " a.junk_reason, a.duplicate_of, a.keep_override, a.full_text_fetched, a.simhash, a.votes, a.score," \
   " a.truncated, a.rank_prior, b.title, b.site_url, b.category, a.full_text_error"
 #define LONGREAD_ARTICLE_FROM " FROM articles a JOIN blogs b ON b.id = a.blog_id"
