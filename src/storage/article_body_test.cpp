@@ -173,8 +173,16 @@ TEST_F(ArticleBodyTest, CorruptBodyFailsOnlyItsOwnArticleWithAStoreError) {
   EXPECT_EQ((*good)->article.text, "beta words about a garden");
   auto listed = store_->articles({});
   ASSERT_TRUE(listed) << listed.error().message;
-  EXPECT_EQ(listed->size(), 2u);
+  ASSERT_EQ(listed->size(), 2u);
+  for (const auto& v : *listed)  // listed without its excerpt; the other keeps its own
+    EXPECT_EQ(v.article.excerpt,
+              v.article.id == bad ? "" : std::string("beta words about a garden").substr(0, 40));
   EXPECT_EQ(search_ids("garden"), std::vector<std::int64_t>{id_of("b")});
+  // Found by its index entry, the bad one comes with an empty snippet instead of failing the page.
+  auto hits = store_->search("compiler", 20, 0);
+  ASSERT_TRUE(hits) << hits.error().message;
+  ASSERT_EQ(hits->size(), 1u);
+  EXPECT_EQ((*hits)[0].snippet, "");
   // A body whose frame header is gone too: the converter tries it, reports it and leaves its bytes alone,
   // and converts the rest.
   save({article("c", "gamma words about a harbor")});

@@ -26,8 +26,9 @@ DROP TRIGGER articles_fts_delete;
 DROP TRIGGER articles_fts_update;
 DROP VIEW searchable_articles;
 
+-- The view is what snippet() reads: a body that cannot be read gives an empty snippet, not a failed page.
 CREATE VIEW searchable_articles AS
-  SELECT id, title, longread_body_part(body, 2, text) AS text FROM articles WHERE visible = 1;
+  SELECT id, title, longread_body_part_or_empty(body, 2, text) AS text FROM articles WHERE visible = 1;
 
 CREATE TRIGGER articles_fts_delete AFTER DELETE ON articles WHEN old.visible = 1 BEGIN
   INSERT INTO articles_fts (articles_fts, rowid, title, text)

@@ -254,11 +254,17 @@ void body_part(sqlite3_context* context, int /*argc*/, sqlite3_value** argv) {
   sqlite3_result_text64(context, out.data(), out.size(), SQLITE_TRANSIENT, SQLITE_UTF8);
 }
 
-// Listings: the excerpt, or "" when the body cannot be read. A listing shows such an article without its
-// excerpt instead of failing the whole page; the article's own page reports the error (body_part).
-void body_excerpt(sqlite3_context* context, int /*argc*/, sqlite3_value** argv) {
+// The same as body_part, but "" for a body that cannot be read: for listings (the excerpt) and the search
+// index's view (snippets), where one bad row must not fail a whole page. The article's own page, the
+// triggers and the converter use body_part and report the error.
+void body_part_or_empty(sqlite3_context* context, int argc, sqlite3_value** argv) {
   if (sqlite3_value_type(argv[0]) == SQLITE_NULL) {
-    sqlite3_result_value(context, argv[1]);
+    sqlite3_result_value(context, argv[2]);
+    return;
+  }
+  const sqlite3_int64 part = sqlite3_value_int64(argv[1]);
+  if (part < 0 || part > 3) {
+    sqlite3_result_error(context, "store: longread_body_part_or_empty: the part is 0, 1, 2 or 3", -1);
     return;
   }
   auto* bodies = static_cast<ConnectionBodies*>(sqlite3_user_data(context));
@@ -273,8 +279,7 @@ void body_excerpt(sqlite3_context* context, int /*argc*/, sqlite3_value** argv) 
     bodies->last_frame = std::string(frame);
     bodies->last_body = std::move(*body);
   }
-  const std::string& out = bodies->last_body.excerpt;
-  sqlite3_result_text64(context, out.data(), out.size(), SQLITE_TRANSIENT, SQLITE_UTF8);
+  body_part(context, argc, argv);  // reads the body just cached
 }
 
 void body_pack(sqlite3_context* context, int /*argc*/, sqlite3_value** argv) {
@@ -324,9 +329,9 @@ std::string register_body_functions(sqlite3* db, std::shared_ptr<BodyDictionarie
                                  nullptr, nullptr,
                                  [](void* p) { delete static_cast<ConnectionBodies*>(p); }) != SQLITE_OK)
     return sqlite3_errmsg(db);
-  if (sqlite3_create_function_v2(db, "longread_body_excerpt", 2,
-                                 SQLITE_UTF8 | SQLITE_DETERMINISTIC | SQLITE_INNOCUOUS, bodies, body_excerpt,
-                                 nullptr, nullptr, nullptr) != SQLITE_OK)
+  if (sqlite3_create_function_v2(db, "longread_body_part_or_empty", 3,
+                                 SQLITE_UTF8 | SQLITE_DETERMINISTIC | SQLITE_INNOCUOUS, bodies,
+                                 body_part_or_empty, nullptr, nullptr, nullptr) != SQLITE_OK)
     return sqlite3_errmsg(db);
   if (sqlite3_create_function_v2(db, "longread_body_pack", 4, SQLITE_UTF8, bodies, body_pack, nullptr,
                                  nullptr, nullptr) != SQLITE_OK)

@@ -65,8 +65,8 @@ std::uint32_t body_dictionary_id(std::string_view frame);
 //   longread_body_pack(summary_html, content_html, text, excerpt) -> BLOB, or NULL when all are empty;
 //   longread_body_part(body, n, plain) -> part n (0 summary_html, 1 content_html, 2 text, 3 excerpt) of
 //     body, or plain when body is NULL (a row stored before compression, or not yet converted);
-//   longread_body_excerpt(body, plain) -> part 3, plain for a NULL body, "" for a body that cannot be read
-//     (listings: one bad row must not fail a page);
+//   longread_body_part_or_empty(body, n, plain) -> the same, but "" for a body that cannot be read (listings'
+//     excerpts and the search index's view: one bad row must not fail a page);
 //   longread_body_dictionary(body) -> the dictionary id its frame names (0 none, -1 an unreadable header),
 //     NULL for a NULL body.
 // The search index's view and triggers (migration 0019) call longread_body_part, so a connection without it

@@ -363,7 +363,7 @@ constexpr const char* kCountVisibleInCategory =
 #define LONGREAD_ARTICLE_COLUMNS_HEAD \
   "a.id, a.blog_id, a.guid, a.title, a.link, a.author, a.published, a.updated, a.undated,"
 #define LONGREAD_ARTICLE_COLUMNS_TAIL                                                                  \
-  " a.first_seen, a.content_hash, longread_body_excerpt(a.body, a.excerpt), a.word_count, "            \
+  " a.first_seen, a.content_hash, longread_body_part_or_empty(a.body, 3, a.excerpt), a.word_count, "   \
   "a.reading_minutes, a.category, a.junk,"                                                             \
   " a.junk_reason, a.duplicate_of, a.keep_override, a.full_text_fetched, a.simhash, a.votes, a.score," \
   " a.truncated, a.rank_prior, b.title, b.site_url, b.category, a.full_text_error"
