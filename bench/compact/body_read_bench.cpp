@@ -1,7 +1,8 @@
 // body_read_bench DB [N]: the read cost of an article page's body on one database, in either form.
 // Prints, over N (default 2000) random articles: Store::article() (the page's one read: row, blog and
 // body; warm page cache, each id read once before timing), and, for rows stored compressed, the
-// decompression alone (BodyDictionaries::unpack on the stored frame). p50/p95/p99 in microseconds.
+// decompression alone (BodyDictionaries::unpack on the stored frame); and the first listing page of 30
+// (newest; its excerpts are read from the bodies). p50/p95/p99 in microseconds.
 #include <sqlite3.h>
 
 #include <algorithm>
@@ -74,6 +75,24 @@ int main(int argc, char** argv) {
     page_us.push_back(std::chrono::duration<double, std::micro>(t1 - t0).count());
   }
 
+  // The first listing page (newest, 30 rows), 200 times: its excerpts come from the bodies. (Deeper pages
+  // cost the same per row: keyset pagination seeks, docs/perf.md "Listings at any depth".)
+  std::vector<double> listing_us;
+  for (int round = 0; round < 2; ++round) {  // the first round warms the page cache
+    for (int i = 0; i < 200; ++i) {
+      longread::storage::ArticleQuery query;
+      query.limit = 30;
+      const auto t0 = std::chrono::steady_clock::now();
+      auto rows = (*store)->articles(query);
+      const auto t1 = std::chrono::steady_clock::now();
+      if (!rows) {
+        std::fprintf(stderr, "%s\n", rows.error().message.c_str());
+        return 1;
+      }
+      if (round == 1) listing_us.push_back(std::chrono::duration<double, std::micro>(t1 - t0).count());
+    }
+  }
+
   // Decompression alone, on the stored frames.
   longread::storage::sqlite::BodyDictionaries dictionaries;
   std::vector<double> unpack_us;
@@ -101,5 +120,6 @@ int main(int argc, char** argv) {
   fmt::print("{}  (mean content+text {} bytes)\n", line("article page read (Store::article)", page_us),
              page_us.empty() ? 0 : bytes / page_us.size());
   if (!unpack_us.empty()) fmt::print("{}\n", line("decompress body only", unpack_us));
+  fmt::print("{}\n", line("listing page of 30 (newest, first)", listing_us));
   return 0;
 }

@@ -28,12 +28,12 @@ done
 mkdir -p "$dir"
 
 breakdown() {  # bytes per article by part of the file
-  sqlite3 -readonly "$1" "SELECT printf('  %-28s %8.0f bytes/article', CASE
-      WHEN name = 'articles' THEN 'articles table'
-      WHEN name LIKE 'articles_fts%' THEN 'full-text index (FTS5)'
-      WHEN name = 'body_dictionaries' THEN 'body dictionaries'
-      ELSE 'other tables and indexes' END, SUM(pgsize) * 1.0 / $articles)
-    FROM dbstat GROUP BY 1 ORDER BY SUM(pgsize) DESC"
+  sqlite3 -readonly "$1" "SELECT printf('  %-28s %8.0f bytes/article', part, bytes * 1.0 / $articles) FROM (
+      SELECT CASE WHEN name = 'articles' THEN 'articles table'
+        WHEN name LIKE 'articles_fts%' THEN 'full-text index (FTS5)'
+        WHEN name = 'body_dictionaries' THEN 'body dictionaries'
+        ELSE 'other tables and indexes' END AS part, SUM(pgsize) AS bytes FROM dbstat GROUP BY part)
+    ORDER BY bytes DESC"
 }
 size_line() {
   local bytes
