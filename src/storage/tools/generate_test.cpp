@@ -15,6 +15,8 @@
 #include <string>
 #include <vector>
 
+#include "storage/sqlite/article_body.h"
+
 namespace {
 
 namespace fs = std::filesystem;
@@ -45,10 +47,14 @@ class GenerateTest : public ::testing::Test {
     std::vector<std::string> out;
     sqlite3* handle = nullptr;
     EXPECT_EQ(sqlite3_open_v2(db.c_str(), &handle, SQLITE_OPEN_READONLY, nullptr), SQLITE_OK);
+    // The text is in the compressed body (migration 0019), read with the store's function.
+    longread::storage::sqlite::register_body_functions(
+        handle, std::make_shared<longread::storage::sqlite::BodyDictionaries>());
     sqlite3_stmt* stmt = nullptr;
-    EXPECT_EQ(
-        sqlite3_prepare_v2(handle, "SELECT guid, title, text FROM articles ORDER BY id", -1, &stmt, nullptr),
-        SQLITE_OK);
+    EXPECT_EQ(sqlite3_prepare_v2(
+                  handle, "SELECT guid, title, longread_body_part(body, 2, text) FROM articles ORDER BY id",
+                  -1, &stmt, nullptr),
+              SQLITE_OK);
     while (stmt != nullptr && sqlite3_step(stmt) == SQLITE_ROW) {
       std::string row;
       for (int c = 0; c < 3; ++c)
