@@ -3,7 +3,7 @@
 # cost in both forms, for both generators.
 #   PEER_GENERATE=/path/to/main/build/src/storage/longread-generate bench/compact/run.sh [BUILD_DIR] [ARTICLES] [BLOGS]
 # The named peer is the uncompressed store: PEER_GENERATE is a longread-generate built from a commit before
-# migration 0020 (main before the compact store), so its database holds every body whole, as a site's
+# migration 0021 (main before the compact store), so its database holds every body whole, as a site's
 # database from before the upgrade does. For each mode (realistic, worst-case) it generates ARTICLES
 # (default 100000) over BLOGS (default 200) with seed 42, VACUUMs and measures it; then converts a copy in
 # place with this build's `longread db compact --vacuum` (timed) and measures that. "bytes/article" is the
@@ -21,7 +21,7 @@ dir="${COMPACT_DIR:-/tmp/longread-compact}"
 peer="${PEER_GENERATE:-}"
 longread="$build/src/app/longread"
 reader="$build/bench/compact/body_read_bench"
-[ -x "$peer" ] || { echo "bench: set PEER_GENERATE to a longread-generate built from main before migration 0020"; exit 1; }
+[ -x "$peer" ] || { echo "bench: set PEER_GENERATE to a longread-generate built from main before migration 0021"; exit 1; }
 for tool in "$longread" "$reader"; do
   [ -x "$tool" ] || { echo "bench: build $(basename "$tool") first (ninja -C $build longread body_read_bench)"; exit 1; }
 done

@@ -1,4 +1,4 @@
-// Compressed article bodies (migration 0020, sqlite/article_body.h): a corrupt stored body fails the read of
+// Compressed article bodies (migration 0021, sqlite/article_body.h): a corrupt stored body fails the read of
 // that article alone, with a "store: " error, and the converter leaves it as it is; set_texts (rejudge
 // --text) and a refreshed curation (the full-text retry) rewrite the text of compressed and old-form rows
 // and keep their HTML; the search index follows.
@@ -205,7 +205,7 @@ TEST_F(ArticleBodyTest, CorruptBodyFailsOnlyItsOwnArticleWithAStoreError) {
 TEST_F(ArticleBodyTest, SetTextsRewritesTheTextOfCompressedAndOldFormRowsAndKeepsTheirHtml) {
   save({article("a", "alpha words about a compiler"), article("b", "beta words about a garden")});
   const std::int64_t a = id_of("a"), b = id_of("b");
-  // b goes back to the old form, as a database from before migration 0020 has it.
+  // b goes back to the old form, as a database from before migration 0021 has it.
   ASSERT_EQ(exec("UPDATE articles SET summary_html = longread_body_part(body, 0, summary_html),"
                  " content_html = longread_body_part(body, 1, content_html), excerpt = "
                  "longread_body_part(body, 3, excerpt), text = longread_body_part(body, 2,"

@@ -1143,7 +1143,7 @@ TEST_F(StoreTest, WalIsCheckpointedInTheBackgroundWhileTheStoreIsOpen) {
   const auto blog = add_blog("https://big.example/feed");
   const auto before = fs::file_size(path_);
   std::vector<model::Article> articles;
-  // Bodies are stored compressed (migration 0020), so the content is pseudo-random over 64 symbols: zstd
+  // Bodies are stored compressed (migration 0021), so the content is pseudo-random over 64 symbols: zstd
   // keeps ~6 of each 8 bits, ~6 MB in all, > 1000 pages.
   std::uint64_t state = 88172645463325252ull;
   const std::string symbols = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789 .";

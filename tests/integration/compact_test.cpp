@@ -122,7 +122,7 @@ class CompactTest : public ::testing::Test {
   void TearDown() override { fs::remove_all(dir_); }
 
   // kArticles articles in 4 blogs, through the store (so in the compressed form), then turned back into
-  // the old form: the three columns whole, no body, as a database from before migration 0020 has them.
+  // the old form: the three columns whole, no body, as a database from before migration 0021 has them.
   void fill_old_form() {
     auto store = longread::storage::open_sqlite_store(path_);
     ASSERT_TRUE(store) << store.error().message;

@@ -69,7 +69,7 @@ std::uint32_t body_dictionary_id(std::string_view frame);
 //     excerpts and the search index's view: one bad row must not fail a page);
 //   longread_body_dictionary(body) -> the dictionary id its frame names (0 none, -1 an unreadable header),
 //     NULL for a NULL body.
-// The search index's view and triggers (migration 0020) call longread_body_part, so a connection without it
+// The search index's view and triggers (migration 0021) call longread_body_part, so a connection without it
 // cannot change articles. Returns "" or an error message.
 std::string register_body_functions(sqlite3* db, std::shared_ptr<BodyDictionaries> dictionaries);
 

@@ -162,7 +162,7 @@ constexpr const char* kSelectArticleIdentity =
 #define LONGREAD_DUPLICATE_OF "(SELECT d.id FROM articles d WHERE d.id = :duplicate_of)"
 
 // score is not written: it is a generated column (migration 0006), derived from votes and dates. The
-// summary, content, text and excerpt go into the compressed body (migration 0020, article_body.h); their
+// summary, content, text and excerpt go into the compressed body (migration 0021, article_body.h); their
 // old columns keep their '' default.
 #define LONGREAD_PACK_BODY "longread_body_pack(:summary_html, :content_html, :text, :excerpt)"
 constexpr const char* kInsertArticle =
@@ -208,7 +208,7 @@ constexpr const char* kUpdateArticle =
 
 // Content unchanged but curation given again (a full-text page tried again, migration 0014): refresh it,
 // with the page's HTML when it was read, writing (and re-indexing) only on a difference. The summary is
-// kept from the stored body, in whichever form the row has it (migration 0020).
+// kept from the stored body, in whichever form the row has it (migration 0021).
 #define LONGREAD_STORED_SUMMARY "longread_body_part(body, 0, summary_html)"
 #define LONGREAD_STORED_CONTENT "longread_body_part(body, 1, content_html)"
 #define LONGREAD_STORED_TEXT "longread_body_part(body, 2, text)"
@@ -316,7 +316,7 @@ constexpr const char* kSetText =
     " <> :excerpt OR word_count <> :word_count"
     " OR reading_minutes <> :reading_minutes OR simhash <> :simhash)";
 
-// The body converter (migration 0020, `longread db compact`): the next articles, in id order, whose body is
+// The body converter (migration 0021, `longread db compact`): the next articles, in id order, whose body is
 // still in the old columns, or compressed with another dictionary than the newest (:dictionary, 0 for
 // none). Rows emptied by pruning have nothing to convert.
 constexpr const char* kSelectUncompacted =
@@ -358,7 +358,7 @@ constexpr const char* kCountVisibleInCategory =
 
 // Listings read every article field except the three big ones (summary_html, content_html, text), which
 // only the article page needs: a page of 30 would otherwise carry megabytes. Same column positions as the
-// full form, so one row reader serves both. The excerpt is in the compressed body (migration 0020): one
+// full form, so one row reader serves both. The excerpt is in the compressed body (migration 0021): one
 // decompression per listed row, ~15 us (docs/perf.md, "Compact store").
 #define LONGREAD_ARTICLE_COLUMNS_HEAD \
   "a.id, a.blog_id, a.guid, a.title, a.link, a.author, a.published, a.updated, a.undated,"
@@ -3011,7 +3011,7 @@ Result<std::unique_ptr<Store>> open_sqlite_store(const std::string& path) {
       return fail(ErrorKind::kStorage, fmt::format("store: cannot open {}: WAL mode unavailable", path));
     }
   }
-  // Before the migrations: the writer's statements (and migration 0020's triggers) read article bodies.
+  // Before the migrations: the writer's statements (and migration 0021's triggers) read article bodies.
   auto bodies = std::make_shared<sqlite::BodyDictionaries>();
   if (const std::string error = sqlite::register_body_functions((*writer)->raw(), bodies); !error.empty()) {
     return fail(ErrorKind::kStorage, fmt::format("store: cannot open {}: {}", path, error));

@@ -47,7 +47,7 @@ class GenerateTest : public ::testing::Test {
     std::vector<std::string> out;
     sqlite3* handle = nullptr;
     EXPECT_EQ(sqlite3_open_v2(db.c_str(), &handle, SQLITE_OPEN_READONLY, nullptr), SQLITE_OK);
-    // The text is in the compressed body (migration 0020), read with the store's function.
+    // The text is in the compressed body (migration 0021), read with the store's function.
     longread::storage::sqlite::register_body_functions(
         handle, std::make_shared<longread::storage::sqlite::BodyDictionaries>());
     sqlite3_stmt* stmt = nullptr;
