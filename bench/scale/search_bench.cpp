@@ -193,18 +193,22 @@ int main(int argc, char** argv) {
       kinds.push_back(std::move(kind));
     }
   }
+  auto store = longread::storage::open_sqlite_store(path);
+  if (!store) {
+    fmt::print(stderr, "{}\n", store.error().message);
+    return 1;
+  }
   {
-    // Phrases: two neighbouring words of a random article's text.
+    // Phrases: two neighbouring words of a random article's text, read through the store (a body may be
+    // stored compressed: docs/storage.md, "Article bodies").
     Kind kind{"phrase (2 words, quoted)", {}, "from article texts"};
-    auto s = prepare(db.get(), "SELECT text FROM articles WHERE visible = 1 AND id = :id");
     const std::int64_t max_id = scalar(db.get(), "SELECT MAX(id) FROM articles");
     for (int attempt = 0; attempt < per_kind * 20 && static_cast<int>(kind.queries.size()) < per_kind;
          ++attempt) {
-      sqlite3_reset(s.get());
-      sqlite3_bind_int64(s.get(), 1,
-                         1 + static_cast<std::int64_t>(rng() % static_cast<std::uint64_t>(max_id)));
-      if (sqlite3_step(s.get()) != SQLITE_ROW) continue;
-      std::string text = reinterpret_cast<const char*>(sqlite3_column_text(s.get(), 0));
+      const auto id = 1 + static_cast<std::int64_t>(rng() % static_cast<std::uint64_t>(max_id));
+      auto found = (*store)->article(id);
+      if (!found || !*found || (*found)->article.junk) continue;
+      const std::string& text = (*found)->article.text;
       std::vector<std::string> words;
       std::string w;
       for (const char c : text) {
@@ -225,11 +229,6 @@ int main(int argc, char** argv) {
     kinds.push_back(std::move(kind));
   }
 
-  auto store = longread::storage::open_sqlite_store(path);
-  if (!store) {
-    fmt::print(stderr, "{}\n", store.error().message);
-    return 1;
-  }
   auto old_search = prepare(db.get(), kOldSearch);
   fmt::print("{:<26} {:>3} {:>9} {:>9} {:>9} {:>9} {:>5}  {:>3} {:>9} {:>9} {:>9}  {}\n",
              "query kind (distinct)", "n", "new p50", "new p95", "new p99", "cpu p95", "hits", "n", "old p50",
