@@ -225,14 +225,18 @@ std::string_view value_bytes(sqlite3_value* v) {
   return {bytes ? bytes : "", static_cast<std::size_t>(sqlite3_value_bytes(v))};
 }
 
-void body_part(sqlite3_context* context, int /*argc*/, sqlite3_value** argv) {
+// Part argv[1] of the body argv[0] (argv[2], the plain column, for a row not yet converted). A body that
+// cannot be read is an SQL error, or "" when `empty_on_error`.
+void result_body_part(sqlite3_context* context, sqlite3_value** argv, const char* function,
+                      bool empty_on_error) {
   if (sqlite3_value_type(argv[0]) == SQLITE_NULL) {
     sqlite3_result_value(context, argv[2]);
     return;
   }
   const sqlite3_int64 part = sqlite3_value_int64(argv[1]);
   if (part < 0 || part > 3) {
-    sqlite3_result_error(context, "store: longread_body_part: the part is 0, 1, 2 or 3", -1);
+    const std::string message = fmt::format("store: {}: the part is 0, 1, 2 or 3", function);
+    sqlite3_result_error(context, message.c_str(), -1);
     return;
   }
   auto* bodies = static_cast<ConnectionBodies*>(sqlite3_user_data(context));
@@ -241,7 +245,11 @@ void body_part(sqlite3_context* context, int /*argc*/, sqlite3_value** argv) {
     auto body = bodies->dictionaries->unpack(sqlite3_context_db_handle(context), frame);
     if (!body) {
       bodies->last_frame.clear();
-      sqlite3_result_error(context, body.error().message.c_str(), -1);
+      if (empty_on_error) {
+        sqlite3_result_text(context, "", 0, SQLITE_STATIC);
+      } else {
+        sqlite3_result_error(context, body.error().message.c_str(), -1);
+      }
       return;
     }
     bodies->last_frame = std::string(frame);
@@ -254,32 +262,15 @@ void body_part(sqlite3_context* context, int /*argc*/, sqlite3_value** argv) {
   sqlite3_result_text64(context, out.data(), out.size(), SQLITE_TRANSIENT, SQLITE_UTF8);
 }
 
+void body_part(sqlite3_context* context, int /*argc*/, sqlite3_value** argv) {
+  result_body_part(context, argv, "longread_body_part", false);
+}
+
 // The same as body_part, but "" for a body that cannot be read: for listings (the excerpt) and the search
 // index's view (snippets), where one bad row must not fail a whole page. The article's own page, the
 // triggers and the converter use body_part and report the error.
-void body_part_or_empty(sqlite3_context* context, int argc, sqlite3_value** argv) {
-  if (sqlite3_value_type(argv[0]) == SQLITE_NULL) {
-    sqlite3_result_value(context, argv[2]);
-    return;
-  }
-  const sqlite3_int64 part = sqlite3_value_int64(argv[1]);
-  if (part < 0 || part > 3) {
-    sqlite3_result_error(context, "store: longread_body_part_or_empty: the part is 0, 1, 2 or 3", -1);
-    return;
-  }
-  auto* bodies = static_cast<ConnectionBodies*>(sqlite3_user_data(context));
-  const std::string_view frame = value_bytes(argv[0]);
-  if (frame != bodies->last_frame || bodies->last_frame.empty()) {
-    auto body = bodies->dictionaries->unpack(sqlite3_context_db_handle(context), frame);
-    if (!body) {
-      bodies->last_frame.clear();
-      sqlite3_result_text(context, "", 0, SQLITE_STATIC);
-      return;
-    }
-    bodies->last_frame = std::string(frame);
-    bodies->last_body = std::move(*body);
-  }
-  body_part(context, argc, argv);  // reads the body just cached
+void body_part_or_empty(sqlite3_context* context, int /*argc*/, sqlite3_value** argv) {
+  result_body_part(context, argv, "longread_body_part_or_empty", true);
 }
 
 void body_pack(sqlite3_context* context, int /*argc*/, sqlite3_value** argv) {
