@@ -13,28 +13,21 @@
 
 #include "storage/sqlite/article_body.h"
 #include "storage/store.h"
-#include "testing/test_dir.h"
+#include "testing/store_test.h"
 
 namespace longread::storage {
 namespace {
-namespace fs = std::filesystem;
 
-class ArticleBodyTest : public ::testing::Test {
+class ArticleBodyTest : public longread::testing::StoreTest {
  protected:
+  ArticleBodyTest() : StoreTest("longread_body") {}
   void SetUp() override {
-    dir_ = longread::testing::fresh_test_dir("longread_body");
-    path_ = (dir_ / "t.db").string();
-    auto store = open_sqlite_store(path_);
-    ASSERT_TRUE(store) << store.error().message;
-    store_ = std::move(*store);
+    StoreTest::SetUp();
+    path_ = (dir_ / "db.sqlite").string();
     auto blog =
         store_->upsert_blog({.feed_url = "https://a.example/feed", .title = "A", .category = "essays"});
     ASSERT_TRUE(blog);
     blog_ = *blog;
-  }
-  void TearDown() override {
-    store_.reset();
-    fs::remove_all(dir_);
   }
 
   model::Article article(const std::string& guid, const std::string& words) {
@@ -139,9 +132,7 @@ class ArticleBodyTest : public ::testing::Test {
     return ids;
   }
 
-  fs::path dir_;
   std::string path_;
-  std::unique_ptr<Store> store_;
   std::int64_t blog_ = 0;
 };
 

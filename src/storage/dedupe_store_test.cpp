@@ -7,27 +7,20 @@
 #include <vector>
 
 #include "storage/store.h"
-#include "testing/test_dir.h"
+#include "testing/store_test.h"
 
 namespace longread::storage {
 namespace {
-namespace fs = std::filesystem;
 
-class DedupeStoreTest : public ::testing::Test {
+class DedupeStoreTest : public longread::testing::StoreTest {
  protected:
+  DedupeStoreTest() : StoreTest("longread_dedupe") {}
   void SetUp() override {
-    dir_ = longread::testing::fresh_test_dir("longread_dedupe");
-    auto store = open_sqlite_store((dir_ / "t.db").string());
-    ASSERT_TRUE(store) << store.error().message;
-    store_ = std::move(*store);
+    StoreTest::SetUp();
     auto blog =
         store_->upsert_blog({.feed_url = "https://a.example/feed", .title = "A", .category = "essays"});
     ASSERT_TRUE(blog);
     blog_ = *blog;
-  }
-  void TearDown() override {
-    store_.reset();
-    fs::remove_all(dir_);
   }
 
   void save(const std::string& guid, std::uint64_t simhash, std::int64_t day) {
@@ -55,8 +48,6 @@ class DedupeStoreTest : public ::testing::Test {
     return 0;
   }
 
-  fs::path dir_;
-  std::unique_ptr<Store> store_;
   std::int64_t blog_ = 0;
 };
 
@@ -124,7 +115,7 @@ TEST_F(DedupeStoreTest, DataVersionChangesOnEveryCommitIncludingOtherConnections
   ASSERT_TRUE(v2);
   EXPECT_NE(*v2, *v1);
   // A second store on the same file (another process, e.g. `longread keep`) writes: the version moves.
-  auto other = open_sqlite_store((dir_ / "t.db").string());
+  auto other = open_sqlite_store((dir_ / "db.sqlite").string());
   ASSERT_TRUE(other);
   ASSERT_TRUE((*other)->set_keep_override(id_of("one"), false));
   auto v3 = store_->data_version();
