@@ -152,7 +152,13 @@ TEST_F(MetricsTest, CountersMoveWithTheCrawlAndTheRequestsAndPrometheusParsesThe
   const double front_before = sample(samples, "longread_http_requests_total{route=/,status=200}");
   for (int i = 0; i < 3; ++i) ASSERT_TRUE(http_get(static_cast<std::uint16_t>(port_), "/").has_value());
   ASSERT_TRUE(http_get(static_cast<std::uint16_t>(port_), "/no/such/page-12345").has_value());
-  samples = parse(dir_, scrape());
+  // The server counts a response after writing it, so the client can read it before it is counted.
+  ASSERT_TRUE(eventually([&] {
+    samples = parse(dir_, scrape());
+    return sample(samples, "longread_http_requests_total{route=(none),status=404}") >= 1 &&
+           sample(samples, "longread_http_requests_total{route=/,status=200}") >=
+               std::max(front_before, 0.0) + 3;
+  })) << samples.dump(1);
   EXPECT_EQ(sample(samples, "longread_http_requests_total{route=/,status=200}"),
             std::max(front_before, 0.0) + 3);
   EXPECT_GE(sample(samples, "longread_http_requests_total{route=(none),status=404}"), 1);
