@@ -370,6 +370,91 @@ struct CompactBatch {
   std::vector<std::int64_t> unreadable{};  // articles whose stored body could not be read (left as they are)
 };
 
+// --- blog suggestions (migration 0022): a URL a reader suggested, or an operator typed into "Add a blog",
+// what feed discovery found there, and the operator's decision.
+
+// pending: discovery has not run yet. found: a feed, waiting for an operator. failed: no feed (or the URL
+// could not be fetched). refused: the outbound address policy refused the URL. followed: the feed found is
+// already a followed blog. approved: an operator followed it. rejected: an operator said no, with a reason.
+enum class SuggestionStatus { kPending, kFound, kFailed, kRefused, kFollowed, kApproved, kRejected };
+// "pending", "found", ... as stored.
+[[nodiscard]] std::string_view to_string(SuggestionStatus status) noexcept;
+// An operator has decided (approved or rejected), or there is nothing to decide on (followed).
+[[nodiscard]] bool is_closed(SuggestionStatus status) noexcept;
+
+// One of the newest posts of a suggested feed, with the junk rules' verdict.
+struct SuggestedPost {
+  std::string title{};
+  std::string link{};
+  std::optional<TimePoint> published{};
+  bool junk = false;
+  std::string junk_reason{};
+};
+
+struct Suggestion {
+  std::int64_t id = 0;
+  std::optional<std::int64_t> reader_id{};  // nullopt: an operator's "Add a blog", or a deleted account
+  std::string reader_email{};               // the suggesting account's address while it exists
+  bool by_operator = false;
+  std::string url{};
+  std::string note{};
+  std::string category{};  // the operator's choice when adding; empty for readers' suggestions
+  SuggestionStatus status = SuggestionStatus::kPending;
+  TimePoint created_at{};
+  int attempts = 0;  // discovery runs started (claims)
+  // What discovery found (found, followed): the feed a blog would be stored under, its site, title, format
+  // ("RSS 2.0"), entry count, newest dated entry and newest few posts.
+  std::optional<TimePoint> discovered_at{};
+  std::string feed_url{};
+  std::string site_url{};
+  std::string title{};
+  std::string format{};
+  std::int64_t entries = 0;
+  std::optional<TimePoint> newest_post{};
+  std::vector<SuggestedPost> posts{};
+  std::string error{};                    // failed, refused: why
+  std::optional<std::int64_t> blog_id{};  // followed: the blog that has the feed; approved: the new blog
+  std::optional<TimePoint> decided_at{};  // approved, rejected
+  std::string decided_by{};               // the operator's address
+  std::string reason{};                   // rejected: the operator's reason
+};
+
+// A new suggestion. With per_day > 0, a reader with per_day suggestions created in the 24 hours before
+// `now` is refused (kRateLimited); operators' entries (by_operator) are not counted or limited.
+struct NewSuggestion {
+  std::optional<std::int64_t> reader_id{};
+  bool by_operator = false;
+  std::string url{};
+  std::string note{};
+  std::string category{};
+  TimePoint now{};
+  int per_day = 0;
+};
+
+// What one discovery run found: status found, followed, failed or refused, with the fields that go with it.
+struct SuggestionFinding {
+  SuggestionStatus status = SuggestionStatus::kFound;
+  TimePoint at{};
+  std::string feed_url{};
+  std::string site_url{};
+  std::string title{};
+  std::string format{};
+  std::int64_t entries = 0;
+  std::optional<TimePoint> newest_post{};
+  std::vector<SuggestedPost> posts{};
+  std::string error{};
+  std::optional<std::int64_t> blog_id{};
+};
+
+// An operator's decision: approved (blog_id: the blog it became) or rejected (reason).
+struct SuggestionDecision {
+  SuggestionStatus status = SuggestionStatus::kApproved;
+  TimePoint at{};
+  std::string decided_by{};
+  std::optional<std::int64_t> blog_id{};
+  std::string reason{};
+};
+
 // The store. Every method is safe to call from several threads; implementations serialise as needed.
 class Store {
  public:
@@ -670,6 +755,32 @@ class Store {
   virtual Result<int> retry_mails(std::optional<std::int64_t> /*id*/, TimePoint /*now*/) {
     return unsupported("retry_mails");
   }
+
+  // --- blog suggestions (migration 0022), in one block so the other roles' methods stay apart.
+  // Stores a pending suggestion and returns it; kRateLimited when the reader is at NewSuggestion::per_day
+  // (counted and inserted in one transaction, so two requests at once cannot both pass).
+  virtual Result<Suggestion> add_suggestion(const NewSuggestion& suggestion) = 0;
+  // Takes up to `limit` pending suggestions whose lease has run out (or that were never claimed), oldest
+  // first, in one transaction: each one's attempts is counted and its lease moved to `lease_until`, so no
+  // other worker takes it meanwhile and one whose process died mid-discovery is taken again afterwards. A
+  // pending suggestion already claimed `max_attempts` times ends as failed ("discovery did not finish
+  // after N attempts") instead: a URL that kills the process cannot loop forever.
+  virtual Result<std::vector<Suggestion>> claim_suggestions(TimePoint now, TimePoint lease_until, int limit,
+                                                            int max_attempts) = 0;
+  // Saves what discovery found for a pending suggestion. kNotFound for an unknown id; kConflict when it is
+  // no longer pending (an operator rejected it meanwhile).
+  virtual Result<void> save_suggestion_finding(std::int64_t id, const SuggestionFinding& finding) = 0;
+  // Records an operator's decision and returns the suggestion as it is afterwards. Approving needs status
+  // found; rejecting any status but approved and rejected. kNotFound, or kConflict when not allowed now.
+  virtual Result<Suggestion> decide_suggestion(std::int64_t id, const SuggestionDecision& decision) = 0;
+  virtual Result<std::optional<Suggestion>> suggestion(std::int64_t id) = 0;
+  // A reader's suggestions, newest first.
+  virtual Result<std::vector<Suggestion>> reader_suggestions(std::int64_t reader_id, int limit) = 0;
+  // Every suggestion for the admin area: open ones (pending, found, failed, refused) first, then the
+  // rest; newest first within each.
+  virtual Result<std::vector<Suggestion>> suggestions(int limit) = 0;
+  // A pending suggestion waiting for discovery (for the worker's wake-up), nullopt when none.
+  virtual Result<std::optional<TimePoint>> next_suggestion_due() = 0;
 
  protected:
   static std::unexpected<Error> unsupported(const char* what) {

@@ -32,6 +32,7 @@
 #include "storage/sqlite/article_body.h"
 #include "storage/sqlite/handles.h"
 #include "storage/sqlite/search_rank.h"
+#include "storage/sqlite/suggestions.h"
 #include "storage/store.h"
 
 namespace longread::storage {
@@ -2591,6 +2592,48 @@ class SqliteStore final : public Store {
     if (!row) return db_error("cannot read queued mail", row.error());
     return optional_time(*q, 0);
   }
+
+  // ---------------------------------------------------------------- blog suggestions
+  // (sqlite/suggestions.cpp)
+
+  Result<Suggestion> add_suggestion(const NewSuggestion& suggestion) override {
+    std::lock_guard lock(writer_mutex_);
+    return sqlite::add_suggestion(*writer_, suggestion);
+  }
+  Result<std::vector<Suggestion>> claim_suggestions(TimePoint now, TimePoint lease_until, int limit,
+                                                    int max_attempts) override {
+    std::lock_guard lock(writer_mutex_);
+    return sqlite::claim_suggestions(*writer_, now, lease_until, limit, max_attempts);
+  }
+  Result<void> save_suggestion_finding(std::int64_t id, const SuggestionFinding& finding) override {
+    std::lock_guard lock(writer_mutex_);
+    return sqlite::save_suggestion_finding(*writer_, id, finding);
+  }
+  Result<Suggestion> decide_suggestion(std::int64_t id, const SuggestionDecision& decision) override {
+    std::lock_guard lock(writer_mutex_);
+    return sqlite::decide_suggestion(*writer_, id, decision);
+  }
+  Result<std::optional<Suggestion>> suggestion(std::int64_t id) override {
+    auto db = readers_.acquire();
+    if (!db) return std::unexpected(db.error());
+    return sqlite::suggestion(**db, id);
+  }
+  Result<std::vector<Suggestion>> reader_suggestions(std::int64_t reader_id, int limit) override {
+    auto db = readers_.acquire();
+    if (!db) return std::unexpected(db.error());
+    return sqlite::reader_suggestions(**db, reader_id, limit);
+  }
+  Result<std::vector<Suggestion>> suggestions(int limit) override {
+    auto db = readers_.acquire();
+    if (!db) return std::unexpected(db.error());
+    return sqlite::suggestions(**db, limit);
+  }
+  Result<std::optional<TimePoint>> next_suggestion_due() override {
+    auto db = readers_.acquire();
+    if (!db) return std::unexpected(db.error());
+    return sqlite::next_suggestion_due(**db);
+  }
+  // ---------------------------------------------------------------- end of blog suggestions
 
  private:
   // One transaction of age_period_votes: moves `period`'s start towards `target` over at most
