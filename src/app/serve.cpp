@@ -1,5 +1,5 @@
-// `longread serve`: the site on the web thread pool, the hourly crawler, the newsletter and the account-mail
-// outbox each on a thread of their own.
+// `longread serve`: the site on the web thread pool, the hourly crawler, the newsletter, the account-mail
+// outbox and blog-suggestion discovery each on a thread of their own.
 #include <fmt/format.h>
 #include <spdlog/spdlog.h>
 
@@ -18,6 +18,7 @@
 #include "fetch/http_client.h"
 #include "mail/outbox.h"
 #include "pipeline/crawler.h"
+#include "pipeline/suggestions.h"
 #include "storage/store.h"
 #include "ui/site.h"
 #include "web/server.h"
@@ -149,6 +150,15 @@ int cmd_serve(const config::Config& config) {
   };
   options.metrics_token = config.metrics.token;
   options.metrics_text = [&metrics, &store] { return metrics.render(*store, now_seconds()); };
+  // Blog suggestions: the site stores them, this worker discovers their feeds on a thread of its own with
+  // the crawler's client options (so the same outbound address policy), judging posts with the crawl's
+  // junk rules. Its first pass takes over whatever an earlier run left pending.
+  const curate::JunkOptions suggestion_junk{.languages = config.curate.languages,
+                                            .min_words = config.curate.min_words};
+  pipeline::SuggestionWorker suggestions(*store, client_options(config), {.junk_options = &suggestion_junk});
+  suggestions.start();
+  options.suggestions_per_day = config.site.suggestions_per_day;
+  options.suggestion_added = [&suggestions] { suggestions.wake(); };
   ui::Site site(*store, options);
   auto server = ui::make_server(site);
   if (!server) {
@@ -179,6 +189,7 @@ int cmd_serve(const config::Config& config) {
   (*server)->run();  // returns after SIGTERM/SIGINT, once in-flight requests have finished
   spdlog::info("serve: stopping");
   site.finish_background_work();  // password-reset mails handed off by the last requests are queued
+  suggestions.stop();             // a discovery in flight is cancelled and stays pending for the next run
   newsletter.request_stop();
   newsletter.join();
   vote_periods.request_stop();

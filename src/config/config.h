@@ -83,6 +83,9 @@ struct SiteConfig {
   // Reverse proxies whose Forwarded / X-Forwarded-For name the client (site.trusted_proxies: addresses or
   // CIDR blocks; a TOML array, or comma-separated in the environment). Checked when serve starts.
   std::vector<std::string> trusted_proxies;
+  // Blog suggestions one reader may make in any 24 hours (site.suggestions_per_day, ..1000); 0 closes the
+  // suggestion form to readers (operators still add blogs from the admin area).
+  int suggestions_per_day = 3;
 };
 
 // Prometheus metrics (/metrics, docs/operating.md "Metrics"): on a listen address of their own

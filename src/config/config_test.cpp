@@ -132,6 +132,21 @@ TEST(Config, ConnectionCapsAndTrustedProxies) {
   EXPECT_FALSE(load("", {{"LONGREAD_SITE_MAX_CONNECTIONS_PER_CLIENT", "many"}}));
 }
 
+TEST(Config, SuggestionsPerDay) {
+  auto defaults = load("", {});
+  ASSERT_TRUE(defaults.has_value());
+  EXPECT_EQ(defaults->site.suggestions_per_day, 3);
+  const auto path = write_temp("longread_config_suggest.toml", "[site]\nsuggestions_per_day = 10\n");
+  auto c = load(path, {});
+  ASSERT_TRUE(c.has_value()) << c.error().message;
+  EXPECT_EQ(c->site.suggestions_per_day, 10);
+  auto env = load(path, {{"LONGREAD_SITE_SUGGESTIONS_PER_DAY", "0"}});
+  ASSERT_TRUE(env.has_value());
+  EXPECT_EQ(env->site.suggestions_per_day, 0);
+  EXPECT_FALSE(load("", {{"LONGREAD_SITE_SUGGESTIONS_PER_DAY", "-1"}}));
+  EXPECT_FALSE(load("", {{"LONGREAD_SITE_SUGGESTIONS_PER_DAY", "1001"}}));
+}
+
 TEST(Config, BadValuesGiveClearErrors) {
   auto bad_env = load("", {{"LONGREAD_CRAWL_TIMEOUT", "soon"}});
   ASSERT_FALSE(bad_env.has_value());

@@ -36,6 +36,18 @@ class AdminTest : public ::testing::Test {
     auto running = testing::RunningSite::start("admin-test", std::move(options));
     ASSERT_TRUE(running) << running.error().message;
     running_ = std::move(*running);
+    // A suggestion whose feed was found, for the suggestion routes ({suggestion}).
+    auto suggested = store().add_suggestion({.url = "https://suggested.example/", .now = now_seconds()});
+    ASSERT_TRUE(suggested) << suggested.error().message;
+    ASSERT_EQ(
+        store().claim_suggestions(now_seconds(), now_seconds() + std::chrono::minutes(3), 10, 3)->size(), 1u);
+    ASSERT_TRUE(
+        store().save_suggestion_finding(suggested->id, {.status = storage::SuggestionStatus::kFound,
+                                                        .at = now_seconds(),
+                                                        .feed_url = "https://suggested.example/feed.xml",
+                                                        .title = "Suggested Blog",
+                                                        .format = "RSS 2.0"}));
+    suggestion_ = suggested->id;
   }
   static void TearDownTestSuite() { running_.reset(); }
 
@@ -61,11 +73,10 @@ class AdminTest : public ::testing::Test {
   // A route's pattern with its placeholders filled from the fixtures.
   static std::string concrete(std::string pattern) {
     const auto& ids = running_->ids();
-    const std::map<std::string, std::string> values = {{"{blog}", std::to_string(ids.compiler_blog)},
-                                                       {"{article}", std::to_string(ids.recent_article)},
-                                                       {"{id}", std::to_string(ids.recent_article)},
-                                                       {"{slug}", "programming"},
-                                                       {"{file}", "site.css"}};
+    const std::map<std::string, std::string> values = {
+        {"{blog}", std::to_string(ids.compiler_blog)}, {"{article}", std::to_string(ids.recent_article)},
+        {"{id}", std::to_string(ids.recent_article)},  {"{slug}", "programming"},
+        {"{suggestion}", std::to_string(suggestion_)}, {"{file}", "site.css"}};
     for (const auto& [name, value] : values) {
       for (auto at = pattern.find(name); at != std::string::npos; at = pattern.find(name)) {
         pattern.replace(at, name.size(), value);
@@ -84,11 +95,16 @@ class AdminTest : public ::testing::Test {
         // Without confirm=yes: the confirmation page, nothing removed.
         {"POST /admin/blogs/{blog}/remove", {}},
         {"POST /admin/junk/{article}/decide", {{"decision", "keep"}}},
+        // Whichever of approve and reject runs second finds the suggestion decided: 303 with a notice.
+        {"POST /admin/suggestions/{suggestion}/approve", {{"category", "essays"}}},
+        {"POST /admin/suggestions/{suggestion}/reject", {{"reason", "not a personal blog"}}},
+        {"POST /admin/blogs/add", {{"url", "https://added-by-operator.example/"}, {"category", "essays"}}},
     };
     return samples;
   }
 
   static inline std::unique_ptr<testing::RunningSite> running_;
+  static inline std::int64_t suggestion_ = 0;
 };
 
 TEST_F(AdminTest, EveryAdminRouteRefusesVisitorsAndReadersAndServesOperators) {

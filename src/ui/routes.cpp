@@ -124,6 +124,13 @@ web::Router make_routes(SiteContext& context) {
   routes.post("/admin/blogs/{blog}/remove", pages::admin_blog_remove);
   routes.get("/admin/junk", pages::admin_junk);
   routes.post("/admin/junk/{article}/decide", pages::admin_junk_decide);
+  // Blog suggestions: readers suggest; operators review, approve or reject, and add blogs.
+  routes.get("/suggest", pages::suggest_form);
+  routes.post("/suggest", pages::suggest, pages::suggest_bad_token);
+  routes.get("/admin/suggestions", pages::admin_suggestions);
+  routes.post("/admin/suggestions/{suggestion}/approve", pages::admin_suggestion_approve);
+  routes.post("/admin/suggestions/{suggestion}/reject", pages::admin_suggestion_reject);
+  routes.post("/admin/blogs/add", pages::admin_blog_add);
   routes.add_raw("GET", "/static/{file}",
                  [&context](const web::Request&, const web::RouteParams& params) -> Result<web::Response> {
                    if (auto asset = context.assets.response(params.get("file"))) return std::move(*asset);

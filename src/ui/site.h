@@ -70,6 +70,12 @@ struct SiteOptions {
   // <metrics_token>". An empty token (or no function) leaves /metrics not found.
   std::string metrics_token{};
   std::function<std::string()> metrics_text{};
+  // Blog suggestions (/suggest, /admin/suggestions): how many one reader may make in any 24 hours
+  // (site.suggestions_per_day; 0 closes the form to readers), and what to call once one is stored (serve
+  // wakes its discovery worker, pipeline::SuggestionWorker; the site itself never fetches). Unset: stored
+  // suggestions wait, pending, for a process that runs a worker.
+  int suggestions_per_day = 3;
+  std::function<void()> suggestion_added{};
 };
 
 // The site: routes table, page handlers, page cache and static assets. Thread-safe; one instance serves

@@ -24,6 +24,7 @@ web::Response admin_page(View& view, std::string_view title, std::string_view se
   static constexpr Tab kTabs[] = {{"home", "/admin", "Overview"},
                                   {"blogs", "/admin/blogs", "Blogs"},
                                   {"junk", "/admin/junk", "Junk review"},
+                                  {"suggestions", "/admin/suggestions", "Suggestions"},
                                   {"audit", "/admin/audit", "Audit log"}};
   std::vector<Html> tabs;
   for (const auto& tab : kTabs) {
@@ -82,10 +83,12 @@ Result<web::Response> admin_home(View& view, const web::Request&, const Params&)
       view, "Admin", "home",
       html("<p>Signed in as {}, an operator. Every action here is written to the "
            "<a href=\"/admin/audit\">audit log</a>.</p>\n"
-           "<ul>\n<li><a href=\"/admin/blogs\">Blogs</a>: each blog's health; pause, resume, edit or "
+           "<ul>\n<li><a href=\"/admin/blogs\">Blogs</a>: each blog's health; add, pause, resume, edit or "
            "remove one.</li>\n"
            "<li><a href=\"/admin/junk\">Junk review</a>: recent junk and the near misses; keep or junk "
            "with one click.</li>\n"
+           "<li><a href=\"/admin/suggestions\">Suggestions</a>: blogs readers suggested, with what was "
+           "found at each; approve or reject.</li>\n"
            "<li><a href=\"/admin/audit\">Audit log</a>: who did what, newest first.</li>\n"
            "</ul>\n",
            text(view.reader()->email)));

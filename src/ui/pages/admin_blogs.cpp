@@ -10,6 +10,7 @@
 #include "pages/admin.h"
 #include "pages/forms.h"
 #include "pages/pages.h"
+#include "pages/suggest.h"
 #include "ui/format.h"
 
 namespace longread::ui::pages {
@@ -216,9 +217,10 @@ Result<web::Response> admin_blogs(View& view, const web::Request& request, const
           "{}<nav class=\"admin-filters\" aria-label=\"Show\">{}</nav>\n<p>{} shown. Quiet: nothing dated in "
           "90 days; new: followed in the last 14 days; posts a week over the last 4 weeks.</p>\n"
           "<table class=\"admin-table\">\n<thead><tr>{}<th scope=\"col\">Actions</th></tr></thead>\n"
-          "<tbody>\n{}</tbody>\n</table>\n",
+          "<tbody>\n{}</tbody>\n</table>\n{}",
           admin_notice(done_message(request.param("done").value_or(""))), join(filters, Html::literal(" ")),
-          text(plural(static_cast<long long>(blogs.size()), "blog", "blogs")), join(headers), join(rows)));
+          text(plural(static_cast<long long>(blogs.size()), "blog", "blogs")), join(headers), join(rows),
+          add_blog_form(view)));
 }
 
 Result<web::Response> admin_blog_pause(View& view, const web::Request&, const Params& params) {

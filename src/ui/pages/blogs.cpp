@@ -53,7 +53,8 @@ Result<web::Response> blogs(View& view, const web::Request&, const Params&) {
   out.body = html(
       "<h1 class=\"page-title\">Blogs</h1>\n<p>{} personal {} with articles here. Follow them all in your "
       "own "
-      "feed reader: <a href=\"/blogs.opml\">blogs.opml</a>.</p>\n{}",
+      "feed reader: <a href=\"/blogs.opml\">blogs.opml</a>. Know a personal blog that belongs here? "
+      "<a href=\"/suggest\">Suggest a blog</a>.</p>\n{}",
       number(static_cast<std::int64_t>(listed->size())),
       listed->size() == 1 ? Html::literal("blog") : Html::literal("blogs"),
       sections.empty() ? Html::literal("<p class=\"empty\">No blogs with articles yet.</p>\n") : sections);

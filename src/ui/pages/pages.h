@@ -73,6 +73,15 @@ Result<web::Response> admin_blog_edit_form(View& view, const web::Request& reque
 Result<web::Response> admin_blog_edit(View& view, const web::Request& request, const Params& params);
 Result<web::Response> admin_blog_remove_form(View& view, const web::Request& request, const Params& params);
 Result<web::Response> admin_blog_remove(View& view, const web::Request& request, const Params& params);
+// Blog suggestions (pages/suggest.cpp, pages/admin_suggestions.cpp): readers suggest, operators review
+// and add blogs; discovery runs in the background.
+Result<web::Response> suggest_form(View& view, const web::Request& request, const Params& params);
+Result<web::Response> suggest(View& view, const web::Request& request, const Params& params);
+Result<web::Response> suggest_bad_token(View& view, const web::Request& request, const Params& params);
+Result<web::Response> admin_suggestions(View& view, const web::Request& request, const Params& params);
+Result<web::Response> admin_suggestion_approve(View& view, const web::Request& request, const Params& params);
+Result<web::Response> admin_suggestion_reject(View& view, const web::Request& request, const Params& params);
+Result<web::Response> admin_blog_add(View& view, const web::Request& request, const Params& params);
 // The answer to a request for /admin by someone without the operator role: a visitor's GET goes to log
 // in, everything else is 403.
 web::Response admin_refused(const View& view, const web::Request& request);

@@ -3,6 +3,7 @@
 // current password; the outcome comes back as a fixed notice ("?done=..."), never as echoed input.
 #include "pages/forms.h"
 #include "pages/pages.h"
+#include "pages/suggest.h"
 
 namespace longread::ui::pages {
 namespace {
@@ -11,6 +12,11 @@ Html notice_for(std::string_view done) {
   if (done == "password") {
     return Html::literal(
         "<p class=\"notice\" role=\"status\">Your password is changed. Every other session has ended.</p>\n");
+  }
+  if (done == "suggested") {
+    return Html::literal(
+        "<p class=\"notice\" role=\"status\">Thank you: your suggestion is stored. Its feed is looked for "
+        "in the background, then an operator decides; its status is below.</p>\n");
   }
   if (done == "sessions") {
     return Html::literal(
@@ -37,7 +43,7 @@ web::Response settings_page(View& view, Html notice, std::string_view error, int
       "one stays logged in.</p>\n"
       "<form method=\"post\" action=\"/account/sessions\"><input type=\"hidden\" name=\"csrf\" value=\"{}\">"
       "<button type=\"submit\" class=\"button\">Log out everywhere else</button></form>\n</section>\n"
-      "<section class=\"settings\">\n<h2>Delete account</h2>\n<p>Deletes your account, your votes and your "
+      "{}<section class=\"settings\">\n<h2>Delete account</h2>\n<p>Deletes your account, your votes and your "
       "reading list. This cannot be undone.{}</p>\n"
       "<form method=\"post\" action=\"/account/delete\" class=\"account-form\">\n"
       "<input type=\"hidden\" name=\"csrf\" value=\"{}\">\n"
@@ -46,7 +52,7 @@ web::Response settings_page(View& view, Html notice, std::string_view error, int
       "autocomplete=\"current-password\">\n"
       "<button type=\"submit\" class=\"button danger\">Delete my account</button>\n</form>\n</section>\n",
       notice, error.empty() ? Html() : html("<p class=\"form-error\" role=\"alert\">{}</p>\n", text(error)),
-      text(view.reader()->email), attr(token), attr(token),
+      text(view.reader()->email), attr(token), attr(token), reader_suggestions_section(view),
       view.options().send_confirmation
           ? Html::literal(" The newsletter is separate: every issue has a one-click unsubscribe link.")
           : Html(),

@@ -12,8 +12,14 @@
 #include <fstream>
 #include <iostream>
 #include <mutex>
+#include <string>
+#include <vector>
 
+#include "core/ip_address.h"
 #include "core/log.h"
+#include "curate/curate.h"
+#include "fetch/http_client.h"
+#include "pipeline/suggestions.h"
 #include "storage/store.h"
 #include "ui/site.h"
 #include "ui/testing/fixtures.h"
@@ -35,6 +41,11 @@ int main(int argc, char** argv) {
   cli.add_option(
       "--mail-links", mail_links,
       "send mail (account confirmation, password reset, newsletter), writing each mail's link to this file");
+  std::vector<std::string> allow_networks;
+  cli.add_option("--fetch-allow-networks", allow_networks,
+                 "CIDR blocks blog-suggestion discovery may fetch from despite the private-address rule "
+                 "(a fixture server on 127.0.0.1/32)");
+  cli.add_option("--suggestions-per-day", options.suggestions_per_day, "blog suggestions per reader and day");
   CLI11_PARSE(cli, argc, argv);
   options.access_log = !quiet;
   longread::setup_logging(quiet ? "warn" : "info");  // to stderr: stdout carries the "listening" line
@@ -99,6 +110,20 @@ int main(int argc, char** argv) {
       return {};
     };
   }
+  // Blog suggestions are discovered as in serve: a worker thread of its own, woken by the site.
+  longread::fetch::ClientOptions client;
+  for (const auto& cidr : allow_networks) {
+    auto network = longread::IpNetwork::parse(cidr);
+    if (!network) {
+      std::cerr << "testsite: not a CIDR block: " << cidr << "\n";
+      return 1;
+    }
+    client.address_policy.allow_networks.push_back(*network);
+  }
+  const longread::curate::JunkOptions junk;
+  longread::pipeline::SuggestionWorker suggestions(**store, client, {.junk_options = &junk});
+  suggestions.start();
+  options.suggestion_added = [&suggestions] { suggestions.wake(); };
   longread::ui::Site site(**store, options);
   auto server = longread::ui::make_server(site);
   if (!server) {
@@ -107,5 +132,6 @@ int main(int argc, char** argv) {
   }
   std::cout << "listening http://127.0.0.1:" << (*server)->port() << std::endl;
   (*server)->run();
+  suggestions.stop();
   return 0;
 }
