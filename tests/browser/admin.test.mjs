@@ -14,7 +14,9 @@ const base = process.env.SITE_URL;
 const cli = process.env.LONGREAD_CLI;
 const db = process.env.SITE_DB;
 const shots = process.env.SCREENSHOTS;
-assert.ok(base && cli && db && shots, "SITE_URL, LONGREAD_CLI, SITE_DB and SCREENSHOTS must be set");
+const blogUrl = process.env.BLOG_URL;  // a blog on the fixture HTTP server, for the suggestion flow
+assert.ok(base && cli && db && shots && blogUrl,
+          "SITE_URL, LONGREAD_CLI, SITE_DB, SCREENSHOTS and BLOG_URL must be set");
 
 const browser = await launchChromium();
 const { check, failures } = checkRunner();
@@ -109,6 +111,66 @@ try {
     assert.equal((await newestAudit(page))[2], "article.filter");
   });
 
+  // A reader suggests the fixture server's blog from /blogs; discovery runs in the background; the operator
+  // approves it with a category and it is followed.
+  const readerContext = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  const readerPage = watch(await readerContext.newPage());
+  await check("admin: approve a suggestion: a reader suggests a blog, the operator approves it", async () => {
+    await signUp(readerPage, `suggester${Date.now()}@example.org`);
+    await readerPage.goto(base + "/blogs");
+    await Promise.all([readerPage.waitForNavigation(), readerPage.click("text=Suggest a blog")]);
+    assert.match(await readerPage.textContent("main"), /in the last 12 months/);
+    await readerPage.fill("#suggest-url", blogUrl);
+    await readerPage.fill("#suggest-note", "Winters on the river, written by its author.");
+    await Promise.all([readerPage.waitForNavigation(), readerPage.click("form.account-form button[type=submit]")]);
+    assert.match(new URL(readerPage.url()).pathname, /^\/account$/);
+    assert.match(await readerPage.textContent(".notice"), /your suggestion is stored/);
+    assert.ok(await readerPage.isVisible(`#suggestions li:has-text("${blogUrl}")`));
+
+    // The operator reloads the suggestions until discovery has found the feed (a background thread).
+    let item;
+    for (let i = 0; i < 100; i++) {
+      await page.goto(base + "/admin/suggestions");
+      item = page.locator(`article.suggestion[data-status="found"]:has-text("${blogUrl}")`);
+      if (await item.count() > 0) break;
+      await page.waitForTimeout(200);
+    }
+    assert.equal(await item.count(), 1, "discovery found the feed");
+    assert.match(await item.textContent(), /River Notes/);
+    assert.match(await item.textContent(), /The old mill/);
+    assert.match(await item.textContent(), /too short/);  // "Back soon" is judged junk
+    await page.screenshot({ path: path.join(shots, "admin-suggestions.png"), fullPage: true });
+    await item.locator("input[name=category]").fill("essays");
+    await Promise.all([page.waitForNavigation(), item.locator("button", { hasText: "Approve" }).click()]);
+    assert.match(await page.textContent(".notice"), /Approved/);
+    const [, who, action, target, detail] = await newestAudit(page);
+    assert.equal(who, operatorEmail);
+    assert.equal(action, "suggestion.approve");
+    assert.ok(target.includes(blogUrl));
+    assert.match(detail, /River Notes.*\(essays\)/);
+    await page.goto(base + "/admin/blogs?show=new");
+    const row = page.locator("tr", { hasText: "River Notes" });
+    assert.equal(await row.count(), 1, "the approved blog is followed");
+    assert.match(await row.textContent(), /essays/);
+    await readerPage.goto(base + "/account");
+    assert.match(await readerPage.textContent("#suggestions"), /Approved/);
+    await readerPage.screenshot({ path: path.join(shots, "account-suggestions.png"), fullPage: true });
+  });
+
+  await check("admin: axe-core finds no serious or critical violations on the suggestion pages", async () => {
+    const problems = [];
+    for (const [who, target] of [[readerPage, "/suggest"], [readerPage, "/account"], [page, "/admin/suggestions"]]) {
+      await who.goto(base + target);
+      await who.evaluate(axeSource);
+      const results = await who.evaluate(() => window.axe.run(document, { resultTypes: ["violations"] }));
+      for (const v of results.violations) {
+        if (v.impact !== "serious" && v.impact !== "critical") continue;
+        problems.push(`${target}: ${v.id} (${v.impact}): ${v.nodes.slice(0, 3).map((n) => n.target.join(" ")).join(", ")}`);
+      }
+    }
+    assert.deepEqual(problems, []);
+  });
+
   await check("admin: axe-core finds no serious or critical violations on the admin pages", async () => {
     const problems = [];
     for (const target of ["/admin", "/admin/blogs", "/admin/blogs?show=failing&sort=rate", "/admin/junk",
@@ -127,6 +189,7 @@ try {
   await check("admin: no JavaScript errors", async () => {
     assert.deepEqual(pageErrors, []);
   });
+  await readerContext.close();
   await context.close();
 } finally {
   await browser.close();
