@@ -59,7 +59,7 @@ class SuggestionWorker {
   // Stops the thread; a discovery in flight is cancelled and left pending.
   void stop();
   // One pass on the calling thread: claims and discovers every pending suggestion that is due; returns
-  // how many findings were saved.
+  // how many findings were saved. Only while the thread is not started (the client is used by one thread).
   Result<int> run_once();
 
  private:

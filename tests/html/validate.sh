@@ -101,6 +101,12 @@ visitor_pages reader -b "$jar"
 save reader-reading-list /reading-list -b "$jar"
 save reader-account /account -b "$jar"
 save reader-account-changed "/account?done=password" -b "$jar"
+# The suggestion form, and the account page listing one suggestion (its status is whatever discovery, which
+# cannot reach the address from here, has made of it by then).
+save reader-suggest /suggest -b "$jar"
+curl -sS -c "$jar" -b "$jar" -o /dev/null --data-urlencode "csrf=$(token "$work/pages/reader-suggest.html")" \
+  --data-urlencode "url=https://suggested.example/" --data-urlencode "note=A <b>note</b>" "$url/suggest"
+save reader-account-suggested "/account?done=suggested" -b "$jar"
 
 # A site that sends mail (accounts confirmed by mail; --mail-links writes each mail's link to a file):
 # "check your inbox", the confirmation and new-password forms from real links, a too-short new password,
@@ -143,6 +149,8 @@ expect mailed-article "Stay updated"
 expect mailed-newsletter "Plain text, no tracking"
 expect reader-front "Log out"
 expect reader-account "Delete my account"
+expect reader-suggest "Suggest this blog"
+expect reader-account-suggested "https://suggested.example/"
 expect reader-reading-list "Lock-free queues, part 2"
 
 out="$(java -jar "$vnu" --errors-only --format gnu "$work"/pages/*.html 2>&1 || true)"
