@@ -2,6 +2,7 @@
 // PostgreSQL one comes later, so SQL stays portable and the schema lives in numbered migrations.
 #pragma once
 
+#include <array>
 #include <chrono>
 #include <cstdint>
 #include <memory>
@@ -206,6 +207,7 @@ struct SiteStats {
   std::int64_t blogs_failing = 0;  // whose last poll failed (one or more failures in a row)
   std::int64_t articles_visible = 0;
   std::int64_t articles_junk = 0;
+  std::int64_t articles_held = 0;  // hidden by readers' flags until an operator decides
   std::int64_t readers = 0;
   std::int64_t subscribers = 0;                     // confirmed and not unsubscribed
   std::int64_t outbox_queued = 0;                   // account mails waiting to be sent
@@ -270,6 +272,66 @@ struct BlogHealth {
 struct AuditPage {
   std::vector<AuditEntry> entries{};
   std::int64_t next_before = 0;
+};
+
+// --- readers' flags (migration 0023, docs/storage.md "Reader flags").
+
+// Why a reader flags an article.
+enum class FlagReason { kSpam, kAiGenerated, kNotAnArticle, kBrokenLink };
+inline constexpr FlagReason kFlagReasons[] = {FlagReason::kSpam, FlagReason::kAiGenerated,
+                                              FlagReason::kNotAnArticle, FlagReason::kBrokenLink};
+// As stored and posted: "spam", "ai", "not_article", "broken_link".
+[[nodiscard]] std::string_view flag_reason_name(FlagReason reason);
+[[nodiscard]] std::optional<FlagReason> parse_flag_reason(std::string_view name);
+// As readers read it: "spam", "AI-generated", "not an article", "broken link".
+[[nodiscard]] std::string_view flag_reason_label(FlagReason reason);
+
+// The bounds on flags (moderation.* in the configuration): the distinct readers' flags that hide an
+// article until an operator decides, and how many articles one reader may flag in 24 hours.
+struct FlagRules {
+  int flags_to_hide = 3;
+  int flags_per_day = 20;
+};
+
+enum class FlagOutcome {
+  kFlagged,         // recorded
+  kAlreadyFlagged,  // this reader had flagged it before: nothing changed
+  kOverDailyLimit,  // the reader flagged FlagRules::flags_per_day articles in the last 24 hours
+};
+
+// An article's flags as one reader sees them (`reader_flag` is theirs) and as the site treats them.
+struct FlagState {
+  int flags = 0;                            // distinct readers who flagged it
+  bool held = false;                        // hidden until an operator decides
+  std::string decision{};                   // "", "keep", "junk"
+  std::optional<FlagReason> reader_flag{};  // the asking reader's flag, if any
+};
+
+struct FlagResult {
+  FlagOutcome outcome = FlagOutcome::kFlagged;
+  FlagState state{};
+};
+
+// An operator's decision on a flagged article (/admin/flags).
+enum class FlagDecision {
+  kKeep,  // lifts the hold; later flags are recorded but never hold it again
+  kJunk,  // the operator's junk override (as `longread junk ID`), which sticks across re-crawls
+};
+
+// A flagged article as /admin/flags lists it.
+struct FlaggedArticle {
+  std::int64_t article_id = 0;
+  std::int64_t blog_id = 0;
+  std::string title{};
+  std::string link{};
+  std::string blog_title{};
+  std::string blog_site_url{};
+  int flags = 0;
+  std::array<int, std::size(kFlagReasons)> by_reason{};  // in kFlagReasons order
+  TimePoint last_flag_at{};
+  bool held = false;
+  std::string decision{};  // "", "keep", "junk"
+  std::optional<bool> keep_override{};
 };
 
 // An article's vote state after a vote or unvote.
@@ -536,7 +598,9 @@ class Store {
   }
 
   // --- curation
-  // Sets (or clears with nullopt) the operator's keep/junk override of an article.
+  // Sets (or clears with nullopt) the operator's keep/junk override of an article. Setting one is also
+  // the operator's decision on readers' flags: it lifts a hold (as decide_flags), and later flags never
+  // hold the article again.
   virtual Result<void> set_keep_override(std::int64_t article_id, std::optional<bool> keep) = 0;
   // Replaces the junk verdicts of stored articles in one transaction (`longread rejudge`, and `blogs edit
   // --short-form`). Visibility, the search index and the category counts follow; an operator's keep/junk
@@ -781,6 +845,22 @@ class Store {
   virtual Result<std::vector<Suggestion>> suggestions(int limit) = 0;
   // A pending suggestion waiting for discovery (for the worker's wake-up), nullopt when none.
   virtual Result<std::optional<TimePoint>> next_suggestion_due() = 0;
+
+  // --- readers' flags (migration 0023). A reader flags a visible (or held) article once; kNotFound for
+  // an unknown or hidden one. At rules.flags_to_hide distinct flags an article no operator decided on is
+  // held: hidden from every listing, search, feed and count (articles.visible = 0) until an operator
+  // decides. The flag, the daily limit's check and the hold are one transaction.
+  virtual Result<FlagResult> flag_article(std::int64_t reader_id, std::int64_t article_id, FlagReason reason,
+                                          TimePoint now, const FlagRules& rules) = 0;
+  // Withdraws the reader's flag (false: there was none). A held article whose flags fall below the count
+  // that held it is shown again; so it is when a flagging reader's account is deleted.
+  virtual Result<bool> withdraw_flag(std::int64_t reader_id, std::int64_t article_id) = 0;
+  // The article's flags, with `reader_id`'s own (nullopt: a visitor). kNotFound for an unknown article.
+  virtual Result<FlagState> flag_state(std::int64_t article_id, std::optional<std::int64_t> reader_id) = 0;
+  // Flagged articles, the most recently flagged first, at most `limit`.
+  virtual Result<std::vector<FlaggedArticle>> flagged_articles(int limit) = 0;
+  // An operator's decision (FlagDecision), in one transaction. kNotFound for an unknown article.
+  virtual Result<void> decide_flags(std::int64_t article_id, FlagDecision decision) = 0;
 
  protected:
   static std::unexpected<Error> unsupported(const char* what) {

@@ -31,6 +31,7 @@
 #include "storage/migrations.h"
 #include "storage/sqlite/article_body.h"
 #include "storage/sqlite/handles.h"
+#include "storage/sqlite/moderation.h"
 #include "storage/sqlite/search_rank.h"
 #include "storage/sqlite/suggestions.h"
 #include "storage/store.h"
@@ -151,7 +152,8 @@ constexpr const char* kSiteStats =
     " (SELECT COUNT(*) FROM readers),"
     " (SELECT COUNT(*) FROM subscribers WHERE confirmed_at IS NOT NULL AND unsubscribed_at IS NULL),"
     " (SELECT COUNT(*) FROM mail_outbox),"
-    " (SELECT MAX(updated_at) FROM newsletter_deliveries WHERE state = 'sent')";
+    " (SELECT MAX(updated_at) FROM newsletter_deliveries WHERE state = 'sent'),"
+    " (SELECT COUNT(*) FROM articles WHERE held = 1)";
 
 constexpr const char* kSelectArticleKeys =
     "SELECT id, guid, content_hash, full_text_fetched, full_text_failures FROM articles WHERE blog_id = "
@@ -201,7 +203,7 @@ constexpr const char* kUpdateArticle =
     " word_count = :word_count, reading_minutes = :reading_minutes, category = :category,"
     " category_from_blog = :category_from_blog, junk = :junk, junk_reason = :junk_reason,"
     " duplicate_of = " LONGREAD_DUPLICATE_OF
-    ", visible = CASE WHEN keep_override IS NULL THEN 1 - :junk ELSE keep_override END,"
+    ", visible = CASE WHEN held = 1 THEN 0 WHEN keep_override IS NULL THEN 1 - :junk ELSE keep_override END,"
     " full_text_fetched = :full_text_fetched, full_text_failures = :full_text_failures,"
     " full_text_error = :full_text_error, simhash = :simhash, truncated = :truncated, pruned_at = NULL,"
     " rank_prior = :rank_prior"
@@ -221,7 +223,7 @@ constexpr const char* kRefreshCuration =
     " word_count = :word_count,"
     " reading_minutes = :reading_minutes, category = :category, category_from_blog = :category_from_blog,"
     " junk = :junk, junk_reason = :junk_reason, duplicate_of = " LONGREAD_DUPLICATE_OF
-    ", visible = CASE WHEN keep_override IS NULL THEN 1 - :junk ELSE keep_override END,"
+    ", visible = CASE WHEN held = 1 THEN 0 WHEN keep_override IS NULL THEN 1 - :junk ELSE keep_override END,"
     " full_text_fetched = :full_text_fetched, full_text_failures = :full_text_failures,"
     " full_text_error = :full_text_error, simhash = :simhash, pruned_at = NULL, rank_prior = :rank_prior"
     " WHERE id = :id AND NOT (" LONGREAD_STORED_CONTENT " = :content_html AND " LONGREAD_STORED_TEXT
@@ -272,37 +274,46 @@ constexpr const char* kRecordCrawlerCrash =
 // articles_blog_display_at (migration 0012).
 constexpr const char* kCountBlogArticles = "SELECT COUNT(*) FROM articles WHERE blog_id = :blog_id";
 // What a blog over its cap may lose, in the order it loses it: hidden (junk) first, then the oldest. Never an
-// article with a vote, on a reading list or kept by the operator; the feed's current guids are left out by
+// article with a vote, on a reading list, kept by the operator or held by readers' flags (it waits for an
+// operator's decision, migration 0023); the feed's current guids are left out by
 // the caller.
 constexpr const char* kSelectPruneCandidates =
     "SELECT a.id, a.guid FROM articles a WHERE a.blog_id = :blog_id AND a.votes = 0"
-    " AND (a.keep_override IS NULL OR a.keep_override = 0)"
+    " AND (a.keep_override IS NULL OR a.keep_override = 0) AND a.held = 0"
     " AND NOT EXISTS (SELECT 1 FROM votes v WHERE v.article_id = a.id)"
     " AND NOT EXISTS (SELECT 1 FROM reading_list r WHERE r.article_id = a.id)"
     " ORDER BY a.visible, a.display_at, a.id";
 // The delete triggers (migrations 0003, 0004) take a visible article out of the search index and the counts.
 constexpr const char* kDeleteArticle = "DELETE FROM articles WHERE id = :id";
 // Hidden articles past curate.junk_retention_days keep their row (guid, content hash, verdict) and lose the
-// bodies. Hidden articles are not in the search index, so the index's update trigger writes nothing.
+// bodies; a held one keeps them (an operator's "keep" shows it again, whole). Hidden articles are not in the
+// search index, so the index's update trigger writes nothing.
 constexpr const char* kPruneHiddenBodies =
     "UPDATE articles SET summary_html = '', content_html = '', text = '', body = NULL, excerpt = '',"
     " pruned_at = :now"
-    " WHERE blog_id = :blog_id AND visible = 0 AND pruned_at IS NULL AND first_seen < :before";
+    " WHERE blog_id = :blog_id AND visible = 0 AND pruned_at IS NULL AND first_seen < :before AND held = 0";
 // A permanent redirect onto a feed URL another blog already has is not applied (it would break the
 // unique feed URL); the crawl is still saved.
 constexpr const char* kRedirectBlog =
     "UPDATE blogs SET feed_url = :feed_url WHERE id = :blog_id"
     " AND NOT EXISTS (SELECT 1 FROM blogs o WHERE o.feed_url = :feed_url)";
 
+// An override is also the operator's decision on readers' flags (migration 0023): it lifts a hold, and a
+// flagged article records it so that later flags never hold it again. Clearing the override leaves the
+// flags as they are.
 constexpr const char* kSetKeepOverride =
     "UPDATE articles SET keep_override = :keep,"
-    " visible = CASE WHEN :keep IS NULL THEN 1 - junk ELSE :keep END WHERE id = :id";
+    " flag_decision = CASE WHEN :keep IS NULL OR NOT EXISTS (SELECT 1 FROM article_flags f"
+    "  WHERE f.article_id = articles.id) THEN flag_decision WHEN :keep = 1 THEN 'keep' ELSE 'junk' END,"
+    " held = CASE WHEN :keep IS NULL THEN held ELSE 0 END,"
+    " hold_threshold = CASE WHEN :keep IS NULL THEN hold_threshold ELSE 0 END,"
+    " visible = CASE WHEN :keep IS NOT NULL THEN :keep WHEN held = 1 THEN 0 ELSE 1 - junk END WHERE id = :id";
 
 // set_verdicts: only a changed verdict is written, so the update trigger (search index, counts) runs only
 // for articles that move; duplicates keep their mark.
 constexpr const char* kSetVerdict =
     "UPDATE articles SET junk = :junk, junk_reason = :reason,"
-    " visible = CASE WHEN keep_override IS NULL THEN 1 - :junk ELSE keep_override END"
+    " visible = CASE WHEN held = 1 THEN 0 WHEN keep_override IS NULL THEN 1 - :junk ELSE keep_override END"
     " WHERE id = :id AND duplicate_of IS NULL AND (junk <> :junk OR junk_reason <> :reason)";
 
 // set_texts: only an article whose derived text differs is written, so the update trigger rewrites the
@@ -346,7 +357,8 @@ constexpr const char* kSelectSimhashIndex =
 
 constexpr const char* kMarkDuplicate =
     "UPDATE articles SET duplicate_of = :original, junk = 1, junk_reason = :reason,"
-    " visible = CASE WHEN keep_override IS NULL THEN 0 ELSE keep_override END WHERE id = :id";
+    " visible = CASE WHEN held = 1 THEN 0 WHEN keep_override IS NULL THEN 0 ELSE keep_override END"
+    " WHERE id = :id";
 
 constexpr const char* kSelectCategories =
     "SELECT slug, name, visible_articles FROM categories ORDER BY name, slug";
@@ -1371,6 +1383,7 @@ class SqliteStore final : public Store {
     stats.subscribers = q->int64(8);
     stats.outbox_queued = q->int64(9);
     if (const auto sent = q->optional_int64(10)) stats.last_newsletter_sent = from_unix(*sent);
+    stats.articles_held = q->int64(11);
     return stats;
   }
 
@@ -2634,6 +2647,37 @@ class SqliteStore final : public Store {
     return sqlite::next_suggestion_due(**db);
   }
   // ---------------------------------------------------------------- end of blog suggestions
+
+  // ---------------------------------------------------------------------------- readers' flags
+  // The SQL lives in sqlite/moderation.cpp (migration 0023); writes go through the writer under its lock.
+
+  Result<FlagResult> flag_article(std::int64_t reader_id, std::int64_t article_id, FlagReason reason,
+                                  TimePoint now, const FlagRules& rules) override {
+    std::lock_guard lock(writer_mutex_);
+    return sqlite::flag_article(*writer_, reader_id, article_id, reason, now, rules);
+  }
+
+  Result<bool> withdraw_flag(std::int64_t reader_id, std::int64_t article_id) override {
+    std::lock_guard lock(writer_mutex_);
+    return sqlite::withdraw_flag(*writer_, reader_id, article_id);
+  }
+
+  Result<FlagState> flag_state(std::int64_t article_id, std::optional<std::int64_t> reader_id) override {
+    auto db = readers_.acquire();
+    if (!db) return std::unexpected(db.error());
+    return sqlite::flag_state(**db, article_id, reader_id);
+  }
+
+  Result<std::vector<FlaggedArticle>> flagged_articles(int limit) override {
+    auto db = readers_.acquire();
+    if (!db) return std::unexpected(db.error());
+    return sqlite::flagged_articles(**db, limit);
+  }
+
+  Result<void> decide_flags(std::int64_t article_id, FlagDecision decision) override {
+    std::lock_guard lock(writer_mutex_);
+    return sqlite::decide_flags(*writer_, article_id, decision);
+  }
 
  private:
   // One transaction of age_period_votes: moves `period`'s start towards `target` over at most
