@@ -136,6 +136,8 @@ int cmd_serve(const config::Config& config) {
   options.max_connections_per_client = config.site.max_connections_per_client;
   options.trusted_proxies = config.site.trusted_proxies;
   options.per_blog_cap = config.ranking.per_blog_cap;
+  options.flag_rules = {.flags_to_hide = config.moderation.flags_to_hide,
+                        .flags_per_day = config.moderation.flags_per_day};
   options.accounts.password_cost = {};  // Argon2id "interactive" cost
   // Account mails and the newsletter's confirmation: the site queues them in the store; the outbox's
   // thread sends them, and retries. Declared before the site, which keeps a pointer to it.

@@ -105,10 +105,14 @@ struct Setting {
 // Every number has a ceiling: a value past it is a typo (an extra digit, a value in the wrong unit), and
 // letting it through would overflow later (a timeout of 2^63 seconds in libcurl's milliseconds, a body cap
 // shifted to 0, a concurrency that wraps to 0 as an int). Found by fuzz/config_fuzz.cpp.
-Result<void> set_int(std::string_view key, std::string_view text, long long max, auto&& assign) {
+Result<void> set_int(std::string_view key, std::string_view text, long long max, auto&& assign,
+                     long long min = 0) {
   auto v = parse_int(key, text);
   if (!v) return std::unexpected(v.error());
   if (*v < 0) return fail(ErrorKind::kInvalidInput, fmt::format("config: {} must not be negative", key));
+  if (*v < min)
+    return fail(ErrorKind::kInvalidInput,
+                fmt::format("config: {} must be at least {}, got {}", key, min, *v));
   if (*v > max)
     return fail(ErrorKind::kInvalidInput, fmt::format("config: {} must be at most {}, got {}", key, max, *v));
   assign(*v);
@@ -281,6 +285,34 @@ std::vector<Setting> settings() {
                  }
                  return {};
                }});
+  // Ranges with a floor: 0 flags to hide an article, or 0 days of failures, would make the rule meaningless
+  // rather than merely strict, so they are refused instead of raised.
+  auto ranged = [&s](const char* key, long long min, long long max, auto assign) {
+    s.push_back({key, [key, min, max, assign](Config& c, std::string_view v) -> Result<void> {
+                   return set_int(
+                       key, v, max, [&](long long n) { assign(c, n); }, min);
+                 }});
+  };
+  ranged("moderation.flags_to_hide", 1, 1000,
+         [](Config& c, long long n) { c.moderation.flags_to_hide = static_cast<int>(n); });
+  ranged("moderation.flags_per_day", 1, 10000,
+         [](Config& c, long long n) { c.moderation.flags_per_day = static_cast<int>(n); });
+  ranged("lifecycle.dead_failures", 1, 100000,
+         [](Config& c, long long n) { c.lifecycle.dead_failures = static_cast<int>(n); });
+  ranged("lifecycle.dead_days", 1, 3650,
+         [](Config& c, long long n) { c.lifecycle.dead_days = std::chrono::days{n}; });
+  ranged("lifecycle.inactive_months", 1, 1200,
+         [](Config& c, long long n) { c.lifecycle.inactive_months = static_cast<int>(n); });
+  for (const auto& [key, member] :
+       {std::pair{"lifecycle.auto_retire_dead", &LifecycleConfig::auto_retire_dead},
+        std::pair{"lifecycle.auto_retire_inactive", &LifecycleConfig::auto_retire_inactive}}) {
+    s.push_back({key, [key, member](Config& c, std::string_view v) -> Result<void> {
+                   auto b = parse_bool(key, v);
+                   if (!b) return std::unexpected(b.error());
+                   c.lifecycle.*member = *b;
+                   return {};
+                 }});
+  }
   s.push_back({"curate.languages", [](Config& c, std::string_view v) -> Result<void> {
                  c.curate.languages.clear();
                  std::string cur;

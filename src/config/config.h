@@ -118,6 +118,25 @@ struct NewsletterConfig {
   std::string unsubscribe_mailto;  // List-Unsubscribe mailto address; empty: smtp.from
 };
 
+// Readers' flags (docs/operating.md, "Reader flags"): at `flags_to_hide` distinct readers' flags an article
+// is hidden until an operator decides (moderation.flags_to_hide, 1..1000); a reader flags at most
+// `flags_per_day` articles in 24 hours (moderation.flags_per_day, 1..10000).
+struct ModerationConfig {
+  int flags_to_hide = 3;
+  int flags_per_day = 20;
+};
+
+// Blog lifecycle (docs/operating.md, "Blog lifecycle"): a blog is dead after `dead_failures` failed polls in
+// a row with no success for `dead_days` days, inactive after `inactive_months` months without a post. Each
+// may be retired automatically (off by default).
+struct LifecycleConfig {
+  int dead_failures = 10;             // lifecycle.dead_failures, 1..100000
+  std::chrono::days dead_days{14};    // lifecycle.dead_days, 1..3650
+  int inactive_months = 12;           // lifecycle.inactive_months, 1..1200
+  bool auto_retire_dead = false;      // lifecycle.auto_retire_dead
+  bool auto_retire_inactive = false;  // lifecycle.auto_retire_inactive
+};
+
 struct Config {
   std::string db_path = "data/longread.db";
   std::string default_blog_list;  // OPML imported on first run; empty: the one shipped in the repo
@@ -130,6 +149,8 @@ struct Config {
   RankingConfig ranking;
   SmtpConfig smtp;
   NewsletterConfig newsletter;
+  ModerationConfig moderation;
+  LifecycleConfig lifecycle;
 };
 
 // Loads `path` (TOML; empty path: defaults only) and then applies `env` (LONGREAD_DB, LONGREAD_LISTEN,

@@ -111,6 +111,47 @@ TEST(Config, FeedBudgets) {
   }
 }
 
+TEST(Config, ModerationAndLifecycleKeysHaveDefaultsAndRanges) {
+  auto defaults = load("", {});
+  ASSERT_TRUE(defaults) << defaults.error().message;
+  EXPECT_EQ(defaults->moderation.flags_to_hide, 3);
+  EXPECT_EQ(defaults->moderation.flags_per_day, 20);
+  EXPECT_EQ(defaults->lifecycle.dead_failures, 10);
+  EXPECT_EQ(defaults->lifecycle.dead_days, std::chrono::days{14});
+  EXPECT_EQ(defaults->lifecycle.inactive_months, 12);
+  EXPECT_FALSE(defaults->lifecycle.auto_retire_dead);
+  EXPECT_FALSE(defaults->lifecycle.auto_retire_inactive);
+
+  const auto path = write_temp("longread_config_moderation.toml",
+                               "[moderation]\nflags_to_hide = 1\nflags_per_day = 10000\n"
+                               "[lifecycle]\ndead_failures = 5\ndead_days = 30\ninactive_months = 24\n"
+                               "auto_retire_dead = true\n");
+  auto c = load(path, {{"LONGREAD_LIFECYCLE_AUTO_RETIRE_INACTIVE", "true"}});
+  ASSERT_TRUE(c) << c.error().message;
+  EXPECT_EQ(c->moderation.flags_to_hide, 1);
+  EXPECT_EQ(c->moderation.flags_per_day, 10000);
+  EXPECT_EQ(c->lifecycle.dead_failures, 5);
+  EXPECT_EQ(c->lifecycle.dead_days, std::chrono::days{30});
+  EXPECT_EQ(c->lifecycle.inactive_months, 24);
+  EXPECT_TRUE(c->lifecycle.auto_retire_dead);
+  EXPECT_TRUE(c->lifecycle.auto_retire_inactive);
+
+  for (const auto& [name, value, message] : std::vector<std::tuple<std::string, std::string, std::string>>{
+           {"LONGREAD_MODERATION_FLAGS_TO_HIDE", "0",
+            "config: moderation.flags_to_hide must be at least 1, got 0"},
+           {"LONGREAD_MODERATION_FLAGS_TO_HIDE", "1001",
+            "config: moderation.flags_to_hide must be at most 1000, got 1001"},
+           {"LONGREAD_MODERATION_FLAGS_PER_DAY", "0",
+            "config: moderation.flags_per_day must be at least 1, got 0"},
+           {"LONGREAD_LIFECYCLE_DEAD_DAYS", "0", "config: lifecycle.dead_days must be at least 1, got 0"},
+           {"LONGREAD_LIFECYCLE_INACTIVE_MONTHS", "1201",
+            "config: lifecycle.inactive_months must be at most 1200, got 1201"}}) {
+    auto bad = load("", {{name, value}});
+    ASSERT_FALSE(bad) << name;
+    EXPECT_EQ(bad.error().message, message + " (from " + name + ")");
+  }
+}
+
 TEST(Config, ConnectionCapsAndTrustedProxies) {
   auto defaults = load("", {});
   ASSERT_TRUE(defaults.has_value());

@@ -99,6 +99,7 @@ class AdminTest : public ::testing::Test {
         {"POST /admin/suggestions/{suggestion}/approve", {{"category", "essays"}}},
         {"POST /admin/suggestions/{suggestion}/reject", {{"reason", "not a personal blog"}}},
         {"POST /admin/blogs/add", {{"url", "https://added-by-operator.example/"}, {"category", "essays"}}},
+        {"POST /admin/flags/{article}/decide", {{"decision", "keep"}}},
     };
     return samples;
   }

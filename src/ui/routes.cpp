@@ -105,6 +105,8 @@ web::Router make_routes(SiteContext& context) {
   routes.post("/password/reset", pages::reset_password, pages::reset_password_bad_token);
   routes.post("/articles/{id}/vote", pages::vote, pages::vote_bad_token);
   routes.post("/articles/{id}/unvote", pages::unvote, pages::unvote_bad_token);
+  routes.post("/articles/{id}/flag", pages::flag, pages::flag_bad_token);
+  routes.post("/articles/{id}/unflag", pages::unflag, pages::flag_bad_token);
   routes.get("/reading-list", pages::reading_list);
   routes.post("/reading-list/{id}", pages::reading_list_change, pages::reading_list_bad_token);
   routes.get("/newsletter", pages::newsletter_form);
@@ -131,6 +133,9 @@ web::Router make_routes(SiteContext& context) {
   routes.post("/admin/suggestions/{suggestion}/approve", pages::admin_suggestion_approve);
   routes.post("/admin/suggestions/{suggestion}/reject", pages::admin_suggestion_reject);
   routes.post("/admin/blogs/add", pages::admin_blog_add);
+  // Readers' flags: flagged and held articles, keep or junk (pages/admin_flags.cpp).
+  routes.get("/admin/flags", pages::admin_flags);
+  routes.post("/admin/flags/{article}/decide", pages::admin_flags_decide);
   routes.add_raw("GET", "/static/{file}",
                  [&context](const web::Request&, const web::RouteParams& params) -> Result<web::Response> {
                    if (auto asset = context.assets.response(params.get("file"))) return std::move(*asset);

@@ -43,6 +43,9 @@ struct SiteOptions {
   std::vector<std::string> trusted_proxies{};
   int page_size = 25;    // articles per listing page
   int per_blog_cap = 2;  // at most this many of one blog per page of Hot and a category (0: no cap)
+  // Readers' flags (moderation.*): the distinct flags that hide an article until an operator decides, and
+  // how many articles one reader may flag in 24 hours.
+  storage::FlagRules flag_rules{};
   // Rendered pages are cached per (target, Store::data_version()); relative ages ("5 minutes ago") make
   // a page stale with time alone, so entries also expire after this long.
   std::chrono::seconds page_cache_ttl{30};

@@ -25,6 +25,7 @@ web::Response admin_page(View& view, std::string_view title, std::string_view se
                                   {"blogs", "/admin/blogs", "Blogs"},
                                   {"junk", "/admin/junk", "Junk review"},
                                   {"suggestions", "/admin/suggestions", "Suggestions"},
+                                  {"flags", "/admin/flags", "Flags"},
                                   {"audit", "/admin/audit", "Audit log"}};
   std::vector<Html> tabs;
   for (const auto& tab : kTabs) {
@@ -89,6 +90,8 @@ Result<web::Response> admin_home(View& view, const web::Request&, const Params&)
            "with one click.</li>\n"
            "<li><a href=\"/admin/suggestions\">Suggestions</a>: blogs readers suggested, with what was "
            "found at each; approve or reject.</li>\n"
+           "<li><a href=\"/admin/flags\">Flags</a>: articles readers flagged, and those held until you "
+           "decide; keep or junk.</li>\n"
            "<li><a href=\"/admin/audit\">Audit log</a>: who did what, newest first.</li>\n"
            "</ul>\n",
            text(view.reader()->email)));

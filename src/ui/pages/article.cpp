@@ -5,6 +5,7 @@
 #include "core/strings.h"
 #include "pages/pages.h"
 #include "ui/format.h"
+#include "web/http.h"
 
 namespace longread::ui::pages {
 namespace {
@@ -58,9 +59,75 @@ Html more_in_category(const View& view, const storage::ArticleView& current, con
               text(view.category_name(category)), article_list(view, listed->articles, options));
 }
 
+// What the last flag form did, from the "?flag=" its redirect carries.
+Html flag_notice(const web::Request& request) {
+  const std::string_view done = request.param("flag").value_or("");
+  std::string_view message;
+  if (done == "flagged") {
+    message = "Thank you: your flag is recorded, and the site's operators will look at it.";
+  } else if (done == "already") {
+    message = "You had already flagged this article; nothing changed.";
+  } else if (done == "limit") {
+    message =
+        "You have flagged as many articles as one reader may in a day; nothing changed. Try again "
+        "tomorrow.";
+  } else if (done == "withdrawn") {
+    message = "Your flag is withdrawn.";
+  } else {
+    return {};
+  }
+  return html("<p class=\"notice\" role=\"status\">{}</p>\n", text(message));
+}
+
+// Readers flag an article (spam, AI-generated, not an article, broken link) with a plain form: a
+// <details> disclosure and radio buttons, so it works without script. A reader who flagged it sees their
+// flag and can withdraw it; a visitor is offered the way to log in.
+Html flag_section(const View& view, const web::Request& request, const model::Article& a,
+                  const storage::FlagState& flags) {
+  const Html notice = flag_notice(request);
+  const Html held = flags.held ? Html::literal(
+                                     "<p class=\"notice\">This article is hidden from the site while the "
+                                     "operators review readers' flags.</p>\n")
+                               : Html();
+  if (!view.logged_in()) {
+    return html(
+        "<section class=\"flag\">\n<p><a href=\"/login?next={}\">Log in to flag this article</a> "
+        "(spam, AI-generated, not an article, broken link).</p>\n</section>\n",
+        attr(web::url_encode(article_path(a))));
+  }
+  if (flags.reader_flag) {
+    return html(
+        "<section class=\"flag\">\n{}{}<form method=\"post\" action=\"/articles/{}/unflag\" class=\"inline\">"
+        "<input type=\"hidden\" name=\"csrf\" value=\"{}\"><input type=\"hidden\" name=\"next\" value=\"{}\">"
+        "<p>You flagged this article as {}. <button type=\"submit\">Withdraw your flag</button></p></form>\n"
+        "</section>\n",
+        notice, held, number(a.id), attr(view.csrf_token()), attr(article_path(a)),
+        text(storage::flag_reason_label(*flags.reader_flag)));
+  }
+  std::vector<Html> choices;
+  for (const storage::FlagReason reason : storage::kFlagReasons) {
+    const std::string id = "flag-" + std::string(storage::flag_reason_name(reason));
+    choices.push_back(
+        html("<div><input type=\"radio\" id=\"{}\" name=\"reason\" value=\"{}\" required> "
+             "<label for=\"{}\">{}</label></div>",
+             attr(id), attr(storage::flag_reason_name(reason)), attr(id),
+             text(storage::flag_reason_label(reason))));
+  }
+  return html(
+      "<section class=\"flag\">\n{}{}<details>\n<summary>Flag this article</summary>\n"
+      "<form method=\"post\" action=\"/articles/{}/flag\">"
+      "<input type=\"hidden\" name=\"csrf\" value=\"{}\"><input type=\"hidden\" name=\"next\" value=\"{}\">"
+      "<fieldset>\n<legend>What is wrong with it?</legend>\n{}\n</fieldset>\n"
+      "<button type=\"submit\">Flag</button>\n"
+      "<p class=\"muted\">The site's operators read every flag. An article several readers flag is hidden "
+      "until they decide.</p>\n</form>\n</details>\n</section>\n",
+      notice, held, number(a.id), attr(view.csrf_token()), attr(article_path(a)),
+      join(choices, Html::literal("\n")));
+}
+
 }  // namespace
 
-Result<web::Response> article(View& view, const web::Request&, const Params& params) {
+Result<web::Response> article(View& view, const web::Request& request, const Params& params) {
   const auto blog_id = leading_id(params.get("blog"));
   const auto article_id = leading_id(params.get("article"));
   if (!blog_id || !article_id || params.get("blog").find('-') != std::string_view::npos) {
@@ -69,14 +136,25 @@ Result<web::Response> article(View& view, const web::Request&, const Params& par
   auto found = view.store().article(*article_id);
   if (!found) return std::unexpected(found.error());
   // An id that belongs to another blog is not found here: blog pages never show each other's articles.
+  // Hidden articles are not found either: junk unless the operator kept it, and anything the operator
+  // junked (articles.visible, docs/storage.md).
   if (!*found || (*found)->article.blog_id != *blog_id ||
-      ((*found)->article.junk && (*found)->article.keep_override != true)) {
+      ((*found)->article.keep_override ? !*(*found)->article.keep_override : (*found)->article.junk)) {
     return fail(ErrorKind::kNotFound,
                 "ui: no article " + std::to_string(*article_id) + " in blog " + std::to_string(*blog_id),
                 "No such article.");
   }
   const storage::ArticleView& item = **found;
   const model::Article& a = item.article;
+  // Held by readers' flags: hidden like junk, except from the operators who decide and from the readers
+  // whose flags it carries (so they can see why, and withdraw theirs).
+  auto flags =
+      view.store().flag_state(a.id, view.reader() ? std::optional(view.reader()->reader_id) : std::nullopt);
+  if (!flags) return std::unexpected(flags.error());
+  if (flags->held && !view.is_operator() && !flags->reader_flag) {
+    return fail(ErrorKind::kNotFound, "ui: article " + std::to_string(a.id) + " is held by readers' flags",
+                "No such article.");
+  }
   if (params.get("article") != article_slug(a)) return web::Response::redirect(301, article_path(a));
 
   const std::string blog_name = blog_display_name(item.blog_title, item.blog_site_url);
@@ -136,11 +214,12 @@ Result<web::Response> article(View& view, const web::Request&, const Params& par
       "<p class=\"from\">from <a href=\"{}\" data-shortcut=\"blog\" aria-keyshortcuts=\"Alt+Shift+B\">{}</a> "
       "<span class=\"key\" aria-hidden=\"true\">[alt+shift+b]</span> in <a href=\"{}\">{}</a></p>\n"
       "<div class=\"meta\">{}</div>\n</header>\n<div class=\"body excerpt-long\">\n{}</div>\n"
-      "<div class=\"actions\">{}</div>\n</article>\n{}{}{}",
+      "<div class=\"actions\">{}</div>\n{}</article>\n{}{}{}",
       text(title), attr(blog_path(a.blog_id)), text(blog_name), attr(category_path(category)),
       text(view.category_name(category)),
       join(meta, Html::literal("<span class=\"sep\" aria-hidden=\"true\">•</span>")), paragraphs(excerpt),
-      actions, newsletter, more_from_blog(view, item, blog_name), more_in_category(view, item, category));
+      actions, flag_section(view, request, a, *flags), newsletter, more_from_blog(view, item, blog_name),
+      more_in_category(view, item, category));
   return view.render(out);
 }
 

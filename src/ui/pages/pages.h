@@ -39,6 +39,9 @@ Result<web::Response> reset_password_form(View& view, const web::Request& reques
 Result<web::Response> reset_password(View& view, const web::Request& request, const Params& params);
 Result<web::Response> vote(View& view, const web::Request& request, const Params& params);
 Result<web::Response> unvote(View& view, const web::Request& request, const Params& params);
+// Readers' flags on an article (a form on the article page).
+Result<web::Response> flag(View& view, const web::Request& request, const Params& params);
+Result<web::Response> unflag(View& view, const web::Request& request, const Params& params);
 Result<web::Response> reading_list(View& view, const web::Request& request, const Params& params);
 Result<web::Response> reading_list_change(View& view, const web::Request& request, const Params& params);
 Result<web::Response> newsletter_form(View& view, const web::Request& request, const Params& params);
@@ -59,6 +62,7 @@ Result<web::Response> account_change_bad_token(View& view, const web::Request& r
 Result<web::Response> vote_bad_token(View& view, const web::Request& request, const Params& params);
 Result<web::Response> unvote_bad_token(View& view, const web::Request& request, const Params& params);
 Result<web::Response> reading_list_bad_token(View& view, const web::Request& request, const Params& params);
+Result<web::Response> flag_bad_token(View& view, const web::Request& request, const Params& params);
 Result<web::Response> subscribe_bad_token(View& view, const web::Request& request, const Params& params);
 Result<web::Response> bad_token(View& view, const web::Request& request, const Params& params);
 // The admin area (operators only; routes.cpp checks the role before any of these runs).
@@ -82,6 +86,8 @@ Result<web::Response> admin_suggestions(View& view, const web::Request& request,
 Result<web::Response> admin_suggestion_approve(View& view, const web::Request& request, const Params& params);
 Result<web::Response> admin_suggestion_reject(View& view, const web::Request& request, const Params& params);
 Result<web::Response> admin_blog_add(View& view, const web::Request& request, const Params& params);
+Result<web::Response> admin_flags(View& view, const web::Request& request, const Params& params);
+Result<web::Response> admin_flags_decide(View& view, const web::Request& request, const Params& params);
 // The answer to a request for /admin by someone without the operator role: a visitor's GET goes to log
 // in, everything else is 403.
 web::Response admin_refused(const View& view, const web::Request& request);
