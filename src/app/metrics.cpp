@@ -159,6 +159,8 @@ std::string Metrics::render(storage::Store& store, TimePoint now) {
     add("longread_blogs_failing", "Blogs whose last poll failed", stats->blogs_failing);
     add("longread_articles_visible", "Articles shown on the site", stats->articles_visible);
     add("longread_articles_junk", "Articles judged junk (hidden)", stats->articles_junk);
+    add("longread_articles_held", "Articles hidden by readers' flags until an operator decides",
+        stats->articles_held);
     add("longread_readers", "Reader accounts", stats->readers);
     add("longread_newsletter_subscribers", "Confirmed newsletter subscribers", stats->subscribers);
     add("longread_mail_outbox_queued", "Account mails waiting in the outbox", stats->outbox_queued);

@@ -148,7 +148,15 @@ Result<SendSummary> send_newsletter(storage::Store& store, const accounts::Accou
   for (const auto id : issue->article_ids) {
     auto a = store.article(id);
     if (!a) return std::unexpected(a.error());
-    if (*a) articles.push_back(std::move(**a));
+    if (!*a) continue;
+    // An article hidden since the issue was made (an operator junked it, or readers' flags hold it until an
+    // operator decides) is left out of the sends that remain.
+    const model::Article& article = (*a)->article;
+    if (article.keep_override ? !*article.keep_override : article.junk) continue;
+    auto flags = store.flag_state(id, std::nullopt);
+    if (!flags) return std::unexpected(flags.error());
+    if (flags->held) continue;
+    articles.push_back(std::move(**a));
   }
   summary.articles = static_cast<int>(articles.size());
   if (articles.empty()) {

@@ -67,7 +67,7 @@ class FlagsStoreTest : public longread::testing::StoreTest {
   // Where the target shows: the newest listing, its blog and category, the Atom feed's query (the
   // newest of all, as pages/feeds.cpp asks), hot pages, search, and the visible counts.
   struct Places {
-    bool newest = false, blog = false, category = false, hot = false, search = false;
+    bool newest = false, blog = false, category = false, hot = false, search = false, newsletter = false;
     std::int64_t count_all = 0, count_blog = 0, count_category = 0;
   };
   Places where_shown() {
@@ -81,6 +81,9 @@ class FlagsStoreTest : public longread::testing::StoreTest {
     p.blog = has(store_->articles({.blog_id = blog_, .limit = 100}).value());
     p.category = has(store_->articles({.category = "essays", .limit = 100}).value());
     p.hot = has(store_->hot_page({.page_size = 100}).value().articles);
+    // The newsletter's selection (mail/newsletter.cpp): the week's articles by votes.
+    p.newsletter =
+        has(store_->articles({.since = at(-100), .order = ArticleOrder::kTop, .limit = 100}).value());
     const auto hits = store_->search("quokka", 10, 0).value();
     for (const auto& hit : hits) p.search |= hit.view.article.id == target_;
     p.count_all = store_->count_articles({}).value();
@@ -95,6 +98,7 @@ class FlagsStoreTest : public longread::testing::StoreTest {
     EXPECT_EQ(p.category, shown);
     EXPECT_EQ(p.hot, shown);
     EXPECT_EQ(p.search, shown);
+    EXPECT_EQ(p.newsletter, shown);
     const std::int64_t expected = shown ? 12 : 11;
     EXPECT_EQ(p.count_all, expected);
     EXPECT_EQ(p.count_blog, expected);

@@ -171,10 +171,77 @@ try {
     assert.deepEqual(problems, []);
   });
 
+  // Readers flag an article from its page (a <details> form, no script needed); at three flags (the
+  // default moderation.flags_to_hide) it is held: gone for everyone else until the operator decides in
+  // /admin/flags. Each reader browses in a context of their own, as separate people would.
+  await check("admin: readers flag an article, it is held, and the operator keeps it, then junks it", async () => {
+    const anonymous = await browser.newContext();
+    // The visitor's page answers 404 on purpose while the article is held or junked: its script errors are
+    // watched, its console's "Failed to load resource" for those answers is not.
+    const visitor = await anonymous.newPage();
+    visitor.on("pageerror", (error) => pageErrors.push(String(error)));
+    await visitor.goto(base + "/search?q=" + encodeURIComponent("lock-free queues"));
+    const articlePath = await visitor.locator("a", { hasText: "Lock-free queues, part 2" }).first().getAttribute("href");
+    assert.match(articlePath, /^\/blog\/\d+\/read\/\d+-/);
+    const articleId = articlePath.match(/\/read\/(\d+)-/)[1];
+    assert.equal((await visitor.goto(base + articlePath)).status(), 200);
+    assert.ok(await visitor.isVisible("text=Log in to flag this article"));
+
+    const readers = [];
+    for (const [i, reason] of [[0, "Spam"], [1, "AI-generated"], [2, "AI-generated"]]) {
+      const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+      const reader = watch(await context.newPage());
+      readers.push(context);
+      await signUp(reader, `flagger${i}-${Date.now()}@example.org`);
+      await reader.goto(base + articlePath);
+      await reader.click("summary:has-text('Flag this article')");
+      await reader.check(`label:has-text('${reason}') >> xpath=preceding-sibling::input`);
+      if (i === 0) {
+        // The open form, as a reader sees it, is checked by axe-core like the admin pages.
+        await reader.evaluate(axeSource);
+        const results = await reader.evaluate(() => window.axe.run(document, { resultTypes: ["violations"] }));
+        const serious = results.violations.filter((v) => v.impact === "serious" || v.impact === "critical");
+        assert.deepEqual(serious.map((v) => v.id), [], "the flag form has no serious axe violations");
+        await reader.screenshot({ path: path.join(shots, "article-flag-form.png"), fullPage: true });
+      }
+      await Promise.all([reader.waitForNavigation(), reader.click(".flag button[type=submit]:has-text('Flag')")]);
+      assert.match(await reader.textContent(".flag .notice"), /your flag is recorded/);
+      assert.match(await reader.textContent(".flag"), new RegExp(`You flagged this article as ${reason}`, "i"));
+      const stillPublic = (await visitor.goto(base + articlePath)).status();
+      assert.equal(stillPublic, i < 2 ? 200 : 404, `after ${i + 1} flag(s)`);
+    }
+
+    await page.goto(base + "/admin/flags?show=held");
+    const row = page.locator(`tr[data-article="${articleId}"]`);
+    assert.match(await row.textContent(), /spam 1, AI-generated 2/);
+    assert.match(await row.textContent(), /held: hidden until you decide/);
+    await page.screenshot({ path: path.join(shots, "admin-flags-held.png"), fullPage: true });
+    await Promise.all([page.waitForNavigation(), row.locator("button", { hasText: "Keep" }).click()]);
+    assert.match(await page.textContent(".notice"), /kept: it shows on the site/);
+    let [, who, action, target, detail] = await newestAudit(page);
+    assert.equal(who, operatorEmail);
+    assert.equal(action, "flags.keep");
+    assert.match(target, new RegExp(`^article ${articleId} `));
+    assert.equal(detail, "flags: 3; was: held");
+    assert.equal((await visitor.goto(base + articlePath)).status(), 200, "kept: shown again");
+
+    await page.goto(base + "/admin/flags");
+    await Promise.all([page.waitForNavigation(),
+                       page.locator(`tr[data-article="${articleId}"]`).locator("button", { hasText: "Junk" }).click()]);
+    assert.match(await page.textContent(".notice"), /junked: it is hidden/);
+    [, who, action] = await newestAudit(page);
+    assert.equal(action, "flags.junk");
+    assert.equal((await visitor.goto(base + articlePath)).status(), 404, "junked: hidden");
+    await visitor.goto(base + "/search?q=" + encodeURIComponent("lock-free queues"));
+    assert.equal(await visitor.locator(`a[href="${articlePath}"]`).count(), 0, "junked: not found by search");
+    for (const context of readers) await context.close();
+    await anonymous.close();
+  });
+
   await check("admin: axe-core finds no serious or critical violations on the admin pages", async () => {
     const problems = [];
     for (const target of ["/admin", "/admin/blogs", "/admin/blogs?show=failing&sort=rate", "/admin/junk",
-                          "/admin/audit"]) {
+                          "/admin/flags", "/admin/flags?show=held", "/admin/audit"]) {
       await page.goto(base + target);
       await page.evaluate(axeSource);
       const results = await page.evaluate(() => window.axe.run(document, { resultTypes: ["violations"] }));

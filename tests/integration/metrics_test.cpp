@@ -143,6 +143,7 @@ TEST_F(MetricsTest, CountersMoveWithTheCrawlAndTheRequestsAndPrometheusParsesThe
   EXPECT_EQ(sample(samples, "longread_blogs{}"), 1);
   EXPECT_EQ(sample(samples, "longread_blogs_due{}"), 0) << "just polled: not due again yet";
   EXPECT_EQ(sample(samples, "longread_articles_junk{}"), 0);
+  EXPECT_EQ(sample(samples, "longread_articles_held{}"), 0);
   EXPECT_EQ(sample(samples, "longread_readers{}"), 0);
   EXPECT_EQ(sample(samples, "longread_newsletter_subscribers{}"), 0);
   EXPECT_EQ(sample(samples, "longread_mail_outbox_queued{}"), 0);

@@ -1,5 +1,6 @@
 // "/blog/<blog-id>/read/<article-id>[-slug]" — one article: its excerpt, a link to the original, and more
 // from the same blog and category. A wrong or missing slug redirects to the canonical URL.
+#include <cctype>
 #include <charconv>
 
 #include "core/strings.h"
@@ -107,11 +108,13 @@ Html flag_section(const View& view, const web::Request& request, const model::Ar
   std::vector<Html> choices;
   for (const storage::FlagReason reason : storage::kFlagReasons) {
     const std::string id = "flag-" + std::string(storage::flag_reason_name(reason));
+    std::string label(storage::flag_reason_label(reason));
+    label[0] =
+        static_cast<char>(std::toupper(static_cast<unsigned char>(label[0])));  // "Spam", "Broken link"
     choices.push_back(
         html("<div><input type=\"radio\" id=\"{}\" name=\"reason\" value=\"{}\" required> "
              "<label for=\"{}\">{}</label></div>",
-             attr(id), attr(storage::flag_reason_name(reason)), attr(id),
-             text(storage::flag_reason_label(reason))));
+             attr(id), attr(storage::flag_reason_name(reason)), attr(id), text(label)));
   }
   return html(
       "<section class=\"flag\">\n{}{}<details>\n<summary>Flag this article</summary>\n"
