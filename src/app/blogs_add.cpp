@@ -14,6 +14,7 @@
 #include "core/url.h"
 #include "fetch/http_client.h"
 #include "pipeline/discover.h"
+#include "pipeline/suggestions.h"
 #include "storage/store.h"
 
 namespace longread::app {
@@ -22,20 +23,7 @@ namespace {
 using pipeline::Discovery;
 
 // The blog already stored under any name this candidate goes by (as found, after redirects, normalized).
-Result<std::optional<model::Blog>> followed_blog(storage::Store& store,
-                                                 const std::vector<std::string>& names) {
-  std::vector<std::string> keys;
-  for (const auto& name : names) {
-    if (name.empty()) continue;
-    keys.push_back(name);
-    if (auto normal = normalize_url(name)) keys.push_back(std::move(*normal));
-  }
-  for (const auto& key : keys) {
-    auto blog = store.blog_by_feed_url(key);
-    if (!blog || *blog) return blog;
-  }
-  return std::optional<model::Blog>{};
-}
+using pipeline::followed_blog;
 
 void print_already_following(const model::Blog& blog) {
   fmt::print("already following blog {} \"{}\" ({}): {}\n", blog.id, blog.title, blog.category,
