@@ -74,16 +74,19 @@ DiscoveredFeed make_candidate(const fetch::Response& response, feed::Feed& parse
 
 // Fetches every probe at once (the client keeps to its per-host limit) and keeps those that parse as feeds,
 // in the probes' order. Each body is parsed as it arrives and dropped. Two probes that end at the same URL
-// (/feed and its redirect to /feed/) count once.
-void probe_all(fetch::HttpClient& client, const std::vector<Probe>& probes, const DiscoverOptions& options,
-               Discovery& found) {
+// (/feed and its redirect to /feed/) count once. Returns the client's cancellation error when any probe
+// was cut short by HttpClient::cancel() (the process is stopping: what was found is not the answer).
+std::optional<Error> probe_all(fetch::HttpClient& client, const std::vector<Probe>& probes,
+                               const DiscoverOptions& options, Discovery& found) {
   std::vector<fetch::Request> requests;
   requests.reserve(probes.size());
   for (std::size_t i = 0; i < probes.size(); ++i) requests.push_back({.url = probes[i].url, .tag = i});
   std::vector<std::variant<DiscoveredFeed, RejectedFeed>> outcomes(probes.size());
+  std::optional<Error> cancelled;
   client.fetch_all(std::move(requests), [&](fetch::Response r) {
     const auto slot = static_cast<std::size_t>(r.tag);
     const Probe& probe = probes[slot];
+    if (r.error && fetch::HttpClient::is_cancelled(*r.error)) cancelled = *r.error;
     if (r.error || !r.ok()) {
       outcomes[slot] = RejectedFeed{
           probe.url, r.error ? r.error->message : fmt::format("fetch: HTTP {}", r.status), probe.guessed};
@@ -109,6 +112,7 @@ void probe_all(fetch::HttpClient& client, const std::vector<Probe>& probes, cons
     });
     if (!duplicate) found.feeds.push_back(std::move(candidate));
   }
+  return cancelled;
 }
 
 bool has_non_comment_feed(const Discovery& found) {
@@ -148,7 +152,11 @@ Result<Discovery> discover_feeds(fetch::HttpClient& client, const std::string& g
     url = std::move(plain);
     page = client.fetch({.url = url});
   }
-  if (page.error) return url_error(page.error->kind, url, page.error->message);
+  if (page.error) {
+    // Cut short by HttpClient::cancel(): passed on as it is, so the caller can tell (is_cancelled).
+    if (fetch::HttpClient::is_cancelled(*page.error)) return std::unexpected(*page.error);
+    return url_error(page.error->kind, url, page.error->message);
+  }
   if (!page.ok()) return url_error(ErrorKind::kHttpStatus, url, fmt::format("fetch: HTTP {}", page.status));
 
   Discovery found;
@@ -168,7 +176,7 @@ Result<Discovery> discover_feeds(fetch::HttpClient& client, const std::string& g
     found.page_title = std::move(declared_links.page_title);
     std::vector<Probe> declared;
     for (auto& link : declared_links.feeds) declared.push_back({std::move(link.url), link.comments});
-    probe_all(client, declared, options, found);
+    if (auto cancelled = probe_all(client, declared, options, found)) return std::unexpected(*cancelled);
     if (!has_non_comment_feed(found)) {
       // Declared nothing (or nothing usable): the places blogs usually keep a feed.
       std::unordered_set<std::string> tried{found.page_url, url};
@@ -177,7 +185,7 @@ Result<Discovery> discover_feeds(fetch::HttpClient& client, const std::string& g
       for (auto& u : html::well_known_feed_urls(found.page_url)) {
         if (!tried.contains(u)) guesses.push_back({std::move(u), false, true});
       }
-      probe_all(client, guesses, options, found);
+      if (auto cancelled = probe_all(client, guesses, options, found)) return std::unexpected(*cancelled);
     }
   } else {
     return url_error(ErrorKind::kNotAFeed, url,

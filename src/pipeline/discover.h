@@ -95,6 +95,7 @@ struct DiscoverOptions {
 //   kNetwork, kTimeout, kTooLarge, kHttpStatus  the URL could not be fetched ("fetch: HTTP 404")
 //   kNotAFeed    neither an HTML page nor a feed, or a page where no feed was found ("no feed found at
 //                URL (tried: ...)"; then the message has no "<url>: " before it)
+// A request cut short by client.cancel() gives the client's own error (HttpClient::is_cancelled).
 [[nodiscard]] Result<Discovery> discover_feeds(fetch::HttpClient& client, const std::string& url,
                                                const DiscoverOptions& options = {});
 

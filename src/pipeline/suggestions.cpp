@@ -117,7 +117,17 @@ Result<int> SuggestionWorker::run_once() {
     if (claimed->empty()) return saved;
     for (const auto& suggestion : *claimed) {
       auto finding = discover_suggestion(client_, store_, suggestion, curation_, options_.recent_posts);
-      if (!finding) return saved;  // cancelled: stopping
+      if (!finding) {
+        // Cancelled: the process is stopping. This claim and the ones not started yet go back, so the
+        // next run takes them up at once instead of after their leases.
+        for (const auto& unfinished : *claimed) {
+          if (unfinished.id < suggestion.id) continue;
+          if (auto released = store_.release_suggestion(unfinished.id); !released) {
+            spdlog::warn("suggest: {}", released.error().message);
+          }
+        }
+        return saved;
+      }
       if (auto ok = store_.save_suggestion_finding(suggestion.id, *finding); !ok) {
         // Rejected by an operator while discovery ran: the decision stands.
         if (ok.error().kind != ErrorKind::kConflict) return std::unexpected(ok.error());

@@ -56,7 +56,7 @@ class SuggestionWorker {
   void start();
   // A suggestion was stored: look now.
   void wake();
-  // Stops the thread; a discovery in flight is cancelled and left pending.
+  // Stops the thread; a discovery in flight is cancelled and handed back, pending, for the next run.
   void stop();
   // One pass on the calling thread: claims and discovers every pending suggestion that is due; returns
   // how many findings were saved. Only while the thread is not started (the client is used by one thread).

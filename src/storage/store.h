@@ -831,6 +831,10 @@ class Store {
   // after N attempts") instead: a URL that kills the process cannot loop forever.
   virtual Result<std::vector<Suggestion>> claim_suggestions(TimePoint now, TimePoint lease_until, int limit,
                                                             int max_attempts) = 0;
+  // Hands a claimed suggestion back at once (a discovery cut short because the process is stopping): its
+  // lease is cleared and the claim not counted as an attempt, so the next run takes it up immediately.
+  // Nothing happens to a suggestion that is no longer pending.
+  virtual Result<void> release_suggestion(std::int64_t id) = 0;
   // Saves what discovery found for a pending suggestion. kNotFound for an unknown id; kConflict when it is
   // no longer pending (an operator rejected it meanwhile).
   virtual Result<void> save_suggestion_finding(std::int64_t id, const SuggestionFinding& finding) = 0;

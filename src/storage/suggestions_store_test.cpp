@@ -193,6 +193,25 @@ TEST_F(SuggestionsStoreTest, AClaimWhoseProcessDiedIsTakenAgainAfterARestart) {
   EXPECT_EQ(failed->error, "discovery did not finish after 3 attempts");
 }
 
+// A claim handed back by a worker that is stopping is claimable at once and does not count as an attempt.
+TEST_F(SuggestionsStoreTest, AReleasedClaimIsTakenAgainAtOnceWithoutCountingAnAttempt) {
+  const auto ann = reader("ann@example.org");
+  auto s = suggest(ann, "https://ann.example/", at(0));
+  ASSERT_TRUE(s);
+  ASSERT_EQ(store_->claim_suggestions(at(1), at(4), 10, 3).value().size(), 1u);
+  ASSERT_TRUE(store_->release_suggestion(s->id));
+  EXPECT_EQ(store_->next_suggestion_due().value(), at(0));
+  reopen();
+  auto again = store_->claim_suggestions(at(2), at(5), 10, 3).value();
+  ASSERT_EQ(again.size(), 1u);
+  EXPECT_EQ(again[0].attempts, 1);
+  // Released once decided: nothing changes.
+  ASSERT_TRUE(store_->save_suggestion_finding(s->id, {.status = SuggestionStatus::kFailed, .at = at(3)}));
+  ASSERT_TRUE(store_->release_suggestion(s->id));
+  EXPECT_EQ(store_->suggestion(s->id).value()->status, SuggestionStatus::kFailed);
+  EXPECT_EQ(store_->suggestion(s->id).value()->attempts, 1);
+}
+
 TEST_F(SuggestionsStoreTest, ADeletedAccountLeavesItsSuggestionsWithoutAReader) {
   const auto ann = reader("ann@example.org");
   auto s = suggest(ann, "https://ann.example/", at(0));

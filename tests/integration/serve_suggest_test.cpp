@@ -105,6 +105,44 @@ TEST_F(ServeSuggestTest, ASuggestionAKilledServeLeftPendingIsDiscoveredByTheNext
   EXPECT_EQ(serve.stop(), 0);
 }
 
+// SIGTERM while a discovery waits on a slow blog: serve stops without waiting for it, the suggestion is
+// handed back (pending, no lease, the attempt not counted), and the next serve discovers it at once.
+TEST_F(ServeSuggestTest, ASuggestionCutShortBySigtermIsDiscoveredByTheNextServe) {
+  std::int64_t id = 0;
+  {
+    auto store = longread::storage::open_sqlite_store((dir_ / "longread.db").string());
+    ASSERT_TRUE(store) << store.error().message;
+    auto s = (*store)->add_suggestion(
+        {.url = server_->url("/slow/8/river/index.html"), .now = longread::now_seconds()});
+    ASSERT_TRUE(s) << s.error().message;
+    id = s->id;
+  }
+  {
+    longread::testing::ServeProcess serve(dir_, port_);
+    ASSERT_TRUE(serve.start(environment())) << serve.log();
+    ASSERT_TRUE(eventually([&] {
+      auto s = stored(id);
+      return s && s->attempts == 1;
+    })) << serve.log();
+    EXPECT_EQ(serve.stop(), 0);
+  }
+  auto handed_back = stored(id);
+  ASSERT_TRUE(handed_back);
+  if (handed_back->status == SuggestionStatus::kPending) {
+    EXPECT_EQ(handed_back->attempts, 0);
+  } else {
+    // The slow answer came before the stop (a loaded machine): then it was simply found.
+    EXPECT_EQ(handed_back->status, SuggestionStatus::kFound);
+  }
+  longread::testing::ServeProcess again(dir_, port_);
+  ASSERT_TRUE(again.start(environment())) << again.log();
+  EXPECT_TRUE(eventually([&] {
+    auto s = stored(id);
+    return s && s->status == SuggestionStatus::kFound;
+  })) << again.log();
+  EXPECT_EQ(again.stop(), 0);
+}
+
 TEST_F(ServeSuggestTest, AReadersSuggestionIsDiscoveredInTheBackgroundAndAPrivateOneIsRefused) {
   longread::testing::ServeProcess serve(dir_, port_);
   ASSERT_TRUE(serve.start(environment())) << serve.log();

@@ -2618,6 +2618,10 @@ class SqliteStore final : public Store {
     std::lock_guard lock(writer_mutex_);
     return sqlite::claim_suggestions(*writer_, now, lease_until, limit, max_attempts);
   }
+  Result<void> release_suggestion(std::int64_t id) override {
+    std::lock_guard lock(writer_mutex_);
+    return sqlite::release_suggestion(*writer_, id);
+  }
   Result<void> save_suggestion_finding(std::int64_t id, const SuggestionFinding& finding) override {
     std::lock_guard lock(writer_mutex_);
     return sqlite::save_suggestion_finding(*writer_, id, finding);

@@ -71,6 +71,9 @@ constexpr const char* kSelectClaimableSuggestions =
     " ORDER BY id LIMIT :limit";
 constexpr const char* kLeaseSuggestion =
     "UPDATE blog_suggestions SET lease_until = :lease_until, attempts = attempts + 1 WHERE id = :id";
+constexpr const char* kReleaseSuggestion =
+    "UPDATE blog_suggestions SET lease_until = NULL, attempts = MAX(attempts - 1, 0)"
+    " WHERE id = :id AND status = 'pending' AND lease_until IS NOT NULL";
 constexpr const char* kSelectSuggestionStatus = "SELECT status FROM blog_suggestions WHERE id = :id";
 constexpr const char* kSaveSuggestionFinding =
     "UPDATE blog_suggestions SET status = :status, discovered_at = :at, lease_until = NULL,"
@@ -265,6 +268,14 @@ Result<std::vector<Suggestion>> claim_suggestions(Connection& writer, TimePoint 
     out.push_back(std::move(*s));
   }
   return out;
+}
+
+Result<void> release_suggestion(Connection& writer, std::int64_t id) {
+  auto q = writer.query(kReleaseSuggestion);
+  if (!q) return db_error("cannot release suggestion", q.error());
+  q->bind(":id", id);
+  if (auto ok = q->run(); !ok) return db_error("cannot release suggestion", ok.error());
+  return {};
 }
 
 Result<void> save_suggestion_finding(Connection& writer, std::int64_t id, const SuggestionFinding& finding) {

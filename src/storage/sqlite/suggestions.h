@@ -15,6 +15,7 @@ namespace longread::storage::sqlite {
 Result<Suggestion> add_suggestion(Connection& writer, const NewSuggestion& suggestion);
 Result<std::vector<Suggestion>> claim_suggestions(Connection& writer, TimePoint now, TimePoint lease_until,
                                                   int limit, int max_attempts);
+Result<void> release_suggestion(Connection& writer, std::int64_t id);
 Result<void> save_suggestion_finding(Connection& writer, std::int64_t id, const SuggestionFinding& finding);
 Result<Suggestion> decide_suggestion(Connection& writer, std::int64_t id, const SuggestionDecision& decision);
 Result<std::optional<Suggestion>> suggestion(Connection& db, std::int64_t id);
