@@ -27,6 +27,16 @@ std::string format_rfc3339(TimePoint t);
 // "Thu, 23 May 2024 10:00:00 GMT" (RFC 9110 IMF-fixdate), for HTTP headers and mail Date:.
 std::string format_http_date(TimePoint t);
 
+// ISO 8601 weeks (Monday to Sunday, UTC; week 1 holds the year's first Thursday), which name the weekly
+// newsletter's issues and the pages of the weekly top-five feed.
+// "2024-W21": the week `t` falls in.
+std::string iso_week_key(TimePoint t);
+// Monday 00:00 UTC of the week `t` falls in.
+TimePoint iso_week_start(TimePoint t);
+// The Monday 00:00 UTC that a key such as "2024-W21" names; nullopt for anything else (week 53 only in
+// the years that have one, years 1970 to 9999).
+std::optional<TimePoint> parse_iso_week(std::string_view key);
+
 // Parses any date form found in feeds: RFC 822/1123 (with or without weekday, named or numeric zones,
 // two-digit years, missing seconds), RFC 3339 / ISO 8601 (with or without time, zone, fractions),
 // and a few common broken variants. Returns nullopt when nothing sensible can be read.

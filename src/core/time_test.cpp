@@ -37,5 +37,27 @@ TEST(Time, ParsesCommonForms) {
   EXPECT_EQ(parse_feed_date("garbage"), std::nullopt);
 }
 
+
+// Expected values from Python's date.isocalendar() (an independent implementation of ISO 8601 weeks).
+TEST(Time, IsoWeeksNameAndParseTheWeekAroundADate) {
+  const TimePoint wednesday = from_unix(1'796'169'600);  // Wed 2 Dec 2026
+  EXPECT_EQ(iso_week_key(wednesday), "2026-W49");
+  EXPECT_EQ(iso_week_start(wednesday), from_unix(1'795'996'800));  // Mon 30 Nov 2026
+  const TimePoint sunday = from_unix(1'609'686'000);               // Sun 3 Jan 2021 15:00, still 2020's
+  EXPECT_EQ(iso_week_key(sunday), "2020-W53");
+  EXPECT_EQ(iso_week_start(sunday), from_unix(1'609'113'600));  // Mon 28 Dec 2020
+  EXPECT_EQ(parse_iso_week("2020-W53"), from_unix(1'609'113'600));
+  EXPECT_EQ(parse_iso_week("2026-W49"), from_unix(1'795'996'800));
+  // Every week round-trips through its key.
+  for (TimePoint t = from_unix(1'577'836'800); t < from_unix(1'798'761'600); t += days(3)) {
+    auto parsed = parse_iso_week(iso_week_key(t));
+    ASSERT_TRUE(parsed) << iso_week_key(t);
+    EXPECT_EQ(*parsed, iso_week_start(t)) << iso_week_key(t);
+  }
+  for (std::string_view bad : {"2021-W53", "2026-W00", "2026-W54", "2026-w49", "2026W49", "202-W49x",
+                               "1969-W10", "2026-W4", "2026-W+9", "", "2026-W49 "})
+    EXPECT_FALSE(parse_iso_week(bad)) << bad;
+}
+
 }  // namespace
 }  // namespace longread

@@ -39,16 +39,7 @@ std::string message_id(std::string_view key, std::string_view recipient, std::st
 }  // namespace
 
 std::string issue_key(TimePoint now) {
-  using namespace std::chrono;
-  // ISO 8601 week: the week (Monday to Sunday) with the year's first Thursday is week 1.
-  const sys_days day = floor<days>(now);
-  const weekday wd{day};
-  const int iso_wd = wd.iso_encoding();  // Monday 1 .. Sunday 7
-  const sys_days thursday = day + days(4 - iso_wd);
-  const year_month_day ymd{thursday};
-  const sys_days jan1 = sys_days{ymd.year() / January / 1};
-  const int week = static_cast<int>((thursday - jan1).count() / 7) + 1;
-  return fmt::format("{}-W{:02}", static_cast<int>(ymd.year()), week);
+  return iso_week_key(now);
 }
 
 Result<std::vector<storage::ArticleView>> select_articles(storage::Store& store, TimePoint now, int count) {

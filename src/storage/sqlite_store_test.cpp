@@ -589,6 +589,12 @@ TEST_F(StoreTest, ListingsOrderFilterAndPaginate) {
             (std::vector<std::string>{"Hist one", "Filed under history"}));
   EXPECT_EQ(titles(list({.since = day(-4)})),
             (std::vector<std::string>{"Undated", "Hist one", "Filed under history"}));
+  // `until` is exclusive: Hist one, dated exactly day(-2), is not in [day(-6), day(-2)).
+  EXPECT_EQ(titles(list({.since = day(-6), .until = day(-2)})),
+            (std::vector<std::string>{"Filed under history", "Mid"}));
+  EXPECT_EQ(titles(list({.until = day(-2), .order = ArticleOrder::kTop})),
+            (std::vector<std::string>{"Old", "Mid", "Filed under history"}));
+  EXPECT_EQ(store_->count_articles({.since = day(-6), .until = day(-2)}).value(), 2);
   EXPECT_EQ(titles(list({.exclude_blog_id = prog})), std::vector<std::string>{"Hist one"});
   EXPECT_EQ(titles(list({.limit = 2, .offset = 2})),
             (std::vector<std::string>{"Filed under history", "Mid"}));

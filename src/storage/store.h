@@ -129,6 +129,7 @@ struct ArticleQuery {
   std::optional<std::int64_t> blog_id{};
   std::optional<std::string> category{};
   std::optional<TimePoint> since{};  // only articles dated at or after this (the newsletter's week)
+  std::optional<TimePoint> until{};  // only articles dated before this (a past week of the top-five feed)
   // kTop: rank by the votes cast in the period (votes.created_at), listing only articles that got one
   // then; ties by all-time votes, then newest (Top "this week" / "this month"). The period ends at the
   // last age_period_votes(now): votes older than its start are no longer counted from then on.

@@ -87,6 +87,8 @@ std::string atom_document(const AtomFeed& feed) {
   w.end();
   w.link("self", feed.self, "application/atom+xml");
   w.link("alternate", feed.alternate, "text/html");
+  if (!feed.first.empty()) w.link("first", feed.first, "application/atom+xml");
+  if (!feed.next.empty()) w.link("next", feed.next, "application/atom+xml");
   for (const auto& e : feed.entries) {
     w.start("entry");
     w.element("id", e.id);

@@ -27,6 +27,10 @@ struct AtomFeed {
   std::string author{};     // the feed's author (RFC 4287 4.1.1: required unless every entry has one)
   std::string self{};       // this feed's URL
   std::string alternate{};  // the HTML page the feed follows
+  // RFC 5005 section 3 (paged feeds): each document holds a bounded page of entries, newest first;
+  // "first" is the feed's first page and "next" the page of older entries (empty: none).
+  std::string first{};
+  std::string next{};
   TimePoint updated{};      // the newest entry's date; `now` for an empty feed
   std::vector<AtomEntry> entries{};
 };

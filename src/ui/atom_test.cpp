@@ -58,6 +58,22 @@ TEST(Atom, AnEmptyFeedIsStillAFeed) {
   ASSERT_TRUE(well_formed(xml));
   EXPECT_THAT(xml, HasSubstr("<updated>1970-01-01T00:00:00Z</updated>"));
   EXPECT_THAT(xml, ::testing::Not(HasSubstr("<entry>")));
+  EXPECT_THAT(xml, ::testing::Not(HasSubstr("rel=\"next\"")));
+}
+
+// RFC 5005 section 3: a page links the first page and the next (older) one.
+TEST(Atom, PagedFeedsLinkTheFirstAndNextPages) {
+  const std::string xml = atom_document({.id = "https://l.test/",
+                                         .title = "t",
+                                         .author = "a",
+                                         .self = "https://l.test/feed.atom?after=1-2",
+                                         .alternate = "https://l.test/newest",
+                                         .first = "https://l.test/feed.atom",
+                                         .next = "https://l.test/feed.atom?after=3-4",
+                                         .updated = from_unix(0)});
+  ASSERT_TRUE(well_formed(xml));
+  EXPECT_THAT(xml, HasSubstr("<link rel=\"first\" type=\"application/atom+xml\" href=\"https://l.test/feed.atom\"/>"));
+  EXPECT_THAT(xml, HasSubstr("<link rel=\"next\" type=\"application/atom+xml\" href=\"https://l.test/feed.atom?after=3-4\"/>"));
 }
 
 }  // namespace

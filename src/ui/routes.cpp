@@ -78,12 +78,14 @@ web::Router make_routes(SiteContext& context) {
   routes.get("/top", pages::top);
   routes.get("/blog/{blog}/read/{article}", pages::article);
   routes.get("/blog/{blog}", pages::blog);
+  routes.get("/blog/{blog}/feed.atom", pages::blog_feed);
   routes.get("/category/{slug}", pages::category);
   routes.get("/categories", pages::categories);
   routes.get("/blogs", pages::blogs);
   routes.get("/blogs.opml", pages::blogs_opml);
   routes.get("/feed.atom", pages::site_feed);
   routes.get("/category/{slug}/feed.atom", pages::category_feed);
+  routes.get("/top/feed.atom", pages::top_feed);
   routes.get("/about", pages::about);
   routes.get("/search", pages::search);
   routes.get("/healthz", pages::healthz);

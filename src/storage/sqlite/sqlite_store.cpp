@@ -408,6 +408,7 @@ constexpr const char* kWhereVisible = " WHERE a.visible = 1";
 constexpr const char* kAndBlog = " AND a.blog_id = :blog_id";
 constexpr const char* kAndCategory = " AND a.category = :category";
 constexpr const char* kAndSince = " AND a.display_at >= :since";
+constexpr const char* kAndUntil = " AND a.display_at < :until";
 constexpr const char* kAndNotBlog = " AND a.blog_id <> :exclude_blog_id";
 constexpr const char* kAndNotArticle = " AND a.id <> :exclude_article_id";
 constexpr const char* kAndVoted = " AND a.votes > 0";
@@ -1016,6 +1017,7 @@ std::string listing_sql(const char* select, const ArticleQuery& query, bool with
   if (query.blog_id) sql += kAndBlog;
   if (query.category) sql += kAndCategory;
   if (query.since) sql += kAndSince;
+  if (query.until) sql += kAndUntil;
   if (query.exclude_blog_id) sql += kAndNotBlog;
   if (query.exclude_article_id) sql += kAndNotArticle;
   const bool week = query.vote_period == VotePeriod::kWeek;
@@ -1053,6 +1055,7 @@ void bind_listing_filters(Query& q, const ArticleQuery& query) {
   if (query.blog_id) q.bind(":blog_id", *query.blog_id);
   if (query.category) q.bind(":category", *query.category);
   if (query.since) q.bind(":since", to_unix(*query.since));
+  if (query.until) q.bind(":until", to_unix(*query.until));
   if (query.exclude_blog_id) q.bind(":exclude_blog_id", *query.exclude_blog_id);
   if (query.exclude_article_id) q.bind(":exclude_article_id", *query.exclude_article_id);
 }
@@ -1592,7 +1595,7 @@ class SqliteStore final : public Store {
   Result<std::int64_t> count_articles(const ArticleQuery& query) override {
     auto db = readers_.acquire();
     if (!db) return std::unexpected(db.error());
-    const bool only_blog_or_category = !query.include_junk && !query.since && !query.exclude_blog_id &&
+    const bool only_blog_or_category = !query.include_junk && !query.since && !query.until && !query.exclude_blog_id &&
                                        !query.exclude_article_id && !(query.blog_id && query.category) &&
                                        !query.vote_period && !query.voted_only;
     std::string sql;

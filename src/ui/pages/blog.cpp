@@ -55,6 +55,8 @@ Result<web::Response> blog(View& view, const web::Request& request, const Params
   out.title = name;
   out.description = "Long-form articles from " + name + ".";
   out.path = listing_path(blog_path(id), *start);
+  out.feed_path = blog_path(id) + "/feed.atom";
+  out.feed_title = name + " — " + view.options().site_name;
   out.body =
       html("<h1 class=\"page-title\">{}</h1>\n<p class=\"lede\">{}</p>\n{}{}", text(name),
            join(links, Html::literal("<span class=\"sep\" aria-hidden=\"true\">•</span>")),

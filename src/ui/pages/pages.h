@@ -97,6 +97,8 @@ Result<web::Response> blogs_opml(View& view, const web::Request& request, const 
 // The site's own Atom feeds.
 Result<web::Response> site_feed(View& view, const web::Request& request, const Params& params);
 Result<web::Response> category_feed(View& view, const web::Request& request, const Params& params);
+Result<web::Response> blog_feed(View& view, const web::Request& request, const Params& params);
+Result<web::Response> top_feed(View& view, const web::Request& request, const Params& params);
 // The site's error page for a status and a message safe to show.
 web::Response error(const View& view, int status, std::string_view message);
 

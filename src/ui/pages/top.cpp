@@ -54,6 +54,8 @@ Result<web::Response> top(View& view, const web::Request& request, const Params&
   out.description = "The most voted long-form articles: this week, this month and of all time.";
   out.path = listing_path(base, *start);
   out.nav = "top";
+  out.feed_path = "/top/feed.atom";
+  out.feed_title = "The week’s five best — " + view.options().site_name;
   out.body = html(
       "<h1 class=\"page-title\">{}</h1>\n<nav class=\"periods\" aria-label=\"Period\">{}{}{}</nav>\n{}{}",
       text(heading), tab("week", "/top", "This week"), tab("month", "/top?period=month", "This month"),
