@@ -60,7 +60,8 @@ std::optional<TimePoint> parse_iso_week(std::string_view key) {
   int w = 0;
   const char* end = key.data() + 4;
   if (auto r = std::from_chars(key.data(), end, y); r.ec != std::errc{} || r.ptr != end) return std::nullopt;
-  if (auto r = std::from_chars(key.data() + 6, key.data() + 8, w); r.ec != std::errc{} || r.ptr != key.data() + 8)
+  if (auto r = std::from_chars(key.data() + 6, key.data() + 8, w);
+      r.ec != std::errc{} || r.ptr != key.data() + 8)
     return std::nullopt;
   if (y < 1970 || y > 9999 || w < 1 || w > 53) return std::nullopt;
   const sys_days monday = week_one_monday(year{y}) + days(7 * (w - 1));

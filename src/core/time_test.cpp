@@ -37,7 +37,6 @@ TEST(Time, ParsesCommonForms) {
   EXPECT_EQ(parse_feed_date("garbage"), std::nullopt);
 }
 
-
 // Expected values from Python's date.isocalendar() (an independent implementation of ISO 8601 weeks).
 TEST(Time, IsoWeeksNameAndParseTheWeekAroundADate) {
   const TimePoint wednesday = from_unix(1'796'169'600);  // Wed 2 Dec 2026

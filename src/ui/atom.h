@@ -31,7 +31,7 @@ struct AtomFeed {
   // "first" is the feed's first page and "next" the page of older entries (empty: none).
   std::string first{};
   std::string next{};
-  TimePoint updated{};      // the newest entry's date; `now` for an empty feed
+  TimePoint updated{};  // the newest entry's date; `now` for an empty feed
   std::vector<AtomEntry> entries{};
 };
 

@@ -72,8 +72,13 @@ TEST(Atom, PagedFeedsLinkTheFirstAndNextPages) {
                                          .next = "https://l.test/feed.atom?after=3-4",
                                          .updated = from_unix(0)});
   ASSERT_TRUE(well_formed(xml));
-  EXPECT_THAT(xml, HasSubstr("<link rel=\"first\" type=\"application/atom+xml\" href=\"https://l.test/feed.atom\"/>"));
-  EXPECT_THAT(xml, HasSubstr("<link rel=\"next\" type=\"application/atom+xml\" href=\"https://l.test/feed.atom?after=3-4\"/>"));
+  EXPECT_THAT(
+      xml,
+      HasSubstr("<link rel=\"first\" type=\"application/atom+xml\" href=\"https://l.test/feed.atom\"/>"));
+  EXPECT_THAT(
+      xml,
+      HasSubstr(
+          "<link rel=\"next\" type=\"application/atom+xml\" href=\"https://l.test/feed.atom?after=3-4\"/>"));
 }
 
 }  // namespace

@@ -116,12 +116,15 @@ class FeedsTest : public ::testing::Test {
       for (const auto& e : feed->entries) titles.push_back(e.title);
       pages.push_back(titles);
       // Every page names its own URL and the first page (RFC 5005 section 3).
-      EXPECT_THAT(res.body, HasSubstr("<link rel=\"self\" type=\"application/atom+xml\" href=\"https://longread.test" +
-                                      target + "\"/>"));
-      EXPECT_THAT(res.body, HasSubstr("<link rel=\"first\" type=\"application/atom+xml\" href=\"https://longread.test" +
-                                      path + "\"/>"));
+      EXPECT_THAT(res.body,
+                  HasSubstr("<link rel=\"self\" type=\"application/atom+xml\" href=\"https://longread.test" +
+                            target + "\"/>"));
+      EXPECT_THAT(res.body,
+                  HasSubstr("<link rel=\"first\" type=\"application/atom+xml\" href=\"https://longread.test" +
+                            path + "\"/>"));
       std::smatch next;
-      static const std::regex kNext(R"re(<link rel="next" type="application/atom\+xml" href="https://longread\.test([^"]+)"/>)re");
+      static const std::regex kNext(
+          R"re(<link rel="next" type="application/atom\+xml" href="https://longread\.test([^"]+)"/>)re");
       target = std::regex_search(res.body, next, kNext) ? next[1].str() : std::string();
     }
     return pages;
@@ -178,7 +181,9 @@ TEST_F(FeedsTest, ListingFeedsArePagedAndReachEveryArticleOnce) {
   // An article added while a reader pages through does not shift the pages that follow (keyset paging).
   auto first = get("/feed.atom");
   std::smatch next;
-  ASSERT_TRUE(std::regex_search(first.body, next, std::regex(R"re(rel="next" type="application/atom\+xml" href="https://longread\.test([^"]+)")re")));
+  ASSERT_TRUE(std::regex_search(
+      first.body, next,
+      std::regex(R"re(rel="next" type="application/atom\+xml" href="https://longread\.test([^"]+)")re")));
   const std::string second_page = next[1].str();
   const auto before = feed::parse_feed(get(second_page).body).value().entries.size();
   save(quiet, {article("fresh", now_)});
@@ -207,7 +212,8 @@ TEST_F(FeedsTest, TheWeeklyTopFeedHasOneWeekPerDocument) {
   const TimePoint three_weeks_ago = this_week - days(21);
   std::vector<model::Article> articles;
   // Last week: seven articles; "l<i>" gets i votes.
-  for (int i = 0; i < 7; ++i) articles.push_back(article("l" + std::to_string(i), last_week + hours(20 * i + 1)));
+  for (int i = 0; i < 7; ++i)
+    articles.push_back(article("l" + std::to_string(i), last_week + hours(20 * i + 1)));
   // As many votes as l6 but older: ties go to the newer article.
   articles.push_back(article("tie", last_week + hours(2)));
   // This week (not complete yet, so not in the feed) and three weeks ago; two weeks ago is empty.
@@ -232,7 +238,8 @@ TEST_F(FeedsTest, TheWeeklyTopFeedHasOneWeekPerDocument) {
 
   const auto pages = walk("/top/feed.atom");
   ASSERT_EQ(pages.size(), 3u);
-  EXPECT_EQ(pages[0], (std::vector<std::string>{"Essay l6", "Essay tie", "Essay l5", "Essay l4", "Essay l3"}));
+  EXPECT_EQ(pages[0],
+            (std::vector<std::string>{"Essay l6", "Essay tie", "Essay l5", "Essay l4", "Essay l3"}));
   EXPECT_TRUE(pages[1].empty());  // a week without articles is an empty page, and the walk goes on
   EXPECT_EQ(pages[2], (std::vector<std::string>{"Essay old-b", "Essay old-a"}));
 

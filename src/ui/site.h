@@ -41,7 +41,7 @@ struct SiteOptions {
   std::size_t max_connections = 4096;
   std::size_t max_connections_per_client = 128;
   std::vector<std::string> trusted_proxies{};
-  int page_size = 25;    // articles per listing page
+  int page_size = 25;       // articles per listing page
   int feed_page_size = 50;  // entries per Atom feed document; older ones are on rel="next" pages
   int per_blog_cap = 2;  // at most this many of one blog per page of Hot and a category (0: no cap)
   // Readers' flags (moderation.*): the distinct flags that hide an article until an operator decides, and

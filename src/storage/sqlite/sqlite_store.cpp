@@ -1595,9 +1595,10 @@ class SqliteStore final : public Store {
   Result<std::int64_t> count_articles(const ArticleQuery& query) override {
     auto db = readers_.acquire();
     if (!db) return std::unexpected(db.error());
-    const bool only_blog_or_category = !query.include_junk && !query.since && !query.until && !query.exclude_blog_id &&
-                                       !query.exclude_article_id && !(query.blog_id && query.category) &&
-                                       !query.vote_period && !query.voted_only;
+    const bool only_blog_or_category = !query.include_junk && !query.since && !query.until &&
+                                       !query.exclude_blog_id && !query.exclude_article_id &&
+                                       !(query.blog_id && query.category) && !query.vote_period &&
+                                       !query.voted_only;
     std::string sql;
     if (!only_blog_or_category) {
       sql = listing_sql(kCountListedArticles, query, false);

@@ -48,7 +48,8 @@ AtomEntry entry_for(const View& view, const storage::ArticleView& v) {
   };
 }
 
-AtomFeed feed_head(const View& view, const FeedSpec& spec, const std::vector<storage::ArticleView>& articles) {
+AtomFeed feed_head(const View& view, const FeedSpec& spec,
+                   const std::vector<storage::ArticleView>& articles) {
   const SiteOptions& opts = view.options();
   AtomFeed feed;
   feed.id = opts.base_url + spec.page;
@@ -137,13 +138,13 @@ Result<web::Response> blog_feed(View& view, const web::Request& request, const P
   if (!found) return std::unexpected(found.error());
   if (!*found) return fail(ErrorKind::kNotFound, "ui: no blog " + std::to_string(id), "No such blog.");
   const std::string name = blog_display_name((*found)->title, (*found)->site_url);
-  return listing_feed(view, request,
-                      {.query = {.blog_id = id},
-                       .path = blog_path(id) + "/feed.atom",
-                       .page = blog_path(id),
-                       .title = name + " — " + view.options().site_name,
-                       .subtitle = "Long-form articles from " + name + ", as curated by " +
-                                   view.options().site_name + "."});
+  return listing_feed(
+      view, request,
+      {.query = {.blog_id = id},
+       .path = blog_path(id) + "/feed.atom",
+       .page = blog_path(id),
+       .title = name + " — " + view.options().site_name,
+       .subtitle = "Long-form articles from " + name + ", as curated by " + view.options().site_name + "."});
 }
 
 // One ISO week per document: the five articles dated in that week with the most votes (ties: newest
