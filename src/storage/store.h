@@ -354,6 +354,34 @@ struct SavedArticle {
   std::optional<TimePoint> read_at{};
 };
 
+// A link on a reader's reading list that is not an article of the site: imported from another service
+// (Pocket, Instapaper, a browser's bookmarks) and matching no article here.
+struct SavedLink {
+  std::int64_t id = 0;
+  std::string url{};
+  std::string title{};
+  TimePoint saved_at{};
+  std::optional<TimePoint> read_at{};
+};
+
+// A link to import into a reading list (Store::import_reading_list).
+struct ImportedLink {
+  std::string url{};
+  std::string title{};
+  std::optional<TimePoint> saved_at{};  // when the other service saved it; later than now counts as now
+  bool read = false;
+};
+
+struct ImportSummary {
+  int articles = 0;    // joined the reading list as an article of the site
+  int links = 0;       // kept as plain saved links
+  int already = 0;     // were on the list already (left as they were)
+  int over_limit = 0;  // not kept: the reader has kMaxSavedLinks plain links
+};
+
+// Plain saved links one reader may keep.
+inline constexpr int kMaxSavedLinks = 50000;
+
 struct Subscriber {
   std::int64_t id = 0;
   std::string email{};
@@ -734,6 +762,26 @@ class Store {
   virtual Result<std::int64_t> reading_list_unread(std::int64_t /*reader_id*/) {
     return unsupported("reading_list_unread");
   }
+
+  // --- a portable reading list: plain saved links and the private feed's token.
+  // Imports `links` in one transaction. A link naming a visible article (by its exact link, or the same
+  // with http/https swapped or a trailing slash added or dropped) joins the reading list as that article;
+  // any other is kept as a SavedLink. What is already on the list stays as it is.
+  virtual Result<ImportSummary> import_reading_list(std::int64_t reader_id,
+                                                    const std::vector<ImportedLink>& links,
+                                                    TimePoint now) = 0;
+  // Newest saved first.
+  virtual Result<std::vector<SavedLink>> saved_links(std::int64_t reader_id, int limit, int offset) = 0;
+  // kNotFound when the link is not the reader's.
+  virtual Result<void> set_saved_link_read(std::int64_t reader_id, std::int64_t link_id, bool read,
+                                           TimePoint now) = 0;
+  virtual Result<void> remove_saved_link(std::int64_t reader_id, std::int64_t link_id) = 0;
+  // The secret token of the reader's reading-list feed (nullopt: none made yet).
+  virtual Result<std::optional<std::string>> reading_list_feed_token(std::int64_t reader_id) = 0;
+  // Replaces the token (a new one, or nullopt to turn the feed off): the old URL stops working at once.
+  virtual Result<void> set_reading_list_feed_token(std::int64_t reader_id,
+                                                   std::optional<std::string> token) = 0;
+  virtual Result<std::optional<std::int64_t>> reader_by_reading_list_feed_token(std::string_view token) = 0;
 
   // Newsletter subscribers. add_subscriber is idempotent (an existing address keeps its state; a
   // previously unsubscribed one becomes pending again).

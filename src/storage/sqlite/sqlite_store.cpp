@@ -32,6 +32,7 @@
 #include "storage/sqlite/article_body.h"
 #include "storage/sqlite/handles.h"
 #include "storage/sqlite/moderation.h"
+#include "storage/sqlite/saved_links.h"
 #include "storage/sqlite/search_rank.h"
 #include "storage/sqlite/suggestions.h"
 #include "storage/store.h"
@@ -2349,6 +2350,48 @@ class SqliteStore final : public Store {
     auto row = q->step();
     if (!row) return db_error("cannot count reading list", row.error());
     return q->int64(0);
+  }
+
+  // --- the portable reading list (saved_links.cpp)
+  Result<ImportSummary> import_reading_list(std::int64_t reader_id, const std::vector<ImportedLink>& links,
+                                            TimePoint now) override {
+    std::lock_guard lock(writer_mutex_);
+    return sqlite::import_reading_list(*writer_, reader_id, links, now);
+  }
+
+  Result<std::vector<SavedLink>> saved_links(std::int64_t reader_id, int limit, int offset) override {
+    auto db = readers_.acquire();
+    if (!db) return std::unexpected(db.error());
+    return sqlite::saved_links(**db, reader_id, limit, offset);
+  }
+
+  Result<void> set_saved_link_read(std::int64_t reader_id, std::int64_t link_id, bool read,
+                                   TimePoint now) override {
+    std::lock_guard lock(writer_mutex_);
+    return sqlite::set_saved_link_read(*writer_, reader_id, link_id, read, now);
+  }
+
+  Result<void> remove_saved_link(std::int64_t reader_id, std::int64_t link_id) override {
+    std::lock_guard lock(writer_mutex_);
+    return sqlite::remove_saved_link(*writer_, reader_id, link_id);
+  }
+
+  Result<std::optional<std::string>> reading_list_feed_token(std::int64_t reader_id) override {
+    auto db = readers_.acquire();
+    if (!db) return std::unexpected(db.error());
+    return sqlite::reading_list_feed_token(**db, reader_id);
+  }
+
+  Result<void> set_reading_list_feed_token(std::int64_t reader_id,
+                                           std::optional<std::string> token) override {
+    std::lock_guard lock(writer_mutex_);
+    return sqlite::set_reading_list_feed_token(*writer_, reader_id, token);
+  }
+
+  Result<std::optional<std::int64_t>> reader_by_reading_list_feed_token(std::string_view token) override {
+    auto db = readers_.acquire();
+    if (!db) return std::unexpected(db.error());
+    return sqlite::reader_by_reading_list_feed_token(**db, token);
   }
 
   Result<Subscriber> add_subscriber(std::string_view email, TimePoint now) override {
