@@ -119,6 +119,8 @@ Result<std::unique_ptr<web::Server>> make_server(Site& site, bool handle_signals
   options.max_connections = site.options().max_connections;
   options.max_connections_per_client = site.options().max_connections_per_client;
   options.trusted_proxies = site.options().trusted_proxies;
+  // A reading-list export from another service can be a few megabytes.
+  options.upload_paths = {"/reading-list/import"};
   if (site.options().on_response) {
     // Labelled by route pattern, never by path: a client inventing paths cannot grow the label set.
     options.on_response = [&site](const web::Request* request, int status, double seconds) {

@@ -337,13 +337,25 @@ struct Server::Impl {
     }
   }
 
+  // A POST to one of ServerOptions::upload_paths, told from its header alone.
+  [[nodiscard]] bool is_upload(const http::request<http::string_body>& header) const {
+    if (header.method() != http::verb::post || options.upload_paths.empty()) return false;
+    const std::string_view target(header.target().data(), header.target().size());
+    const std::string_view path = target.substr(0, target.find('?'));
+    return std::find(options.upload_paths.begin(), options.upload_paths.end(), path) !=
+           options.upload_paths.end();
+  }
+
   net::awaitable<void> session(std::shared_ptr<Connection> conn, std::uint64_t id) {
     beast::flat_buffer buffer(kReadBufferLimit);
     try {
       for (int served = 0;; ++served) {
         http::request_parser<http::string_body> parser;
         parser.header_limit(static_cast<std::uint32_t>(options.header_limit));
-        parser.body_limit(options.body_limit);
+        // Content-Length is checked against the limit when the header ends, so the header is read under
+        // the larger of the two limits; once it names its path, any other request is held to body_limit.
+        parser.body_limit(
+            std::max(options.body_limit, options.upload_paths.empty() ? 0 : options.upload_body_limit));
         beast::error_code ec;
         conn->stream.expires_after(options.read_timeout);
         // The header first: its framing is checked before a byte of the body is read.
@@ -353,6 +365,13 @@ struct Server::Impl {
           spdlog::debug("http client={} ambiguous request framing (Transfer-Encoding)", conn->peer);
           co_await send_error_and_close(*conn, 400, 11);
           break;
+        }
+        if (!ec && !parser.is_done() && !is_upload(parser.get())) {
+          if (parser.content_length() && *parser.content_length() > options.body_limit) {
+            co_await send_error_and_close(*conn, 413, 11);
+            break;
+          }
+          parser.body_limit(options.body_limit);  // a chunked body counts against it as it arrives
         }
         if (!ec && !parser.is_done()) {
           co_await http::async_read(conn->stream, buffer, parser,

@@ -36,6 +36,10 @@ struct ServerOptions {
   std::chrono::seconds write_timeout{30};
   std::size_t header_limit = 16 * 1024;
   std::size_t body_limit = 1024 * 1024;
+  // POST requests to these paths (the target without its query) may carry up to `upload_body_limit`
+  // bytes: a file upload. Every other request stays within `body_limit`.
+  std::vector<std::string> upload_paths{};
+  std::size_t upload_body_limit = 8 * 1024 * 1024;
   int max_requests_per_connection = 100000;
   bool handle_signals = true;  // SIGINT/SIGTERM call stop()
   bool access_log = true;      // one info line per request: method, path, status, bytes, duration_ms

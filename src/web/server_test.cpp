@@ -414,5 +414,34 @@ TEST(ServerCreateTest, RejectsBadListenAndBusyPort) {
   EXPECT_FALSE(Server::create(options, app, page).has_value());
 }
 
+// Bodies are bounded: body_limit everywhere, upload_body_limit only for a POST to an upload path, told
+// from the header before a byte of the body is read.
+TEST_F(ServerTest, UploadPathsAloneTakeLargerBodies) {
+  ServerOptions options = default_options();
+  options.body_limit = 1000;
+  options.upload_paths = {"/body"};
+  options.upload_body_limit = 5000;
+  restart(options);
+  auto post = [&](std::string_view target, std::size_t bytes) {
+    auto client = Client::connect(port_);
+    EXPECT_TRUE(client);
+    auto res = client->request("POST", target, {{"Content-Type", "text/plain"}}, std::string(bytes, 'b'));
+    EXPECT_TRUE(res) << target;
+    return res ? res->status : 0;
+  };
+  EXPECT_EQ(post("/body", 4000), 200);
+  EXPECT_EQ(post("/body?x=1", 4000), 200);
+  EXPECT_EQ(post("/body", 6000), 413);
+  EXPECT_EQ(post("/echo", 1500), 413);  // not an upload path
+  EXPECT_EQ(post("/echo", 900), 200);
+  // A chunked body has no length up front: it is counted as it arrives.
+  auto chunked = testing::raw_exchange(port_,
+                                       "POST /echo HTTP/1.1\r\nHost: t\r\nTransfer-Encoding: chunked\r\n\r\n"
+                                       "5dc\r\n" +
+                                           std::string(1500, 'c') + "\r\n0\r\n\r\n");
+  ASSERT_TRUE(chunked);
+  EXPECT_EQ(chunked->substr(0, 12), "HTTP/1.1 413") << *chunked;
+}
+
 }  // namespace
 }  // namespace longread::web
