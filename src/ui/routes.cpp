@@ -110,6 +110,12 @@ web::Router make_routes(SiteContext& context) {
   routes.post("/articles/{id}/flag", pages::flag, pages::flag_bad_token);
   routes.post("/articles/{id}/unflag", pages::unflag, pages::flag_bad_token);
   routes.get("/reading-list", pages::reading_list);
+  // Before "/reading-list/{id}", which would take "feed" and "import" for ids.
+  routes.get("/reading-list/export/{format}", pages::reading_list_export);
+  routes.get("/reading-list/feed.atom", pages::reading_list_feed);
+  routes.post("/reading-list/feed", pages::reading_list_feed_change, pages::account_change_bad_token);
+  routes.post("/reading-list/import", pages::reading_list_import, pages::account_change_bad_token);
+  routes.post("/reading-list/links/{id}", pages::saved_link_change, pages::account_change_bad_token);
   routes.post("/reading-list/{id}", pages::reading_list_change, pages::reading_list_bad_token);
   routes.get("/newsletter", pages::newsletter_form);
   routes.post("/newsletter", pages::subscribe, pages::subscribe_bad_token);

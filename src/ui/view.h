@@ -26,6 +26,7 @@ struct SiteContext {
   AssetTable assets;
   std::unique_ptr<accounts::Accounts> accounts;                         // readers
   accounts::RateLimiter newsletter_limiter{10, std::chrono::hours(1)};  // subscriptions per client
+  accounts::RateLimiter import_limiter{10, std::chrono::hours(1)};      // reading-list imports per reader
   // Password-reset lookups and mails, off the request's thread (set when the site sends account mail).
   // Last, so it finishes (and stops using the rest) before the members above go.
   std::unique_ptr<BackgroundWork> mail_work{};

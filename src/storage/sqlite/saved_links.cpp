@@ -80,17 +80,21 @@ Result<ImportSummary> import_reading_list(Connection& writer, std::int64_t reade
   ImportSummary summary;
   for (const ImportedLink& link : links) {
     const TimePoint saved_at = link.saved_at ? std::min(*link.saved_at, now) : now;
-    const std::optional<std::int64_t> read_at =
-        link.read ? std::optional<std::int64_t>(to_unix(now)) : std::nullopt;
+    // Read in the other service: read here from the import on.
+    auto bind_read_at = [&](Query& q) {
+      if (link.read) {
+        q.bind(":read_at", to_unix(now));
+      } else {
+        q.bind_null(":read_at");
+      }
+    };
     auto article = article_by_link(writer, link.url);
     if (!article) return std::unexpected(article.error());
     if (*article) {
       auto q = writer.query(kSaveImportedArticle);
       if (!q) return db_error("cannot import reading list", q.error());
-      q->bind(":reader_id", reader_id)
-          .bind(":article_id", **article)
-          .bind(":saved_at", to_unix(saved_at))
-          .bind(":read_at", read_at);
+      q->bind(":reader_id", reader_id).bind(":article_id", **article).bind(":saved_at", to_unix(saved_at));
+      bind_read_at(*q);
       if (auto ok = q->run(); !ok) return db_error("cannot import reading list", ok.error());
       ++(writer.changes() > 0 ? summary.articles : summary.already);
       continue;
@@ -104,8 +108,8 @@ Result<ImportSummary> import_reading_list(Connection& writer, std::int64_t reade
     q->bind(":reader_id", reader_id)
         .bind(":url", link.url)
         .bind(":title", link.title)
-        .bind(":saved_at", to_unix(saved_at))
-        .bind(":read_at", read_at);
+        .bind(":saved_at", to_unix(saved_at));
+    bind_read_at(*q);
     if (auto ok = q->run(); !ok) return db_error("cannot import reading list", ok.error());
     if (writer.changes() > 0) {
       ++summary.links;

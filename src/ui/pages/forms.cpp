@@ -7,11 +7,20 @@
 
 #include "core/strings.h"
 #include "pages/pages.h"
+#include "web/multipart.h"
 
 namespace longread::ui::pages {
 
 Result<web::Fields> parse_form(const web::Request& request) {
   const auto type = request.header("Content-Type").value_or("");
+  if (const auto boundary = web::multipart_boundary(type)) {
+    // A form with a file input (the reading-list import): each part a field, a file's bytes its value.
+    auto parts = web::parse_multipart(request.body, *boundary);
+    if (!parts) return std::unexpected(parts.error());
+    web::Fields fields;
+    for (auto& part : *parts) fields.emplace_back(std::move(part.name), std::move(part.value));
+    return fields;
+  }
   if (!type.empty() && !to_lower_ascii(type).starts_with("application/x-www-form-urlencoded")) {
     return fail(ErrorKind::kInvalidInput, "ui: form is not urlencoded",
                 "The form was sent in an unknown encoding.");

@@ -44,6 +44,15 @@ Result<web::Response> flag(View& view, const web::Request& request, const Params
 Result<web::Response> unflag(View& view, const web::Request& request, const Params& params);
 Result<web::Response> reading_list(View& view, const web::Request& request, const Params& params);
 Result<web::Response> reading_list_change(View& view, const web::Request& request, const Params& params);
+// The portable reading list (reading_list_portable.cpp).
+Result<web::Response> reading_list_export(View& view, const web::Request& request, const Params& params);
+Result<web::Response> reading_list_feed(View& view, const web::Request& request, const Params& params);
+Result<web::Response> reading_list_feed_change(View& view, const web::Request& request, const Params& params);
+Result<web::Response> reading_list_import(View& view, const web::Request& request, const Params& params);
+Result<web::Response> saved_link_change(View& view, const web::Request& request, const Params& params);
+// Sections of /reading-list: the reader's plain saved links (empty when none), and export, feed and import.
+Html saved_links_section(View& view);
+Html portability_section(View& view);
 Result<web::Response> newsletter_form(View& view, const web::Request& request, const Params& params);
 Result<web::Response> subscribe(View& view, const web::Request& request, const Params& params);
 Result<web::Response> confirm_subscription(View& view, const web::Request& request, const Params& params);

@@ -57,12 +57,13 @@ Result<web::Response> reading_list(View& view, const web::Request& request, cons
   out.path = "/reading-list";
   out.nav = "reading-list";
   out.body =
-      html("<h1 class=\"page-title\">Reading list</h1>\n{}",
+      html("<h1 class=\"page-title\">Reading list</h1>\n{}{}{}",
            saved->empty()
                ? Html::literal("<p class=\"empty\">Nothing saved yet. Press <kbd>alt</kbd>+<kbd>a</kbd> "
                                "on an article, or use its &ldquo;Add to reading list&rdquo; "
                                "button.</p>\n")
-               : html("<ol class=\"items reading-list\">\n{}</ol>\n", items));
+               : html("<ol class=\"items reading-list\">\n{}</ol>\n", items),
+           saved_links_section(view), portability_section(view));
   return view.render(out);
 }
 
