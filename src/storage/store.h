@@ -382,6 +382,50 @@ struct ImportSummary {
 // Plain saved links one reader may keep.
 inline constexpr int kMaxSavedLinks = 50000;
 
+// --- feed apps over the Google Reader API (migration 0023).
+// An app password: a reader's second password for one app, stored as an Argon2id hash and revocable.
+struct AppPassword {
+  std::int64_t id = 0;
+  std::string name{};
+  std::string password_hash{};
+  TimePoint created_at{};
+  std::optional<TimePoint> last_used_at{};  // the last ClientLogin with it
+};
+inline constexpr int kMaxAppPasswords = 10;
+
+// A token ClientLogin hands an app (only its hash is stored).
+struct ApiTokenRecord {
+  std::string token_hash{};
+  std::int64_t app_password_id = 0;
+  std::int64_t reader_id = 0;
+  TimePoint created_at{};
+  TimePoint expires_at{};
+};
+
+// Which of the site's articles an app asks for, with one reader's read and starred marks (a stream of
+// the Google Reader API). Newest first by the article's date unless `oldest_first`.
+struct StreamQuery {
+  std::optional<std::int64_t> blog_id{};
+  std::optional<std::string> category{};
+  bool starred_only = false;              // on the reader's reading list
+  std::optional<bool> read{};             // only read (true) or only unread (false) articles
+  std::optional<TimePoint> newer_than{};  // dated at or after
+  std::optional<TimePoint> older_than{};  // dated before
+  bool oldest_first = false;
+  int limit = 20;
+  std::string after{};  // StreamPage::next of the page before; kInvalidInput when forged
+};
+struct StreamItem {
+  ArticleView view{};
+  TimePoint display_at{};  // the date the stream is ordered by
+  bool read = false;
+  bool starred = false;  // on the reading list
+};
+struct StreamPage {
+  std::vector<StreamItem> items{};
+  std::string next{};  // empty: no more
+};
+
 struct Subscriber {
   std::int64_t id = 0;
   std::string email{};
@@ -782,6 +826,31 @@ class Store {
   virtual Result<void> set_reading_list_feed_token(std::int64_t reader_id,
                                                    std::optional<std::string> token) = 0;
   virtual Result<std::optional<std::int64_t>> reader_by_reading_list_feed_token(std::string_view token) = 0;
+
+  // --- feed apps (the Google Reader API): app passwords, their tokens, read state.
+  // kConflict when the reader has kMaxAppPasswords already.
+  virtual Result<std::int64_t> add_app_password(std::int64_t reader_id, std::string_view name,
+                                                std::string_view password_hash, TimePoint now) = 0;
+  // The reader's app passwords, newest first, with their hashes.
+  virtual Result<std::vector<AppPassword>> app_passwords(std::int64_t reader_id) = 0;
+  // Its tokens stop working with it. kNotFound when it is not the reader's.
+  virtual Result<void> revoke_app_password(std::int64_t reader_id, std::int64_t app_password_id) = 0;
+  // Stores a token (and notes the app password's use); tokens expired by `token.created_at` are dropped.
+  virtual Result<void> add_api_token(const ApiTokenRecord& token) = 0;
+  // The reader of a live token, else nullopt.
+  virtual Result<std::optional<std::int64_t>> api_token_reader(std::string_view token_hash, TimePoint now) = 0;
+  // A page of a stream. An article is read when the reader marked it so, or when it is dated before a
+  // horizon set by mark_stream_read (its blog's or every blog's) and was not kept unread since.
+  virtual Result<StreamPage> reader_stream(std::int64_t reader_id, const StreamQuery& query) = 0;
+  // The visible articles among `article_ids`, with the reader's marks, in the order asked.
+  virtual Result<std::vector<StreamItem>> reader_items(std::int64_t reader_id,
+                                                       const std::vector<std::int64_t>& article_ids) = 0;
+  // Marks the visible articles among `article_ids` read or unread; returns how many there were.
+  virtual Result<int> set_articles_read(std::int64_t reader_id, const std::vector<std::int64_t>& article_ids,
+                                        bool read, TimePoint now) = 0;
+  // Every article of a blog (nullopt: of every blog) dated before `before` becomes read, in one row.
+  virtual Result<void> mark_stream_read(std::int64_t reader_id, std::optional<std::int64_t> blog_id,
+                                        TimePoint before, TimePoint now) = 0;
 
   // Newsletter subscribers. add_subscriber is idempotent (an existing address keeps its state; a
   // previously unsubscribed one becomes pending again).

@@ -30,8 +30,10 @@
 #include "core/strings.h"
 #include "storage/migrations.h"
 #include "storage/sqlite/article_body.h"
+#include "storage/sqlite/article_rows.h"
 #include "storage/sqlite/handles.h"
 #include "storage/sqlite/moderation.h"
+#include "storage/sqlite/reader_api.h"
 #include "storage/sqlite/saved_links.h"
 #include "storage/sqlite/search_rank.h"
 #include "storage/sqlite/suggestions.h"
@@ -41,6 +43,8 @@ namespace longread::storage {
 namespace {
 
 using sqlite::BodyDictionaries;
+using sqlite::kArticleColumnCount;
+using sqlite::read_article_view;
 using sqlite::Connection;
 using sqlite::Query;
 using sqlite::Transaction;
@@ -370,18 +374,6 @@ constexpr const char* kCountVisibleInBlog = "SELECT visible_articles FROM blogs 
 constexpr const char* kCountVisibleInCategory =
     "SELECT visible_articles FROM categories WHERE slug = :category";
 
-// Listings read every article field except the three big ones (summary_html, content_html, text), which
-// only the article page needs: a page of 30 would otherwise carry megabytes. Same column positions as the
-// full form, so one row reader serves both. The excerpt is in the compressed body (migration 0021): one
-// decompression per listed row, ~15 us (docs/perf.md, "Compact store").
-#define LONGREAD_ARTICLE_COLUMNS_HEAD \
-  "a.id, a.blog_id, a.guid, a.title, a.link, a.author, a.published, a.updated, a.undated,"
-#define LONGREAD_ARTICLE_COLUMNS_TAIL                                                                  \
-  " a.first_seen, a.content_hash, longread_body_part_or_empty(a.body, 3, a.excerpt), a.word_count, "   \
-  "a.reading_minutes, a.category, a.junk,"                                                             \
-  " a.junk_reason, a.duplicate_of, a.keep_override, a.full_text_fetched, a.simhash, a.votes, a.score," \
-  " a.truncated, a.rank_prior, b.title, b.site_url, b.category, a.full_text_error"
-#define LONGREAD_ARTICLE_FROM " FROM articles a JOIN blogs b ON b.id = a.blog_id"
 
 constexpr const char* kSelectFullArticle =
     "SELECT " LONGREAD_ARTICLE_COLUMNS_HEAD
@@ -401,7 +393,6 @@ constexpr const char* kSelectListedByMonth =
     "SELECT " LONGREAD_ARTICLE_COLUMNS_HEAD " '', '', ''," LONGREAD_ARTICLE_COLUMNS_TAIL
     ", a.display_at, a.votes_month" LONGREAD_ARTICLE_FROM;
 constexpr const char* kCountListedArticles = "SELECT COUNT(*) FROM articles a";
-constexpr int kArticleColumnCount = 32;
 
 // ArticleQuery filters, appended (as text without values) to the two statements above.
 constexpr const char* kWhereAll = " WHERE 1 = 1";
@@ -794,43 +785,6 @@ model::Blog read_blog(const Query& q) {
   return b;
 }
 
-ArticleView read_article_view(const Query& q) {
-  ArticleView v;
-  model::Article& a = v.article;
-  a.id = q.int64(0);
-  a.blog_id = q.int64(1);
-  a.guid = q.text(2);
-  a.title = q.text(3);
-  a.link = q.text(4);
-  a.author = q.text(5);
-  a.published = optional_time(q, 6);
-  a.updated = optional_time(q, 7);
-  a.undated = q.int64(8) != 0;
-  a.summary_html = q.text(9);
-  a.content_html = q.text(10);
-  a.text = q.text(11);
-  a.first_seen = from_unix(q.int64(12));
-  a.content_hash = q.text(13);
-  a.excerpt = q.text(14);
-  a.word_count = q.integer(15);
-  a.reading_minutes = q.integer(16);
-  a.category = q.text(17);
-  a.junk = q.int64(18) != 0;
-  a.junk_reason = q.text(19);
-  a.duplicate_of = q.optional_int64(20);
-  if (!q.is_null(21)) a.keep_override = q.int64(21) != 0;
-  a.full_text_fetched = q.int64(22) != 0;
-  a.simhash = std::bit_cast<std::uint64_t>(q.int64(23));
-  a.votes = q.integer(24);
-  a.score = q.real(25);
-  a.truncated = q.int64(26) != 0;
-  a.rank_prior = q.real(27);
-  v.blog_title = q.text(28);
-  v.blog_site_url = q.text(29);
-  v.blog_category = q.text(30);
-  a.full_text_error = q.text(31);
-  return v;
-}
 
 // Turns what a reader typed into FTS5 strings that cannot be a syntax error: every whitespace-separated
 // word becomes a quoted string (inner quotes doubled, https://sqlite.org/fts5.html#fts5_strings), and the
@@ -2392,6 +2346,60 @@ class SqliteStore final : public Store {
     auto db = readers_.acquire();
     if (!db) return std::unexpected(db.error());
     return sqlite::reader_by_reading_list_feed_token(**db, token);
+  }
+
+  // --- feed apps (reader_api.cpp)
+  Result<std::int64_t> add_app_password(std::int64_t reader_id, std::string_view name, std::string_view password_hash,
+                                        TimePoint now) override {
+    std::lock_guard lock(writer_mutex_);
+    return sqlite::add_app_password(*writer_, reader_id, name, password_hash, now);
+  }
+
+  Result<std::vector<AppPassword>> app_passwords(std::int64_t reader_id) override {
+    auto db = readers_.acquire();
+    if (!db) return std::unexpected(db.error());
+    return sqlite::app_passwords(**db, reader_id);
+  }
+
+  Result<void> revoke_app_password(std::int64_t reader_id, std::int64_t app_password_id) override {
+    std::lock_guard lock(writer_mutex_);
+    return sqlite::revoke_app_password(*writer_, reader_id, app_password_id);
+  }
+
+  Result<void> add_api_token(const ApiTokenRecord& token) override {
+    std::lock_guard lock(writer_mutex_);
+    return sqlite::add_api_token(*writer_, token);
+  }
+
+  Result<std::optional<std::int64_t>> api_token_reader(std::string_view token_hash, TimePoint now) override {
+    auto db = readers_.acquire();
+    if (!db) return std::unexpected(db.error());
+    return sqlite::api_token_reader(**db, token_hash, now);
+  }
+
+  Result<StreamPage> reader_stream(std::int64_t reader_id, const StreamQuery& query) override {
+    auto db = readers_.acquire();
+    if (!db) return std::unexpected(db.error());
+    return sqlite::reader_stream(**db, reader_id, query);
+  }
+
+  Result<std::vector<StreamItem>> reader_items(std::int64_t reader_id,
+                                               const std::vector<std::int64_t>& article_ids) override {
+    auto db = readers_.acquire();
+    if (!db) return std::unexpected(db.error());
+    return sqlite::reader_items(**db, reader_id, article_ids);
+  }
+
+  Result<int> set_articles_read(std::int64_t reader_id, const std::vector<std::int64_t>& article_ids, bool read,
+                                TimePoint now) override {
+    std::lock_guard lock(writer_mutex_);
+    return sqlite::set_articles_read(*writer_, reader_id, article_ids, read, now);
+  }
+
+  Result<void> mark_stream_read(std::int64_t reader_id, std::optional<std::int64_t> blog_id, TimePoint before,
+                                TimePoint now) override {
+    std::lock_guard lock(writer_mutex_);
+    return sqlite::mark_stream_read(*writer_, reader_id, blog_id, before, now);
   }
 
   Result<Subscriber> add_subscriber(std::string_view email, TimePoint now) override {
