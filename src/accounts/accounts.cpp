@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "accounts/validate.h"
+#include "core/strings.h"
 
 namespace longread::accounts {
 namespace {
@@ -371,6 +372,85 @@ bool Accounts::link_valid(std::string_view purpose, std::string_view email, std:
                           std::string_view signature, TimePoint now) const {
   if (expires_unix != 0 && to_unix(now) >= expires_unix) return false;
   return mac_valid(link_key_, fmt::format("{}\n{}\n{}", purpose, lower(email), expires_unix), signature);
+}
+
+// --- feed apps (the Google Reader API)
+
+Result<NewAppPassword> Accounts::create_app_password(std::int64_t reader_id, std::string_view name,
+                                                     TimePoint now) {
+  const std::string label = collapse_whitespace(name);
+  if (label.empty() || label.size() > 60)
+    return fail(ErrorKind::kInvalidInput, "accounts: bad app password name",
+                "Name the app password (1 to 60 characters), to tell your apps apart.");
+  // 120 random bits: a password no one types, so no length or strength rules apply to it.
+  NewAppPassword created{.password = random_token(15)};
+  auto hash = hash_password(created.password, options_.password_cost);
+  if (!hash) return std::unexpected(hash.error());
+  auto id = store_.add_app_password(reader_id, label, *hash, now);
+  if (!id) return std::unexpected(id.error());
+  created.id = *id;
+  return created;
+}
+
+Result<ApiLogin> Accounts::api_log_in(std::string_view email_input, std::string_view app_password,
+                                      std::string_view client, TimePoint now) {
+  auto email = normalize_email(email_input);
+  if (!email)
+    return fail(ErrorKind::kInvalidInput, "accounts: API login with a malformed address", kBadCredentials);
+  if (app_password.empty() || app_password.size() > kMaxPasswordLength)
+    return fail(ErrorKind::kInvalidInput, "accounts: empty or oversized app password", kBadCredentials);
+  const std::string by_client = client_key(client);
+  const std::string by_pair = pair_key(*email, client);
+  if (auto wait = login_client_.retry_after(by_client, now)) return limited("API login per client", *wait);
+  if (auto wait = login_pair_.retry_after(by_pair, now)) return limited("API login per account", *wait);
+
+  auto account = store_.reader_by_email(*email);
+  if (!account) return std::unexpected(account.error());
+  std::optional<std::int64_t> matched;
+  if (*account) {
+    auto passwords = store_.app_passwords((*account)->id);
+    if (!passwords) return std::unexpected(passwords.error());
+    for (const auto& p : *passwords) {
+      if (verify_password(p.password_hash, app_password)) {
+        matched = p.id;
+        break;
+      }
+    }
+    // An account without app passwords costs one verification too, like an unknown address.
+    if (passwords->empty()) static_cast<void>(verify_password(dummy_hash_, app_password));
+  } else {
+    static_cast<void>(verify_password(dummy_hash_, app_password));
+  }
+  if (!matched) {
+    login_client_.record(by_client, now);
+    login_pair_.record(by_pair, now);
+    return fail(ErrorKind::kInvalidInput, "accounts: API login failed", kBadCredentials);
+  }
+  login_pair_.reset(by_pair);
+  if (!(*account)->confirmed_at)
+    return fail(ErrorKind::kForbidden, "accounts: API login to a pending account",
+                "Confirm your address first.");
+  ApiLogin login{.token = random_token(), .reader_id = (*account)->id};
+  auto stored = store_.add_api_token({.token_hash = token_hash(login.token),
+                                      .app_password_id = *matched,
+                                      .reader_id = login.reader_id,
+                                      .created_at = now,
+                                      .expires_at = now + options_.api_token_lifetime});
+  if (!stored) return std::unexpected(stored.error());
+  return login;
+}
+
+Result<std::optional<std::int64_t>> Accounts::api_reader(std::string_view token, TimePoint now) {
+  if (token.empty() || token.size() > 128) return std::optional<std::int64_t>{};
+  return store_.api_token_reader(token_hash(token), now);
+}
+
+std::string Accounts::api_edit_token(std::string_view token) const {
+  return csrf_token("api-edit:" + token_hash(token));
+}
+
+bool Accounts::api_edit_token_valid(std::string_view token, std::string_view edit_token) const {
+  return csrf_valid("api-edit:" + token_hash(token), edit_token);
 }
 
 }  // namespace longread::accounts

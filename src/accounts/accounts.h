@@ -27,9 +27,22 @@ struct NewSession {
   TimePoint expires_at{};
 };
 
+// An app password as its owner sees it once, when it is made.
+struct NewAppPassword {
+  std::int64_t id = 0;
+  std::string password;
+};
+
+// What ClientLogin gives a feed app: the token it sends as "Authorization: GoogleLogin auth=<token>".
+struct ApiLogin {
+  std::string token;
+  std::int64_t reader_id = 0;
+};
+
 struct AccountsOptions {
   PasswordCost password_cost{};
   std::chrono::seconds session_lifetime = std::chrono::days(30);
+  std::chrono::seconds api_token_lifetime = std::chrono::days(30);  // a ClientLogin token
   // Login: failed attempts allowed per client (any accounts), and per account from one client, in the
   // window. A settings form's "current password" counts per account (only its logged-in owner gets there).
   int login_failures_per_client = 50;
@@ -149,6 +162,23 @@ class Accounts {
   [[nodiscard]] Result<void> log_out(std::string_view token);
   // The reader of a live session token, else nullopt (unknown, expired or logged out).
   [[nodiscard]] Result<std::optional<storage::SessionReader>> reader(std::string_view token, TimePoint now);
+
+  // Feed apps (the Google Reader API, app_passwords.cpp). An app password is made for a logged-in reader
+  // (`name`: 1 to 60 characters, to tell apps apart; kConflict past storage::kMaxAppPasswords), hashed
+  // like the account password, and shown once.
+  [[nodiscard]] Result<NewAppPassword> create_app_password(std::int64_t reader_id, std::string_view name,
+                                                           TimePoint now);
+  // ClientLogin: an address and one of its app passwords (never the account password) give a token.
+  // Counted by the same limits as log_in; "Email or password is incorrect." (kInvalidInput) for anything
+  // wrong, as slow for an unknown address; a pending account gets kForbidden.
+  [[nodiscard]] Result<ApiLogin> api_log_in(std::string_view email, std::string_view app_password,
+                                            std::string_view client, TimePoint now);
+  // The reader of a live ClientLogin token, else nullopt.
+  [[nodiscard]] Result<std::optional<std::int64_t>> api_reader(std::string_view token, TimePoint now);
+  // The edit token ("T") an app fetches from /reader/api/0/token and sends with every change: a MAC of
+  // its ClientLogin token, so it needs no storage and dies with the token.
+  [[nodiscard]] std::string api_edit_token(std::string_view token) const;
+  [[nodiscard]] bool api_edit_token_valid(std::string_view token, std::string_view edit_token) const;
 
   // CSRF tokens (synchronizer tokens bound to the session, or, before login, to a random cookie):
   // MAC("csrf" + binding). Stateless and constant-time to check.

@@ -280,6 +280,60 @@ TEST_F(AccountsTest, CsrfTokensAndSignedLinks) {
 
 // Accounts confirmed by mail (the site sends mail): sign-ups answer alike for new, pending and confirmed
 // addresses, and the mailed links confirm or reset.
+// Feed apps log in with an app password, never the account password; the token and its edit token work
+// until the app password is revoked.
+TEST_F(AccountsTest, AppPasswordsLogAppsInUntilRevoked) {
+  auto signed_up = accounts_->sign_up("ada@example.org", "a long passphrase", "10.0.0.1", t0());
+  ASSERT_TRUE(signed_up);
+  const std::int64_t reader = signed_up->session->reader_id;
+  EXPECT_EQ(accounts_->create_app_password(reader, "  ", t0()).error().kind, ErrorKind::kInvalidInput);
+  auto app = accounts_->create_app_password(reader, "newsboat on the laptop", t0());
+  ASSERT_TRUE(app) << app.error().message;
+  EXPECT_GE(app->password.size(), 20u);
+  const auto stored = store_->app_passwords(reader).value();
+  ASSERT_EQ(stored.size(), 1u);
+  EXPECT_TRUE(stored[0].password_hash.starts_with("$argon2id$"));
+  EXPECT_EQ(stored[0].password_hash.find(app->password), std::string::npos);
+
+  // The account password is not an app password.
+  auto with_account_password =
+      accounts_->api_log_in("ada@example.org", "a long passphrase", "10.0.0.9", t0());
+  ASSERT_FALSE(with_account_password);
+  EXPECT_EQ(with_account_password.error().display(), "Email or password is incorrect.");
+  auto unknown = accounts_->api_log_in("nobody@example.org", app->password, "10.0.0.9", t0());
+  ASSERT_FALSE(unknown);
+  EXPECT_EQ(unknown.error().display(), with_account_password.error().display());
+
+  auto login = accounts_->api_log_in("Ada@Example.org", app->password, "10.0.0.2", t0());
+  ASSERT_TRUE(login) << login.error().message;
+  EXPECT_EQ(accounts_->api_reader(login->token, t0()).value(), reader);
+  EXPECT_FALSE(accounts_->api_reader(login->token, t0() + std::chrono::days(31)).value());
+  EXPECT_FALSE(accounts_->api_reader("forged", t0()).value());
+  const std::string edit = accounts_->api_edit_token(login->token);
+  EXPECT_TRUE(accounts_->api_edit_token_valid(login->token, edit));
+  EXPECT_FALSE(accounts_->api_edit_token_valid("another token", edit));
+  EXPECT_FALSE(accounts_->api_edit_token_valid(login->token, edit + "x"));
+
+  ASSERT_TRUE(store_->revoke_app_password(reader, app->id));
+  EXPECT_FALSE(accounts_->api_reader(login->token, t0()).value());
+  EXPECT_FALSE(accounts_->api_log_in("ada@example.org", app->password, "10.0.0.2", t0()));
+}
+
+// ClientLogin counts failures like the login form: an attacker guessing app passwords is stopped the same.
+TEST_F(AccountsTest, AppLoginFailuresAreRateLimitedLikeLogins) {
+  auto signed_up = accounts_->sign_up("bob@example.org", "a long passphrase", "10.0.0.1", t0());
+  ASSERT_TRUE(signed_up);
+  auto app = accounts_->create_app_password(signed_up->session->reader_id, "app", t0());
+  ASSERT_TRUE(app);
+  for (int i = 0; i < 3; ++i)
+    EXPECT_FALSE(accounts_->api_log_in("bob@example.org", "guess", "10.6.6.6", t0()));
+  auto limited = accounts_->api_log_in("bob@example.org", app->password, "10.6.6.6", t0());
+  ASSERT_FALSE(limited);
+  EXPECT_EQ(limited.error().kind, ErrorKind::kRateLimited);
+  // Its owner, from their own address, is not locked out.
+  EXPECT_TRUE(accounts_->api_log_in("bob@example.org", app->password, "10.0.0.1", t0()));
+}
+
 class MailedAccountsTest : public AccountsTest {
  protected:
   void SetUp() override {

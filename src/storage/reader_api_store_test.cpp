@@ -1,4 +1,4 @@
-// What feed apps rely on in the SQLite Store (migration 0023): app passwords and their tokens, streams with
+// What feed apps rely on in the SQLite Store (migration 0024): app passwords and their tokens, streams with
 // one reader's read and starred marks, continuations, explicit marks against "mark all as read" horizons,
 // and one reader never seeing another's marks. Real database files.
 #include <gtest/gtest.h>
@@ -40,8 +40,10 @@ class ReaderApiStoreTest : public longread::testing::StoreTest {
   }
 
   std::int64_t add_blog(const std::string& name, const std::string& category) {
-    BlogSeed seed{.feed_url = "https://" + name + ".example/feed", .site_url = "https://" + name + ".example/",
-                  .title = name, .category = category};
+    BlogSeed seed{.feed_url = "https://" + name + ".example/feed",
+                  .site_url = "https://" + name + ".example/",
+                  .title = name,
+                  .category = category};
     return store_->upsert_blog(seed).value();
   }
   static model::Article article(const std::string& guid, TimePoint when, const std::string& category) {
@@ -94,19 +96,28 @@ TEST_F(ReaderApiStoreTest, AppPasswordsAndTokens) {
   EXPECT_FALSE(list[1].last_used_at);
   EXPECT_TRUE(store_->app_passwords(bob_).value().empty());
 
-  ASSERT_TRUE(store_->add_api_token(
-      {.token_hash = "t1", .app_password_id = *first, .reader_id = ada_, .created_at = at(3), .expires_at = at(5)}));
+  ASSERT_TRUE(store_->add_api_token({.token_hash = "t1",
+                                     .app_password_id = *first,
+                                     .reader_id = ada_,
+                                     .created_at = at(3),
+                                     .expires_at = at(5)}));
   EXPECT_EQ(store_->app_passwords(ada_).value()[1].last_used_at, at(3));
   EXPECT_EQ(store_->api_token_reader("t1", at(4)).value(), ada_);
   EXPECT_FALSE(store_->api_token_reader("t1", at(5)).value());  // expired
   EXPECT_FALSE(store_->api_token_reader("nope", at(4)).value());
   // A token for another reader's app password is refused.
-  EXPECT_FALSE(store_->add_api_token(
-      {.token_hash = "t2", .app_password_id = *first, .reader_id = bob_, .created_at = at(3), .expires_at = at(9)}));
+  EXPECT_FALSE(store_->add_api_token({.token_hash = "t2",
+                                      .app_password_id = *first,
+                                      .reader_id = bob_,
+                                      .created_at = at(3),
+                                      .expires_at = at(9)}));
 
   // Bob cannot revoke Ada's; revoking ends its tokens.
-  ASSERT_TRUE(store_->add_api_token(
-      {.token_hash = "t3", .app_password_id = *first, .reader_id = ada_, .created_at = at(3), .expires_at = at(9)}));
+  ASSERT_TRUE(store_->add_api_token({.token_hash = "t3",
+                                     .app_password_id = *first,
+                                     .reader_id = ada_,
+                                     .created_at = at(3),
+                                     .expires_at = at(9)}));
   EXPECT_EQ(store_->revoke_app_password(bob_, *first).error().kind, ErrorKind::kNotFound);
   ASSERT_TRUE(store_->revoke_app_password(ada_, *first));
   EXPECT_FALSE(store_->api_token_reader("t3", at(4)).value());
@@ -121,7 +132,8 @@ TEST_F(ReaderApiStoreTest, StreamsFilterPageAndCarryTheReadersMarks) {
             (std::vector<std::string>{"h2", "h1", "h0", "p5", "p4", "p3", "p2", "p1", "p0"}));  // no junk
   EXPECT_EQ(stream(ada_, {.blog_id = hist_}), (std::vector<std::string>{"h2", "h1", "h0"}));
   EXPECT_EQ(stream(ada_, {.category = "programming", .limit = 2}), (std::vector<std::string>{"p5", "p4"}));
-  EXPECT_EQ(stream(ada_, {.newer_than = at(4), .older_than = at(11)}), (std::vector<std::string>{"h0", "p5", "p4"}));
+  EXPECT_EQ(stream(ada_, {.newer_than = at(4), .older_than = at(11)}),
+            (std::vector<std::string>{"h0", "p5", "p4"}));
 
   // Pages by continuation, both ways, and a forged one refused.
   std::vector<std::string> walked;
@@ -136,7 +148,9 @@ TEST_F(ReaderApiStoreTest, StreamsFilterPageAndCarryTheReadersMarks) {
   EXPECT_EQ(store_->reader_stream(ada_, {.after = "1.-2"}).error().kind, ErrorKind::kInvalidInput);
 
   // Marks: read, starred (the reading list), each reader their own.
-  EXPECT_EQ(store_->set_articles_read(ada_, {ids_["h2"], ids_["p5"], ids_["junk"], 999999}, true, at(31)).value(), 2);
+  EXPECT_EQ(
+      store_->set_articles_read(ada_, {ids_["h2"], ids_["p5"], ids_["junk"], 999999}, true, at(31)).value(),
+      2);
   ASSERT_TRUE(store_->set_saved(ada_, ids_["h1"], true, at(31)));
   EXPECT_EQ(stream(ada_, {.blog_id = hist_}), (std::vector<std::string>{"h2r", "h1*", "h0"}));
   EXPECT_EQ(stream(bob_, {.blog_id = hist_}), (std::vector<std::string>{"h2", "h1", "h0"}));

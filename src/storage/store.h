@@ -382,7 +382,7 @@ struct ImportSummary {
 // Plain saved links one reader may keep.
 inline constexpr int kMaxSavedLinks = 50000;
 
-// --- feed apps over the Google Reader API (migration 0023).
+// --- feed apps over the Google Reader API (migration 0024).
 // An app password: a reader's second password for one app, stored as an Argon2id hash and revocable.
 struct AppPassword {
   std::int64_t id = 0;
@@ -838,7 +838,8 @@ class Store {
   // Stores a token (and notes the app password's use); tokens expired by `token.created_at` are dropped.
   virtual Result<void> add_api_token(const ApiTokenRecord& token) = 0;
   // The reader of a live token, else nullopt.
-  virtual Result<std::optional<std::int64_t>> api_token_reader(std::string_view token_hash, TimePoint now) = 0;
+  virtual Result<std::optional<std::int64_t>> api_token_reader(std::string_view token_hash,
+                                                               TimePoint now) = 0;
   // A page of a stream. An article is read when the reader marked it so, or when it is dated before a
   // horizon set by mark_stream_read (its blog's or every blog's) and was not kept unread since.
   virtual Result<StreamPage> reader_stream(std::int64_t reader_id, const StreamQuery& query) = 0;

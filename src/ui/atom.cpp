@@ -109,6 +109,13 @@ std::string atom_document(const AtomFeed& feed) {
       w.attribute("term", e.category);
       w.end();
     }
+    for (const auto& c : e.categories) {
+      w.start("category");
+      w.attribute("term", c.term);
+      if (!c.scheme.empty()) w.attribute("scheme", c.scheme);
+      if (!c.label.empty()) w.attribute("label", c.label);
+      w.end();
+    }
     if (!e.summary.empty()) w.element("summary", e.summary);
     w.end();
   }

@@ -9,6 +9,14 @@
 
 namespace longread::ui {
 
+// An entry's category beyond its site category: term, scheme and label (RFC 4287 4.2.2), e.g. the
+// Google Reader API's read state.
+struct AtomCategory {
+  std::string term{};
+  std::string scheme{};
+  std::string label{};
+};
+
 struct AtomEntry {
   std::string id{};  // a permanent IRI: the article's page on the site
   std::string title{};
@@ -18,6 +26,7 @@ struct AtomEntry {
   std::string category{};  // the category slug (empty: none)
   std::string summary{};   // plain text
   TimePoint published{};   // the article's date (or when first seen, when undated)
+  std::vector<AtomCategory> categories{};
 };
 
 struct AtomFeed {

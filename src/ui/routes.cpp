@@ -58,6 +58,16 @@ class RouteTable {
                 });
   }
 
+  // The Google Reader API: apps authenticate each request with "Authorization: GoogleLogin auth=…" and
+  // changes with its edit token (pages/reader_api.cpp); no cookie is read, so no CSRF token applies.
+  void api(std::string method, std::string_view pattern, PageFn fn) {
+    router_.add(std::move(method), pattern,
+                [&context = context_, fn](const web::Request& request, const web::RouteParams& params) {
+                  View view(context, &request);
+                  return fn(view, request, params);
+                });
+  }
+
   void add_raw(std::string method, std::string_view pattern, web::RouteHandler handler) {
     router_.add(std::move(method), pattern, std::move(handler));
   }
@@ -122,6 +132,27 @@ web::Router make_routes(SiteContext& context) {
   routes.get("/newsletter/confirm", pages::confirm_subscription);
   routes.get("/newsletter/unsubscribe", pages::unsubscribe);
   routes.post_signed_link("/newsletter/unsubscribe", pages::unsubscribe);
+  routes.post("/account/app-passwords", pages::app_password_create, pages::account_change_bad_token);
+  routes.post("/account/app-passwords/{id}/revoke", pages::app_password_revoke,
+              pages::account_change_bad_token);
+  // Feed apps (docs/reader-api.md). A stream id is several path segments ("feed/12" arrives as feed%2F12).
+  routes.api("POST", "/accounts/ClientLogin", pages::api_client_login);
+  routes.api("GET", "/reader/api/0/token", pages::api_token);
+  routes.api("GET", "/reader/api/0/user-info", pages::api_user_info);
+  routes.api("GET", "/reader/api/0/tag/list", pages::api_tag_list);
+  routes.api("GET", "/reader/api/0/subscription/list", pages::api_subscriptions);
+  routes.api("GET", "/reader/api/0/stream/contents", pages::api_stream_contents);
+  routes.api("GET", "/reader/api/0/stream/contents/feed/{blog}", pages::api_stream_contents);
+  routes.api("GET", "/reader/api/0/stream/contents/user/{user}/state/com.google/{state}",
+             pages::api_stream_contents);
+  routes.api("GET", "/reader/api/0/stream/contents/user/{user}/label/{label}", pages::api_stream_contents);
+  routes.api("GET", "/reader/api/0/stream/items/ids", pages::api_stream_item_ids);
+  routes.api("POST", "/reader/api/0/stream/items/contents", pages::api_stream_items_contents);
+  routes.api("POST", "/reader/api/0/edit-tag", pages::api_edit_tag);
+  routes.api("POST", "/reader/api/0/mark-all-as-read", pages::api_mark_all_read);
+  routes.api("GET", "/reader/atom/feed/{blog}", pages::api_atom);
+  routes.api("GET", "/reader/atom/user/{user}/state/com.google/{state}", pages::api_atom);
+  routes.api("GET", "/reader/atom/user/{user}/label/{label}", pages::api_atom);
   // The admin area (docs/operating.md): operators only.
   routes.get("/admin", pages::admin_home);
   routes.get("/admin/audit", pages::admin_audit);

@@ -69,7 +69,7 @@ Result<web::Response> Site::handle(const web::Request& request) {
   const bool cacheable = (request.method == "GET" || request.method == "HEAD") &&
                          request.path != "/healthz" && request.path != "/metrics" &&
                          !request.path.starts_with("/static/") && !request.cookie(kSessionCookie) &&
-                         !request.cookie(kCsrfCookie);
+                         !request.cookie(kCsrfCookie) && !request.header("Authorization");
   if (!cacheable) return impl_->router.dispatch(request);
   // Keyed by the store's data version when it has one; otherwise version 0 and the short micro-cache TTL.
   const auto versioned = impl_->context.store.data_version();

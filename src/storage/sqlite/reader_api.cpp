@@ -12,15 +12,18 @@ namespace {
 
 constexpr const char* kCountAppPasswords = "SELECT COUNT(*) FROM app_passwords WHERE reader_id = :reader_id";
 constexpr const char* kInsertAppPassword =
-    "INSERT INTO app_passwords (reader_id, name, password_hash, created_at) VALUES (:reader_id, :name, :hash, :now)";
+    "INSERT INTO app_passwords (reader_id, name, password_hash, created_at) VALUES (:reader_id, :name, "
+    ":hash, :now)";
 constexpr const char* kSelectAppPasswords =
     "SELECT id, name, password_hash, created_at, last_used_at FROM app_passwords WHERE reader_id = :reader_id"
     " ORDER BY created_at DESC, id DESC";
-constexpr const char* kDeleteAppPassword = "DELETE FROM app_passwords WHERE reader_id = :reader_id AND id = :id";
+constexpr const char* kDeleteAppPassword =
+    "DELETE FROM app_passwords WHERE reader_id = :reader_id AND id = :id";
 constexpr const char* kDeleteExpiredTokens = "DELETE FROM api_tokens WHERE expires_at <= :now";
 constexpr const char* kInsertToken =
     "INSERT INTO api_tokens (token_hash, app_password_id, reader_id, created_at, expires_at)"
-    " SELECT :hash, id, reader_id, :now, :expires FROM app_passwords WHERE id = :app_password_id AND reader_id = "
+    " SELECT :hash, id, reader_id, :now, :expires FROM app_passwords WHERE id = :app_password_id AND "
+    "reader_id = "
     ":reader_id";
 constexpr const char* kNoteAppPasswordUse = "UPDATE app_passwords SET last_used_at = :now WHERE id = :id";
 constexpr const char* kSelectTokenReader =
@@ -31,11 +34,11 @@ constexpr const char* kSelectTokenReader =
 // row however large the stream.
 #define LONGREAD_STREAM_READ \
   "COALESCE(r.is_read, a.display_at < MAX(COALESCE(hg.read_before, 0), COALESCE(hb.read_before, 0)))"
-#define LONGREAD_STREAM_MARKS                                                                              \
-  ", a.display_at, " LONGREAD_STREAM_READ ", l.article_id IS NOT NULL" LONGREAD_ARTICLE_FROM               \
-  " LEFT JOIN article_reads r ON r.reader_id = :reader_id AND r.article_id = a.id"                         \
-  " LEFT JOIN read_horizons hg ON hg.reader_id = :reader_id AND hg.blog_id = 0"                            \
-  " LEFT JOIN read_horizons hb ON hb.reader_id = :reader_id AND hb.blog_id = a.blog_id"                    \
+#define LONGREAD_STREAM_MARKS                                                                \
+  ", a.display_at, " LONGREAD_STREAM_READ ", l.article_id IS NOT NULL" LONGREAD_ARTICLE_FROM \
+  " LEFT JOIN article_reads r ON r.reader_id = :reader_id AND r.article_id = a.id"           \
+  " LEFT JOIN read_horizons hg ON hg.reader_id = :reader_id AND hg.blog_id = 0"              \
+  " LEFT JOIN read_horizons hb ON hb.reader_id = :reader_id AND hb.blog_id = a.blog_id"      \
   " LEFT JOIN reading_list l ON l.reader_id = :reader_id AND l.article_id = a.id"
 constexpr const char* kSelectStream =
     "SELECT " LONGREAD_ARTICLE_COLUMNS_HEAD " '', '', ''," LONGREAD_ARTICLE_COLUMNS_TAIL LONGREAD_STREAM_MARKS
@@ -47,7 +50,8 @@ constexpr const char* kSelectItem =
 constexpr const char* kMarkRead =
     "INSERT INTO article_reads (reader_id, article_id, is_read, changed_at)"
     " SELECT :reader_id, a.id, :is_read, :now FROM articles a WHERE a.id = :id AND a.visible = 1"
-    " ON CONFLICT (reader_id, article_id) DO UPDATE SET is_read = excluded.is_read, changed_at = excluded.changed_at";
+    " ON CONFLICT (reader_id, article_id) DO UPDATE SET is_read = excluded.is_read, changed_at = "
+    "excluded.changed_at";
 constexpr const char* kRaiseHorizon =
     "INSERT INTO read_horizons (reader_id, blog_id, read_before) VALUES (:reader_id, :blog_id, :before)"
     " ON CONFLICT (reader_id, blog_id) DO UPDATE SET read_before = MAX(read_before, excluded.read_before)";
@@ -55,7 +59,8 @@ constexpr const char* kRaiseHorizon =
 // which keeps the table to what the reader touched since their last "mark all as read".
 constexpr const char* kDropMarksUnderHorizon =
     "DELETE FROM article_reads WHERE reader_id = :reader_id AND article_id IN (SELECT r.article_id FROM "
-    "article_reads r JOIN articles a ON a.id = r.article_id WHERE r.reader_id = :reader_id AND a.display_at < "
+    "article_reads r JOIN articles a ON a.id = r.article_id WHERE r.reader_id = :reader_id AND a.display_at "
+    "< "
     ":before AND (:blog_id = 0 OR a.blog_id = :blog_id))";
 
 std::unexpected<Error> db_error(std::string_view what, const Error& cause) {
@@ -63,7 +68,8 @@ std::unexpected<Error> db_error(std::string_view what, const Error& cause) {
 }
 
 std::unexpected<Error> bad_continuation() {
-  return fail(ErrorKind::kInvalidInput, "store: malformed stream continuation", "That continuation is not valid.");
+  return fail(ErrorKind::kInvalidInput, "store: malformed stream continuation",
+              "That continuation is not valid.");
 }
 
 // "<display_at>.<id>": the last item of a page, where the next one starts.
@@ -78,7 +84,8 @@ Result<std::pair<std::int64_t, std::int64_t>> parse_continuation(std::string_vie
   std::int64_t id = 0;
   const char* mid = text.data() + dot;
   const char* end = text.data() + text.size();
-  if (auto r = std::from_chars(text.data(), mid, at); r.ec != std::errc{} || r.ptr != mid) return bad_continuation();
+  if (auto r = std::from_chars(text.data(), mid, at); r.ec != std::errc{} || r.ptr != mid)
+    return bad_continuation();
   if (auto r = std::from_chars(mid + 1, end, id); r.ec != std::errc{} || r.ptr != end || id <= 0)
     return bad_continuation();
   return std::pair{at, id};
@@ -104,11 +111,15 @@ Result<std::int64_t> add_app_password(Connection& writer, std::int64_t reader_id
   count->bind(":reader_id", reader_id);
   if (auto row = count->step(); !row) return db_error("cannot add app password", row.error());
   if (count->int64(0) >= kMaxAppPasswords)
-    return fail(ErrorKind::kConflict, "store: too many app passwords",
-                fmt::format("You have {} app passwords, the most there can be: revoke one first.", kMaxAppPasswords));
+    return fail(
+        ErrorKind::kConflict, "store: too many app passwords",
+        fmt::format("You have {} app passwords, the most there can be: revoke one first.", kMaxAppPasswords));
   auto q = writer.query(kInsertAppPassword);
   if (!q) return db_error("cannot add app password", q.error());
-  q->bind(":reader_id", reader_id).bind(":name", name).bind(":hash", password_hash).bind(":now", to_unix(now));
+  q->bind(":reader_id", reader_id)
+      .bind(":name", name)
+      .bind(":hash", password_hash)
+      .bind(":now", to_unix(now));
   if (auto ok = q->run(); !ok) return db_error("cannot add app password", ok.error());
   const std::int64_t id = writer.last_insert_rowid();
   if (auto ok = tx->commit(); !ok) return db_error("cannot add app password", ok.error());
@@ -124,7 +135,10 @@ Result<std::vector<AppPassword>> app_passwords(Connection& db, std::int64_t read
     auto row = q->step();
     if (!row) return db_error("cannot read app passwords", row.error());
     if (!*row) break;
-    AppPassword p{.id = q->int64(0), .name = q->text(1), .password_hash = q->text(2), .created_at = from_unix(q->int64(3))};
+    AppPassword p{.id = q->int64(0),
+                  .name = q->text(1),
+                  .password_hash = q->text(2),
+                  .created_at = from_unix(q->int64(3))};
     if (auto used = q->optional_int64(4)) p.last_used_at = from_unix(*used);
     out.push_back(std::move(p));
   }
@@ -137,7 +151,8 @@ Result<void> revoke_app_password(Connection& writer, std::int64_t reader_id, std
   q->bind(":reader_id", reader_id).bind(":id", app_password_id);
   if (auto ok = q->run(); !ok) return db_error("cannot revoke app password", ok.error());
   if (writer.changes() == 0)
-    return fail(ErrorKind::kNotFound, fmt::format("store: no app password {}", app_password_id), "No such app password.");
+    return fail(ErrorKind::kNotFound, fmt::format("store: no app password {}", app_password_id),
+                "No such app password.");
   return {};
 }
 
@@ -166,7 +181,8 @@ Result<void> add_api_token(Connection& writer, const ApiTokenRecord& token) {
   return {};
 }
 
-Result<std::optional<std::int64_t>> api_token_reader(Connection& db, std::string_view token_hash, TimePoint now) {
+Result<std::optional<std::int64_t>> api_token_reader(Connection& db, std::string_view token_hash,
+                                                     TimePoint now) {
   auto q = db.query(kSelectTokenReader);
   if (!q) return db_error("cannot read API token", q.error());
   q->bind(":hash", token_hash).bind(":now", to_unix(now));
@@ -191,7 +207,9 @@ Result<StreamPage> reader_stream(Connection& db, std::int64_t reader_id, const S
   if (query.read) sql += " AND " LONGREAD_STREAM_READ " = :read";
   if (query.newer_than) sql += " AND a.display_at >= :newer_than";
   if (query.older_than) sql += " AND a.display_at < :older_than";
-  if (after) sql += query.oldest_first ? " AND (a.display_at, a.id) > (:c_at, :c_id)" : " AND (a.display_at, a.id) < (:c_at, :c_id)";
+  if (after)
+    sql += query.oldest_first ? " AND (a.display_at, a.id) > (:c_at, :c_id)"
+                              : " AND (a.display_at, a.id) < (:c_at, :c_id)";
   sql += query.oldest_first ? " ORDER BY a.display_at, a.id" : " ORDER BY a.display_at DESC, a.id DESC";
   sql += " LIMIT :limit";
   auto q = db.query(sql);
@@ -234,8 +252,8 @@ Result<std::vector<StreamItem>> reader_items(Connection& db, std::int64_t reader
   return out;
 }
 
-Result<int> set_articles_read(Connection& writer, std::int64_t reader_id, const std::vector<std::int64_t>& article_ids,
-                              bool read, TimePoint now) {
+Result<int> set_articles_read(Connection& writer, std::int64_t reader_id,
+                              const std::vector<std::int64_t>& article_ids, bool read, TimePoint now) {
   auto tx = Transaction::begin(writer);
   if (!tx) return db_error("cannot mark read", tx.error());
   int marked = 0;
@@ -256,7 +274,9 @@ Result<void> mark_stream_read(Connection& writer, std::int64_t reader_id, std::o
   if (!tx) return db_error("cannot mark all as read", tx.error());
   auto horizon = writer.query(kRaiseHorizon);
   if (!horizon) return db_error("cannot mark all as read", horizon.error());
-  horizon->bind(":reader_id", reader_id).bind(":blog_id", blog_id.value_or(0)).bind(":before", to_unix(before));
+  horizon->bind(":reader_id", reader_id)
+      .bind(":blog_id", blog_id.value_or(0))
+      .bind(":before", to_unix(before));
   if (auto ok = horizon->run(); !ok) return db_error("cannot mark all as read", ok.error());
   auto drop = writer.query(kDropMarksUnderHorizon);
   if (!drop) return db_error("cannot mark all as read", drop.error());

@@ -43,10 +43,10 @@ namespace longread::storage {
 namespace {
 
 using sqlite::BodyDictionaries;
-using sqlite::kArticleColumnCount;
-using sqlite::read_article_view;
 using sqlite::Connection;
+using sqlite::kArticleColumnCount;
 using sqlite::Query;
+using sqlite::read_article_view;
 using sqlite::Transaction;
 
 constexpr const char* kDefaultCategory = "uncategorized";
@@ -373,7 +373,6 @@ constexpr const char* kCountAllVisible = "SELECT COALESCE(SUM(visible_articles),
 constexpr const char* kCountVisibleInBlog = "SELECT visible_articles FROM blogs WHERE id = :blog_id";
 constexpr const char* kCountVisibleInCategory =
     "SELECT visible_articles FROM categories WHERE slug = :category";
-
 
 constexpr const char* kSelectFullArticle =
     "SELECT " LONGREAD_ARTICLE_COLUMNS_HEAD
@@ -784,7 +783,6 @@ model::Blog read_blog(const Query& q) {
   b.allowed_hosts = split_words(q.text(21));
   return b;
 }
-
 
 // Turns what a reader typed into FTS5 strings that cannot be a syntax error: every whitespace-separated
 // word becomes a quoted string (inner quotes doubled, https://sqlite.org/fts5.html#fts5_strings), and the
@@ -2349,8 +2347,8 @@ class SqliteStore final : public Store {
   }
 
   // --- feed apps (reader_api.cpp)
-  Result<std::int64_t> add_app_password(std::int64_t reader_id, std::string_view name, std::string_view password_hash,
-                                        TimePoint now) override {
+  Result<std::int64_t> add_app_password(std::int64_t reader_id, std::string_view name,
+                                        std::string_view password_hash, TimePoint now) override {
     std::lock_guard lock(writer_mutex_);
     return sqlite::add_app_password(*writer_, reader_id, name, password_hash, now);
   }
@@ -2390,8 +2388,8 @@ class SqliteStore final : public Store {
     return sqlite::reader_items(**db, reader_id, article_ids);
   }
 
-  Result<int> set_articles_read(std::int64_t reader_id, const std::vector<std::int64_t>& article_ids, bool read,
-                                TimePoint now) override {
+  Result<int> set_articles_read(std::int64_t reader_id, const std::vector<std::int64_t>& article_ids,
+                                bool read, TimePoint now) override {
     std::lock_guard lock(writer_mutex_);
     return sqlite::set_articles_read(*writer_, reader_id, article_ids, read, now);
   }

@@ -10,9 +10,7 @@
 #include "ui/format.h"
 
 namespace longread::ui::pages {
-namespace {
 
-// The blogs a reader can see: those with visible articles, by category then name.
 Result<std::vector<model::Blog>> listed_blogs(View& view) {
   auto all = view.store().blogs();
   if (!all) return std::unexpected(all.error());
@@ -24,8 +22,6 @@ Result<std::vector<model::Blog>> listed_blogs(View& view) {
   });
   return all;
 }
-
-}  // namespace
 
 Result<web::Response> blogs(View& view, const web::Request&, const Params&) {
   auto listed = listed_blogs(view);

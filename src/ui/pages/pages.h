@@ -103,6 +103,26 @@ web::Response admin_refused(const View& view, const web::Request& request);
 // The blogs followed: a page and an OPML list.
 Result<web::Response> blogs(View& view, const web::Request& request, const Params& params);
 Result<web::Response> blogs_opml(View& view, const web::Request& request, const Params& params);
+// The blogs a reader can see: those with visible articles, by category then name.
+Result<std::vector<model::Blog>> listed_blogs(View& view);
+
+// The Google Reader API for feed apps (reader_api.cpp), and the account page's app passwords.
+Result<web::Response> api_client_login(View& view, const web::Request& request, const Params& params);
+Result<web::Response> api_token(View& view, const web::Request& request, const Params& params);
+Result<web::Response> api_user_info(View& view, const web::Request& request, const Params& params);
+Result<web::Response> api_tag_list(View& view, const web::Request& request, const Params& params);
+Result<web::Response> api_subscriptions(View& view, const web::Request& request, const Params& params);
+Result<web::Response> api_stream_contents(View& view, const web::Request& request, const Params& params);
+Result<web::Response> api_stream_item_ids(View& view, const web::Request& request, const Params& params);
+Result<web::Response> api_stream_items_contents(View& view, const web::Request& request,
+                                                const Params& params);
+Result<web::Response> api_edit_tag(View& view, const web::Request& request, const Params& params);
+Result<web::Response> api_mark_all_read(View& view, const web::Request& request, const Params& params);
+Result<web::Response> api_atom(View& view, const web::Request& request, const Params& params);
+Result<web::Response> app_password_create(View& view, const web::Request& request, const Params& params);
+Result<web::Response> app_password_revoke(View& view, const web::Request& request, const Params& params);
+Html app_passwords_section(View& view, std::string_view created_name, std::string_view created_password);
+
 // The site's own Atom feeds.
 Result<web::Response> site_feed(View& view, const web::Request& request, const Params& params);
 Result<web::Response> category_feed(View& view, const web::Request& request, const Params& params);

@@ -43,7 +43,8 @@ web::Response settings_page(View& view, Html notice, std::string_view error, int
       "one stays logged in.</p>\n"
       "<form method=\"post\" action=\"/account/sessions\"><input type=\"hidden\" name=\"csrf\" value=\"{}\">"
       "<button type=\"submit\" class=\"button\">Log out everywhere else</button></form>\n</section>\n"
-      "{}<section class=\"settings\">\n<h2>Delete account</h2>\n<p>Deletes your account, your votes and your "
+      "{}{}<section class=\"settings\">\n<h2>Delete account</h2>\n<p>Deletes your account, your votes and "
+      "your "
       "reading list. This cannot be undone.{}</p>\n"
       "<form method=\"post\" action=\"/account/delete\" class=\"account-form\">\n"
       "<input type=\"hidden\" name=\"csrf\" value=\"{}\">\n"
@@ -53,6 +54,7 @@ web::Response settings_page(View& view, Html notice, std::string_view error, int
       "<button type=\"submit\" class=\"button danger\">Delete my account</button>\n</form>\n</section>\n",
       notice, error.empty() ? Html() : html("<p class=\"form-error\" role=\"alert\">{}</p>\n", text(error)),
       text(view.reader()->email), attr(token), attr(token), reader_suggestions_section(view),
+      app_passwords_section(view, "", ""),
       view.options().send_confirmation
           ? Html::literal(" The newsletter is separate: every issue has a one-click unsubscribe link.")
           : Html(),
