@@ -1,4 +1,4 @@
-// What feed apps rely on in the SQLite Store (migration 0026): app passwords and their tokens, streams with
+// What feed apps rely on in the SQLite Store (migration 0025): app passwords and their tokens, streams with
 // one reader's read and starred marks, continuations, explicit marks against "mark all as read" horizons,
 // and one reader never seeing another's marks. Real database files.
 #include <gtest/gtest.h>

@@ -1,4 +1,4 @@
-// The portable reading list in the SQLite Store (migration 0025): imports that join known articles or keep
+// The portable reading list in the SQLite Store (migration 0024): imports that join known articles or keep
 // plain links, their read state and removal, one reader never touching another's, and the private feed's
 // token. Real database files.
 #include <gtest/gtest.h>

@@ -382,7 +382,7 @@ struct ImportSummary {
 // Plain saved links one reader may keep.
 inline constexpr int kMaxSavedLinks = 50000;
 
-// --- feed apps over the Google Reader API (migration 0026).
+// --- feed apps over the Google Reader API (migration 0025).
 // An app password: a reader's second password for one app, stored as an Argon2id hash and revocable.
 struct AppPassword {
   std::int64_t id = 0;

@@ -1,4 +1,4 @@
-// The SQL behind feed apps (migration 0026): app passwords and their tokens, and one reader's read state
+// The SQL behind feed apps (migration 0025): app passwords and their tokens, and one reader's read state
 // over the site's articles (explicit marks plus "mark all as read" horizons). Internal to the SQLite
 // backend; the store calls these with its writer (under its lock) or a pooled reader.
 #pragma once

@@ -1,4 +1,4 @@
-// The portable reading list's SQL (migration 0025): imports that join known articles or keep plain saved
+// The portable reading list's SQL (migration 0024): imports that join known articles or keep plain saved
 // links, and the private reading-list feed's token. Internal to the SQLite backend; the store calls these
 // with its writer (under its lock) or a pooled reader.
 #pragma once
