@@ -3,15 +3,6 @@
 #include <bit>
 
 namespace longread::storage::sqlite {
-namespace {
-
-std::optional<TimePoint> optional_time(const Query& q, int column) {
-  if (q.is_null(column)) return std::nullopt;
-  return from_unix(q.int64(column));
-}
-
-}  // namespace
-
 ArticleView read_article_view(const Query& q) {
   ArticleView v;
   model::Article& a = v.article;

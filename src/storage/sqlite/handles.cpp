@@ -1,5 +1,6 @@
 #include "storage/sqlite/handles.h"
 
+#include <fmt/format.h>
 #include <sqlite3.h>
 
 #include <stdexcept>
@@ -200,6 +201,15 @@ Result<void> Transaction::commit() {
   // After a failed COMMIT the transaction is still open (e.g. SQLITE_BUSY); the destructor rolls it back.
   if (ok) connection_ = nullptr;
   return ok;
+}
+
+std::unexpected<Error> db_error(std::string_view what, const Error& cause) {
+  return fail(ErrorKind::kStorage, fmt::format("store: {}: {}", what, cause.message));
+}
+
+std::optional<TimePoint> optional_time(const Query& q, int column) {
+  if (q.is_null(column)) return std::nullopt;
+  return from_unix(q.int64(column));
 }
 
 }  // namespace longread::storage::sqlite

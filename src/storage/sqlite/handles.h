@@ -11,6 +11,7 @@
 #include <utility>
 
 #include "core/error.h"
+#include "core/time.h"
 
 struct sqlite3;
 struct sqlite3_stmt;
@@ -142,5 +143,11 @@ class Transaction {
   explicit Transaction(Connection& connection) : connection_(&connection) {}
   Connection* connection_;
 };
+
+// "store: <what>: <SQLite's message>" as a kStorage error: how every SQL file of the backend reports a
+// failed statement.
+std::unexpected<Error> db_error(std::string_view what, const Error& cause);
+// A nullable Unix-seconds column as a time.
+std::optional<TimePoint> optional_time(const Query& q, int column);
 
 }  // namespace longread::storage::sqlite

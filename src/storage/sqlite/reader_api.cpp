@@ -63,10 +63,6 @@ constexpr const char* kDropMarksUnderHorizon =
     "< "
     ":before AND (:blog_id = 0 OR a.blog_id = :blog_id))";
 
-std::unexpected<Error> db_error(std::string_view what, const Error& cause) {
-  return fail(ErrorKind::kStorage, fmt::format("store: {}: {}", what, cause.message));
-}
-
 std::unexpected<Error> bad_continuation() {
   return fail(ErrorKind::kInvalidInput, "store: malformed stream continuation",
               "That continuation is not valid.");

@@ -31,10 +31,6 @@ constexpr const char* kSelectFeedToken = "SELECT list_feed_token FROM readers WH
 constexpr const char* kSetFeedToken = "UPDATE readers SET list_feed_token = :token WHERE id = :reader_id";
 constexpr const char* kReaderByFeedToken = "SELECT id FROM readers WHERE list_feed_token = :token";
 
-std::unexpected<Error> db_error(std::string_view what, const Error& cause) {
-  return fail(ErrorKind::kStorage, fmt::format("store: {}: {}", what, cause.message));
-}
-
 std::string other_scheme(std::string_view url) {
   if (url.starts_with("https://")) return "http://" + std::string(url.substr(8));
   if (url.starts_with("http://")) return "https://" + std::string(url.substr(7));

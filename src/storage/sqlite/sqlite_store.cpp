@@ -44,6 +44,8 @@ namespace {
 
 using sqlite::BodyDictionaries;
 using sqlite::Connection;
+using sqlite::db_error;
+using sqlite::optional_time;
 using sqlite::kArticleColumnCount;
 using sqlite::Query;
 using sqlite::read_article_view;
@@ -712,9 +714,6 @@ const char* delivery_state_name(DeliveryState state) {
 
 // ------------------------------------------------------------------------------------------ helpers
 
-std::unexpected<Error> db_error(std::string_view what, const Error& cause) {
-  return fail(ErrorKind::kStorage, fmt::format("store: {}: {}", what, cause.message));
-}
 
 // "machine-learning" -> "Machine Learning".
 std::string category_name(std::string_view slug) {
@@ -737,10 +736,6 @@ std::string effective_content_hash(const model::Article& article) {
   return stable_hash_hex(article.title + "\x1f" + article.summary_html + "\x1f" + article.content_html);
 }
 
-std::optional<TimePoint> optional_time(const Query& q, int column) {
-  if (q.is_null(column)) return std::nullopt;
-  return from_unix(q.int64(column));
-}
 
 std::optional<std::int64_t> optional_unix(const std::optional<TimePoint>& t) {
   if (!t) return std::nullopt;

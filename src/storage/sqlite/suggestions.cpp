@@ -91,10 +91,6 @@ constexpr const char* kDecideSuggestion =
 constexpr const char* kNextSuggestionDue =
     "SELECT MIN(COALESCE(lease_until, created_at)) FROM blog_suggestions WHERE status = 'pending'";
 
-std::unexpected<Error> db_error(std::string_view what, const Error& cause) {
-  return fail(ErrorKind::kStorage, fmt::format("store: {}: {}", what, cause.message));
-}
-
 std::optional<SuggestionStatus> parse_status(std::string_view text) {
   for (auto s : {SuggestionStatus::kPending, SuggestionStatus::kFound, SuggestionStatus::kFailed,
                  SuggestionStatus::kRefused, SuggestionStatus::kFollowed, SuggestionStatus::kApproved,
@@ -102,11 +98,6 @@ std::optional<SuggestionStatus> parse_status(std::string_view text) {
     if (to_string(s) == text) return s;
   }
   return std::nullopt;
-}
-
-std::optional<TimePoint> optional_time(const Query& q, int column) {
-  if (q.is_null(column)) return std::nullopt;
-  return from_unix(q.int64(column));
 }
 
 std::optional<std::int64_t> optional_unix(const std::optional<TimePoint>& t) {
