@@ -138,6 +138,8 @@ int cmd_crawl(const config::Config& config, bool all) {
     return report_failure(summary.error());
   }
   fmt::print("{}\n", format_summary(*summary));
+  // The pass ends with the automatic retirement of dead / inactive blogs (off unless configured).
+  retire_after_crawl(config, *store);
   return 0;
 }
 

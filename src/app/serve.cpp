@@ -59,6 +59,8 @@ void crawl_loop(std::stop_token stop, const config::Config& config, storage::Sto
     } else if (summary->total > 0) {
       spdlog::info("crawl: {}", format_summary(*summary));
     }
+    // The pass ends with the automatic retirement of dead / inactive blogs (off unless configured).
+    if (!stop.stop_requested()) retire_after_crawl(config, store);
     std::unique_lock lock(mutex);
     wake.wait_for(lock, stop, std::chrono::seconds{60}, [] { return false; });
   }
@@ -136,6 +138,7 @@ int cmd_serve(const config::Config& config) {
   options.max_connections_per_client = config.site.max_connections_per_client;
   options.trusted_proxies = config.site.trusted_proxies;
   options.per_blog_cap = config.ranking.per_blog_cap;
+  options.lifecycle = lifecycle_rules(config);
   options.flag_rules = {.flags_to_hide = config.moderation.flags_to_hide,
                         .flags_per_day = config.moderation.flags_per_day};
   options.accounts.password_cost = {};  // Argon2id "interactive" cost

@@ -11,6 +11,7 @@
 #include "app/default_blogs.h"
 #include "core/url.h"
 #include "feed/opml.h"
+#include "pipeline/lifecycle.h"
 
 namespace longread::app {
 namespace {
@@ -65,6 +66,23 @@ fetch::ClientOptions client_options(const config::Config& config) {
     if (auto network = IpNetwork::parse(text)) o.address_policy.allow_networks.push_back(*network);
   }
   return o;
+}
+
+storage::LifecycleRules lifecycle_rules(const config::Config& config) {
+  return {.dead_failures = config.lifecycle.dead_failures,
+          .dead_days = config.lifecycle.dead_days,
+          .inactive_months = config.lifecycle.inactive_months,
+          .auto_retire_dead = config.lifecycle.auto_retire_dead,
+          .auto_retire_inactive = config.lifecycle.auto_retire_inactive};
+}
+
+void retire_after_crawl(const config::Config& config, storage::Store& store) {
+  auto retired = pipeline::retire_lifecycle_blogs(store, lifecycle_rules(config), now_seconds());
+  if (!retired) {
+    spdlog::error("lifecycle: automatic retirement failed: {}", retired.error().message);
+  } else if (!retired->empty()) {
+    spdlog::info("lifecycle: retired {} blog(s)", retired->size());
+  }
 }
 
 pipeline::CrawlOptions crawl_options(const config::Config& config, bool all) {

@@ -9,6 +9,7 @@
 #include "curate/curate.h"
 #include "fetch/http_client.h"
 #include "pipeline/crawler.h"
+#include "storage/lifecycle.h"
 #include "storage/store.h"
 
 namespace longread::app {
@@ -24,6 +25,11 @@ bool ensure_blogs(const config::Config& config, storage::Store& store);
 Result<int> import_opml_text(storage::Store& store, std::string_view text);
 fetch::ClientOptions client_options(const config::Config& config);
 pipeline::CrawlOptions crawl_options(const config::Config& config, bool all);
+// lifecycle.* as the storage layer's rules (the admin area's lists, the automatic retirement).
+storage::LifecycleRules lifecycle_rules(const config::Config& config);
+// After a crawl pass: the automatic retirement of dead / inactive blogs when configured (logged; a
+// failure is logged and changes nothing else).
+void retire_after_crawl(const config::Config& config, storage::Store& store);
 // The trained category classifier (`longread train`), when there is one.
 std::optional<curate::CategoryClassifier> load_classifier(const config::Config& config);
 std::string model_path(const config::Config& config);

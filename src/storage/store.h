@@ -269,6 +269,16 @@ struct BlogHealth {
   std::int64_t stored_articles = 0;  // every stored article, junk included
 };
 
+// Where a followed blog is in its lifecycle (migration 0026): retired (by an operator or automatically: no
+// crawl polls it, its articles stay on the site) and moved (the last permanent redirect of its feed).
+struct BlogLifecycle {
+  std::int64_t blog_id = 0;
+  std::optional<TimePoint> retired_at{};
+  std::string retired_reason{};
+  std::string moved_from{};  // the feed URL a permanent redirect replaced; empty: none, or accepted
+  std::optional<TimePoint> moved_at{};
+};
+
 // One page of the audit log, newest first; `next_before` is the id to pass for the page after it (0: none).
 struct AuditPage {
   std::vector<AuditEntry> entries{};
@@ -984,6 +994,17 @@ class Store {
   virtual Result<std::vector<FlaggedArticle>> flagged_articles(int limit) = 0;
   // An operator's decision (FlagDecision), in one transaction. kNotFound for an unknown article.
   virtual Result<void> decide_flags(std::int64_t article_id, FlagDecision decision) = 0;
+
+  // --- blog lifecycle (migration 0026, storage/lifecycle.h judges by it).
+  // Every followed blog's lifecycle, by id.
+  virtual Result<std::vector<BlogLifecycle>> blog_lifecycle() = 0;
+  // Retires a blog: paused (no crawl polls it), with when and why; its articles stay on the site. false
+  // when it already was retired; kNotFound for an unknown blog.
+  virtual Result<bool> retire_blog(std::int64_t blog_id, std::string_view reason, TimePoint now) = 0;
+  // Polls a retired blog again from the next crawl (due at once). false when it was not retired.
+  virtual Result<bool> unretire_blog(std::int64_t blog_id) = 0;
+  // The operator accepted a move: the mark goes, the blog stays at its new feed URL. false when none.
+  virtual Result<bool> clear_blog_move(std::int64_t blog_id) = 0;
 
  protected:
   static std::unexpected<Error> unsupported(const char* what) {

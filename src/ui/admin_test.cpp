@@ -99,6 +99,10 @@ class AdminTest : public ::testing::Test {
         {"POST /admin/suggestions/{suggestion}/approve", {{"category", "essays"}}},
         {"POST /admin/suggestions/{suggestion}/reject", {{"reason", "not a personal blog"}}},
         {"POST /admin/blogs/add", {{"url", "https://added-by-operator.example/"}, {"category", "essays"}}},
+        // Retire, then un-retire: the fixture blog ends polled as before.
+        {"POST /admin/lifecycle/{blog}/retire", {}},
+        {"POST /admin/lifecycle/{blog}/unretire", {}},
+        {"POST /admin/lifecycle/{blog}/accept-move", {}},
         {"POST /admin/flags/{article}/decide", {{"decision", "keep"}}},
     };
     return samples;

@@ -175,6 +175,11 @@ web::Router make_routes(SiteContext& context) {
   // Readers' flags: flagged and held articles, keep or junk (pages/admin_flags.cpp).
   routes.get("/admin/flags", pages::admin_flags);
   routes.post("/admin/flags/{article}/decide", pages::admin_flags_decide);
+  // Blog lifecycle: dead, moved, inactive and retired blogs (pages/admin_lifecycle.cpp).
+  routes.get("/admin/lifecycle", pages::admin_lifecycle);
+  routes.post("/admin/lifecycle/{blog}/retire", pages::admin_lifecycle_retire);
+  routes.post("/admin/lifecycle/{blog}/unretire", pages::admin_lifecycle_unretire);
+  routes.post("/admin/lifecycle/{blog}/accept-move", pages::admin_lifecycle_accept_move);
   routes.add_raw("GET", "/static/{file}",
                  [&context](const web::Request&, const web::RouteParams& params) -> Result<web::Response> {
                    if (auto asset = context.assets.response(params.get("file"))) return std::move(*asset);

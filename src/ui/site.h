@@ -24,6 +24,7 @@
 
 #include "accounts/accounts.h"
 #include "core/error.h"
+#include "storage/lifecycle.h"
 #include "storage/store.h"
 #include "web/http.h"
 #include "web/server.h"
@@ -47,6 +48,8 @@ struct SiteOptions {
   // Readers' flags (moderation.*): the distinct flags that hide an article until an operator decides, and
   // how many articles one reader may flag in 24 hours.
   storage::FlagRules flag_rules{};
+  // Blog lifecycle (lifecycle.*): what /admin/lifecycle lists as dead and inactive.
+  storage::LifecycleRules lifecycle{};
   // Rendered pages are cached per (target, Store::data_version()); relative ages ("5 minutes ago") make
   // a page stale with time alone, so entries also expire after this long.
   std::chrono::seconds page_cache_ttl{30};

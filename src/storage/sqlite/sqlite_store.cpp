@@ -32,6 +32,7 @@
 #include "storage/sqlite/article_body.h"
 #include "storage/sqlite/article_rows.h"
 #include "storage/sqlite/handles.h"
+#include "storage/sqlite/lifecycle.h"
 #include "storage/sqlite/moderation.h"
 #include "storage/sqlite/reader_api.h"
 #include "storage/sqlite/saved_links.h"
@@ -300,9 +301,10 @@ constexpr const char* kPruneHiddenBodies =
     " pruned_at = :now"
     " WHERE blog_id = :blog_id AND visible = 0 AND pruned_at IS NULL AND first_seen < :before AND held = 0";
 // A permanent redirect onto a feed URL another blog already has is not applied (it would break the
-// unique feed URL); the crawl is still saved.
+// unique feed URL); the crawl is still saved. The URL it replaces and when are kept for the blog
+// lifecycle's "moved" list (migration 0026).
 constexpr const char* kRedirectBlog =
-    "UPDATE blogs SET feed_url = :feed_url WHERE id = :blog_id"
+    "UPDATE blogs SET feed_url = :feed_url, moved_from = feed_url, moved_at = :now WHERE id = :blog_id"
     " AND NOT EXISTS (SELECT 1 FROM blogs o WHERE o.feed_url = :feed_url)";
 
 // An override is also the operator's decision on readers' flags (migration 0023): it lifts a hold, and a
@@ -2731,6 +2733,30 @@ class SqliteStore final : public Store {
     return sqlite::decide_flags(*writer_, article_id, decision);
   }
 
+  // ---------------------------------------------------------------------------- blog lifecycle
+  // The SQL lives in sqlite/lifecycle.cpp (migration 0026).
+
+  Result<std::vector<BlogLifecycle>> blog_lifecycle() override {
+    auto db = readers_.acquire();
+    if (!db) return std::unexpected(db.error());
+    return sqlite::blog_lifecycle(**db);
+  }
+
+  Result<bool> retire_blog(std::int64_t blog_id, std::string_view reason, TimePoint now) override {
+    std::lock_guard lock(writer_mutex_);
+    return sqlite::retire_blog(*writer_, blog_id, reason, now);
+  }
+
+  Result<bool> unretire_blog(std::int64_t blog_id) override {
+    std::lock_guard lock(writer_mutex_);
+    return sqlite::unretire_blog(*writer_, blog_id);
+  }
+
+  Result<bool> clear_blog_move(std::int64_t blog_id) override {
+    std::lock_guard lock(writer_mutex_);
+    return sqlite::clear_blog_move(*writer_, blog_id);
+  }
+
  private:
   // One transaction of age_period_votes: moves `period`'s start towards `target` over at most
   // kAgingBatch votes (all votes of one second together) and takes them out of its counts. Returns how
@@ -3059,6 +3085,7 @@ class SqliteStore final : public Store {
       auto r = db.query(kRedirectBlog);
       if (!r) return db_error("cannot update blog", r.error());
       r->bind(":feed_url", *record.new_feed_url).bind(":blog_id", record.blog_id);
+      r->bind(":now", to_unix(record.attempted_at));
       if (auto ok = r->run(); !ok) return db_error("cannot update blog", ok.error());
     }
     return {};

@@ -26,6 +26,7 @@ web::Response admin_page(View& view, std::string_view title, std::string_view se
                                   {"junk", "/admin/junk", "Junk review"},
                                   {"suggestions", "/admin/suggestions", "Suggestions"},
                                   {"flags", "/admin/flags", "Flags"},
+                                  {"lifecycle", "/admin/lifecycle", "Lifecycle"},
                                   {"audit", "/admin/audit", "Audit log"}};
   std::vector<Html> tabs;
   for (const auto& tab : kTabs) {
@@ -92,6 +93,8 @@ Result<web::Response> admin_home(View& view, const web::Request&, const Params&)
            "found at each; approve or reject.</li>\n"
            "<li><a href=\"/admin/flags\">Flags</a>: articles readers flagged, and those held until you "
            "decide; keep or junk.</li>\n"
+           "<li><a href=\"/admin/lifecycle\">Lifecycle</a>: dead, moved and inactive blogs; retire or "
+           "un-retire one.</li>\n"
            "<li><a href=\"/admin/audit\">Audit log</a>: who did what, newest first.</li>\n"
            "</ul>\n",
            text(view.reader()->email)));

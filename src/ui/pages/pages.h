@@ -95,6 +95,11 @@ Result<web::Response> admin_suggestions(View& view, const web::Request& request,
 Result<web::Response> admin_suggestion_approve(View& view, const web::Request& request, const Params& params);
 Result<web::Response> admin_suggestion_reject(View& view, const web::Request& request, const Params& params);
 Result<web::Response> admin_blog_add(View& view, const web::Request& request, const Params& params);
+Result<web::Response> admin_lifecycle(View& view, const web::Request& request, const Params& params);
+Result<web::Response> admin_lifecycle_retire(View& view, const web::Request& request, const Params& params);
+Result<web::Response> admin_lifecycle_unretire(View& view, const web::Request& request, const Params& params);
+Result<web::Response> admin_lifecycle_accept_move(View& view, const web::Request& request,
+                                                  const Params& params);
 Result<web::Response> admin_flags(View& view, const web::Request& request, const Params& params);
 Result<web::Response> admin_flags_decide(View& view, const web::Request& request, const Params& params);
 // The answer to a request for /admin by someone without the operator role: a visitor's GET goes to log
