@@ -241,7 +241,7 @@ try {
   await check("admin: axe-core finds no serious or critical violations on the admin pages", async () => {
     const problems = [];
     for (const target of ["/admin", "/admin/blogs", "/admin/blogs?show=failing&sort=rate", "/admin/junk",
-                          "/admin/flags", "/admin/flags?show=held", "/admin/audit"]) {
+                          "/admin/flags", "/admin/flags?show=held", "/admin/lifecycle", "/admin/audit"]) {
       await page.goto(base + target);
       await page.evaluate(axeSource);
       const results = await page.evaluate(() => window.axe.run(document, { resultTypes: ["violations"] }));
