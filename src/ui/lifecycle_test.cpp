@@ -136,5 +136,46 @@ TEST_F(LifecycleTest, ListsDeadMovedAndInactiveBlogsAndRetiresWithAnAuditEntry) 
   (void)dead;
 }
 
+// /admin/blogs names a retired blog "retired" with its reason (not merely paused), lists it under the
+// Retired filter, and its button there un-retires it.
+TEST_F(LifecycleTest, TheBlogsTableShowsRetiredBlogsAndResumingUnretires) {
+  const TimePoint now = now_seconds();
+  const auto quiet =
+      blog_with("https://retired-here.example/feed", "Retired Here Blog", now, true, 0, now - days{500});
+  const auto running = blog_with("https://running.example/feed", "Running Blog", now, true, 0, now - days{2});
+  ASSERT_TRUE(store().retire_blog(quiet, "no post in 12 months", now).value());
+
+  Visitor op(port());
+  {
+    auto form = op.get("/signup");
+    ASSERT_EQ(op.post("/signup", {{"csrf", Visitor::token_in(form.body)},
+                                  {"email", "lifecycle-table@example.org"},
+                                  {"password", "a long passphrase"}})
+                  .status,
+              303);
+    ASSERT_TRUE(store().set_reader_operator("lifecycle-table@example.org", true));
+  }
+  const auto row = [](const std::string& body, std::int64_t id) {
+    const auto from = body.find("<tr data-blog=\"" + std::to_string(id) + "\"");
+    if (from == std::string::npos) return std::string();
+    return body.substr(from, body.find("</tr>", from) - from);
+  };
+  auto page = op.get("/admin/blogs?show=retired");
+  ASSERT_EQ(page.status, 200) << page.body;
+  EXPECT_THAT(row(page.body, quiet), HasSubstr("data-retired=\"no post in 12 months\""));
+  EXPECT_THAT(row(page.body, quiet), HasSubstr("Un-retire"));
+  EXPECT_EQ(row(page.body, running), "");
+  page = op.get("/admin/blogs");
+  EXPECT_THAT(row(page.body, running), Not(HasSubstr("retired")));
+
+  const std::string token = Visitor::token_in(page.body);
+  ASSERT_EQ(op.post("/admin/blogs/" + std::to_string(quiet) + "/resume", {{"csrf", token}}).status, 303);
+  for (const auto& l : store().blog_lifecycle().value()) {
+    if (l.blog_id == quiet) EXPECT_FALSE(l.retired_at.has_value());
+  }
+  EXPECT_FALSE(store().blog(quiet).value()->paused);
+  EXPECT_EQ(row(op.get("/admin/blogs?show=retired").body, quiet), "");
+}
+
 }  // namespace
 }  // namespace longread::ui

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <chrono>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "core/strings.h"
@@ -37,13 +38,18 @@ bool stopped(const storage::BlogHealth& h) {
   return h.blog.paused || h.blog.quarantined;
 }
 
+// Retired blogs (the lifecycle's retire, by an operator or automatically) by id, with the reason: a retired
+// blog is paused too, and the table names it retired so an operator knows resuming it un-retires it.
+using Retired = std::unordered_map<std::int64_t, std::string>;
+
 struct Filter {
   std::string_view id, label;
 };
-constexpr Filter kFilters[] = {
-    {"all", "All"}, {"failing", "Failing"}, {"quiet", "Quiet"}, {"new", "New"}, {"paused", "Paused"}};
+constexpr Filter kFilters[] = {{"all", "All"}, {"failing", "Failing"}, {"quiet", "Quiet"},
+                               {"new", "New"}, {"paused", "Paused"},   {"retired", "Retired"}};
 
-bool shown(const storage::BlogHealth& h, std::string_view filter, TimePoint now) {
+bool shown(const storage::BlogHealth& h, const Retired& retired, std::string_view filter, TimePoint now) {
+  if (filter == "retired") return retired.contains(h.blog.id);
   if (filter == "failing") return failing(h);
   if (filter == "quiet") return quiet(h, now);
   if (filter == "new") return is_new(h, now);
@@ -90,7 +96,8 @@ std::string when(const std::optional<TimePoint>& t, TimePoint now, std::string_v
   return t ? relative_age(*t, now) : std::string(never);
 }
 
-std::string next_due(const storage::BlogHealth& h, TimePoint now) {
+std::string next_due(const storage::BlogHealth& h, bool retired, TimePoint now) {
+  if (retired) return "retired";
   if (h.blog.paused) return "paused";
   if (h.blog.quarantined) return "quarantined";
   if (!h.blog.next_due_at || *h.blog.next_due_at <= now) return "now";
@@ -104,11 +111,19 @@ std::string rate(const storage::BlogHealth& h) {
   return per_week < 1 ? "< 1" : std::to_string(static_cast<long long>(per_week + 0.5));
 }
 
-Html blog_row(const View& view, const storage::BlogHealth& h) {
+Html blog_row(const View& view, const storage::BlogHealth& h, const Retired& retired) {
   const model::Blog& b = h.blog;
   const std::string base = "/admin/blogs/" + std::to_string(b.id);
+  const auto retirement = retired.find(b.id);
+  const bool is_retired = retirement != retired.end();
   std::vector<Html> state;
-  if (b.paused) state.push_back(Html::literal("<span class=\"badge\">paused</span>"));
+  if (is_retired) {
+    state.push_back(
+        html("<span class=\"badge\" data-retired=\"{}\">retired</span> <span class=\"muted\">{}</span>",
+             attr(retirement->second), text(retirement->second)));
+  } else if (b.paused) {
+    state.push_back(Html::literal("<span class=\"badge\">paused</span>"));
+  }
   if (b.quarantined) state.push_back(Html::literal("<span class=\"badge warn\">quarantined</span>"));
   if (failing(h))
     state.push_back(html("<span class=\"badge warn\">{} failing</span>", number(b.consecutive_failures)));
@@ -122,9 +137,10 @@ Html blog_row(const View& view, const storage::BlogHealth& h) {
       number(b.id), attr(blog_path(b.id)), text(blog_display_name(b.title, b.site_url)), text(b.category),
       join(state, Html::literal(" ")), text(b.last_status.empty() ? "not polled yet" : b.last_status),
       b.last_error.empty() ? Html() : html("<br><span class=\"form-error\">{}</span>", text(b.last_error)),
-      text(when(b.last_success_at, view.now(), "never")), text(next_due(h, view.now())),
+      text(when(b.last_success_at, view.now(), "never")), text(next_due(h, is_retired, view.now())),
       number(b.article_count), number(h.stored_articles), text(rate(h)),
-      admin_button(view, base + (can_resume ? "/resume" : "/pause"), {}, can_resume ? "Resume" : "Pause"),
+      admin_button(view, base + (can_resume ? "/resume" : "/pause"), {},
+                   is_retired ? "Un-retire" : (can_resume ? "Resume" : "Pause")),
       attr(base), attr(base));
 }
 
@@ -192,9 +208,15 @@ Result<web::Response> admin_blogs(View& view, const web::Request& request, const
   }
   auto health = view.store().blog_health(view.now() - kRateWindow);
   if (!health) return std::unexpected(health.error());
+  auto lifecycle = view.store().blog_lifecycle();
+  if (!lifecycle) return std::unexpected(lifecycle.error());
+  Retired retired;
+  for (const auto& l : *lifecycle) {
+    if (l.retired_at) retired.emplace(l.blog_id, l.retired_reason);
+  }
   std::vector<storage::BlogHealth> blogs;
   for (auto& h : *health) {
-    if (shown(h, filter, view.now())) blogs.push_back(std::move(h));
+    if (shown(h, retired, filter, view.now())) blogs.push_back(std::move(h));
   }
   sort_blogs(blogs, sort);
 
@@ -210,7 +232,7 @@ Result<web::Response> admin_blogs(View& view, const web::Request& request, const
                            attr(c.id), text(c.label)));
   }
   std::vector<Html> rows;
-  for (const auto& h : blogs) rows.push_back(blog_row(view, h));
+  for (const auto& h : blogs) rows.push_back(blog_row(view, h, retired));
   return admin_page(
       view, "Blogs", "blogs",
       html(
