@@ -92,6 +92,11 @@ std::string_view Site::route_of(const web::Request& request) const {
   return pattern.empty() ? std::string_view("(none)") : pattern;
 }
 
+int Site::admit_upload(const web::Request& header) const {
+  const View view(impl_->context, &header);
+  return view.logged_in() ? 0 : 403;
+}
+
 std::vector<std::pair<std::string, std::string>> Site::routes() const {
   return impl_->router.routes();
 }
@@ -121,6 +126,10 @@ Result<std::unique_ptr<web::Server>> make_server(Site& site, bool handle_signals
   options.trusted_proxies = site.options().trusted_proxies;
   // A reading-list export from another service can be a few megabytes.
   options.upload_paths = {"/reading-list/import"};
+  // Only a logged-in reader may import, so anyone else is refused before the megabytes are read; past
+  // four imports at once the next waits for a 503 (at most 32 MiB of upload bodies in memory).
+  options.admit_upload = [&site](const web::Request& header) { return site.admit_upload(header); };
+  options.max_uploads_in_flight = 4;
   if (site.options().on_response) {
     // Labelled by route pattern, never by path: a client inventing paths cannot grow the label set.
     options.on_response = [&site](const web::Request* request, int status, double seconds) {

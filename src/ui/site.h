@@ -101,6 +101,9 @@ class Site {
   [[nodiscard]] const SiteOptions& options() const;
   // The pattern of the route a request's path matches ("/blog/{blog}"), or "(none)".
   [[nodiscard]] std::string_view route_of(const web::Request& request) const;
+  // Whether an upload (a POST to one of the upload paths) may send its body, judged from its header: 0 for
+  // a logged-in reader, 403 for anyone else. The server asks before reading a byte of the body.
+  [[nodiscard]] int admit_upload(const web::Request& header) const;
   // Every route of the site as (method, pattern): the admin and CSRF tests walk this table.
   [[nodiscard]] std::vector<std::pair<std::string, std::string>> routes() const;
 

@@ -15,6 +15,7 @@
 #include <csignal>
 #include <ctime>
 #include <mutex>
+#include <optional>
 #include <thread>
 #include <unordered_map>
 #include <vector>
@@ -211,6 +212,7 @@ struct Server::Impl {
   ThrottledLog accept_log;    // these two only on `control`
   ThrottledLog refusal_log;
   std::atomic<bool> stopping{false};
+  std::atomic<std::size_t> uploads_in_flight{0};
   std::atomic<bool> started{false};
 
   std::mutex connections_mutex;
@@ -346,6 +348,37 @@ struct Server::Impl {
            options.upload_paths.end();
   }
 
+  // Holds one of ServerOptions::max_uploads_in_flight while an upload's body is read and handled.
+  class UploadSlot {
+   public:
+    explicit UploadSlot(std::atomic<std::size_t>& in_flight) : in_flight_(&in_flight) {}
+    UploadSlot(const UploadSlot&) = delete;
+    UploadSlot& operator=(const UploadSlot&) = delete;
+    ~UploadSlot() { in_flight_->fetch_sub(1); }
+
+   private:
+    std::atomic<std::size_t>* in_flight_;
+  };
+
+  // 0 when the upload may go on (a slot is then held in `slot`), else the status it gets: the
+  // application's admit_upload answer, or 503 over max_uploads_in_flight.
+  int admit_upload(const Connection& conn, const http::request<http::string_body>& header,
+                   std::optional<UploadSlot>& slot) {
+    if (options.admit_upload) {
+      const Result<Request> request = to_request(header, conn.peer, proxies);
+      if (!request) return 400;
+      if (const int status = options.admit_upload(*request); status != 0) return status;
+    }
+    if (options.max_uploads_in_flight > 0 &&
+        uploads_in_flight.fetch_add(1) >= options.max_uploads_in_flight) {
+      uploads_in_flight.fetch_sub(1);
+      return 503;
+    }
+    if (options.max_uploads_in_flight == 0) uploads_in_flight.fetch_add(1);
+    slot.emplace(uploads_in_flight);
+    return 0;
+  }
+
   net::awaitable<void> session(std::shared_ptr<Connection> conn, std::uint64_t id) {
     beast::flat_buffer buffer(kReadBufferLimit);
     try {
@@ -366,7 +399,15 @@ struct Server::Impl {
           co_await send_error_and_close(*conn, 400, 11);
           break;
         }
-        if (!ec && !parser.is_done() && !is_upload(parser.get())) {
+        std::optional<UploadSlot> upload_slot;
+        if (!ec && is_upload(parser.get())) {
+          // Refused from the header alone: no byte of a body the site would not take is read or held.
+          if (const int refused = admit_upload(*conn, parser.get(), upload_slot); refused != 0) {
+            spdlog::debug("http client={} upload refused with {}", conn->peer, refused);
+            co_await send_error_and_close(*conn, refused, 11);
+            break;
+          }
+        } else if (!ec && !parser.is_done()) {
           if (parser.content_length() && *parser.content_length() > options.body_limit) {
             co_await send_error_and_close(*conn, 413, 11);
             break;

@@ -40,6 +40,13 @@ struct ServerOptions {
   // bytes: a file upload. Every other request stays within `body_limit`.
   std::vector<std::string> upload_paths{};
   std::size_t upload_body_limit = 8 * 1024 * 1024;
+  // Uploads being read or handled at once, overall; 0 = no cap. One over the cap gets a 503 from its header
+  // alone and is closed, so at most this many upload-sized bodies are held in memory.
+  std::size_t max_uploads_in_flight = 4;
+  // Asked with an upload's request line and header (its body empty) before a byte of its body is read: 0
+  // lets it in; any other value is the status it gets before its connection is closed (the site answers
+  // 403 to a visitor who is not logged in). Unset: every upload is let in.
+  std::function<int(const Request& header)> admit_upload{};
   int max_requests_per_connection = 100000;
   bool handle_signals = true;  // SIGINT/SIGTERM call stop()
   bool access_log = true;      // one info line per request: method, path, status, bytes, duration_ms

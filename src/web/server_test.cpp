@@ -3,8 +3,11 @@
 
 #include <gtest/gtest.h>
 
+#include <netinet/in.h>
 #include <spdlog/sinks/ostream_sink.h>
 #include <spdlog/spdlog.h>
+#include <sys/socket.h>
+#include <unistd.h>
 
 #include <atomic>
 #include <functional>
@@ -441,6 +444,85 @@ TEST_F(ServerTest, UploadPathsAloneTakeLargerBodies) {
                                            std::string(1500, 'c') + "\r\n0\r\n\r\n");
   ASSERT_TRUE(chunked);
   EXPECT_EQ(chunked->substr(0, 12), "HTTP/1.1 413") << *chunked;
+}
+
+// An upload the application refuses from its header (admit_upload) gets that status with no byte of its
+// body read: the 403 arrives although the 4,000-byte body never comes. One it admits is read and handled.
+TEST_F(ServerTest, AnUploadTheSiteRefusesGetsItsStatusBeforeItsBody) {
+  ServerOptions options = default_options();
+  options.upload_paths = {"/body"};
+  options.upload_body_limit = 5000;
+  std::atomic<int> asked{0};
+  options.admit_upload = [&asked](const Request& header) {
+    ++asked;
+    EXPECT_TRUE(header.body.empty());
+    return header.header("cookie") == "let=in" ? 0 : 403;
+  };
+  restart(options);
+  auto refused = raw_exchange(port_, "POST /body HTTP/1.1\r\nHost: t\r\nContent-Length: 4000\r\n\r\n");
+  ASSERT_TRUE(refused.has_value()) << refused.error().message;
+  EXPECT_TRUE(refused->starts_with("HTTP/1.1 403")) << *refused;
+  EXPECT_EQ(asked.load(), 1);
+
+  auto client = Client::connect(port_);
+  ASSERT_TRUE(client.has_value());
+  auto res = client->request("POST", "/body", {{"Cookie", "let=in"}}, std::string(4000, 'u'));
+  ASSERT_TRUE(res.has_value()) << res.error().message;
+  EXPECT_EQ(res->status, 200);
+  EXPECT_EQ(res->body, "body=" + std::string(4000, 'u'));
+  // Other requests never reach the gate.
+  EXPECT_EQ(http_get(port_, "/echo")->status, 200);
+  EXPECT_EQ(asked.load(), 2);
+}
+
+// A connection that sends an upload's header and then part of its body, holding it open.
+class HeldUpload {
+ public:
+  explicit HeldUpload(std::uint16_t port) : fd_(::socket(AF_INET, SOCK_STREAM, 0)) {
+    sockaddr_in addr{};
+    addr.sin_family = AF_INET;
+    addr.sin_port = htons(port);
+    addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    connected_ = ::connect(fd_, reinterpret_cast<const sockaddr*>(&addr), sizeof addr) == 0;
+    const std::string head =
+        "POST /body HTTP/1.1\r\nHost: t\r\nContent-Length: 4000\r\n\r\n" + std::string(10, 'h');
+    sent_ = connected_ &&
+            ::send(fd_, head.data(), head.size(), MSG_NOSIGNAL) == static_cast<ssize_t>(head.size());
+  }
+  HeldUpload(const HeldUpload&) = delete;
+  HeldUpload& operator=(const HeldUpload&) = delete;
+  ~HeldUpload() { ::close(fd_); }
+  [[nodiscard]] bool sent() const { return sent_; }
+
+ private:
+  int fd_;
+  bool connected_ = false;
+  bool sent_ = false;
+};
+
+// Past max_uploads_in_flight an upload gets a 503 from its header while other requests are served; once
+// the held upload's connection closes, uploads are taken again.
+TEST_F(ServerTest, UploadsPastTheInFlightCapGet503) {
+  ServerOptions options = default_options();
+  options.upload_paths = {"/body"};
+  options.upload_body_limit = 5000;
+  options.max_uploads_in_flight = 1;
+  restart(options);
+  auto held = std::make_unique<HeldUpload>(port_);
+  ASSERT_TRUE(held->sent());
+  const std::string upload =
+      "POST /body HTTP/1.1\r\nHost: t\r\nContent-Length: 3\r\nConnection: close\r\n\r\nabc";
+  // The held upload's header may still be on its way: until it is, a whole upload gets through.
+  EXPECT_TRUE(eventually([&] {
+    auto refused = raw_exchange(port_, upload);
+    return refused && refused->starts_with("HTTP/1.1 503");
+  }));
+  EXPECT_EQ(http_get(port_, "/echo?q=meanwhile")->body, "GET meanwhile");
+  held.reset();
+  EXPECT_TRUE(eventually([&] {
+    auto taken = raw_exchange(port_, upload);
+    return taken && taken->starts_with("HTTP/1.1 200") && taken->find("body=abc") != std::string::npos;
+  }));
 }
 
 }  // namespace
