@@ -56,12 +56,7 @@ class AdminTest : public ::testing::Test {
 
   // A visitor who signed up as `email` and is logged in; an operator when `promote`.
   static Visitor signed_up(const std::string& email, bool promote = false) {
-    Visitor v(port());
-    auto form = v.get("/signup");
-    auto res =
-        v.post("/signup",
-               {{"csrf", Visitor::token_in(form.body)}, {"email", email}, {"password", "a long passphrase"}});
-    EXPECT_EQ(res.status, 303) << res.body;
+    Visitor v = testing::sign_up(port(), email);
     if (promote) {
       EXPECT_TRUE(store().set_reader_operator(email, true));
     }

@@ -42,12 +42,7 @@ class FlagsTest : public ::testing::Test {
   static std::uint16_t port() { return running_->port(); }
 
   static Visitor signed_up(const std::string& email, bool promote = false) {
-    Visitor v(port());
-    auto form = v.get("/signup");
-    auto res =
-        v.post("/signup",
-               {{"csrf", Visitor::token_in(form.body)}, {"email", email}, {"password", "a long passphrase"}});
-    EXPECT_EQ(res.status, 303) << res.body;
+    Visitor v = testing::sign_up(port(), email);
     if (promote) {
       EXPECT_TRUE(store().set_reader_operator(email, true));
     }

@@ -77,16 +77,8 @@ TEST_F(LifecycleTest, ListsDeadMovedAndInactiveBlogsAndRetiresWithAnAuditEntry) 
   const auto inactive =
       blog_with("https://silent.example/feed", "Silent Blog", now, true, 0, now - days{400});
 
-  Visitor op(port());
-  {
-    auto form = op.get("/signup");
-    ASSERT_EQ(op.post("/signup", {{"csrf", Visitor::token_in(form.body)},
-                                  {"email", "lifecycle-op@example.org"},
-                                  {"password", "a long passphrase"}})
-                  .status,
-              303);
-    ASSERT_TRUE(store().set_reader_operator("lifecycle-op@example.org", true));
-  }
+  Visitor op = testing::sign_up(port(), "lifecycle-op@example.org");
+  ASSERT_TRUE(store().set_reader_operator("lifecycle-op@example.org", true));
   auto page = op.get("/admin/lifecycle");
   ASSERT_EQ(page.status, 200) << page.body;
   const auto section = [&](const std::string& id) {
@@ -145,16 +137,8 @@ TEST_F(LifecycleTest, TheBlogsTableShowsRetiredBlogsAndResumingUnretires) {
   const auto running = blog_with("https://running.example/feed", "Running Blog", now, true, 0, now - days{2});
   ASSERT_TRUE(store().retire_blog(quiet, "no post in 12 months", now).value());
 
-  Visitor op(port());
-  {
-    auto form = op.get("/signup");
-    ASSERT_EQ(op.post("/signup", {{"csrf", Visitor::token_in(form.body)},
-                                  {"email", "lifecycle-table@example.org"},
-                                  {"password", "a long passphrase"}})
-                  .status,
-              303);
-    ASSERT_TRUE(store().set_reader_operator("lifecycle-table@example.org", true));
-  }
+  Visitor op = testing::sign_up(port(), "lifecycle-table@example.org");
+  ASSERT_TRUE(store().set_reader_operator("lifecycle-table@example.org", true));
   const auto row = [](const std::string& body, std::int64_t id) {
     const auto from = body.find("<tr data-blog=\"" + std::to_string(id) + "\"");
     if (from == std::string::npos) return std::string();

@@ -39,13 +39,7 @@ class ReaderApiTest : public ::testing::Test {
 
   // Signs a reader up and makes an app password through the account page, as a person would.
   static App app_for(const std::string& email) {
-    Visitor v(port());
-    auto form = v.get("/signup");
-    EXPECT_EQ(
-        v.post("/signup",
-               {{"csrf", Visitor::token_in(form.body)}, {"email", email}, {"password", "a long passphrase"}})
-            .status,
-        303);
+    Visitor v = testing::sign_up(port(), email);
     auto account = v.get("/account");
     EXPECT_THAT(account.body, HasSubstr("Feed apps"));
     auto made =

@@ -45,18 +45,7 @@ class ReadersTest : public ::testing::Test {
   static void TearDownTestSuite() { running_.reset(); }
 
   // A visitor who signed up as `email` (and is logged in).
-  static Visitor signed_up(const std::string& email) {
-    Visitor v(port_);
-    auto form = v.get("/signup");
-    EXPECT_EQ(form.status, 200);
-    auto res = v.post("/signup", {{"csrf", Visitor::token_in(form.body)},
-                                  {"email", email},
-                                  {"password", "a long passphrase"},
-                                  {"next", "/about"}});
-    EXPECT_EQ(res.status, 303) << res.body;
-    EXPECT_FALSE(v.cookie("lr_session").empty());
-    return v;
-  }
+  static Visitor signed_up(const std::string& email) { return testing::sign_up(port_, email); }
 
   static std::string article_path(std::int64_t id) {
     auto a = store_->article(id).value();

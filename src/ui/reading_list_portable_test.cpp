@@ -49,16 +49,7 @@ class ReadingListPortableTest : public ::testing::Test {
   static std::uint16_t port() { return running_->port(); }
   static storage::Store& store() { return running_->store(); }
 
-  static Visitor signed_up(const std::string& email) {
-    Visitor v(port());
-    auto form = v.get("/signup");
-    auto res = v.post("/signup", {{"csrf", Visitor::token_in(form.body)},
-                                  {"email", email},
-                                  {"password", "a long passphrase"},
-                                  {"next", "/about"}});
-    EXPECT_EQ(res.status, 303) << res.body;
-    return v;
-  }
+  static Visitor signed_up(const std::string& email) { return testing::sign_up(port(), email); }
 
   static std::string article_link(std::int64_t id) {
     auto a = store().article(id);

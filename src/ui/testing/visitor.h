@@ -97,4 +97,18 @@ class Visitor {
   std::map<std::string, std::string> jar_;
 };
 
+// A visitor who has just signed up through the sign-up form as `email`, and so is logged in.
+inline Visitor sign_up(std::uint16_t port, const std::string& email,
+                       const std::string& password = "a long passphrase") {
+  Visitor v(port);
+  auto form = v.get("/signup");
+  EXPECT_EQ(form.status, 200);
+  auto res = v.post(
+      "/signup",
+      {{"csrf", Visitor::token_in(form.body)}, {"email", email}, {"password", password}, {"next", "/about"}});
+  EXPECT_EQ(res.status, 303) << res.body;
+  EXPECT_FALSE(v.cookie("lr_session").empty()) << email;
+  return v;
+}
+
 }  // namespace longread::ui::testing
