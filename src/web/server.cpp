@@ -8,6 +8,7 @@
 #include <sys/resource.h>
 #include <sys/socket.h>
 
+#include <array>
 #include <atomic>
 #include <boost/asio.hpp>
 #include <boost/beast.hpp>
@@ -35,6 +36,12 @@ using tcp = net::ip::tcp;
 namespace {
 
 constexpr std::size_t kReadBufferLimit = 64 * 1024;
+// After an error answer the connection closes in stages (RFC 9112 section 9.6): the sending side first,
+// then what the client still sends (the body of a request refused from its header) is read and dropped
+// until it closes, for at most this long and this many bytes. Closing at once with unread data would reset
+// the connection, and the client could lose the answer before reading it.
+constexpr auto kLingerTime = std::chrono::seconds(2);
+constexpr std::size_t kLingerBytes = 16 * 1024 * 1024;
 
 // One accepted connection. `busy` is only read and written on the connection's strand.
 struct Connection {
@@ -42,8 +49,9 @@ struct Connection {
       : stream(std::move(socket)), peer(std::move(peer_address)), client_key(std::move(counted_as)) {}
   beast::tcp_stream stream;
   bool busy = false;
-  std::string peer;        // the TCP peer's address
-  std::string client_key;  // what the per-client cap counts it as; "" for a trusted proxy (not counted)
+  bool answered_error = false;  // closed after an error answer: the client may still be sending
+  std::string peer;             // the TCP peer's address
+  std::string client_key;       // what the per-client cap counts it as; "" for a trusted proxy (not counted)
 };
 
 // Lets one log line through per `interval` and counts the events in between, so a flood of the same
@@ -329,6 +337,7 @@ struct Server::Impl {
     res.keep_alive(false);
     res.body() = std::string(reason_phrase(status)) + "\n";
     res.prepare_payload();
+    conn.answered_error = true;
     beast::error_code ec;
     conn.stream.expires_after(options.write_timeout);
     co_await http::async_write(conn.stream, res, net::redirect_error(net::use_awaitable, ec));
@@ -377,6 +386,19 @@ struct Server::Impl {
     if (options.max_uploads_in_flight == 0) uploads_in_flight.fetch_add(1);
     slot.emplace(uploads_in_flight);
     return 0;
+  }
+
+  // Reads and drops what the client still sends until it closes, kLingerTime passes or kLingerBytes
+  // arrive, whichever is first.
+  static net::awaitable<void> linger(Connection& conn) {
+    std::array<char, 16 * 1024> scrap{};
+    conn.stream.expires_after(kLingerTime);
+    for (std::size_t dropped = 0; dropped < kLingerBytes;) {
+      beast::error_code ec;
+      dropped += co_await conn.stream.async_read_some(net::buffer(scrap),
+                                                      net::redirect_error(net::use_awaitable, ec));
+      if (ec) break;
+    }
   }
 
   net::awaitable<void> session(std::shared_ptr<Connection> conn, std::uint64_t id) {
@@ -476,6 +498,7 @@ struct Server::Impl {
     }
     beast::error_code ignored;
     conn->stream.socket().shutdown(tcp::socket::shutdown_send, ignored);
+    if (conn->answered_error) co_await linger(*conn);
     conn->stream.close();
     std::lock_guard lock(connections_mutex);
     connections.erase(id);
