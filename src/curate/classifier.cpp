@@ -26,40 +26,10 @@ constexpr double kWeightQuantum = 1e-5;  // weights are rounded to this so the J
 constexpr std::uint32_t kSeed = 20240523;
 constexpr const char* kFormat = "longread-category-classifier";
 
-// English function words: frequent everywhere, so they carry no category evidence.
-const std::set<std::string_view>& stopwords() {
-  static const std::set<std::string_view> words = {
-      "about",  "above",      "after",     "again",    "against",    "all",    "also",    "and",    "any",
-      "are",    "because",    "been",      "before",   "being",      "below",  "between", "both",   "but",
-      "can",    "could",      "did",       "does",     "doing",      "down",   "during",  "each",   "even",
-      "few",    "for",        "from",      "further",  "get",        "got",    "had",     "has",    "have",
-      "having", "her",        "here",      "hers",     "herself",    "him",    "himself", "his",    "how",
-      "into",   "its",        "itself",    "just",     "like",       "many",   "may",     "might",  "more",
-      "most",   "much",       "must",      "myself",   "not",        "now",    "off",     "once",   "one",
-      "only",   "other",      "our",       "ours",     "ourselves",  "out",    "over",    "own",    "same",
-      "she",    "should",     "some",      "such",     "than",       "that",   "the",     "their",  "theirs",
-      "them",   "themselves", "then",      "there",    "these",      "they",   "this",    "those",  "through",
-      "too",    "under",      "until",     "very",     "was",        "way",    "were",    "what",   "when",
-      "where",  "which",      "while",     "who",      "whom",       "why",    "will",    "with",   "would",
-      "you",    "your",       "yours",     "yourself", "yourselves", "dont",   "didnt",   "doesnt", "isnt",
-      "its",    "ive",        "youre",     "thats",    "theres",     "well",   "still",   "make",   "made",
-      "use",    "used",       "using",     "new",      "first",      "two",    "know",    "think",  "want",
-      "see",    "going",      "something", "thing",    "things",     "really", "lot",     "every",  "since",
-      "though", "however",    "another",   "let",      "say",        "said",   "back",    "good",   "time",
-      "post",   "read",       "http",      "https",    "www",        "com"};
-  return words;
-}
-
-bool usable(std::string_view word) {
-  if (word.size() < 3 || word.size() > 40) return false;
-  if (std::all_of(word.begin(), word.end(), [](char c) { return c >= '0' && c <= '9'; })) return false;
-  return !stopwords().contains(word);
-}
-
 std::unordered_map<std::string, int> term_counts(std::string_view text) {
   std::unordered_map<std::string, int> counts;
   detail::for_each_word(text, [&](std::string_view w) {
-    if (usable(w)) ++counts[std::string(w)];
+    if (detail::usable_word(w)) ++counts[std::string(w)];
   });
   return counts;
 }

@@ -1,7 +1,9 @@
 // Word splitting shared by the simhash and the classifier (internal to curate).
 #pragma once
 
+#include <algorithm>
 #include <cctype>
+#include <set>
 #include <string>
 #include <string_view>
 
@@ -74,6 +76,38 @@ void for_each_word(std::string_view text, F&& f) {
         f(std::string_view(word));
         word.clear();
       });
+}
+
+// English function words: frequent everywhere, so they carry no category evidence.
+inline const std::set<std::string_view>& stopwords() {
+  static const std::set<std::string_view> words = {
+      "about",  "above",      "after",     "again",    "against",    "all",    "also",    "and",    "any",
+      "are",    "because",    "been",      "before",   "being",      "below",  "between", "both",   "but",
+      "can",    "could",      "did",       "does",     "doing",      "down",   "during",  "each",   "even",
+      "few",    "for",        "from",      "further",  "get",        "got",    "had",     "has",    "have",
+      "having", "her",        "here",      "hers",     "herself",    "him",    "himself", "his",    "how",
+      "into",   "its",        "itself",    "just",     "like",       "many",   "may",     "might",  "more",
+      "most",   "much",       "must",      "myself",   "not",        "now",    "off",     "once",   "one",
+      "only",   "other",      "our",       "ours",     "ourselves",  "out",    "over",    "own",    "same",
+      "she",    "should",     "some",      "such",     "than",       "that",   "the",     "their",  "theirs",
+      "them",   "themselves", "then",      "there",    "these",      "they",   "this",    "those",  "through",
+      "too",    "under",      "until",     "very",     "was",        "way",    "were",    "what",   "when",
+      "where",  "which",      "while",     "who",      "whom",       "why",    "will",    "with",   "would",
+      "you",    "your",       "yours",     "yourself", "yourselves", "dont",   "didnt",   "doesnt", "isnt",
+      "its",    "ive",        "youre",     "thats",    "theres",     "well",   "still",   "make",   "made",
+      "use",    "used",       "using",     "new",      "first",      "two",    "know",    "think",  "want",
+      "see",    "going",      "something", "thing",    "things",     "really", "lot",     "every",  "since",
+      "though", "however",    "another",   "let",      "say",        "said",   "back",    "good",   "time",
+      "post",   "read",       "http",      "https",    "www",        "com"};
+  return words;
+}
+
+// A word worth counting as a term: 3 to 40 bytes, not only digits, not a stopword (the classifier's and
+// the similar-articles index's vocabulary).
+inline bool usable_word(std::string_view word) {
+  if (word.size() < 3 || word.size() > 40) return false;
+  if (std::all_of(word.begin(), word.end(), [](char c) { return c >= '0' && c <= '9'; })) return false;
+  return !stopwords().contains(word);
 }
 
 }  // namespace longread::curate::detail
