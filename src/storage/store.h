@@ -215,6 +215,61 @@ struct SiteStats {
   std::optional<TimePoint> last_newsletter_sent{};  // the latest delivery of a newsletter issue
 };
 
+// --- similar articles (migration 0027, docs/similar.md). The store keeps the index and the picks; the
+// pipeline computes them (curate/similar.h).
+
+// Document frequencies of one article's term buckets (curate::df_bucket), as count_similar_terms gives them.
+struct SimilarTermStats {
+  std::int64_t documents = 0;      // articles counted so far (this one included when it was counted)
+  std::vector<std::int64_t> df{};  // per bucket asked, in the order asked
+};
+
+// One entry of the inverted index.
+struct SimilarPostingRow {
+  std::int64_t article_id = 0;
+  std::uint64_t term = 0;  // curate::term_hash
+  double weight = 0;
+};
+
+// What picks need to know of a candidate article.
+struct SimilarCandidateRow {
+  std::int64_t id = 0;
+  std::int64_t blog_id = 0;
+  std::uint64_t simhash = 0;
+  bool visible = false;
+};
+
+// A pick as stored: for `article_id`'s list, `similar_id`, with its score and reason.
+struct SimilarPickRow {
+  std::int64_t article_id = 0;
+  std::int64_t similar_id = 0;
+  double score = 0;
+  std::string shared{};  // "lock free, ring buffer, cache line"
+};
+
+// What indexing one article writes, in one transaction.
+struct SimilarWrite {
+  std::int64_t article_id = 0;
+  // Its signature terms (hash, weight). Each joins the term's postings while the term has fewer than
+  // `postings_per_term`, else replaces the lightest one when heavier.
+  std::vector<std::pair<std::uint64_t, double>> postings{};
+  int postings_per_term = 128;
+  // Its picks: replace its list.
+  std::vector<SimilarPickRow> picks{};
+  // The article offered to older articles' lists (article_id: the older one, similar_id: this one). It
+  // joins a list that has fewer than `picks_per_article` picks, or replaces the list's lowest pick when it
+  // scores higher; otherwise nothing changes.
+  std::vector<SimilarPickRow> offers{};
+  int picks_per_article = 8;
+};
+
+// A pick as the article page shows it.
+struct SimilarArticle {
+  ArticleView view{};
+  double score = 0;
+  std::string shared{};
+};
+
 // --- readers: accounts, sessions, votes, reading list, newsletter.
 
 // A reader's account as stored: the password hash is an Argon2id string (libsodium crypto_pwhash_str).
@@ -1005,6 +1060,25 @@ class Store {
   virtual Result<bool> unretire_blog(std::int64_t blog_id) = 0;
   // The operator accepted a move: the mark goes, the blog stays at its new feed URL. false when none.
   virtual Result<bool> clear_blog_move(std::int64_t blog_id) = 0;
+
+  // --- similar articles (migration 0027, docs/similar.md).
+  // Counts one article's term buckets (each distinct bucket once) and the article as a document, in one
+  // transaction, and returns the frequencies after counting. `count` false: only reads them.
+  virtual Result<SimilarTermStats> count_similar_terms(std::span<const std::uint32_t> buckets,
+                                                       bool count) = 0;
+  // The postings of each term, heaviest first, at most `per_term` of each.
+  virtual Result<std::vector<SimilarPostingRow>> similar_postings(std::span<const std::uint64_t> terms,
+                                                                  int per_term) = 0;
+  // The articles among `ids` that still exist, with their blog, SimHash and visibility.
+  virtual Result<std::vector<SimilarCandidateRow>> similar_candidates(std::span<const std::int64_t> ids) = 0;
+  // Writes one article's postings, picks and offers (SimilarWrite) in one transaction.
+  virtual Result<void> save_similar(const SimilarWrite& write) = 0;
+  // The article's stored picks that are visible now and of another blog, best first, at most `limit`.
+  virtual Result<std::vector<SimilarArticle>> similar_articles(std::int64_t article_id, int limit) = 0;
+  // Empties the index and every list (`longread similar rebuild` starts from nothing).
+  virtual Result<void> clear_similar() = 0;
+  // Visible articles after `after_id` by id, at most `limit`, with their text (for the rebuild).
+  virtual Result<std::vector<ArticleView>> articles_for_similar(std::int64_t after_id, int limit) = 0;
 
  protected:
   static std::unexpected<Error> unsupported(const char* what) {

@@ -37,6 +37,7 @@
 #include "storage/sqlite/reader_api.h"
 #include "storage/sqlite/saved_links.h"
 #include "storage/sqlite/search_rank.h"
+#include "storage/sqlite/similar.h"
 #include "storage/sqlite/suggestions.h"
 #include "storage/store.h"
 
@@ -46,8 +47,8 @@ namespace {
 using sqlite::BodyDictionaries;
 using sqlite::Connection;
 using sqlite::db_error;
-using sqlite::optional_time;
 using sqlite::kArticleColumnCount;
+using sqlite::optional_time;
 using sqlite::Query;
 using sqlite::read_article_view;
 using sqlite::Transaction;
@@ -716,7 +717,6 @@ const char* delivery_state_name(DeliveryState state) {
 
 // ------------------------------------------------------------------------------------------ helpers
 
-
 // "machine-learning" -> "Machine Learning".
 std::string category_name(std::string_view slug) {
   std::string name;
@@ -737,7 +737,6 @@ std::string effective_content_hash(const model::Article& article) {
   if (!article.content_hash.empty()) return article.content_hash;
   return stable_hash_hex(article.title + "\x1f" + article.summary_html + "\x1f" + article.content_html);
 }
-
 
 std::optional<std::int64_t> optional_unix(const std::optional<TimePoint>& t) {
   if (!t) return std::nullopt;
@@ -2755,6 +2754,49 @@ class SqliteStore final : public Store {
   Result<bool> clear_blog_move(std::int64_t blog_id) override {
     std::lock_guard lock(writer_mutex_);
     return sqlite::clear_blog_move(*writer_, blog_id);
+  }
+
+  // ---------------------------------------------------------------------------- similar articles
+  // The SQL lives in sqlite/similar.cpp (migration 0027).
+
+  Result<SimilarTermStats> count_similar_terms(std::span<const std::uint32_t> buckets, bool count) override {
+    std::lock_guard lock(writer_mutex_);
+    return sqlite::count_similar_terms(*writer_, buckets, count);
+  }
+
+  Result<std::vector<SimilarPostingRow>> similar_postings(std::span<const std::uint64_t> terms,
+                                                          int per_term) override {
+    auto db = readers_.acquire();
+    if (!db) return std::unexpected(db.error());
+    return sqlite::similar_postings(**db, terms, per_term);
+  }
+
+  Result<std::vector<SimilarCandidateRow>> similar_candidates(std::span<const std::int64_t> ids) override {
+    auto db = readers_.acquire();
+    if (!db) return std::unexpected(db.error());
+    return sqlite::similar_candidates(**db, ids);
+  }
+
+  Result<void> save_similar(const SimilarWrite& write) override {
+    std::lock_guard lock(writer_mutex_);
+    return sqlite::save_similar(*writer_, write);
+  }
+
+  Result<std::vector<SimilarArticle>> similar_articles(std::int64_t article_id, int limit) override {
+    auto db = readers_.acquire();
+    if (!db) return std::unexpected(db.error());
+    return sqlite::similar_articles(**db, article_id, limit);
+  }
+
+  Result<void> clear_similar() override {
+    std::lock_guard lock(writer_mutex_);
+    return sqlite::clear_similar(*writer_);
+  }
+
+  Result<std::vector<ArticleView>> articles_for_similar(std::int64_t after_id, int limit) override {
+    auto db = readers_.acquire();
+    if (!db) return std::unexpected(db.error());
+    return sqlite::articles_for_similar(**db, after_id, limit);
   }
 
  private:

@@ -1,0 +1,178 @@
+// Similar articles as stored (migration 0027): document frequencies counted once per bucket, postings
+// capped per term keeping the heaviest, picks replaced, a newer article joining an older one's full list
+// only when it beats the lowest pick, and the page's read leaving out hidden and same-blog picks and
+// deleted articles. Real SQLite files.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <string>
+#include <vector>
+
+#include "storage/store.h"
+#include "testing/store_test.h"
+
+namespace longread::storage {
+namespace {
+
+class SimilarStoreTest : public longread::testing::StoreTest {
+ protected:
+  SimilarStoreTest() : StoreTest("longread-similar-store") {}
+
+  std::int64_t add_blog(const std::string& name) {
+    auto id = store_->upsert_blog({.feed_url = "https://" + name + ".example/feed", .title = name});
+    EXPECT_TRUE(id) << id.error().message;
+    return id.value_or(0);
+  }
+  // Adds `n` articles to `blog` and returns their ids, oldest first.
+  std::vector<std::int64_t> add_articles(std::int64_t blog, int n) {
+    CrawlRecord r{.blog_id = blog, .attempted_at = now_, .success = true, .status = "ok"};
+    for (int i = 0; i < n; ++i) {
+      model::Article a;
+      a.guid = "g" + std::to_string(next_++);
+      a.title = "Article " + a.guid;
+      a.link = "https://blog" + std::to_string(blog) + ".example/" + a.guid;
+      a.published = now_ - std::chrono::hours(next_);
+      a.text = "text of " + a.guid;
+      a.word_count = 300;
+      a.first_seen = now_;
+      r.articles.push_back(a);
+    }
+    EXPECT_TRUE(store_->save_crawl(r));
+    std::vector<std::int64_t> ids;
+    const auto keys = store_->article_keys(blog).value();
+    for (const auto& key : keys) ids.push_back(key.id);
+    std::sort(ids.begin(), ids.end());
+    return std::vector<std::int64_t>(ids.end() - n, ids.end());
+  }
+  std::vector<std::int64_t> shown(std::int64_t article, int limit = 5) {
+    std::vector<std::int64_t> out;
+    const auto similar = store_->similar_articles(article, limit).value();
+    for (const auto& s : similar) out.push_back(s.view.article.id);
+    return out;
+  }
+
+  const TimePoint now_ = now_seconds();
+  int next_ = 1;
+};
+
+TEST_F(SimilarStoreTest, DocumentFrequenciesCountEachBucketOncePerArticle) {
+  const std::vector<std::uint32_t> first = {7, 9, 7};
+  auto counted = store_->count_similar_terms(first, true);
+  ASSERT_TRUE(counted) << counted.error().message;
+  EXPECT_EQ(counted->documents, 1);
+  EXPECT_EQ(counted->df, (std::vector<std::int64_t>{1, 1, 1}));
+  const std::vector<std::uint32_t> second = {9, 11};
+  counted = store_->count_similar_terms(second, true);
+  ASSERT_TRUE(counted);
+  EXPECT_EQ(counted->documents, 2);
+  EXPECT_EQ(counted->df, (std::vector<std::int64_t>{2, 1}));
+  const std::vector<std::uint32_t> read = {7, 9, 11, 13};
+  counted = store_->count_similar_terms(read, false);
+  ASSERT_TRUE(counted);
+  EXPECT_EQ(counted->documents, 2) << "reading counts nothing";
+  EXPECT_EQ(counted->df, (std::vector<std::int64_t>{1, 2, 1, 0}));
+  reopen();
+  EXPECT_EQ(store_->count_similar_terms(read, false)->df, (std::vector<std::int64_t>{1, 2, 1, 0}));
+}
+
+TEST_F(SimilarStoreTest, PostingsKeepTheHeaviestWithinTheCap) {
+  const auto ids = add_articles(add_blog("a"), 4);
+  const std::uint64_t term = 0xF000000000000001ULL;  // above INT64_MAX: stored as its bit pattern
+  const double weights[] = {0.5, 0.2, 0.9, 0.1};
+  for (std::size_t i = 0; i < ids.size(); ++i) {
+    ASSERT_TRUE(store_->save_similar(
+        {.article_id = ids[i], .postings = {{term, weights[i]}}, .postings_per_term = 2}));
+  }
+  const std::vector<std::uint64_t> terms = {term};
+  const auto postings = store_->similar_postings(terms, 10).value();
+  ASSERT_EQ(postings.size(), 2u);
+  EXPECT_EQ(postings[0].article_id, ids[2]);  // 0.9
+  EXPECT_EQ(postings[1].article_id, ids[0]);  // 0.5
+  EXPECT_EQ(postings[0].term, term);
+  EXPECT_EQ(store_->similar_postings(terms, 1)->size(), 1u);
+}
+
+TEST_F(SimilarStoreTest, PicksAreReplacedAndOffersJoinOnlyAboveTheLowest) {
+  const auto a = add_blog("a");
+  const auto b = add_blog("b");
+  const auto older = add_articles(a, 1)[0];
+  const auto others = add_articles(b, 3);
+  // The older article's list is full at 2 picks: scores 0.5 and 0.3.
+  ASSERT_TRUE(
+      store_->save_similar({.article_id = older,
+                            .picks = {{older, others[0], 0.5, "x, y"}, {older, others[1], 0.3, "y, z"}},
+                            .picks_per_article = 2}));
+  EXPECT_EQ(shown(older), (std::vector<std::int64_t>{others[0], others[1]}));
+  // A newer article scoring 0.2 does not get in; at 0.4 it replaces the 0.3 pick.
+  ASSERT_TRUE(store_->save_similar(
+      {.article_id = others[2], .offers = {{older, others[2], 0.2, "q, r"}}, .picks_per_article = 2}));
+  EXPECT_EQ(shown(older), (std::vector<std::int64_t>{others[0], others[1]}));
+  ASSERT_TRUE(store_->save_similar(
+      {.article_id = others[2], .offers = {{older, others[2], 0.4, "q, r"}}, .picks_per_article = 2}));
+  EXPECT_EQ(shown(older), (std::vector<std::int64_t>{others[0], others[2]}));
+  const auto read = store_->similar_articles(older, 5).value();
+  ASSERT_EQ(read.size(), 2u);
+  EXPECT_EQ(read[1].shared, "q, r");
+  EXPECT_DOUBLE_EQ(read[1].score, 0.4);
+  EXPECT_EQ(read[1].view.blog_title, "b");
+  // Saving an article's own picks replaces its list.
+  ASSERT_TRUE(store_->save_similar({.article_id = older, .picks = {{older, others[1], 0.7, "z"}}}));
+  EXPECT_EQ(shown(older), (std::vector<std::int64_t>{others[1]}));
+}
+
+TEST_F(SimilarStoreTest, ThePageNeverShowsHiddenSameBlogOrDeletedPicks) {
+  const auto a = add_blog("a");
+  const auto b = add_blog("b");
+  const auto c = add_blog("c");
+  const auto own = add_articles(a, 2);
+  const auto bs = add_articles(b, 2);
+  const auto cs = add_articles(c, 1);
+  ASSERT_TRUE(store_->save_similar({.article_id = own[0],
+                                    .picks = {{own[0], own[1], 0.9, "same blog"},
+                                              {own[0], bs[0], 0.8, "junk later"},
+                                              {own[0], bs[1], 0.7, "fine"},
+                                              {own[0], cs[0], 0.6, "blog deleted"}}}));
+  EXPECT_EQ(shown(own[0]), (std::vector<std::int64_t>{bs[0], bs[1], cs[0]}));
+  ASSERT_TRUE(store_->set_keep_override(bs[0], false));
+  EXPECT_EQ(shown(own[0]), (std::vector<std::int64_t>{bs[1], cs[0]}));
+  EXPECT_EQ(shown(own[0], 1), (std::vector<std::int64_t>{bs[1]}));
+  ASSERT_TRUE(store_->delete_blog(c));
+  EXPECT_EQ(shown(own[0]), (std::vector<std::int64_t>{bs[1]}));
+  // Deleting a blog takes its postings and lists with it (foreign keys), so nothing points at a gone row.
+  const std::vector<std::uint64_t> terms = {42};
+  ASSERT_TRUE(store_->save_similar({.article_id = bs[1], .postings = {{42, 0.5}}}));
+  ASSERT_EQ(store_->similar_postings(terms, 5)->size(), 1u);
+  ASSERT_TRUE(store_->delete_blog(b));
+  EXPECT_TRUE(store_->similar_postings(terms, 5)->empty());
+  EXPECT_TRUE(shown(own[0]).empty());
+}
+
+TEST_F(SimilarStoreTest, CandidatesClearAndArticlesForTheRebuild) {
+  const auto a = add_blog("a");
+  const auto ids = add_articles(a, 3);
+  ASSERT_TRUE(store_->set_keep_override(ids[1], false));
+  const std::vector<std::int64_t> asked = {ids[0], ids[1], 999999};
+  auto candidates = store_->similar_candidates(asked).value();
+  std::sort(candidates.begin(), candidates.end(), [](const auto& x, const auto& y) { return x.id < y.id; });
+  ASSERT_EQ(candidates.size(), 2u);
+  EXPECT_EQ(candidates[0].blog_id, a);
+  EXPECT_TRUE(candidates[0].visible);
+  EXPECT_FALSE(candidates[1].visible);
+  const auto batch = store_->articles_for_similar(0, 10).value();
+  ASSERT_EQ(batch.size(), 2u) << "visible articles only";
+  EXPECT_EQ(batch[0].article.id, ids[0]);
+  EXPECT_FALSE(batch[0].article.text.empty());
+  EXPECT_EQ(store_->articles_for_similar(ids[0], 10)->front().article.id, ids[2]);
+  const std::vector<std::uint32_t> buckets = {1};
+  ASSERT_TRUE(store_->count_similar_terms(buckets, true));
+  ASSERT_TRUE(store_->save_similar(
+      {.article_id = ids[0], .postings = {{5, 0.5}}, .picks = {{ids[0], ids[2], 0.5, "t"}}}));
+  ASSERT_TRUE(store_->clear_similar());
+  EXPECT_EQ(store_->count_similar_terms(buckets, false)->documents, 0);
+  const std::vector<std::uint64_t> terms = {5};
+  EXPECT_TRUE(store_->similar_postings(terms, 5)->empty());
+  EXPECT_TRUE(store_->similar_articles(ids[0], 5)->empty());
+}
+
+}  // namespace
+}  // namespace longread::storage
