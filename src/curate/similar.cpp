@@ -83,6 +83,7 @@ Signature signature(std::span<const TermCount> terms, std::span<const std::int64
   weighted.reserve(terms.size());
   for (std::size_t i = 0; i < terms.size(); ++i) {
     const auto d = std::max<std::int64_t>(df[i], 1);
+    if (d < kMinDf) continue;
     if (use_ratio && static_cast<double>(d) > kMaxDfRatio * static_cast<double>(documents)) continue;
     const double idf = std::log(static_cast<double>(documents + 1) / static_cast<double>(d));
     const double tf = 1.0 + std::log(static_cast<double>(std::max(terms[i].count, 1)));

@@ -25,6 +25,7 @@
 #include "pipeline/budgets.h"
 #include "pipeline/duplicates.h"
 #include "pipeline/ranking.h"
+#include "pipeline/similar.h"
 #include "pipeline/task_pool.h"
 #include "storage/store.h"
 
@@ -279,6 +280,7 @@ Result<CrawlSummary> Crawler::run(CrawlObserver* observer) {
   std::vector<PageJob> page_jobs;
 
   DuplicateIndex duplicates(store_);
+  SimilarIndexer similar(store_);
 
   // Saving runs on its own thread, in the order blogs finish: the store takes one writer at a time, so
   // a worker that has curated a blog hands it over and goes on with the next feed instead of waiting
@@ -353,12 +355,32 @@ Result<CrawlSummary> Crawler::run(CrawlObserver* observer) {
     records.reserve(jobs.size());
     for (auto& job : jobs) records.push_back(std::move(job.record));
     std::vector<Result<storage::SaveStats>> saved;
+    std::vector<SavedOriginal> originals;
     try {
-      saved = duplicates.save_all(records);
+      saved = duplicates.save_all(records, options_.similar_articles ? &originals : nullptr);
     } catch (...) {
       // Nothing of the group was committed (the transaction rolls back as the exception leaves it).
       const Error error = exception_error("saving", std::current_exception());
       saved.assign(jobs.size(), std::unexpected(error));
+      originals.clear();
+    }
+    // Each new original gets its similar articles now, once, so the article page only reads them
+    // (docs/similar.md). A failure costs the picks of that article, never the crawl.
+    for (const auto& original : originals) {
+      const auto& article = records[original.record].articles[original.article];
+      try {
+        auto picked = similar.add({.id = original.id,
+                                   .blog_id = records[original.record].blog_id,
+                                   .simhash = article.simhash,
+                                   .title = article.title,
+                                   .text = article.text});
+        if (!picked)
+          spdlog::warn("crawl: no similar articles for article_id={}: {}", original.id,
+                       picked.error().message);
+      } catch (...) {
+        spdlog::warn("crawl: no similar articles for article_id={}: {}", original.id,
+                     exception_error("similar articles", std::current_exception()).message);
+      }
     }
     for (std::size_t i = 0; i < jobs.size(); ++i) report(jobs[i].result, saved[i], jobs[i].started);
   };

@@ -38,6 +38,8 @@ struct CrawlOptions {
   std::int64_t max_articles_per_blog = 2000;
   std::chrono::days junk_retention{30};
   RankingOptions ranking;  // the prior of each stored article (docs/ranking.md)
+  // Compute and store each new article's similar articles as it is saved (docs/similar.md).
+  bool similar_articles = true;
 };
 
 // Crawler processes in a row that may die while parsing a blog's feed before it is quarantined.

@@ -70,13 +70,47 @@ std::unordered_map<std::string, std::int64_t> DuplicateIndex::index_saved(const 
   return ids;
 }
 
-std::vector<Result<storage::SaveStats>> DuplicateIndex::save_all(std::span<storage::CrawlRecord> records) {
+namespace {
+
+// The new, non-junk articles of saved records whose ids are in `ids` and that are not in `copies`.
+void collect_originals(std::span<const storage::CrawlRecord> records,
+                       const std::vector<Result<storage::SaveStats>>& results,
+                       const std::vector<std::unordered_map<std::string, std::int64_t>>& ids,
+                       const std::unordered_set<std::int64_t>& copies, std::vector<SavedOriginal>& out) {
+  for (std::size_t r = 0; r < records.size(); ++r) {
+    if (!results[r] || results[r]->inserted == 0) continue;
+    for (std::size_t a = 0; a < records[r].articles.size(); ++a) {
+      const auto& article = records[r].articles[a];
+      if (article.id != 0 || article.junk) continue;
+      const auto id = ids[r].find(article.guid);
+      if (id == ids[r].end() || copies.contains(id->second)) continue;
+      out.push_back({.record = r, .article = a, .id = id->second});
+    }
+  }
+}
+
+}  // namespace
+
+std::vector<Result<storage::SaveStats>> DuplicateIndex::save_all(std::span<storage::CrawlRecord> records,
+                                                                 std::vector<SavedOriginal>* originals) {
   auto save_group = [&]() {
     auto saved = store_.save_crawls(records);
     if (saved) return std::move(*saved);
     return std::vector<Result<storage::SaveStats>>(records.size(), std::unexpected(saved.error()));
   };
-  if (!enabled_) return save_group();
+  if (!enabled_) {
+    auto results = save_group();
+    if (originals == nullptr) return results;
+    std::vector<std::unordered_map<std::string, std::int64_t>> ids(records.size());
+    for (std::size_t r = 0; r < records.size(); ++r) {
+      if (!results[r] || results[r]->inserted == 0) continue;
+      if (auto keys = store_.article_keys(records[r].blog_id)) {
+        for (const auto& key : *keys) ids[r].emplace(key.guid, key.id);
+      }
+    }
+    collect_originals(records, results, ids, {}, *originals);
+    return results;
+  }
   std::lock_guard lock(mutex_);
 
   // A new original of an earlier record of this group, not yet stored.
@@ -137,14 +171,16 @@ std::vector<Result<storage::SaveStats>> DuplicateIndex::save_all(std::span<stora
     if (copy_id == ids[copy.copy_record].end() || original_id == ids[copy.original_record].end()) continue;
     marks.emplace_back(copy_id->second, original_id->second);
   }
-  if (marks.empty()) return results;
-  if (auto marked = store_.mark_duplicates(marks); !marked) {
-    spdlog::warn("crawl: cannot mark {} duplicates: {}", marks.size(), marked.error().message);
-    return results;
-  }
   std::unordered_set<std::int64_t> copies;  // a duplicate is never the original of another
   for (const auto& mark : marks) copies.insert(mark.first);
-  std::erase_if(entries_, [&copies](const storage::SimhashEntry& e) { return copies.contains(e.id); });
+  if (!marks.empty()) {
+    if (auto marked = store_.mark_duplicates(marks); !marked) {
+      spdlog::warn("crawl: cannot mark {} duplicates: {}", marks.size(), marked.error().message);
+    } else {
+      std::erase_if(entries_, [&copies](const storage::SimhashEntry& e) { return copies.contains(e.id); });
+    }
+  }
+  if (originals != nullptr) collect_originals(records, results, ids, copies, *originals);
   return results;
 }
 

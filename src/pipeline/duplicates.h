@@ -15,6 +15,13 @@
 
 namespace longread::pipeline {
 
+// A new article that a save stored as an original (not junk, not a copy), for the similar-articles index.
+struct SavedOriginal {
+  std::size_t record = 0;   // index into the records saved
+  std::size_t article = 0;  // index into that record's articles
+  std::int64_t id = 0;
+};
+
 class DuplicateIndex {
  public:
   // Loads the index; when the store cannot give one, detection is off (logged) and save_all() just saves.
@@ -25,8 +32,10 @@ class DuplicateIndex {
   // originals join the index, and two kinds of copies are marked in one more transaction
   // (Store::mark_duplicates): stored articles that turn out later than an article of the group, and copies
   // whose original is in the same group (it had no id before the commit). The whole sequence holds one
-  // lock, so two copies crawled at once never both become originals. Thread-safe.
-  [[nodiscard]] std::vector<Result<storage::SaveStats>> save_all(std::span<storage::CrawlRecord> records);
+  // lock, so two copies crawled at once never both become originals. Thread-safe. When `originals` is
+  // given, it receives the group's new articles that are originals after all of it.
+  [[nodiscard]] std::vector<Result<storage::SaveStats>> save_all(
+      std::span<storage::CrawlRecord> records, std::vector<SavedOriginal>* originals = nullptr);
 
  private:
   // (guid in the record, id of a stored article that is a later copy of it)

@@ -1,0 +1,61 @@
+// Similar articles at crawl time (docs/similar.md): each new article's picks are computed once, from its
+// text, and stored; the article page only reads them. The scoring is curate/similar.h's; this joins it to
+// the store's index.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <string_view>
+
+#include "core/error.h"
+
+namespace longread::storage {
+class Store;
+}
+
+namespace longread::pipeline {
+
+struct SimilarOptions {
+  int picks_kept = 8;           // stored per article; the page shows the best 5 still visible
+  int postings_per_term = 128;  // the heaviest articles kept under each term
+  int candidates = 64;          // the best-scored candidates looked up (blog, SimHash, visibility)
+  int offers = 16;              // older articles whose lists the new one may join
+};
+
+// The article being indexed.
+struct SimilarSource {
+  std::int64_t id = 0;
+  std::int64_t blog_id = 0;
+  std::uint64_t simhash = 0;
+  std::string_view title;
+  std::string_view text;
+};
+
+struct SimilarRebuild {
+  std::int64_t articles = 0;  // indexed
+  std::int64_t picks = 0;     // stored for them (offers to older lists not counted)
+};
+
+class SimilarIndexer {
+ public:
+  explicit SimilarIndexer(storage::Store& store, SimilarOptions options = {});
+
+  // Indexes one new article, bounded work whatever the site's size: counts its terms' document
+  // frequencies (unless `count_terms` is false: the rebuild counted them first), makes its signature,
+  // reads at most postings_per_term postings for each of its signature terms, scores those candidates,
+  // and in one transaction stores its picks, posts it under its terms, and offers it to the lists of its
+  // `offers` best candidates (it joins one whose lowest pick it beats). Returns how many picks it got.
+  [[nodiscard]] Result<int> add(const SimilarSource& article, bool count_terms = true);
+
+  // `longread similar rebuild`: empties the index, counts every visible article's terms, then adds every
+  // visible article oldest first (so each is offered to older lists as at crawl time). `progress` is
+  // called after each batch with the articles done in that pass (1: counting, 2: picks).
+  [[nodiscard]] Result<SimilarRebuild> rebuild(
+      const std::function<void(int pass, std::int64_t done)>& progress = nullptr);
+
+ private:
+  storage::Store& store_;
+  SimilarOptions options_;
+};
+
+}  // namespace longread::pipeline

@@ -1,0 +1,172 @@
+// Similar articles on real posts: every entry of the shared corpus's real feeds (deduplicated by title)
+// is stored, the index is rebuilt as `longread similar rebuild` does, and the picks of articles with an
+// obvious topic must mostly share it. The corpus has few topics that span several blogs, so each post is
+// stored as a blog of its own here (the same-blog rule is tested in curate's and storage's tests); the
+// topics are told by title words, never by ids.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cctype>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <map>
+#include <set>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "curate/curate.h"
+#include "feed/feed.h"
+#include "html/html.h"
+#include "pipeline/similar.h"
+#include "storage/store.h"
+#include "testing/store_test.h"
+
+namespace longread::pipeline {
+namespace {
+
+namespace fs = std::filesystem;
+
+std::string read_file(const fs::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+std::string lower(std::string s) {
+  std::transform(s.begin(), s.end(), s.begin(),
+                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  return s;
+}
+
+struct Post {
+  std::string title;
+  std::string text;
+  std::string source;  // the feed file, relative to real-feeds
+};
+
+// Every entry of every real feed with at least 80 words of text, one per title.
+std::vector<Post> corpus_posts(const fs::path& dir) {
+  std::vector<fs::path> files;
+  for (const auto& entry : fs::recursive_directory_iterator(dir)) {
+    if (entry.is_regular_file()) files.push_back(entry.path());
+  }
+  std::sort(files.begin(), files.end());
+  std::map<std::string, Post> by_title;
+  for (const auto& file : files) {
+    auto parsed = feed::parse_feed(read_file(file));
+    if (!parsed) continue;
+    for (const auto& e : parsed->entries) {
+      if (e.title.empty() || by_title.contains(e.title)) continue;
+      auto text = html::strip_boilerplate(html::html_to_text(e.content.empty() ? e.summary : e.content));
+      if (std::count(text.begin(), text.end(), ' ') < 80) continue;
+      by_title.emplace(e.title, Post{e.title, std::move(text), fs::relative(file, dir).string()});
+    }
+  }
+  std::vector<Post> out;
+  for (auto& [title, post] : by_title) out.push_back(std::move(post));
+  return out;
+}
+
+class SimilarCorpusTest : public longread::testing::StoreTest {
+ protected:
+  SimilarCorpusTest() : StoreTest("longread-similar-corpus") {}
+};
+
+TEST_F(SimilarCorpusTest, PicksOfArticlesWithAnObviousTopicMostlyShareIt) {
+  const fs::path dir = fs::path(LONGREAD_CORPUS_DIR) / "real-feeds";
+  if (!fs::is_directory(dir)) {
+    std::cout << "skipped: ../shared not present\n";
+    GTEST_SKIP() << "skipped: ../shared not present";
+  }
+  const auto posts = corpus_posts(dir);
+  ASSERT_GT(posts.size(), 100u) << "the corpus's real feeds give a few hundred posts";
+  std::map<std::int64_t, const Post*> stored;  // article id -> post
+  const TimePoint now = now_seconds();
+  for (std::size_t i = 0; i < posts.size(); ++i) {
+    const auto blog = store_->upsert_blog({.feed_url = "https://blog" + std::to_string(i) + ".example/feed",
+                                           .title = "blog " + std::to_string(i)});
+    ASSERT_TRUE(blog);
+    model::Article a;
+    a.guid = "post";
+    a.title = posts[i].title;
+    a.link = "https://blog" + std::to_string(i) + ".example/post";
+    a.text = posts[i].text;
+    a.simhash = curate::simhash(a.text);  // as the crawler stores it: near-duplicates are no picks
+    a.first_seen = now;
+    a.published = now - std::chrono::hours(static_cast<int>(i));
+    ASSERT_TRUE(store_->save_crawl(
+        {.blog_id = *blog, .attempted_at = now, .success = true, .status = "ok", .articles = {a}}));
+    const auto keys = store_->article_keys(*blog).value();
+    ASSERT_EQ(keys.size(), 1u);
+    stored[keys[0].id] = &posts[i];
+  }
+  SimilarIndexer indexer(*store_);
+  const auto rebuilt = indexer.rebuild();
+  ASSERT_TRUE(rebuilt) << rebuilt.error().message;
+  EXPECT_EQ(rebuilt->articles, static_cast<std::int64_t>(posts.size()));
+
+  // Topics with several posts in the corpus: the posts of a feed on one subject, and posts whose title
+  // names it as a word.
+  struct Topic {
+    std::string name;
+    std::vector<std::string> sources;      // feed files on the subject
+    std::vector<std::string> title_words;  // a title with any of these words is on the subject
+  };
+  const std::vector<Topic> topics = {
+      {"Apache Airflow", {}, {"airflow", "mwaa"}},
+      {"homelab (r/homelab)", {"feed-rs/atom_mediarss_reddit_1.xml"}, {"homelab", "nas", "proxmox"}},
+      {"plant biology (bioRxiv)",
+       {"netnewswire/bio.rdf"},
+       {"arabidopsis", "maize", "wheat", "plant", "plants"}},
+      {"ear, nose and throat (podcast)", {"netnewswire/expertopinionent.atom"}, {}},
+  };
+  for (const auto& topic : topics) {
+    auto on_topic = [&](const Post& post) {
+      if (std::find(topic.sources.begin(), topic.sources.end(), post.source) != topic.sources.end())
+        return true;
+      std::set<std::string> words;
+      std::string word;
+      for (const char c : lower(post.title) + " ") {
+        if (std::isalnum(static_cast<unsigned char>(c))) {
+          word += c;
+        } else if (!word.empty()) {
+          words.insert(std::move(word));
+          word.clear();
+        }
+      }
+      return std::any_of(topic.title_words.begin(), topic.title_words.end(),
+                         [&](const std::string& w) { return words.contains(w); });
+    };
+    std::map<std::string, const Post*> by_title;
+    for (const auto& [id, post] : stored) by_title.emplace(post->title, post);
+    int articles = 0;
+    int picks = 0;
+    int picks_on_topic = 0;
+    for (const auto& [id, post] : stored) {
+      if (!on_topic(*post)) continue;
+      ++articles;
+      const auto similar = store_->similar_articles(id, 3).value();
+      std::cout << topic.name << ": \"" << post->title << "\"\n";
+      for (const auto& s : similar) {
+        const bool hit = on_topic(*by_title.at(s.view.article.title));
+        ++picks;
+        if (hit) ++picks_on_topic;
+        std::cout << "    " << (hit ? "+ " : "- ") << s.view.article.title << "  [shares: " << s.shared
+                  << "]\n";
+        EXPECT_FALSE(s.shared.empty());
+      }
+    }
+    std::cout << topic.name << ": " << picks_on_topic << " of " << picks << " picks on the topic\n";
+    ASSERT_GE(articles, 4) << topic.name << ": the corpus has several posts on it";
+    ASSERT_GE(picks, articles) << topic.name << ": most posts get picks";
+    // Mostly: more than half of the top-3 picks are on the topic (each topic is a few percent of the posts,
+    // so chance would give a few percent).
+    EXPECT_GT(picks_on_topic * 2, picks) << topic.name << ": " << picks_on_topic << " of " << picks;
+  }
+}
+
+}  // namespace
+}  // namespace longread::pipeline
