@@ -1,5 +1,6 @@
 // "/blog/<blog-id>/read/<article-id>[-slug]" — one article: its excerpt, a link to the original, and more
-// from the same blog and category. A wrong or missing slug redirects to the canonical URL.
+// from the same blog and category, and similar articles from other blogs. A wrong or missing slug redirects
+// to the canonical URL.
 #include <cctype>
 #include <charconv>
 
@@ -12,6 +13,7 @@ namespace longread::ui::pages {
 namespace {
 
 constexpr int kMoreInCategory = 5;
+constexpr int kSimilarShown = 5;
 
 std::optional<std::int64_t> leading_id(std::string_view segment) {
   std::int64_t id = 0;
@@ -41,6 +43,29 @@ Html more_from_blog(const View& view, const storage::ArticleView& current, const
   options.absolute_date = true;
   return html("<section class=\"related more-from-blog\">\n<h2>More from {}</h2>\n{}</section>\n",
               text(blog_name), article_list(view, *articles, options));
+}
+
+// "Similar articles": the picks the crawl stored for this article (docs/similar.md), read, never computed
+// here; the store leaves out picks hidden since and the article's own blog. Each carries its reason, the
+// terms both articles share, in data-shared for tests and debugging and as a visible "shares:" line.
+Html similar_articles(const View& view, const storage::ArticleView& current) {
+  auto similar = view.store().similar_articles(current.article.id, kSimilarShown);
+  if (!similar || similar->empty()) return {};
+  Html items;
+  for (const auto& pick : *similar) {
+    const auto& a = pick.view.article;
+    items += html(
+        "<li data-shared=\"{}\"><a href=\"{}\">{}</a> <span class=\"from\">from <a href=\"{}\">{}</a></span> "
+        "<span class=\"sep\" aria-hidden=\"true\">•</span> {}<br><span class=\"shares\">shares: "
+        "{}</span></li>\n",
+        attr(pick.shared), attr(article_path(a)), text(a.title.empty() ? std::string("(untitled)") : a.title),
+        attr(blog_path(a.blog_id)), text(pick.view.blog_title), date_line(a), text(pick.shared));
+  }
+  return html(
+      "<section class=\"related similar-articles\">\n<h2>Similar articles</h2>\n<ul "
+      "class=\"similar\">\n{}</ul>\n"
+      "</section>\n",
+      items);
 }
 
 // "More in <category>": the category's hot order (docs/ranking.md) from other blogs, one article per blog,
@@ -217,12 +242,12 @@ Result<web::Response> article(View& view, const web::Request& request, const Par
       "<p class=\"from\">from <a href=\"{}\" data-shortcut=\"blog\" aria-keyshortcuts=\"Alt+Shift+B\">{}</a> "
       "<span class=\"key\" aria-hidden=\"true\">[alt+shift+b]</span> in <a href=\"{}\">{}</a></p>\n"
       "<div class=\"meta\">{}</div>\n</header>\n<div class=\"body excerpt-long\">\n{}</div>\n"
-      "<div class=\"actions\">{}</div>\n{}</article>\n{}{}{}",
+      "<div class=\"actions\">{}</div>\n{}</article>\n{}{}{}{}",
       text(title), attr(blog_path(a.blog_id)), text(blog_name), attr(category_path(category)),
       text(view.category_name(category)),
       join(meta, Html::literal("<span class=\"sep\" aria-hidden=\"true\">•</span>")), paragraphs(excerpt),
-      actions, flag_section(view, request, a, *flags), newsletter, more_from_blog(view, item, blog_name),
-      more_in_category(view, item, category));
+      actions, flag_section(view, request, a, *flags), newsletter, similar_articles(view, item),
+      more_from_blog(view, item, blog_name), more_in_category(view, item, category));
   return view.render(out);
 }
 

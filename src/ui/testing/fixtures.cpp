@@ -193,6 +193,18 @@ Result<FixtureIds> seed_fixtures(storage::Store& store, TimePoint now) {
   auto lock_free = find_article(store, ids.ada_blog, "ada-lock-free-2");
   if (!lock_free) return std::unexpected(lock_free.error());
   ids.lock_free_article = *lock_free;
+  // Similar articles as a crawl would have stored them (docs/similar.md), so the browser test's axe-core
+  // run sees the section.
+  {
+    storage::SimilarWrite similar{.article_id = ids.lock_free_article};
+    for (int i = 1; i <= 2; ++i) {
+      auto week = find_article(store, ids.compiler_blog, fmt::format("cc-{}", i));
+      if (!week) return std::unexpected(week.error());
+      similar.picks.push_back(
+          {ids.lock_free_article, *week, 0.5 - 0.1 * i, "cache line, register, live interval"});
+    }
+    if (auto r = store.save_similar(similar); !r) return std::unexpected(r.error());
+  }
   auto evil_article = find_article(store, ids.evil_blog, "evil-1");
   if (!evil_article) return std::unexpected(evil_article.error());
   ids.evil_article = *evil_article;
