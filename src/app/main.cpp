@@ -113,6 +113,11 @@ int main(int argc, char** argv) {
   db_compact->add_option("--hold-ms", compact_options.hold_ms)->group("");  // tests: kill inside a batch
   db_cmd->require_subcommand(1);
 
+  auto* similar_cmd = cli.add_subcommand("similar", "Similar articles");
+  auto* similar_rebuild = similar_cmd->add_subcommand(
+      "rebuild", "Make every article's similar articles again from the stored texts (docs/similar.md)");
+  similar_cmd->require_subcommand(1);
+
   double holdout = 0.2;
   auto* train = cli.add_subcommand("train", "Train the article-category classifier on stored articles");
   train->add_option("--holdout", holdout, "Share of articles held out to report accuracy")
@@ -197,6 +202,7 @@ int main(int argc, char** argv) {
         rejudge_dry_run, rejudge_text);
   }
   if (*keep) return app::cmd_override(config, article_id, clear ? std::nullopt : std::optional<bool>(true));
+  if (*similar_rebuild) return app::cmd_similar_rebuild(config);
   if (*serve) return app::cmd_serve(config);
   if (*db_compact) return app::cmd_db_compact(config, compact_options);
   if (*newsletter_send) return app::cmd_newsletter_send(config, dry_run);

@@ -45,6 +45,7 @@ std::uint32_t df_bucket(std::uint64_t hash) {
 
 std::vector<TermCount> article_terms(std::string_view title, std::string_view text) {
   std::unordered_map<std::string, int> counts;
+  std::unordered_map<std::string, int> pairs;
   auto count_text = [&](std::string_view source, int times, int max_words) {
     std::string previous;  // the last usable word, stemmed; empty after a stopword
     int words = 0;
@@ -56,12 +57,18 @@ std::vector<TermCount> article_terms(std::string_view title, std::string_view te
       }
       std::string term = stem(word);
       counts[term] += times;
-      if (!previous.empty()) counts[previous + ' ' + term] += times;
+      if (!previous.empty()) pairs[previous + ' ' + term] += times;
       previous = std::move(term);
     });
   };
   count_text(title, kTitleWeight, kMaxTermWords);
   count_text(text, 1, kMaxTermWords);
+  // A pair that occurs once is mostly chance adjacency ("remote slave"), and there are as many of them as
+  // words: only pairs that recur (or are in the title) are terms. This halves the terms, and with them the
+  // document-frequency updates, of a typical post.
+  for (auto& [pair, count] : pairs) {
+    if (count >= kMinPairCount) counts.emplace(pair, count);
+  }
   std::vector<TermCount> out;
   out.reserve(counts.size());
   for (auto& [term, count] : counts) {

@@ -13,11 +13,12 @@
 namespace longread::curate {
 
 // Terms of an article: stemmed words (a plural "s" dropped) and pairs of adjacent words ("ring buffer",
-// "lock free": a hyphen separates words), both without stopwords, from the title (counted kTitleWeight
-// times) and the first kMaxTermWords words of the text, so one article's cost is bounded whatever its
-// length.
+// "lock free": a hyphen separates words) that occur at least kMinPairCount times, both without stopwords,
+// from the title (counted kTitleWeight times) and the first kMaxTermWords words of the text, so one
+// article's cost is bounded whatever its length.
 inline constexpr int kMaxTermWords = 1500;
 inline constexpr int kTitleWeight = 3;
+inline constexpr int kMinPairCount = 2;
 // The signature: the kSignatureTerms terms of highest TF-IDF weight, L2-normalised.
 inline constexpr int kSignatureTerms = 24;
 // Document frequencies are counted per bucket of the term's hash (2^kDfBucketBits buckets): the table

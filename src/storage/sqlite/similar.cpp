@@ -1,5 +1,6 @@
 #include "storage/sqlite/similar.h"
 
+#include <algorithm>
 #include <bit>
 #include <unordered_map>
 
@@ -11,10 +12,15 @@ namespace {
 // Bucket -1 of similar_terms counts the documents (migration 0027).
 constexpr std::int64_t kDocumentsBucket = -1;
 
-constexpr const char* kCountTerm =
-    "INSERT INTO similar_terms (bucket, df) VALUES (:bucket, 1)"
-    " ON CONFLICT (bucket) DO UPDATE SET df = df + 1 RETURNING df";
-constexpr const char* kSelectTerm = "SELECT df FROM similar_terms WHERE bucket = :bucket";
+// One statement for all of an article's buckets (distinct, as a JSON array): an article has hundreds of
+// terms, and a statement per bucket cost more than the B-tree updates themselves. ("WHERE true" lets
+// SQLite parse ON CONFLICT after INSERT ... SELECT: https://sqlite.org/lang_upsert.html, "Parsing
+// Ambiguity".)
+constexpr const char* kCountTerms =
+    "INSERT INTO similar_terms (bucket, df) SELECT value, 1 FROM json_each(:buckets) WHERE true"
+    " ON CONFLICT (bucket) DO UPDATE SET df = df + 1 RETURNING bucket, df";
+constexpr const char* kSelectTerms =
+    "SELECT bucket, df FROM similar_terms WHERE bucket IN (SELECT value FROM json_each(:buckets))";
 
 // The heaviest postings of one term: a range of similar_postings_weight read backwards.
 constexpr const char* kSelectPostings =
@@ -168,32 +174,35 @@ Result<void> offer(Connection& writer, const SimilarPickRow& pick, int max_picks
 
 Result<SimilarTermStats> count_similar_terms(Connection& writer, std::span<const std::uint32_t> buckets,
                                              bool count) {
+  // An article's terms may share a bucket: each bucket is counted once.
+  std::vector<std::int64_t> distinct(buckets.begin(), buckets.end());
+  distinct.push_back(kDocumentsBucket);
+  std::sort(distinct.begin(), distinct.end());
+  distinct.erase(std::unique(distinct.begin(), distinct.end()), distinct.end());
   auto tx = Transaction::begin(writer);
   if (!tx) return db_error("cannot count terms", tx.error());
-  std::unordered_map<std::int64_t, std::int64_t> df;  // an article's terms may share a bucket: counted once
-  df.reserve(buckets.size() + 1);
-  auto frequency = [&](std::int64_t bucket) -> Result<std::int64_t> {
-    if (const auto it = df.find(bucket); it != df.end()) return it->second;
-    auto q = writer.query(count ? kCountTerm : kSelectTerm);
-    if (!q) return std::unexpected(q.error());
-    q->bind(":bucket", bucket);
-    auto row = q->step();
-    if (!row) return std::unexpected(row.error());
-    const std::int64_t value = *row ? q->int64(0) : 0;
-    df.emplace(bucket, value);
-    return value;
-  };
-  SimilarTermStats out;
-  auto documents = frequency(kDocumentsBucket);
-  if (!documents) return db_error("cannot count terms", documents.error());
-  out.documents = *documents;
-  out.df.reserve(buckets.size());
-  for (const auto bucket : buckets) {
-    auto value = frequency(static_cast<std::int64_t>(bucket));
-    if (!value) return db_error("cannot count terms", value.error());
-    out.df.push_back(*value);
+  std::unordered_map<std::int64_t, std::int64_t> df;
+  df.reserve(distinct.size());
+  {
+    auto q = writer.query(count ? kCountTerms : kSelectTerms);
+    if (!q) return db_error("cannot count terms", q.error());
+    q->bind(":buckets", json_ids(distinct));
+    for (;;) {
+      auto row = q->step();
+      if (!row) return db_error("cannot count terms", row.error());
+      if (!*row) break;
+      df[q->int64(0)] = q->int64(1);
+    }
   }
   if (auto ok = tx->commit(); !ok) return db_error("cannot count terms", ok.error());
+  auto frequency = [&](std::int64_t bucket) {
+    const auto it = df.find(bucket);
+    return it == df.end() ? std::int64_t{0} : it->second;
+  };
+  SimilarTermStats out;
+  out.documents = frequency(kDocumentsBucket);
+  out.df.reserve(buckets.size());
+  for (const auto bucket : buckets) out.df.push_back(frequency(static_cast<std::int64_t>(bucket)));
   return out;
 }
 
