@@ -81,7 +81,9 @@ class TextModel {
       words_.push_back(pseudo_word(i));
       weights.push_back(1.0 / std::pow(i + 2.7, 1.05));
     }
-    zipf_ = std::discrete_distribution<int>(weights.begin(), weights.end());
+    double total = 0;
+    for (const double w : weights) cdf_.push_back(total += w);
+    for (double& c : cdf_) c /= total;
     std::mt19937_64 rng(7);
     std::uniform_int_distribution<int> tail(3000, kVocabulary - 1);
     topics_.resize(kTopics);
@@ -90,8 +92,14 @@ class TextModel {
     }
   }
   // The title and text of article `seed`.
-  std::pair<std::string, std::string> article(std::uint64_t seed) {
+  std::pair<std::string, std::string> article(std::uint64_t seed) const {
     std::mt19937_64 rng(seed * 0x9E3779B97F4A7C15ULL + 1);
+    auto zipf = [&](std::mt19937_64& r) {
+      const double u = std::uniform_real_distribution<double>(0, 1)(r);
+      return static_cast<int>(std::min<std::size_t>(
+          static_cast<std::size_t>(std::lower_bound(cdf_.begin(), cdf_.end(), u) - cdf_.begin()),
+          cdf_.size() - 1));
+    };
     const auto& topic = topics_[static_cast<std::size_t>(rng() % kTopics)];
     std::uniform_int_distribution<int> length(600, 1200);
     const int words = length(rng);
@@ -105,19 +113,19 @@ class TextModel {
       } else if (r < 41) {
         text += words_[static_cast<std::size_t>(topic[rng() % kTopicWords])];
       } else {
-        text += words_[static_cast<std::size_t>(zipf_(rng))];
+        text += words_[static_cast<std::size_t>(zipf(rng))];
       }
       text += (i % 15 == 14) ? ". " : " ";
     }
     std::string title = words_[static_cast<std::size_t>(topic[0])] + " and " +
                         words_[static_cast<std::size_t>(topic[1])] + " " +
-                        words_[static_cast<std::size_t>(zipf_(rng))];
+                        words_[static_cast<std::size_t>(zipf(rng))];
     return {std::move(title), std::move(text)};
   }
 
  private:
   std::vector<std::string> words_;
-  std::discrete_distribution<int> zipf_;
+  std::vector<double> cdf_;  // Zipf: cumulative share of words 0..i
   std::vector<std::vector<int>> topics_;
 };
 
@@ -189,20 +197,36 @@ int main(int argc, char** argv) {
   std::mt19937_64 simhash_rng(11);
   for (auto& s : simhashes) s = simhash_rng();
   std::vector<std::int64_t> term_df;
-  for (std::int64_t i = 1; i <= n; ++i) {
-    const auto [title, text] = model.article(static_cast<std::uint64_t>(i));
-    const auto terms = curate::article_terms(title, text);
-    term_df.clear();
-    std::vector<std::uint32_t> seen;
-    seen.reserve(terms.size());
-    for (const auto& t : terms) seen.push_back(curate::df_bucket(t.hash));
-    std::sort(seen.begin(), seen.end());
-    seen.erase(std::unique(seen.begin(), seen.end()), seen.end());
-    for (const auto b : seen) ++df[b];
-    for (const auto& t : terms) term_df.push_back(df[curate::df_bucket(t.hash)]);
-    const auto signature = curate::signature(terms, term_df, i);
-    for (const auto& t : signature.terms) postings.push_back({t.hash, static_cast<float>(t.weight), i});
-    if (i % 100000 == 0) fmt::print(stderr, "bench: {} articles indexed in memory\n", i);
+  // Texts and their terms are made on two threads a chunk at a time (the model is read-only); the document
+  // frequencies and signatures, which depend on the order, on this one.
+  constexpr std::int64_t kChunk = 2000;
+  for (std::int64_t first = 1; first <= n; first += kChunk) {
+    const std::int64_t last = std::min(n, first + kChunk - 1);
+    std::vector<std::vector<curate::TermCount>> chunk(static_cast<std::size_t>(last - first + 1));
+    auto make = [&](std::int64_t from, std::int64_t to) {
+      for (std::int64_t i = from; i <= to; ++i) {
+        const auto [title, text] = model.article(static_cast<std::uint64_t>(i));
+        chunk[static_cast<std::size_t>(i - first)] = curate::article_terms(title, text);
+      }
+    };
+    const std::int64_t middle = first + (last - first) / 2;
+    std::thread helper(make, middle + 1, last);
+    make(first, middle);
+    helper.join();
+    for (std::int64_t i = first; i <= last; ++i) {
+      const auto& terms = chunk[static_cast<std::size_t>(i - first)];
+      term_df.clear();
+      std::vector<std::uint32_t> seen;
+      seen.reserve(terms.size());
+      for (const auto& t : terms) seen.push_back(curate::df_bucket(t.hash));
+      std::sort(seen.begin(), seen.end());
+      seen.erase(std::unique(seen.begin(), seen.end()), seen.end());
+      for (const auto b : seen) ++df[b];
+      for (const auto& t : terms) term_df.push_back(df[curate::df_bucket(t.hash)]);
+      const auto signature = curate::signature(terms, term_df, i);
+      for (const auto& t : signature.terms) postings.push_back({t.hash, static_cast<float>(t.weight), i});
+      if (i % 100000 == 0) fmt::print(stderr, "bench: {} articles indexed in memory\n", i);
+    }
   }
   // The uncapped postings stay in memory for the peer; the store gets the heaviest per term.
   std::sort(postings.begin(), postings.end(), [](const FlatPosting& a, const FlatPosting& b) {

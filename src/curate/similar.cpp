@@ -82,15 +82,15 @@ std::vector<TermCount> article_terms(std::string_view title, std::string_view te
 }
 
 Signature signature(std::span<const TermCount> terms, std::span<const std::int64_t> df,
-                    std::int64_t documents, int k) {
+                    std::int64_t documents, NewTerms new_terms, int k) {
   Signature out;
   if (terms.size() != df.size() || documents <= 0 || k <= 0) return out;
   const bool use_ratio = documents >= kDfRatioMinDocuments;
   std::vector<WeightedTerm> weighted;
   weighted.reserve(terms.size());
   for (std::size_t i = 0; i < terms.size(); ++i) {
-    const auto d = std::max<std::int64_t>(df[i], 1);
-    if (d < kMinDf) continue;
+    if (df[i] < kMinDf && new_terms == NewTerms::kDrop) continue;
+    const auto d = std::max<std::int64_t>(df[i], kMinDf);
     if (use_ratio && static_cast<double>(d) > kMaxDfRatio * static_cast<double>(documents)) continue;
     const double idf = std::log(static_cast<double>(documents + 1) / static_cast<double>(d));
     const double tf = 1.0 + std::log(static_cast<double>(std::max(terms[i].count, 1)));

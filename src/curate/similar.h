@@ -29,10 +29,12 @@ inline constexpr int kDfBucketBits = 22;
 // the site has kDfRatioMinDocuments documents; before, every ratio is noise).
 inline constexpr double kMaxDfRatio = 0.05;
 inline constexpr std::int64_t kDfRatioMinDocuments = 200;
-// A term in fewer documents than this matches nothing stored, and such terms (typos, numbers, one post's
-// names) would otherwise fill a signature, being the rarest: left out. An article indexed before its term
-// recurs is found later through its other terms.
+// A term in fewer documents than this matches nothing stored yet. Counted over the whole site (the
+// rebuild), such terms (typos, numbers, one post's names) would only fill a signature, being the rarest:
+// left out. At crawl time a new term may be the first of a new subject, so it is kept, weighed as if in
+// kMinDf documents (no rarer): later articles on the subject find this one through it.
 inline constexpr std::int64_t kMinDf = 2;
+enum class NewTerms { kKeep, kDrop };
 // Candidates share at least this many signature terms, and score at least kMinSimilarScore (cosine of
 // the two signatures), or they are no pick.
 inline constexpr int kMinSharedTerms = 2;
@@ -65,10 +67,12 @@ struct Signature {
 };
 
 // The signature of `terms` given each one's document frequency (`df[i]` for `terms[i]`, this article
-// counted) among `documents`: weight (1 + ln tf) * ln((documents + 1) / df), terms under kMinDf or over
-// kMaxDfRatio left out, the `k` heaviest kept (ties by hash).
+// counted) among `documents`: weight (1 + ln tf) * ln((documents + 1) / max(df, kMinDf)), terms over
+// kMaxDfRatio left out, and those under kMinDf too unless `new_terms` is kKeep (see kMinDf), the `k` heaviest
+// kept (ties by hash).
 [[nodiscard]] Signature signature(std::span<const TermCount> terms, std::span<const std::int64_t> df,
-                                  std::int64_t documents, int k = kSignatureTerms);
+                                  std::int64_t documents, NewTerms new_terms = NewTerms::kKeep,
+                                  int k = kSignatureTerms);
 
 // One entry of the inverted index: an article posted under one of its signature terms with its weight.
 struct Posting {

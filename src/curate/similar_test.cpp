@@ -24,7 +24,7 @@ class Collection {
       if (article != id) continue;
       std::vector<std::int64_t> df;
       for (const auto& t : terms) df.push_back(df_.at(t.hash));
-      return signature(terms, df, static_cast<std::int64_t>(texts_.size()));
+      return signature(terms, df, static_cast<std::int64_t>(texts_.size()), NewTerms::kDrop);
     }
     return {};
   }
@@ -83,7 +83,8 @@ TEST(SimilarTerms, WordsArePluralStemmedAndPairedWithoutStopwords) {
                                              "ring buffer"}));
   // A pair in the title counts: the title counts kTitleWeight times.
   const auto titled = article_terms("Ring buffers", "");
-  EXPECT_TRUE(std::any_of(titled.begin(), titled.end(), [](const auto& t) { return t.term == "ring buffer"; }));
+  EXPECT_TRUE(
+      std::any_of(titled.begin(), titled.end(), [](const auto& t) { return t.term == "ring buffer"; }));
 }
 
 TEST(SimilarTerms, TitleWordsCountMoreThanTextWords) {
@@ -115,6 +116,18 @@ TEST(SimilarSignature, LeavesOutTermsInMoreThanTheDfRatio) {
   ASSERT_EQ(s.terms.size(), 2u);
   EXPECT_EQ(s.terms[0].term, "rare");
   EXPECT_EQ(s.terms[1].term, "other");
+}
+
+TEST(SimilarSignature, NewTermsAreKeptAtCrawlTimeAndDroppedWhenEveryArticleWasCounted) {
+  const std::vector<TermCount> terms = {{.term = "new", .hash = 1, .count = 3},
+                                        {.term = "seen", .hash = 2, .count = 1}};
+  const std::vector<std::int64_t> df = {1, 4};
+  const auto kept = signature(terms, df, 100, NewTerms::kKeep);
+  ASSERT_EQ(kept.terms.size(), 2u);
+  EXPECT_EQ(kept.terms[0].term, "new") << "weighed as if in kMinDf documents, and more frequent here";
+  const auto dropped = signature(terms, df, 100, NewTerms::kDrop);
+  ASSERT_EQ(dropped.terms.size(), 1u);
+  EXPECT_EQ(dropped.terms[0].term, "seen");
 }
 
 TEST(SimilarPicks, SameTopicRanksFirstAndReasonsAreSharedTopTerms) {

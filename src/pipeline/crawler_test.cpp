@@ -972,5 +972,61 @@ TEST_F(PolitePollingTest, TheFixedSchedulerIgnoresHowOftenABlogPosts) {
   EXPECT_EQ(blog(quiet).last_status, "ok");
 }
 
+// Similar articles at crawl time (docs/similar.md): a new post on a subject gets an earlier post of another
+// blog on it as a pick, the earlier post gains the new one (an offer), and neither picks a post on another
+// subject or a syndicated copy.
+std::string feed_of(const std::string& title, const std::string& guid, const std::string& date,
+                    const std::vector<const char*>& words, int salt) {
+  std::string text;
+  for (int i = 0; i < 320; ++i) {
+    text += words[static_cast<std::size_t>((i * 7 + i / 5 + salt) % static_cast<int>(words.size()))];
+    text += (i % 12 == 11) ? ". " : " ";
+  }
+  return "<rss version=\"2.0\"><channel><title>" + guid + "</title><item><title>" + title + "</title><guid>" +
+         guid + "</guid><link>https://" + guid + ".example/post</link><pubDate>" + date +
+         "</pubDate><description>" + text + "</description></item></channel></rss>";
+}
+
+TEST_F(CrawlTest, ANewPostGetsSimilarPostsOfOtherBlogsAndJoinsTheirLists) {
+  const std::vector<const char*> queues = {
+      "lock-free", "queue", "ring buffer", "producer", "consumer", "atomic",  "cache line", "memory ordering",
+      "head",      "tail",  "the",         "and",      "padding",  "threads", "benchmark"};
+  const std::vector<const char*> buffers = {"ring buffer", "lock-free",    "cache line", "false sharing",
+                                            "atomic",      "producer",     "consumer",   "index",
+                                            "wraparound",  "power of two", "the",        "with",
+                                            "latency",     "queue",        "cores"};
+  const std::vector<const char*> abbeys = {"abbey",       "monks", "founded",    "clairvaux", "marshes",
+                                           "granges",     "wool",  "trade",      "the",       "and",
+                                           "dissolution", "henry", "cistercian", "chapter",   "cloister"};
+  write(dir_ / "www/q1.xml", feed_of("Lock-free queues", "q1", "Mon, 23 May 2022 10:00:00 GMT", queues, 0));
+  write(dir_ / "www/h.xml", feed_of("Cistercian abbeys", "h", "Mon, 23 May 2022 11:00:00 GMT", abbeys, 0));
+  const auto q1 = add_blog("/q1.xml");
+  const auto h = add_blog("/h.xml");
+  crawl();
+  write(dir_ / "www/q2.xml",
+        feed_of("Ring buffers without locks", "q2", "Tue, 24 May 2022 10:00:00 GMT", buffers, 3));
+  const auto q2 = add_blog("/q2.xml");
+  crawl();
+  const auto first = articles_of(q1).at(0).article;
+  const auto second = articles_of(q2).at(0).article;
+  const auto history = articles_of(h).at(0).article;
+  ASSERT_FALSE(first.junk) << first.junk_reason;
+  ASSERT_FALSE(second.junk) << second.junk_reason;
+
+  auto picks_of = [&](std::int64_t id) {
+    auto similar = store_->similar_articles(id, 5);
+    EXPECT_TRUE(similar) << similar.error().message;
+    std::vector<std::int64_t> ids;
+    for (const auto& s : similar.value_or(std::vector<storage::SimilarArticle>{}))
+      ids.push_back(s.view.article.id);
+    return ids;
+  };
+  EXPECT_EQ(picks_of(second.id), std::vector<std::int64_t>{first.id});
+  EXPECT_EQ(picks_of(first.id), std::vector<std::int64_t>{second.id}) << "the older post gains the newer one";
+  EXPECT_TRUE(picks_of(history.id).empty());
+  const auto reason = store_->similar_articles(second.id, 5).value().at(0).shared;
+  EXPECT_NE(reason.find("lock free"), std::string::npos) << reason;
+}
+
 }  // namespace
 }  // namespace longread::pipeline

@@ -18,7 +18,10 @@ Result<int> SimilarIndexer::add(const SimilarSource& article, bool count_terms) 
   for (const auto& t : terms) buckets.push_back(curate::df_bucket(t.hash));
   auto stats = store_.count_similar_terms(buckets, count_terms);
   if (!stats) return std::unexpected(stats.error());
-  const auto signature = curate::signature(terms, stats->df, stats->documents);
+  // At crawl time a term new to the site may start a subject (kept); the rebuild counted every article
+  // first, so there a term in one article is noise (dropped).
+  const auto signature = curate::signature(terms, stats->df, stats->documents,
+                                           count_terms ? curate::NewTerms::kKeep : curate::NewTerms::kDrop);
   if (signature.terms.empty()) return 0;
 
   std::vector<std::uint64_t> hashes;
