@@ -124,6 +124,17 @@ enum class VotePeriod { kWeek, kMonth };
   return period == VotePeriod::kWeek ? 7 : 30;
 }
 
+// One reader's personal filters applied inside a listing's SQL (docs/readers.md, "Personal filters"), so a
+// page holds `limit` articles the reader may see and keyset cursors stay exact: the blogs and categories
+// they muted are left out; with `hide_read`, so are the articles they have read (article_reads and
+// read_horizons, the state feed apps share); with `newsletter_categories`, only the categories they chose
+// for their newsletter are kept (all when they chose none).
+struct ReaderFilter {
+  std::int64_t reader_id = 0;
+  bool hide_read = false;
+  bool newsletter_categories = false;
+};
+
 // A listing of articles for a page. Junk is excluded unless `include_junk`.
 struct ArticleQuery {
   std::optional<std::int64_t> blog_id{};
@@ -144,6 +155,7 @@ struct ArticleQuery {
   // A cursor from ArticlePage::next (article_page): the page starts right after the article it names, one
   // index seek however deep (keyset pagination). Empty: from the start (or `offset`).
   std::string after{};
+  std::optional<ReaderFilter> reader{};  // set: that reader's personal filters apply
 };
 
 // An article with what a page shows of its blog.
@@ -171,6 +183,7 @@ struct HotPageQuery {
   int page_size = 25;
   int per_blog_cap = 0;     // 0: no cap (the plain hot order)
   bool strict_cap = false;  // a short page rather than more than per_blog_cap of one blog ("More in")
+  std::optional<ReaderFilter> reader{};  // set: that reader's personal filters apply
   static constexpr int kCapLookahead = 250;
 };
 
@@ -215,7 +228,7 @@ struct SiteStats {
   std::optional<TimePoint> last_newsletter_sent{};  // the latest delivery of a newsletter issue
 };
 
-// --- similar articles (migration 0027, docs/similar.md). The store keeps the index and the picks; the
+// --- similar articles (migration 0028, docs/similar.md). The store keeps the index and the picks; the
 // pipeline computes them (curate/similar.h).
 
 // Document frequencies of one article's term buckets (curate::df_bucket), as count_similar_terms gives them.
@@ -406,10 +419,38 @@ struct VoteState {
   int votes = 0;
 };
 
-// Which of some articles a reader has voted for and saved.
+// Which of some articles a reader has voted for, saved, and read (read as feed apps see it: an explicit
+// mark, else a "mark all as read" horizon; migration 0025).
 struct ReaderMarks {
   std::vector<std::int64_t> voted{};
   std::vector<std::int64_t> saved{};
+  std::vector<std::int64_t> read{};
+};
+
+// --- personal filters (migration 0028).
+// A blog or category a reader muted, with what the account page shows of it.
+struct MutedBlog {
+  std::int64_t blog_id = 0;
+  std::string title{};
+  std::string site_url{};
+  TimePoint muted_at{};
+};
+struct MutedCategory {
+  std::string slug{};
+  std::string name{};
+  TimePoint muted_at{};
+};
+// Everything one reader muted, most recent first.
+struct ReaderMutes {
+  std::vector<MutedBlog> blogs{};
+  std::vector<MutedCategory> categories{};
+};
+// A reader's reading preferences. Defaults: read articles dimmed (not hidden), nothing marked read on
+// scroll, the newsletter covers every category.
+struct ReaderPreferences {
+  bool hide_read = false;
+  bool mark_read_on_scroll = false;
+  std::vector<std::string> newsletter_categories{};  // slugs, sorted; empty: every category
 };
 
 // One reading-list entry with its article.
@@ -496,6 +537,9 @@ struct Subscriber {
   std::string email{};
   TimePoint created_at{};
   std::optional<TimePoint> confirmed_at{};
+  // The confirmed reader account with the same address (compared as accounts compare them), whose personal
+  // filters shape this subscriber's issue; nullopt: none (confirmed_subscribers fills it).
+  std::optional<std::int64_t> reader_id{};
 };
 
 // One weekly issue: which articles it carries is fixed when it is first created, so a send that is
@@ -721,7 +765,12 @@ class Store {
   virtual Result<HotPage> hot_page(const HotPageQuery& query) = 0;
   // Full-text search of visible articles (docs/storage.md, "Search"): the newest kSearchCandidates matches
   // are ranked by BM25 relevance halved for every kSearchHalfLifeDays of age; limit/offset page within them.
-  virtual Result<std::vector<SearchHit>> search(std::string_view query, int limit, int offset) = 0;
+  // With `reader`, that reader's personal filters apply to the candidates before ranking (ReaderFilter).
+  virtual Result<std::vector<SearchHit>> search(std::string_view query, int limit, int offset,
+                                                const std::optional<ReaderFilter>& reader) = 0;
+  Result<std::vector<SearchHit>> search(std::string_view query, int limit, int offset) {
+    return search(query, limit, offset, std::nullopt);
+  }
   virtual Result<std::vector<model::Category>> categories() = 0;  // with visible article counts
   // Every stored article, junk included (for the operator's status output).
   virtual Result<std::int64_t> article_count() = 0;
@@ -1050,6 +1099,23 @@ class Store {
   // An operator's decision (FlagDecision), in one transaction. kNotFound for an unknown article.
   virtual Result<void> decide_flags(std::int64_t article_id, FlagDecision decision) = 0;
 
+  // --- personal filters (migration 0028): mutes and reading preferences, per reader. Listings apply them
+  // through ArticleQuery::reader / HotPageQuery::reader and search's `reader`.
+  // Mutes (true) or un-mutes a blog for a reader; returns whether anything changed. kNotFound for an
+  // unknown blog (nothing is stored).
+  virtual Result<bool> set_blog_muted(std::int64_t reader_id, std::int64_t blog_id, bool muted,
+                                      TimePoint now) = 0;
+  // The same for a category, by slug. kNotFound for an unknown category.
+  virtual Result<bool> set_category_muted(std::int64_t reader_id, std::string_view category, bool muted,
+                                          TimePoint now) = 0;
+  // What the reader muted, most recent first.
+  virtual Result<ReaderMutes> reader_mutes(std::int64_t reader_id) = 0;
+  virtual Result<ReaderPreferences> reader_preferences(std::int64_t reader_id) = 0;
+  // Replaces the reader's preferences in one transaction. kNotFound when a newsletter category is unknown
+  // (nothing is stored).
+  virtual Result<void> set_reader_preferences(std::int64_t reader_id,
+                                              const ReaderPreferences& preferences) = 0;
+
   // --- blog lifecycle (migration 0026, storage/lifecycle.h judges by it).
   // Every followed blog's lifecycle, by id.
   virtual Result<std::vector<BlogLifecycle>> blog_lifecycle() = 0;
@@ -1061,7 +1127,7 @@ class Store {
   // The operator accepted a move: the mark goes, the blog stays at its new feed URL. false when none.
   virtual Result<bool> clear_blog_move(std::int64_t blog_id) = 0;
 
-  // --- similar articles (migration 0027, docs/similar.md).
+  // --- similar articles (migration 0028, docs/similar.md).
   // Counts one article's term buckets (each distinct bucket once) and the article as a document, in one
   // transaction, and returns the frequencies after counting. `count` false: only reads them.
   virtual Result<SimilarTermStats> count_similar_terms(std::span<const std::uint32_t> buckets,

@@ -34,6 +34,7 @@
 #include "storage/sqlite/handles.h"
 #include "storage/sqlite/lifecycle.h"
 #include "storage/sqlite/moderation.h"
+#include "storage/sqlite/personal_filters.h"
 #include "storage/sqlite/reader_api.h"
 #include "storage/sqlite/saved_links.h"
 #include "storage/sqlite/search_rank.h"
@@ -433,19 +434,10 @@ constexpr const char* kAfterMonth =
 #define LONGREAD_HOT_AFTER " AND (a.score, a.display_at, a.id) < (:c_score, :c_display_at, :c_id)"
 // hot_page's walk down the hot order: the (id, blog_id) entries of articles_hot or articles_category_hot
 // (migration 0018), then the page's rows by id.
-constexpr const char* kWalkHot =
-    "SELECT a.id, a.blog_id, a.score, a.display_at FROM articles a WHERE a.visible = 1"
-    " ORDER BY a.score DESC, a.display_at DESC, a.id DESC";
-constexpr const char* kWalkCategoryHot =
-    "SELECT a.id, a.blog_id, a.score, a.display_at FROM articles a WHERE a.category = :category"
-    " AND a.visible = 1 ORDER BY a.score DESC, a.display_at DESC, a.id DESC";
-// The same walks resumed after a cursor (HotPageQuery::after), and the entries the cursor held back.
-constexpr const char* kWalkHotAfter =
-    "SELECT a.id, a.blog_id, a.score, a.display_at FROM articles a WHERE a.visible = 1" LONGREAD_HOT_AFTER
-    " ORDER BY a.score DESC, a.display_at DESC, a.id DESC";
-constexpr const char* kWalkCategoryHotAfter =
-    "SELECT a.id, a.blog_id, a.score, a.display_at FROM articles a WHERE a.category = :category"
-    " AND a.visible = 1" LONGREAD_HOT_AFTER " ORDER BY a.score DESC, a.display_at DESC, a.id DESC";
+// (hot_walk_sql), by category or not, resumed after a cursor (HotPageQuery::after) or not, with a reader's
+// filters or not; and the entries a cursor held back.
+constexpr const char* kWalkHotSelect = "SELECT a.id, a.blog_id, a.score, a.display_at FROM articles a WHERE";
+constexpr const char* kWalkHotOrder = " ORDER BY a.score DESC, a.display_at DESC, a.id DESC";
 constexpr const char* kSelectHotEntriesByIds =
     "SELECT a.id, a.blog_id, a.score, a.display_at, a.category FROM articles a"
     " WHERE a.id IN (SELECT value FROM json_each(:ids)) AND a.visible = 1";
@@ -488,13 +480,16 @@ constexpr const char* kSearchIdRange =
     "SELECT (SELECT MIN(id) FROM articles), (SELECT MAX(id) FROM articles)";
 #define LONGREAD_SEARCH_RANK \
   "ln(max(-c.relevance, 1e-12)) + a.display_at * 0.6931471805599453 / (:half_life_days * 86400.0)"
-constexpr const char* kSearchArticles =
+// The search statement in two parts, a reader's filters between them (search_sql).
+constexpr const char* kSearchArticlesHead =
     "SELECT " LONGREAD_ARTICLE_COLUMNS_HEAD " '', '', ''," LONGREAD_ARTICLE_COLUMNS_TAIL
     ", snippet(articles_fts, 1, char(1), char(2), '…', 32) FROM ("
     "  SELECT c.id AS id, " LONGREAD_SEARCH_RANK
     " AS rank_score FROM ("
     "    SELECT rowid AS id, longread_rank(articles_fts, 10.0, 1.0, :frequencies) AS relevance"
-    "    FROM articles_fts WHERE articles_fts MATCH :match ORDER BY rowid DESC LIMIT :candidates"
+    "    FROM articles_fts WHERE articles_fts MATCH :match";
+constexpr const char* kSearchArticlesTail =
+    " ORDER BY rowid DESC LIMIT :candidates"
     "  ) c JOIN articles a ON a.id = c.id"
     "  ORDER BY rank_score DESC, c.id DESC LIMIT :limit OFFSET :offset"
     " ) s CROSS JOIN articles_fts ON articles_fts.rowid = s.id AND articles_fts MATCH :match"
@@ -606,9 +601,13 @@ constexpr const char* kConfirmSubscriber =
 constexpr const char* kUnsubscribe =
     "UPDATE subscribers SET unsubscribed_at = :now, confirmed_at = NULL"
     " WHERE email_key = :email_key AND unsubscribed_at IS NULL";
+// With the confirmed account of the same address (email_key, as accounts compare addresses), whose
+// personal filters shape the subscriber's issue. Only a confirmed account: whoever signs up with someone
+// else's address without confirming it cannot change what that subscriber receives.
 constexpr const char* kSelectConfirmedSubscribers =
-    "SELECT id, email, created_at, confirmed_at FROM subscribers"
-    " WHERE confirmed_at IS NOT NULL AND unsubscribed_at IS NULL ORDER BY id";
+    "SELECT s.id, s.email, s.created_at, s.confirmed_at, r.id FROM subscribers s"
+    " LEFT JOIN readers r ON r.email_key = s.email_key AND r.confirmed_at IS NOT NULL"
+    " WHERE s.confirmed_at IS NOT NULL AND s.unsubscribed_at IS NULL ORDER BY s.id";
 constexpr const char* kSetSubscriberError =
     "UPDATE subscribers SET last_error = :error, last_error_at = :now WHERE id = :id";
 constexpr const char* kInsertIssue =
@@ -969,6 +968,7 @@ std::string listing_sql(const char* select, const ArticleQuery& query, bool with
   if (query.until) sql += kAndUntil;
   if (query.exclude_blog_id) sql += kAndNotBlog;
   if (query.exclude_article_id) sql += kAndNotArticle;
+  if (query.reader) sql += sqlite::reader_filter_sql(*query.reader);
   const bool week = query.vote_period == VotePeriod::kWeek;
   if (query.vote_period) {
     sql += week ? kAndVotedThisWeek : kAndVotedThisMonth;  // an article counts in a period by its votes then
@@ -1000,6 +1000,30 @@ std::string listing_sql(const char* select, const ArticleQuery& query, bool with
   return sql;
 }
 
+// hot_page's walk: the articles_hot or articles_category_hot index (migration 0018) from the top or from
+// a cursor, less what the reader filtered out.
+std::string hot_walk_sql(const HotPageQuery& query, bool after) {
+  std::string sql = kWalkHotSelect;
+  sql += query.category ? " a.category = :category AND a.visible = 1" : " a.visible = 1";
+  if (query.reader) sql += sqlite::reader_filter_sql(*query.reader);
+  if (after) sql += LONGREAD_HOT_AFTER;
+  sql += kWalkHotOrder;
+  return sql;
+}
+
+// The search statement; with a reader's filters among the FTS5 matches, before the newest :candidates are
+// taken, so what the reader muted never uses up the candidates. The filter is a subquery on the article
+// row, so FTS5 still walks its rowids from the top and stops at :candidates.
+std::string search_sql(const std::optional<ReaderFilter>& reader) {
+  std::string sql = kSearchArticlesHead;
+  if (reader) {
+    sql += " AND EXISTS (SELECT 1 FROM articles x WHERE x.id = articles_fts.rowid" +
+           sqlite::reader_filter_sql(*reader, "x") + ")";
+  }
+  sql += kSearchArticlesTail;
+  return sql;
+}
+
 void bind_listing_filters(Query& q, const ArticleQuery& query) {
   if (query.blog_id) q.bind(":blog_id", *query.blog_id);
   if (query.category) q.bind(":category", *query.category);
@@ -1007,6 +1031,7 @@ void bind_listing_filters(Query& q, const ArticleQuery& query) {
   if (query.until) q.bind(":until", to_unix(*query.until));
   if (query.exclude_blog_id) q.bind(":exclude_blog_id", *query.exclude_blog_id);
   if (query.exclude_article_id) q.bind(":exclude_article_id", *query.exclude_article_id);
+  if (query.reader) sqlite::bind_reader_filter(q, *query.reader);
 }
 
 Result<void> ensure_category(Connection& db, std::string_view slug) {
@@ -1547,7 +1572,7 @@ class SqliteStore final : public Store {
     const bool only_blog_or_category = !query.include_junk && !query.since && !query.until &&
                                        !query.exclude_blog_id && !query.exclude_article_id &&
                                        !(query.blog_id && query.category) && !query.vote_period &&
-                                       !query.voted_only;
+                                       !query.voted_only && !query.reader;
     std::string sql;
     if (!only_blog_or_category) {
       sql = listing_sql(kCountListedArticles, query, false);
@@ -1575,7 +1600,8 @@ class SqliteStore final : public Store {
                            .exclude_blog_id = query.exclude_blog_id,
                            .limit = size,
                            .offset = (page - 1) * size,
-                           .after = query.after});
+                           .after = query.after,
+                           .reader = query.reader});
     }
     std::optional<Cursor> cursor;
     double after_score = 0;
@@ -1594,9 +1620,12 @@ class SqliteStore final : public Store {
     std::unordered_set<std::int64_t> held_ids;  // a held article whose score fell is not walked twice
     // The entries the cursor held back lead, in walk order, as long as they are still listed here.
     if (cursor && !cursor->held.empty()) {
-      auto q = (*db)->query(kSelectHotEntriesByIds);
+      std::string held_sql = kSelectHotEntriesByIds;
+      if (query.reader) held_sql += sqlite::reader_filter_sql(*query.reader);
+      auto q = (*db)->query(held_sql);
       if (!q) return db_error("cannot list hot articles", q.error());
       q->bind(":ids", ids_json(cursor->held));
+      if (query.reader) sqlite::bind_reader_filter(*q, *query.reader);
       std::vector<HotEntry> held;
       for (;;) {
         auto row = q->step();
@@ -1617,10 +1646,10 @@ class SqliteStore final : public Store {
         state.carried.push_back(e);
       }
     }
-    auto walk = (*db)->query(cursor ? (query.category ? kWalkCategoryHotAfter : kWalkHotAfter)
-                                    : (query.category ? kWalkCategoryHot : kWalkHot));
+    auto walk = (*db)->query(hot_walk_sql(query, cursor.has_value()));
     if (!walk) return db_error("cannot list hot articles", walk.error());
     if (query.category) walk->bind(":category", *query.category);
+    if (query.reader) sqlite::bind_reader_filter(*walk, *query.reader);
     if (cursor) {
       walk->bind(":c_score", after_score).bind(":c_display_at", cursor->key[1]).bind(":c_id", cursor->key[2]);
     }
@@ -1680,7 +1709,9 @@ class SqliteStore final : public Store {
     return out;
   }
 
-  Result<std::vector<SearchHit>> search(std::string_view query, int limit, int offset) override {
+  using Store::search;
+  Result<std::vector<SearchHit>> search(std::string_view query, int limit, int offset,
+                                        const std::optional<ReaderFilter>& reader) override {
     const std::vector<std::string> phrases = fts5_phrases(query);
     std::vector<SearchHit> hits;
     if (phrases.empty()) return hits;
@@ -1690,8 +1721,9 @@ class SqliteStore final : public Store {
     if (!db) return std::unexpected(db.error());
     auto frequencies = document_frequencies(**db, phrases);
     if (!frequencies) return std::unexpected(frequencies.error());
-    auto q = (*db)->query(kSearchArticles);
+    auto q = (*db)->query(search_sql(reader));
     if (!q) return db_error("cannot search", q.error());
+    if (reader) sqlite::bind_reader_filter(*q, *reader);
     q->bind(":match", match)
         .bind(":frequencies", *frequencies)
         .bind(":candidates", kSearchCandidates)
@@ -2235,6 +2267,9 @@ class SqliteStore final : public Store {
         (voted ? marks.voted : marks.saved).push_back(q->int64(0));
       }
     }
+    auto read = sqlite::read_among(**db, reader_id, ids);
+    if (!read) return std::unexpected(read.error());
+    marks.read = std::move(*read);
     return marks;
   }
 
@@ -2428,7 +2463,9 @@ class SqliteStore final : public Store {
       auto row = q->step();
       if (!row) return db_error("cannot list subscribers", row.error());
       if (!*row) break;
-      out.push_back(read_subscriber(*q));
+      Subscriber subscriber = read_subscriber(*q);
+      subscriber.reader_id = q->optional_int64(4);
+      out.push_back(std::move(subscriber));
     }
     return out;
   }
@@ -2732,6 +2769,38 @@ class SqliteStore final : public Store {
     return sqlite::decide_flags(*writer_, article_id, decision);
   }
 
+  // ---------------------------------------------------------------------------- personal filters
+  // The SQL lives in sqlite/personal_filters.cpp (migration 0028).
+
+  Result<bool> set_blog_muted(std::int64_t reader_id, std::int64_t blog_id, bool muted,
+                              TimePoint now) override {
+    std::lock_guard lock(writer_mutex_);
+    return sqlite::set_blog_muted(*writer_, reader_id, blog_id, muted, now);
+  }
+
+  Result<bool> set_category_muted(std::int64_t reader_id, std::string_view category, bool muted,
+                                  TimePoint now) override {
+    std::lock_guard lock(writer_mutex_);
+    return sqlite::set_category_muted(*writer_, reader_id, category, muted, now);
+  }
+
+  Result<ReaderMutes> reader_mutes(std::int64_t reader_id) override {
+    auto db = readers_.acquire();
+    if (!db) return std::unexpected(db.error());
+    return sqlite::reader_mutes(**db, reader_id);
+  }
+
+  Result<ReaderPreferences> reader_preferences(std::int64_t reader_id) override {
+    auto db = readers_.acquire();
+    if (!db) return std::unexpected(db.error());
+    return sqlite::reader_preferences(**db, reader_id);
+  }
+
+  Result<void> set_reader_preferences(std::int64_t reader_id, const ReaderPreferences& preferences) override {
+    std::lock_guard lock(writer_mutex_);
+    return sqlite::set_reader_preferences(*writer_, reader_id, preferences);
+  }
+
   // ---------------------------------------------------------------------------- blog lifecycle
   // The SQL lives in sqlite/lifecycle.cpp (migration 0026).
 
@@ -2757,7 +2826,7 @@ class SqliteStore final : public Store {
   }
 
   // ---------------------------------------------------------------------------- similar articles
-  // The SQL lives in sqlite/similar.cpp (migration 0027).
+  // The SQL lives in sqlite/similar.cpp (migration 0028).
 
   Result<SimilarTermStats> count_similar_terms(std::span<const std::uint32_t> buckets, bool count) override {
     std::lock_guard lock(writer_mutex_);
