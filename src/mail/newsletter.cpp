@@ -36,17 +36,34 @@ std::string message_id(std::string_view key, std::string_view recipient, std::st
                      host.empty() ? "localhost" : host);
 }
 
+// A reader's own selection when they have personal filters; nullopt when they have none.
+Result<std::optional<std::vector<storage::ArticleView>>> personal_selection(storage::Store& store,
+                                                                            std::int64_t reader_id,
+                                                                            TimePoint now, int count) {
+  auto mutes = store.reader_mutes(reader_id);
+  if (!mutes) return std::unexpected(mutes.error());
+  auto preferences = store.reader_preferences(reader_id);
+  if (!preferences) return std::unexpected(preferences.error());
+  if (mutes->blogs.empty() && mutes->categories.empty() && preferences->newsletter_categories.empty())
+    return std::optional<std::vector<storage::ArticleView>>{};
+  auto selected = select_articles(store, now, count, reader_id);
+  if (!selected) return std::unexpected(selected.error());
+  return std::optional<std::vector<storage::ArticleView>>{std::move(*selected)};
+}
+
 }  // namespace
 
 std::string issue_key(TimePoint now) {
   return iso_week_key(now);
 }
 
-Result<std::vector<storage::ArticleView>> select_articles(storage::Store& store, TimePoint now, int count) {
+Result<std::vector<storage::ArticleView>> select_articles(storage::Store& store, TimePoint now, int count,
+                                                          std::optional<std::int64_t> reader_id) {
   storage::ArticleQuery query;
   query.order = storage::ArticleOrder::kTop;  // votes DESC, then newest first
   query.since = now - std::chrono::days(7);
   query.limit = count;
+  if (reader_id) query.reader = storage::ReaderFilter{.reader_id = *reader_id, .newsletter_categories = true};
   return store.articles(query);
 }
 
@@ -156,13 +173,27 @@ Result<SendSummary> send_newsletter(storage::Store& store, const accounts::Accou
   }
 
   for (const auto& subscriber : *subscribers) {
+    // A reader's own five when they filter (their categories, without what they muted), chosen at their
+    // delivery, so the issue's fixed articles stay the same for everyone else however often a run resumes.
+    std::optional<std::vector<storage::ArticleView>> own;
+    if (subscriber.reader_id) {
+      auto personal = personal_selection(store, *subscriber.reader_id, now, options.articles);
+      if (!personal) return std::unexpected(personal.error());
+      own = std::move(*personal);
+    }
+    if (own && own->empty()) {
+      // Nothing this week in what they chose: no mail rather than articles they asked not to get. Not
+      // claimed, so a later run of the same week sends once there is something.
+      ++summary.skipped;
+      continue;
+    }
     auto claimed = store.claim_delivery(issue->id, subscriber.id, now_seconds());
     if (!claimed) return std::unexpected(claimed.error());
     if (!*claimed) {
       ++summary.skipped;
       continue;
     }
-    const auto message = digest_message(options, articles, subscriber.email,
+    const auto message = digest_message(options, own ? *own : articles, subscriber.email,
                                         unsubscribe_url(accounts, options.base_url, subscriber.email), now);
     const auto outcome = sender.send(
         subscriber.email, render_message(message, now_seconds(),

@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -26,8 +27,11 @@ struct NewsletterOptions {
 
 // "2024-W21": the ISO 8601 week of `now` (an issue per week).
 std::string issue_key(TimePoint now);
-// The articles of the past 7 days with the most votes, ties broken by recency (newest first).
-Result<std::vector<storage::ArticleView>> select_articles(storage::Store& store, TimePoint now, int count);
+// The articles of the past 7 days with the most votes, ties broken by recency (newest first). With
+// `reader_id`, from the categories that reader chose for their newsletter (all when none) and without the
+// blogs and categories they muted.
+Result<std::vector<storage::ArticleView>> select_articles(
+    storage::Store& store, TimePoint now, int count, std::optional<std::int64_t> reader_id = std::nullopt);
 // The one-click unsubscribe URL for `email` (signed, never expires): base_url +
 // "/newsletter/unsubscribe?email=...&sig=...", the path the site serves.
 std::string unsubscribe_url(const accounts::Accounts& accounts, std::string_view base_url,
@@ -53,10 +57,12 @@ struct SendSummary {
   int permanent = 0;  // refused with 5xx, recorded against the address
 };
 
-// Sends this week's issue to every confirmed subscriber who has not had it. Each delivery is claimed in
-// the store (committed) before its SMTP transaction, so a run killed mid-send and started again never
-// sends an address the same issue twice. With `dry_run`, the first recipient's message (or a sample) is
-// passed to `print` and nothing is sent or recorded. An issue without articles is not sent.
+// Sends this week's issue to every confirmed subscriber who has not had it. A subscriber whose confirmed
+// account has personal filters (mutes, newsletter categories) gets their own five, chosen when their
+// delivery is claimed (select_articles with their reader id); everyone else gets the issue's articles. Each
+// delivery is claimed in the store (committed) before its SMTP transaction, so a run killed mid-send and
+// started again never sends an address the same issue twice. With `dry_run`, the first recipient's message
+// (or a sample) is passed to `print` and nothing is sent or recorded. An issue without articles is not sent.
 Result<SendSummary> send_newsletter(storage::Store& store, const accounts::Accounts& accounts,
                                     const SmtpSender& sender, const NewsletterOptions& options, TimePoint now,
                                     bool dry_run, const std::function<void(std::string_view)>& print = {});

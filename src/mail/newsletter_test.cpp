@@ -151,6 +151,51 @@ TEST_F(NewsletterTest, DigestHeadersBodyAndFailures) {
   EXPECT_EQ(smtp.messages().size(), 2u);
 }
 
+// A subscriber whose confirmed account muted a blog, or chose the newsletter's categories, gets their own
+// five from what they chose; every other subscriber (no account, an account without filters) the issue.
+TEST_F(NewsletterTest, ReadersFiltersShapeTheirOwnIssueOnly) {
+  SmtpServer smtp(dir_ / "mail");
+  ASSERT_NE(smtp.port(), 0);
+  const SmtpSender sender(smtp_options(smtp.url()));
+  const auto muter = store_->create_reader("muter@example.org", "x", now_seconds(), now_seconds()).value();
+  const auto chooser =
+      store_->create_reader("chooser@example.org", "x", now_seconds(), now_seconds()).value();
+  ASSERT_TRUE(store_->create_reader("plain@example.org", "x", now_seconds(), now_seconds()));
+  const auto recent = store_->article(ids_.recent_article).value()->article;  // history, most voted
+  ASSERT_TRUE(store_->set_blog_muted(muter, recent.blog_id, true, now_seconds()));
+  ASSERT_TRUE(store_->set_reader_preferences(chooser, {.newsletter_categories = {"programming"}}));
+  for (const char* email :
+       {"muter@example.org", "chooser@example.org", "plain@example.org", "other@example.org"})
+    subscribe(email);
+
+  auto sent = send_newsletter(*store_, *accounts_, sender, options_, now_seconds(), false);
+  ASSERT_TRUE(sent) << sent.error().message;
+  EXPECT_EQ(sent->sent, 4);
+  auto body_of = [&](const std::string& to) {
+    const auto mails = smtp.messages_to(to);
+    EXPECT_EQ(mails.size(), 1u) << to;
+    return mails.empty() ? std::string() : mails[0].substr(mails[0].find("\r\n\r\n") + 4);
+  };
+  EXPECT_THAT(body_of("plain@example.org"), HasSubstr(recent.title));
+  EXPECT_THAT(body_of("other@example.org"), HasSubstr(recent.title));
+  const std::string muted = body_of("muter@example.org");
+  EXPECT_THAT(muted, Not(HasSubstr(recent.title)));
+  EXPECT_THAT(muted, Not(HasSubstr("Field Notes on History")));
+  EXPECT_THAT(muted, HasSubstr("1. "));
+  const std::string chosen = body_of("chooser@example.org");
+  EXPECT_THAT(chosen, Not(HasSubstr("Field Notes on History")));
+  EXPECT_THAT(chosen, HasSubstr("1. "));
+  // Every article of the chooser's issue is filed under programming.
+  for (const auto& a : select_articles(*store_, now_seconds(), 5, chooser).value())
+    EXPECT_EQ(a.article.category, "programming");
+
+  // A second run sends nobody the issue again, personal or not.
+  auto again = send_newsletter(*store_, *accounts_, sender, options_, now_seconds(), false);
+  ASSERT_TRUE(again);
+  EXPECT_EQ(again->sent, 0);
+  EXPECT_EQ(smtp.messages().size(), 4u);
+}
+
 TEST_F(NewsletterTest, SiteDoubleOptInAndOneClickUnsubscribe) {
   SmtpServer smtp(dir_ / "mail");
   ASSERT_NE(smtp.port(), 0);
