@@ -1,4 +1,5 @@
-// Keyboard shortcuts, the dark-mode and full-width toggles. Everything else works without JavaScript.
+// Keyboard shortcuts, the dark-mode and full-width toggles, and a reader's read marks posted in place.
+// Everything else works without JavaScript.
 (function () {
   "use strict";
   var root = document.documentElement;
@@ -109,9 +110,83 @@
     if (link) link.focus({ preventScroll: true });
   }
 
+  // Read state (docs/readers.md, "Personal filters"). A logged-in reader's page carries their CSRF token
+  // (body data-csrf); a mark is posted as the read toggle's form posts it, with fetch, and shown at once.
+  // Following "Read now" marks the article read as Miniflux does: a POST on click, never a state change
+  // on a GET. keepalive lets the request finish while the browser leaves for the original.
+  var csrf = document.body.getAttribute("data-csrf");
+  function readHolder(el) { return el ? el.closest("[data-article]") : null; }
+  function showRead(holder, read) {
+    holder.classList.toggle("is-read", read);
+    var form = holder.querySelector("form[data-read-toggle]");
+    if (!form) return;
+    form.querySelector("input[name='action']").value = read ? "unread" : "read";
+    form.querySelector("button").setAttribute("aria-pressed", read ? "true" : "false");
+  }
+  function setRead(holder, read, keepalive) {
+    if (!csrf || !holder || !window.fetch) return;
+    showRead(holder, read);
+    fetch("/articles/" + encodeURIComponent(holder.getAttribute("data-article")) + "/read", {
+      method: "POST",
+      headers: { "Accept": "application/json", "Content-Type": "application/x-www-form-urlencoded" },
+      body: "csrf=" + encodeURIComponent(csrf) + "&action=" + (read ? "read" : "unread"),
+      credentials: "same-origin",
+      keepalive: !!keepalive
+    }).then(function (response) {
+      if (!response.ok) showRead(holder, !read);
+    }).catch(function () { showRead(holder, !read); });
+  }
+  function followed(link) {
+    if (!link || !link.hasAttribute("data-read-now")) return;
+    var holder = readHolder(link);
+    if (holder && !holder.classList.contains("is-read")) setRead(holder, true, true);
+  }
+  // The article a key acts on: the highlighted list item, else the article of an article page.
+  function selectedArticle() {
+    if (current >= 0) return items[current];
+    return document.querySelector("article[data-article]");
+  }
+  function toggleRead() {
+    var holder = selectedArticle();
+    if (!holder || !holder.querySelector("form[data-read-toggle]")) return false;
+    setRead(holder, !holder.classList.contains("is-read"), false);
+    return true;
+  }
+  if (csrf) {
+    ["click", "auxclick"].forEach(function (type) {
+      document.addEventListener(type, function (event) {
+        if (type === "auxclick" && event.button !== 1) return;
+        followed(event.target.closest ? event.target.closest("a[data-read-now]") : null);
+      });
+    });
+    document.querySelectorAll("form[data-read-toggle]").forEach(function (form) {
+      form.addEventListener("submit", function (event) {
+        var holder = readHolder(form);
+        if (!holder || !window.fetch) return;
+        event.preventDefault();
+        setRead(holder, form.querySelector("input[name='action']").value === "read", false);
+      });
+    });
+    // "Mark as read when scrolled past" (a setting, off by default): an item whose bottom has gone above
+    // the top of the viewport is marked read, once.
+    if (document.body.hasAttribute("data-mark-read-on-scroll") && window.IntersectionObserver) {
+      var watcher = new IntersectionObserver(function (entries) {
+        entries.forEach(function (entry) {
+          var top = entry.rootBounds ? entry.rootBounds.top : 0;
+          if (entry.isIntersecting || entry.boundingClientRect.bottom > top) return;
+          watcher.unobserve(entry.target);
+          if (!entry.target.classList.contains("is-read")) setRead(entry.target, true, false);
+        });
+      });
+      items.forEach(function (item) {
+        if (item.hasAttribute("data-article") && item.querySelector("form[data-read-toggle]")) watcher.observe(item);
+      });
+    }
+  }
+
   function follow(selector) {
     var link = document.querySelector(selector);
-    if (link && link.href) { window.location.href = link.href; return true; }
+    if (link && link.href) { followed(link); window.location.href = link.href; return true; }
     return false;
   }
 
@@ -119,7 +194,7 @@
     if (follow("[data-shortcut='read']")) return;
     if (current >= 0) {
       var link = items[current].querySelector("h2 a, h3 a");
-      if (link) window.location.href = link.href;
+      if (link) { followed(link); window.location.href = link.href; }
     }
   }
 
@@ -162,6 +237,7 @@
       case "ArrowRight": case "o": readNow(); break;
       case "j": moveCurrent(1); break;
       case "k": moveCurrent(-1); break;
+      case "m": if (!toggleRead()) return; break;
       case "/": {
         var search = document.querySelector("input[type='search']");
         if (search) { event.preventDefault(); search.focus(); search.select(); }

@@ -119,6 +119,11 @@ web::Router make_routes(SiteContext& context) {
   routes.post("/articles/{id}/unvote", pages::unvote, pages::unvote_bad_token);
   routes.post("/articles/{id}/flag", pages::flag, pages::flag_bad_token);
   routes.post("/articles/{id}/unflag", pages::unflag, pages::flag_bad_token);
+  // Personal filters (pages/filters.cpp).
+  routes.post("/mutes/blog/{blog}", pages::mute_blog, pages::filters_bad_token);
+  routes.post("/mutes/category/{slug}", pages::mute_category, pages::filters_bad_token);
+  routes.post("/articles/{id}/read", pages::mark_read, pages::filters_bad_token);
+  routes.post("/account/filters", pages::save_filters, pages::filters_bad_token);
   routes.get("/reading-list", pages::reading_list);
   // Before "/reading-list/{id}", which would take "feed" and "import" for ids.
   routes.get("/reading-list/export/{format}", pages::reading_list_export);

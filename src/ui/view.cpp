@@ -43,6 +43,8 @@ Html shortcuts_overlay(bool logged_in) {
       "<dd>Read now (the original, or the highlighted article)</dd></div>\n"
       "<div data-requires=\"[data-item]\"><dt><kbd>j</kbd> / <kbd>k</kbd></dt>"
       "<dd>Next / previous article in the list</dd></div>\n"
+      "<div data-requires=\"form[data-read-toggle]\"><dt><kbd>m</kbd></dt>"
+      "<dd>Mark the article (or the highlighted one) read or unread</dd></div>\n"
       "<div data-requires=\"#site-search\"><dt><kbd>/</kbd></dt><dd>Search</dd></div>\n"
       "<div data-requires=\"form[data-shortcut='reading-list']\"><dt><kbd>alt</kbd>+<kbd>a</kbd></dt>"
       "<dd>Add to or remove from reading list</dd></div>\n"
@@ -176,6 +178,27 @@ void View::load_marks(const std::vector<std::int64_t>& article_ids) const {
   if (!marks) return;
   marks_.voted.insert(marks_.voted.end(), marks->voted.begin(), marks->voted.end());
   marks_.saved.insert(marks_.saved.end(), marks->saved.begin(), marks->saved.end());
+  marks_.read.insert(marks_.read.end(), marks->read.begin(), marks->read.end());
+}
+
+bool View::read(std::int64_t article_id) const {
+  return std::find(marks_.read.begin(), marks_.read.end(), article_id) != marks_.read.end();
+}
+
+const storage::ReaderPreferences& View::preferences() const {
+  if (!preferences_) {
+    preferences_.emplace();
+    if (logged_in()) {
+      // A store error leaves the defaults: the page still renders, unfiltered by preference.
+      if (auto stored = store().reader_preferences(reader()->reader_id)) preferences_ = std::move(*stored);
+    }
+  }
+  return *preferences_;
+}
+
+std::optional<storage::ReaderFilter> View::reader_filter() const {
+  if (!logged_in()) return std::nullopt;
+  return storage::ReaderFilter{.reader_id = reader()->reader_id, .hide_read = preferences().hide_read};
 }
 
 bool View::voted(std::int64_t article_id) const {
@@ -220,6 +243,19 @@ Html vote_control(const View& view, const model::Article& a) {
       text(plural(a.votes, "vote", "votes")));
 }
 
+Html read_control(const View& view, const model::Article& a) {
+  if (!view.logged_in()) return {};
+  const bool read = view.read(a.id);
+  return html(
+      "<form method=\"post\" action=\"/articles/{}/read\" class=\"inline read-toggle\" data-read-toggle>"
+      "<input type=\"hidden\" name=\"csrf\" value=\"{}\"><input type=\"hidden\" name=\"next\" value=\"{}\">"
+      "<input type=\"hidden\" name=\"action\" value=\"{}\"><button type=\"submit\" class=\"link\" "
+      "aria-pressed=\"{}\" aria-keyshortcuts=\"M\">Read</button></form>",
+      number(a.id), attr(view.csrf_token()), attr(view.target()),
+      read ? Html::literal("unread") : Html::literal("read"),
+      read ? Html::literal("true") : Html::literal("false"));
+}
+
 web::Response View::render(const Page& page) const {
   const SiteOptions& opts = options();
   const std::string canonical = opts.base_url + page.path;
@@ -242,7 +278,7 @@ web::Response View::render(const Page& page) const {
       "<link rel=\"alternate\" type=\"application/atom+xml\" title=\"{}\" href=\"/feed.atom\">\n{}"
       "<script src=\"{}\"></script>\n"
       "<script src=\"{}\" defer></script>\n"
-      "</head>\n<body>\n"
+      "</head>\n<body{}>\n"
       "<header class=\"site-header\"><div class=\"wrap\">\n"
       "<a class=\"brand\" href=\"/\">{}</a>\n<nav class=\"nav\" aria-label=\"Sections\">{}</nav>\n"
       "<div class=\"tools\">\n"
@@ -262,9 +298,15 @@ web::Response View::render(const Page& page) const {
           ? Html()
           : html("<link rel=\"alternate\" type=\"application/atom+xml\" title=\"{}\" href=\"{}\">\n",
                  attr(page.feed_title), attr(page.feed_path)),
-      attr(context_.assets.url("theme.js")), attr(context_.assets.url("site.js")), text(opts.site_name), nav,
-      attr(page.search_query), account_links(*this, page), kControls, page.body, text(opts.site_name),
-      shortcuts_overlay(logged_in()));
+      attr(context_.assets.url("theme.js")), attr(context_.assets.url("site.js")),
+      // What site.js needs to post read marks with fetch: the reader's CSRF token, and whether they
+      // asked for articles to be marked read once scrolled past.
+      logged_in()
+          ? html(" data-csrf=\"{}\"{}", attr(csrf_token()),
+                 preferences().mark_read_on_scroll ? Html::literal(" data-mark-read-on-scroll") : Html())
+          : Html(),
+      text(opts.site_name), nav, attr(page.search_query), account_links(*this, page), kControls, page.body,
+      text(opts.site_name), shortcuts_overlay(logged_in()));
 
   web::Response res;
   add_cookies(res);
@@ -336,7 +378,8 @@ Html article_item(const View& view, const storage::ArticleView& item, const Item
   // Logged-in readers go straight to the original; visitors see the article page first.
   const auto original = view.logged_in() ? href(a.link) : std::nullopt;
   const Html target = original ? *original : attr(article_path(a));
-  const Html rel = original ? Html::literal(" rel=\"noopener\"") : Html();
+  // data-read-now: site.js marks the article read when the reader follows it to the original.
+  const Html rel = original ? Html::literal(" rel=\"noopener\" data-read-now") : Html();
   const Html heading = options.heading_h3
                            ? html("<h3><a href=\"{}\"{}>{}</a></h3>", target, rel, text(title))
                            : html("<h2><a href=\"{}\"{}>{}</a></h2>", target, rel, text(title));
@@ -362,12 +405,15 @@ Html article_item(const View& view, const storage::ArticleView& item, const Item
   }
   meta.push_back(vote_control(view, a));
   if (a.reading_minutes > 1) meta.push_back(text(reading_time(a.reading_minutes)));
+  if (view.logged_in()) meta.push_back(read_control(view, a));
 
   const std::string& source = a.excerpt.empty() ? a.text : a.excerpt;
   const std::string excerpt = truncate_words(collapse_whitespace(source), options.excerpt_bytes);
-  return html("<li class=\"item\" data-item>\n{}\n<div class=\"meta\">{}</div>\n{}</li>\n", heading,
-              join(meta, Html::literal("<span class=\"sep\" aria-hidden=\"true\">•</span>")),
-              excerpt.empty() ? Html() : html("<p class=\"excerpt\">{}</p>\n", text(excerpt)));
+  return html(
+      "<li class=\"item{}\" data-item data-article=\"{}\">\n{}\n<div class=\"meta\">{}</div>\n{}</li>\n",
+      view.read(a.id) ? Html::literal(" is-read") : Html(), number(a.id), heading,
+      join(meta, Html::literal("<span class=\"sep\" aria-hidden=\"true\">•</span>")),
+      excerpt.empty() ? Html() : html("<p class=\"excerpt\">{}</p>\n", text(excerpt)));
 }
 
 Html article_list(const View& view, const std::vector<storage::ArticleView>& articles,

@@ -86,10 +86,17 @@ class View {
   // Adds this request's Set-Cookie headers to `response`.
   void add_cookies(web::Response& response) const;
 
-  // Which of `article_ids` the reader voted for / saved (one query per list; nothing when logged out).
+  // Which of `article_ids` the reader voted for / saved / read (one query per list; nothing when logged
+  // out).
   void load_marks(const std::vector<std::int64_t>& article_ids) const;
   [[nodiscard]] bool voted(std::int64_t article_id) const;
   [[nodiscard]] bool saved(std::int64_t article_id) const;
+  [[nodiscard]] bool read(std::int64_t article_id) const;
+  // The reader's reading preferences (read once per request; the defaults for a visitor).
+  [[nodiscard]] const storage::ReaderPreferences& preferences() const;
+  // The personal filters a listing applies for this visitor: the reader's mutes, and their read articles
+  // when they hide them; nullopt for a visitor (whose pages are the shared, cached ones).
+  [[nodiscard]] std::optional<storage::ReaderFilter> reader_filter() const;
   [[nodiscard]] const SiteOptions& options() const { return context_.options; }
   [[nodiscard]] TimePoint now() const { return now_; }
 
@@ -112,6 +119,7 @@ class View {
   mutable std::string anon_binding_;  // lr_csrf value, read from the request or created
   mutable std::vector<std::string> set_cookies_;
   mutable storage::ReaderMarks marks_;
+  mutable std::optional<storage::ReaderPreferences> preferences_;
 };
 
 // A local path to come back to after a form ("next"), read as a browser would read it as a Location:
@@ -120,6 +128,9 @@ class View {
 std::string safe_next(std::string_view next);
 // The vote control of an article: a form posting to /articles/<id>/vote or /unvote, with the count.
 Html vote_control(const View& view, const model::Article& article);
+// A logged-in reader's read/unread toggle for an article: a form posting to /articles/<id>/read (works
+// without script; site.js posts it with fetch and flips it in place). Empty for a visitor.
+Html read_control(const View& view, const model::Article& article);
 
 // Paths of the site.
 std::string article_path(const model::Article& article);  // "/blog/3/read/42-lock-free-queues"

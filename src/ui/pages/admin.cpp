@@ -21,13 +21,11 @@ web::Response admin_page(View& view, std::string_view title, std::string_view se
   struct Tab {
     std::string_view id, path, label;
   };
-  static constexpr Tab kTabs[] = {{"home", "/admin", "Overview"},
-                                  {"blogs", "/admin/blogs", "Blogs"},
-                                  {"junk", "/admin/junk", "Junk review"},
-                                  {"suggestions", "/admin/suggestions", "Suggestions"},
-                                  {"flags", "/admin/flags", "Flags"},
-                                  {"lifecycle", "/admin/lifecycle", "Lifecycle"},
-                                  {"audit", "/admin/audit", "Audit log"}};
+  static constexpr Tab kTabs[] = {
+      {"home", "/admin", "Overview"},         {"blogs", "/admin/blogs", "Blogs"},
+      {"junk", "/admin/junk", "Junk review"}, {"suggestions", "/admin/suggestions", "Suggestions"},
+      {"flags", "/admin/flags", "Flags"},     {"lifecycle", "/admin/lifecycle", "Lifecycle"},
+      {"audit", "/admin/audit", "Audit log"}};
   std::vector<Html> tabs;
   for (const auto& tab : kTabs) {
     tabs.push_back(html("<a href=\"{}\"{}>{}</a>", attr(tab.path),

@@ -84,7 +84,8 @@ Result<web::Response> admin_flags(View& view, const web::Request& request, const
                              : " junked: it is hidden from the site, across re-crawls.");
   }
   const Html filters = html(
-      "<nav class=\"admin-filters\" aria-label=\"Filter flagged articles\"><a href=\"/admin/flags\"{}>All</a> "
+      "<nav class=\"admin-filters\" aria-label=\"Filter flagged articles\"><a "
+      "href=\"/admin/flags\"{}>All</a> "
       "<a href=\"/admin/flags?show=held\"{}>Held ({})</a></nav>\n",
       show == "all" ? Html::literal(" aria-current=\"page\"") : Html(),
       show == "held" ? Html::literal(" aria-current=\"page\"") : Html(), number(held));

@@ -1,10 +1,12 @@
 // "/blog/<blog-id>/read/<article-id>[-slug]" — one article: its excerpt, a link to the original, and more
 // from the same blog and category, and similar articles from other blogs. A wrong or missing slug redirects
 // to the canonical URL.
+#include <algorithm>
 #include <cctype>
 #include <charconv>
 
 #include "core/strings.h"
+#include "pages/filters.h"
 #include "pages/pages.h"
 #include "ui/format.h"
 #include "web/http.h"
@@ -76,7 +78,8 @@ Html more_in_category(const View& view, const storage::ArticleView& current, con
                                        .page = 1,
                                        .page_size = kMoreInCategory,
                                        .per_blog_cap = 1,
-                                       .strict_cap = true});
+                                       .strict_cap = true,
+                                       .reader = view.reader_filter()});
   if (!listed || listed->articles.empty()) return {};
   ItemOptions options;
   options.show_category = false;
@@ -153,6 +156,29 @@ Html flag_section(const View& view, const web::Request& request, const model::Ar
       join(choices, Html::literal("\n")));
 }
 
+// A reader's mutes for this article's blog and category (docs/readers.md, "Personal filters"): one form
+// each, muting or, when muted already, un-muting. Nothing for a visitor.
+Html mute_section(const View& view, const model::Article& a, std::string_view blog_name,
+                  std::string_view category) {
+  if (!view.logged_in()) return {};
+  auto mutes = view.store().reader_mutes(view.reader()->reader_id);
+  if (!mutes) return {};
+  const bool blog_muted =
+      std::ranges::any_of(mutes->blogs, [&](const auto& b) { return b.blog_id == a.blog_id; });
+  const bool category_muted =
+      std::ranges::any_of(mutes->categories, [&](const auto& c) { return c.slug == category; });
+  return html(
+      "<section class=\"mute\" aria-label=\"Mute\">\n<p>{}{}<span class=\"sep\" "
+      "aria-hidden=\"true\">•</span>{}"
+      "</p>\n</section>\n",
+      blog_muted || category_muted
+          ? Html::literal("You muted this. ")
+          : Html::literal(
+                "Not for you? Leave it out of your Hot, Newest, categories, search and newsletter: "),
+      mute_blog_form(view, a.blog_id, blog_muted, article_path(a), blog_name),
+      mute_category_form(view, category, category_muted, article_path(a), view.category_name(category)));
+}
+
 }  // namespace
 
 Result<web::Response> article(View& view, const web::Request& request, const Params& params) {
@@ -202,9 +228,10 @@ Result<web::Response> article(View& view, const web::Request& request, const Par
 
   Html actions;
   // Each control shows its shortcut beside it, as the original does ("Read now [→]").
-  actions += external_link(
-      a.link, Html::literal("Read now <span class=\"key\" aria-hidden=\"true\">[&rarr;]</span>"),
-      Html::literal("class=\"button primary\" data-shortcut=\"read\" aria-keyshortcuts=\"ArrowRight\""));
+  actions += external_link(a.link,
+                           Html::literal("Read now <span class=\"key\" aria-hidden=\"true\">[&rarr;]</span>"),
+                           Html::literal("class=\"button primary\" data-shortcut=\"read\" data-read-now "
+                                         "aria-keyshortcuts=\"ArrowRight\""));
   // Visitors are sent to log in by the handler and come back here ("next").
   const bool saved = view.saved(a.id);
   actions += html(
@@ -217,6 +244,7 @@ Result<web::Response> article(View& view, const web::Request& request, const Par
       saved ? Html::literal("remove") : Html::literal("add"),
       saved ? Html::literal("true") : Html::literal("false"),
       saved ? Html::literal("Remove from reading list") : Html::literal("Add to reading list"));
+  actions += read_control(view, a);
 
   Page out;
   out.title = title;
@@ -238,15 +266,17 @@ Result<web::Response> article(View& view, const web::Request& request, const Par
                 attr(view.csrf_token()))
           : Html();
   out.body = html(
-      "<article class=\"article\">\n<header>\n<h1>{}</h1>\n"
+      "<article class=\"article{}\" data-article=\"{}\">\n<header>\n<h1>{}</h1>\n"
       "<p class=\"from\">from <a href=\"{}\" data-shortcut=\"blog\" aria-keyshortcuts=\"Alt+Shift+B\">{}</a> "
       "<span class=\"key\" aria-hidden=\"true\">[alt+shift+b]</span> in <a href=\"{}\">{}</a></p>\n"
       "<div class=\"meta\">{}</div>\n</header>\n<div class=\"body excerpt-long\">\n{}</div>\n"
-      "<div class=\"actions\">{}</div>\n{}</article>\n{}{}{}{}",
-      text(title), attr(blog_path(a.blog_id)), text(blog_name), attr(category_path(category)),
+      "<div class=\"actions\">{}</div>\n{}{}</article>\n{}{}{}{}",
+      view.read(a.id) ? Html::literal(" is-read") : Html(), number(a.id), text(title),
+      attr(blog_path(a.blog_id)), text(blog_name), attr(category_path(category)),
       text(view.category_name(category)),
       join(meta, Html::literal("<span class=\"sep\" aria-hidden=\"true\">•</span>")), paragraphs(excerpt),
-      actions, flag_section(view, request, a, *flags), newsletter, similar_articles(view, item),
+      actions, mute_section(view, a, blog_name, category), flag_section(view, request, a, *flags), newsletter,
+      similar_articles(view, item),
       more_from_blog(view, item, blog_name), more_in_category(view, item, category));
   return view.render(out);
 }

@@ -1,7 +1,9 @@
 // "/blog/<id>" — one blog: its links and its articles, newest first, paginated.
+#include <algorithm>
 #include <charconv>
 
 #include "core/url.h"
+#include "pages/filters.h"
 #include "pages/pages.h"
 #include "ui/format.h"
 
@@ -48,6 +50,13 @@ Result<web::Response> blog(View& view, const web::Request& request, const Params
       html("<a href=\"{}\">{}</a>", attr(category_path(category)), text(view.category_name(category))));
   links.push_back(text(plural(*count, "article", "articles")));
   if (!b.author.empty()) links.push_back(html("by {}", text(b.author)));
+  // A reader mutes (or un-mutes) the blog here too; its own page still lists it, the other listings do not.
+  if (view.logged_in()) {
+    auto mutes = view.store().reader_mutes(view.reader()->reader_id);
+    if (!mutes) return std::unexpected(mutes.error());
+    const bool muted = std::ranges::any_of(mutes->blogs, [&](const auto& m) { return m.blog_id == id; });
+    links.push_back(mute_blog_form(view, id, muted, blog_path(id), "this blog"));
+  }
 
   ItemOptions options;
   options.show_blog = false;

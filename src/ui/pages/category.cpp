@@ -13,7 +13,8 @@ Result<web::Response> category(View& view, const web::Request& request, const Pa
                                        .page = start->page,
                                        .after = start->after,
                                        .page_size = size,
-                                       .per_blog_cap = view.options().per_blog_cap});
+                                       .per_blog_cap = view.options().per_blog_cap,
+                                       .reader = view.reader_filter()});
   if (!listed) return std::unexpected(listed.error());
   auto* articles = &listed->articles;
   if (articles->empty()) {

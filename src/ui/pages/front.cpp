@@ -24,13 +24,15 @@ Result<web::Response> listing(View& view, const web::Request& request, const Lis
     listed = view.store().hot_page({.page = start->page,
                                     .after = start->after,
                                     .page_size = size,
-                                    .per_blog_cap = view.options().per_blog_cap});
+                                    .per_blog_cap = view.options().per_blog_cap,
+                                    .reader = view.reader_filter()});
   } else {
     storage::ArticleQuery query;
     query.order = what.order;
     query.limit = size;
     query.offset = (start->page - 1) * size;
     query.after = start->after;
+    query.reader = view.reader_filter();
     listed = view.store().article_page(query);
   }
   if (!listed) return std::unexpected(listed.error());

@@ -128,6 +128,13 @@ Result<web::Response> app_password_create(View& view, const web::Request& reques
 Result<web::Response> app_password_revoke(View& view, const web::Request& request, const Params& params);
 Html app_passwords_section(View& view, std::string_view created_name, std::string_view created_password);
 
+// Personal filters (filters.cpp): mutes, read marks, reading preferences.
+Result<web::Response> mute_blog(View& view, const web::Request& request, const Params& params);
+Result<web::Response> mute_category(View& view, const web::Request& request, const Params& params);
+Result<web::Response> mark_read(View& view, const web::Request& request, const Params& params);
+Result<web::Response> save_filters(View& view, const web::Request& request, const Params& params);
+Result<web::Response> filters_bad_token(View& view, const web::Request& request, const Params& params);
+
 // The site's own Atom feeds.
 Result<web::Response> site_feed(View& view, const web::Request& request, const Params& params);
 Result<web::Response> category_feed(View& view, const web::Request& request, const Params& params);

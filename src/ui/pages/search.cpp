@@ -27,22 +27,28 @@ Result<web::Response> search(View& view, const web::Request& request, const Para
     return view.render(out);
   }
   const int size = view.options().page_size;
-  auto hits = view.store().search(q, size + 1, (*page - 1) * size);
+  auto hits = view.store().search(q, size + 1, (*page - 1) * size, view.reader_filter());
   if (!hits) return std::unexpected(hits.error());
   const bool has_older = static_cast<int>(hits->size()) > size;
   if (has_older) hits->pop_back();
 
+  std::vector<std::int64_t> ids;
+  for (const auto& hit : *hits) ids.push_back(hit.view.article.id);
+  view.load_marks(ids);
   Html items;
   for (const auto& hit : *hits) {
     const model::Article& a = hit.view.article;
     items += html(
-        "<li class=\"item\" data-item>\n<h2><a href=\"{}\">{}</a></h2>\n"
+        "<li class=\"item{}\" data-item data-article=\"{}\">\n<h2><a href=\"{}\">{}</a></h2>\n"
         "<div class=\"meta\"><a href=\"{}\">{}</a><span class=\"sep\" aria-hidden=\"true\">•</span>{}"
-        "<span class=\"sep\" aria-hidden=\"true\">•</span>{}</div>\n<p class=\"excerpt "
+        "<span class=\"sep\" aria-hidden=\"true\">•</span>{}{}</div>\n<p class=\"excerpt "
         "snippet\">{}</p>\n</li>\n",
-        attr(article_path(a)), text(trim(a.title).empty() ? "Untitled" : a.title), attr(blog_path(a.blog_id)),
+        view.read(a.id) ? Html::literal(" is-read") : Html(), number(a.id), attr(article_path(a)),
+        text(trim(a.title).empty() ? "Untitled" : a.title), attr(blog_path(a.blog_id)),
         text(blog_display_name(hit.view.blog_title, hit.view.blog_site_url)),
         text(relative_age(a.display_date(), view.now())), text(plural(a.votes, "vote", "votes")),
+        view.logged_in() ? html("<span class=\"sep\" aria-hidden=\"true\">•</span>{}", read_control(view, a))
+                         : Html(),
         marked_snippet(hit.snippet));
   }
   const std::string base = "/search?q=" + web::url_encode(q);

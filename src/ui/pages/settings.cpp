@@ -1,6 +1,7 @@
 // "/account": a logged-in reader's settings. Change the password (every other session ends), log out
 // everywhere else, delete the account. Each form is a POST with the CSRF token and, where it matters, the
 // current password; the outcome comes back as a fixed notice ("?done=..."), never as echoed input.
+#include "pages/filters.h"
 #include "pages/forms.h"
 #include "pages/pages.h"
 #include "pages/suggest.h"
@@ -25,7 +26,8 @@ Html notice_for(std::string_view done) {
   return {};
 }
 
-web::Response settings_page(View& view, Html notice, std::string_view error, int status) {
+web::Response settings_page(View& view, Html notice, std::string_view error, int status,
+                            std::string_view done = "") {
   const std::string token = view.csrf_token();
   Html body = html(
       "{}{}<p>Logged in as {}.</p>\n"
@@ -43,7 +45,7 @@ web::Response settings_page(View& view, Html notice, std::string_view error, int
       "one stays logged in.</p>\n"
       "<form method=\"post\" action=\"/account/sessions\"><input type=\"hidden\" name=\"csrf\" value=\"{}\">"
       "<button type=\"submit\" class=\"button\">Log out everywhere else</button></form>\n</section>\n"
-      "{}{}<section class=\"settings\">\n<h2>Delete account</h2>\n<p>Deletes your account, your votes and "
+      "{}{}{}<section class=\"settings\">\n<h2>Delete account</h2>\n<p>Deletes your account, your votes and "
       "your "
       "reading list. This cannot be undone.{}</p>\n"
       "<form method=\"post\" action=\"/account/delete\" class=\"account-form\">\n"
@@ -53,8 +55,8 @@ web::Response settings_page(View& view, Html notice, std::string_view error, int
       "autocomplete=\"current-password\">\n"
       "<button type=\"submit\" class=\"button danger\">Delete my account</button>\n</form>\n</section>\n",
       notice, error.empty() ? Html() : html("<p class=\"form-error\" role=\"alert\">{}</p>\n", text(error)),
-      text(view.reader()->email), attr(token), attr(token), reader_suggestions_section(view),
-      app_passwords_section(view, "", ""),
+      text(view.reader()->email), attr(token), attr(token), filters_section(view, done),
+      reader_suggestions_section(view), app_passwords_section(view, "", ""),
       view.options().send_confirmation
           ? Html::literal(" The newsletter is separate: every issue has a one-click unsubscribe link.")
           : Html(),
@@ -87,7 +89,8 @@ Result<web::Response> failed(View& view, const Error& error) {
 
 Result<web::Response> settings(View& view, const web::Request& request, const Params&) {
   if (!view.logged_in()) return login_first(view, request, "/account");
-  return settings_page(view, notice_for(request.param("done").value_or("")), "", 200);
+  const std::string_view done = request.param("done").value_or("");
+  return settings_page(view, notice_for(done), "", 200, done);
 }
 
 Result<web::Response> change_password(View& view, const web::Request& request, const Params&) {

@@ -38,6 +38,7 @@ Result<web::Response> top(View& view, const web::Request& request, const Params&
   query.limit = size;
   query.offset = (start->page - 1) * size;
   query.after = start->after;
+  query.reader = view.reader_filter();
   auto listed = view.store().article_page(query);
   if (!listed) return std::unexpected(listed.error());
   auto* articles = &listed->articles;
