@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Browser test: starts longread-testsite on a fresh SQLite file with the fixtures, then drives Debian's
 # Chromium through playwright-core (site.test.mjs). Exit 77 (CTest: skipped) only when node or chromium is
-# missing. Screenshots land in ${LONGREAD_BINARY_DIR}/screenshots. The admin area's test (admin.test.mjs) runs
+# missing. Screenshots land in ${LONGREAD_BINARY_DIR}/screenshots. filters.test.mjs (mutes, read state) runs
+# on a site of its own. The admin area's test (admin.test.mjs) runs
 # on a site of its own and needs LONGREAD_CLI, the longread binary, to promote its operator.
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
@@ -82,6 +83,10 @@ blog_id="$(sed -n 's/^seeded lock_free_article=\([0-9]*\) ada_blog=\([0-9]*\).*/
 status=0
 SITE_URL="$url" MAIL_SITE_URL="$mail_url" ARTICLE_PATH="/blog/$blog_id/read/$article_id" SCREENSHOTS="$out" \
   CHROMIUM="$chromium_bin" node "$here/site.test.mjs" || status=1
+# A reader's personal filters (mutes, read state) on a site of their own: they change what listings show.
+start_site filters
+filters_url="$(sed -n 's/^listening //p' "$work/filters.out")"
+SITE_URL="$filters_url" SCREENSHOTS="$out" CHROMIUM="$chromium_bin" node "$here/filters.test.mjs" || status=1
 # The admin area on its own seeded site (its actions change blogs and articles): the operator is promoted
 # with the real command line on the site's database file.
 if [ -n "${LONGREAD_CLI:-}" ]; then

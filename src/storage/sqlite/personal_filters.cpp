@@ -63,7 +63,7 @@ Result<bool> exists(Connection& db, const char* sql, const char* name, auto valu
 }  // namespace
 
 std::string reader_filter_sql(const ReaderFilter& filter, std::string_view alias) {
-  // Each NOT EXISTS is one probe of a partial unique index of reader_mutes (migration 0027).
+  // Each NOT EXISTS is one probe of a partial unique index of reader_mutes (migration 0028).
   std::string sql = fmt::format(
       " AND NOT EXISTS (SELECT 1 FROM reader_mutes m WHERE m.reader_id = :filter_reader AND m.blog_id = "
       "{0}.blog_id) AND NOT EXISTS (SELECT 1 FROM reader_mutes m WHERE m.reader_id = :filter_reader AND "
