@@ -204,10 +204,12 @@ TEST_F(SiteTest, ArticlePage) {
                               "std::memory_order_relaxed)) {\n  desired-&gt;next = expected;\n}</pre>"));
   // ... and is cut at a word boundary, ending with an ellipsis.
   EXPECT_TRUE(std::regex_search(body, std::regex("[a-z]…</p>\n</div>"))) << body;
-  EXPECT_THAT(body,
-              HasSubstr("<a href=\"https://ada.example.com/2022/lock-free-queues-2\" rel=\"noopener\" "
-                        "class=\"button primary\" data-shortcut=\"read\" aria-keyshortcuts=\"ArrowRight\">"
-                        "Read now <span class=\"key\" aria-hidden=\"true\">[&rarr;]</span></a>"));
+  EXPECT_THAT(
+      body,
+      HasSubstr(
+          "<a href=\"https://ada.example.com/2022/lock-free-queues-2\" rel=\"noopener\" "
+          "class=\"button primary\" data-shortcut=\"read\" data-read-now aria-keyshortcuts=\"ArrowRight\">"
+          "Read now <span class=\"key\" aria-hidden=\"true\">[&rarr;]</span></a>"));
   EXPECT_THAT(body, HasSubstr("action=\"/reading-list/" + std::to_string(ids_.lock_free_article) + "\""));
   EXPECT_THAT(body, HasSubstr("Add to reading list <span class=\"key\" aria-hidden=\"true\">[alt+a]</span>"));
   // This site cannot send mail: no newsletter box, which would end on "not set up" (ReadersTest has it).

@@ -168,9 +168,9 @@ Html mute_section(const View& view, const model::Article& a, std::string_view bl
   const bool category_muted =
       std::ranges::any_of(mutes->categories, [&](const auto& c) { return c.slug == category; });
   return html(
-      "<section class=\"mute\" aria-label=\"Mute\">\n<p>{}{}<span class=\"sep\" "
+      "<section class=\"mute\" aria-label=\"Mute\">\n<div>{}{}<span class=\"sep\" "
       "aria-hidden=\"true\">•</span>{}"
-      "</p>\n</section>\n",
+      "</div>\n</section>\n",
       blog_muted || category_muted
           ? Html::literal("You muted this. ")
           : Html::literal(

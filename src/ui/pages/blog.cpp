@@ -51,11 +51,14 @@ Result<web::Response> blog(View& view, const web::Request& request, const Params
   links.push_back(text(plural(*count, "article", "articles")));
   if (!b.author.empty()) links.push_back(html("by {}", text(b.author)));
   // A reader mutes (or un-mutes) the blog here too; its own page still lists it, the other listings do not.
+  // A form may not sit in the lede's <p> (a <form> start tag closes an open p), so it follows it.
+  Html mute;
   if (view.logged_in()) {
     auto mutes = view.store().reader_mutes(view.reader()->reader_id);
     if (!mutes) return std::unexpected(mutes.error());
     const bool muted = std::ranges::any_of(mutes->blogs, [&](const auto& m) { return m.blog_id == id; });
-    links.push_back(mute_blog_form(view, id, muted, blog_path(id), "this blog"));
+    mute =
+        html("<div class=\"mute\">{}</div>\n", mute_blog_form(view, id, muted, blog_path(id), "this blog"));
   }
 
   ItemOptions options;
@@ -67,8 +70,8 @@ Result<web::Response> blog(View& view, const web::Request& request, const Params
   out.feed_path = blog_path(id) + "/feed.atom";
   out.feed_title = name + " — " + view.options().site_name;
   out.body =
-      html("<h1 class=\"page-title\">{}</h1>\n<p class=\"lede\">{}</p>\n{}{}", text(name),
-           join(links, Html::literal("<span class=\"sep\" aria-hidden=\"true\">•</span>")),
+      html("<h1 class=\"page-title\">{}</h1>\n<p class=\"lede\">{}</p>\n{}{}{}", text(name),
+           join(links, Html::literal("<span class=\"sep\" aria-hidden=\"true\">•</span>")), mute,
            articles->empty() ? Html::literal("<p class=\"empty\">No articles from this blog yet.</p>\n")
                              : article_list(view, *articles, options),
            cursor_pager(blog_path(id), *start, listed->next, PagerWords::kByDate));
