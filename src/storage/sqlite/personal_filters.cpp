@@ -9,7 +9,7 @@ namespace {
 
 constexpr const char* kBlogExists = "SELECT 1 FROM blogs WHERE id = :id";
 constexpr const char* kCategoryExists = "SELECT 1 FROM categories WHERE slug = :slug";
-// The partial unique indexes of migration 0027 make a second mute of the same thing a no-op.
+// The partial unique indexes of migration 0028 make a second mute of the same thing a no-op.
 constexpr const char* kMuteBlog =
     "INSERT INTO reader_mutes (reader_id, blog_id, created_at) VALUES (:reader_id, :blog_id, :now)"
     " ON CONFLICT DO NOTHING";
