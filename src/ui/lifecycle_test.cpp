@@ -154,7 +154,8 @@ TEST_F(LifecycleTest, TheBlogsTableShowsRetiredBlogsAndResumingUnretires) {
 
   const std::string token = Visitor::token_in(page.body);
   ASSERT_EQ(op.post("/admin/blogs/" + std::to_string(quiet) + "/resume", {{"csrf", token}}).status, 303);
-  for (const auto& l : store().blog_lifecycle().value()) {
+  const auto lifecycle = store().blog_lifecycle().value();
+  for (const auto& l : lifecycle) {
     if (l.blog_id == quiet) EXPECT_FALSE(l.retired_at.has_value());
   }
   EXPECT_FALSE(store().blog(quiet).value()->paused);
