@@ -92,7 +92,10 @@ Signature signature(std::span<const TermCount> terms, std::span<const std::int64
     if (df[i] < kMinDf && new_terms == NewTerms::kDrop) continue;
     const auto d = std::max<std::int64_t>(df[i], kMinDf);
     if (use_ratio && static_cast<double>(d) > kMaxDfRatio * static_cast<double>(documents)) continue;
-    const double idf = std::log(static_cast<double>(documents + 1) / static_cast<double>(d));
+    // A term weighed as if in d documents needs a site of at least d: otherwise a site's very first
+    // article would weigh every term at log(2 / 2) = 0, have no signature, and never be found.
+    const auto n = std::max(documents, d);
+    const double idf = std::log(static_cast<double>(n + 1) / static_cast<double>(d));
     const double tf = 1.0 + std::log(static_cast<double>(std::max(terms[i].count, 1)));
     if (idf <= 0) continue;
     weighted.push_back({.term = terms[i].term, .hash = terms[i].hash, .weight = tf * idf});

@@ -130,6 +130,18 @@ TEST(SimilarSignature, NewTermsAreKeptAtCrawlTimeAndDroppedWhenEveryArticleWasCo
   EXPECT_EQ(dropped.terms[0].term, "seen");
 }
 
+// The first article of a new site (one document counted: itself) still gets a signature, so the next
+// article on its subject finds it.
+TEST(SimilarSignature, TheFirstArticleOfASiteHasASignature) {
+  const std::vector<TermCount> terms = {{.term = "ring buffer", .hash = 1, .count = 3},
+                                        {.term = "lock free", .hash = 2, .count = 2}};
+  const std::vector<std::int64_t> df = {1, 1};
+  const auto first = signature(terms, df, 1, NewTerms::kKeep);
+  ASSERT_EQ(first.terms.size(), 2u);
+  EXPECT_EQ(first.terms[0].term, "ring buffer");
+  EXPECT_GT(first.terms[1].weight, 0.0);
+}
+
 TEST(SimilarPicks, SameTopicRanksFirstAndReasonsAreSharedTopTerms) {
   const auto c = sample();
   const auto query = c.signature_of(1);
