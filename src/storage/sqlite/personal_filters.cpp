@@ -7,8 +7,8 @@
 namespace longread::storage::sqlite {
 namespace {
 
-constexpr const char* kBlogExists = "SELECT 1 FROM blogs WHERE id = :id";
-constexpr const char* kCategoryExists = "SELECT 1 FROM categories WHERE slug = :slug";
+constexpr const char* kBlogExists = "SELECT 1 FROM blogs WHERE id = :blog_id";
+constexpr const char* kCategoryExists = "SELECT 1 FROM categories WHERE slug = :category";
 // The partial unique indexes of migration 0028 make a second mute of the same thing a no-op.
 constexpr const char* kMuteBlog =
     "INSERT INTO reader_mutes (reader_id, blog_id, created_at) VALUES (:reader_id, :blog_id, :now)"
@@ -84,40 +84,41 @@ void bind_reader_filter(Query& q, const ReaderFilter& filter) {
   q.bind(":filter_reader", filter.reader_id);
 }
 
+// One mute or un-mute of `key` (bound as `key_name` in every statement) in a transaction: kNotFound with
+// nothing stored when `exists_sql` finds no such blog or category.
+Result<bool> set_muted(Connection& writer, const char* exists_sql, const char* mute_sql,
+                       const char* unmute_sql, const char* key_name, auto key, std::int64_t reader_id,
+                       bool muted, TimePoint now, std::string_view what, Error not_found) {
+  const std::string failed = fmt::format("cannot mute {}", what);
+  auto tx = Transaction::begin(writer);
+  if (!tx) return db_error(failed, tx.error());
+  auto known = exists(writer, exists_sql, key_name, key, failed);
+  if (!known) return std::unexpected(known.error());
+  if (!*known) return std::unexpected(std::move(not_found));
+  auto q = writer.query(muted ? mute_sql : unmute_sql);
+  if (!q) return db_error(failed, q.error());
+  q->bind(":reader_id", reader_id).bind(key_name, key);
+  if (muted) q->bind(":now", to_unix(now));
+  if (auto ok = q->run(); !ok) return db_error(failed, ok.error());
+  const bool changed = writer.changes() > 0;
+  if (auto ok = tx->commit(); !ok) return db_error(failed, ok.error());
+  return changed;
+}
+
 Result<bool> set_blog_muted(Connection& writer, std::int64_t reader_id, std::int64_t blog_id, bool muted,
                             TimePoint now) {
-  auto tx = Transaction::begin(writer);
-  if (!tx) return db_error("cannot mute blog", tx.error());
-  auto known = exists(writer, kBlogExists, ":id", blog_id, "cannot mute blog");
-  if (!known) return std::unexpected(known.error());
-  if (!*known) return fail(ErrorKind::kNotFound, fmt::format("store: no blog {}", blog_id), "No such blog.");
-  auto q = writer.query(muted ? kMuteBlog : kUnmuteBlog);
-  if (!q) return db_error("cannot mute blog", q.error());
-  q->bind(":reader_id", reader_id).bind(":blog_id", blog_id);
-  if (muted) q->bind(":now", to_unix(now));
-  if (auto ok = q->run(); !ok) return db_error("cannot mute blog", ok.error());
-  const bool changed = writer.changes() > 0;
-  if (auto ok = tx->commit(); !ok) return db_error("cannot mute blog", ok.error());
-  return changed;
+  return set_muted(
+      writer, kBlogExists, kMuteBlog, kUnmuteBlog, ":blog_id", blog_id, reader_id, muted, now, "blog",
+      fail(ErrorKind::kNotFound, fmt::format("store: no blog {}", blog_id), "No such blog.").error());
 }
 
 Result<bool> set_category_muted(Connection& writer, std::int64_t reader_id, std::string_view category,
                                 bool muted, TimePoint now) {
-  auto tx = Transaction::begin(writer);
-  if (!tx) return db_error("cannot mute category", tx.error());
-  auto known = exists(writer, kCategoryExists, ":slug", category, "cannot mute category");
-  if (!known) return std::unexpected(known.error());
-  if (!*known)
-    return fail(ErrorKind::kNotFound, fmt::format("store: no category \"{}\"", category),
-                "No such category.");
-  auto q = writer.query(muted ? kMuteCategory : kUnmuteCategory);
-  if (!q) return db_error("cannot mute category", q.error());
-  q->bind(":reader_id", reader_id).bind(":category", category);
-  if (muted) q->bind(":now", to_unix(now));
-  if (auto ok = q->run(); !ok) return db_error("cannot mute category", ok.error());
-  const bool changed = writer.changes() > 0;
-  if (auto ok = tx->commit(); !ok) return db_error("cannot mute category", ok.error());
-  return changed;
+  return set_muted(
+      writer, kCategoryExists, kMuteCategory, kUnmuteCategory, ":category", category, reader_id, muted, now,
+      "category",
+      fail(ErrorKind::kNotFound, fmt::format("store: no category \"{}\"", category), "No such category.")
+          .error());
 }
 
 Result<ReaderMutes> reader_mutes(Connection& db, std::int64_t reader_id) {
@@ -178,7 +179,8 @@ Result<void> set_reader_preferences(Connection& writer, std::int64_t reader_id,
   auto tx = Transaction::begin(writer);
   if (!tx) return db_error("cannot save preferences", tx.error());
   for (const std::string& slug : preferences.newsletter_categories) {
-    auto known = exists(writer, kCategoryExists, ":slug", std::string_view(slug), "cannot save preferences");
+    auto known =
+        exists(writer, kCategoryExists, ":category", std::string_view(slug), "cannot save preferences");
     if (!known) return std::unexpected(known.error());
     if (!*known)
       return fail(ErrorKind::kNotFound, fmt::format("store: no category \"{}\"", slug), "No such category.");
