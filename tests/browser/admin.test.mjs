@@ -7,7 +7,7 @@ import { execFileSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
-import { checkRunner, launchChromium } from "./harness.mjs";
+import { checkRunner, launchChromium, signUp } from "./harness.mjs";
 
 const axeSource = readFileSync(createRequire(import.meta.url).resolve("axe-core/axe.min.js"), "utf8");
 const base = process.env.SITE_URL;
@@ -33,14 +33,6 @@ function watch(page) {
   return page;
 }
 
-async function signUp(page, email) {
-  await page.goto(base + "/signup?next=%2F");
-  await page.fill("#email", email);
-  await page.fill("#password", "a long passphrase");
-  await Promise.all([page.waitForNavigation(), page.click("form.account-form button[type=submit]")]);
-  assert.ok(await page.isVisible("text=Log out"), "signed up and logged in");
-}
-
 // The audit log's newest row, as the operator sees it: [when, who, action, target, details].
 async function newestAudit(page) {
   await page.goto(base + "/admin/audit");
@@ -53,7 +45,7 @@ try {
   const page = watch(await context.newPage());
 
   await check("admin: a reader is refused until the command line promotes them", async () => {
-    await signUp(page, operatorEmail);
+    await signUp(page, base, operatorEmail);
     const refused = await page.goto(base + "/admin/blogs");
     assert.equal(refused.status(), 403);
     execFileSync(cli, ["--db", db, "readers", "promote", operatorEmail], { stdio: "pipe" });
@@ -116,7 +108,7 @@ try {
   const readerContext = await browser.newContext({ viewport: { width: 1280, height: 900 } });
   const readerPage = watch(await readerContext.newPage());
   await check("admin: approve a suggestion: a reader suggests a blog, the operator approves it", async () => {
-    await signUp(readerPage, `suggester${Date.now()}@example.org`);
+    await signUp(readerPage, base, `suggester${Date.now()}@example.org`);
     await readerPage.goto(base + "/blogs");
     await Promise.all([readerPage.waitForNavigation(), readerPage.click("text=Suggest a blog")]);
     assert.match(await readerPage.textContent("main"), /in the last 12 months/);
@@ -192,7 +184,7 @@ try {
       const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
       const reader = watch(await context.newPage());
       readers.push(context);
-      await signUp(reader, `flagger${i}-${Date.now()}@example.org`);
+      await signUp(reader, base, `flagger${i}-${Date.now()}@example.org`);
       await reader.goto(base + articlePath);
       await reader.click("summary:has-text('Flag this article')");
       await reader.check(`label:has-text('${reason}') >> xpath=preceding-sibling::input`);

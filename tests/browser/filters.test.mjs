@@ -4,12 +4,9 @@
 // hide-read setting hides it, and mark-on-scroll marks what scrolls past; axe-core on the account page with
 // mutes listed and on a listing with read articles, light and dark.
 import assert from "node:assert/strict";
-import { readFileSync } from "node:fs";
-import { createRequire } from "node:module";
 import path from "node:path";
-import { checkRunner, launchChromium } from "./harness.mjs";
+import { checkRunner, launchChromium, signUp, axeViolations } from "./harness.mjs";
 
-const axeSource = readFileSync(createRequire(import.meta.url).resolve("axe-core/axe.min.js"), "utf8");
 const base = process.env.SITE_URL;
 const shots = process.env.SCREENSHOTS;
 assert.ok(base && shots, "SITE_URL and SCREENSHOTS must be set");
@@ -29,22 +26,6 @@ async function offline(context) {
     route.fulfill({ status: 200, contentType: "text/html", body: "<!doctype html><title>original</title><p>original" }));
 }
 
-async function signUp(page, email) {
-  await page.goto(base + "/signup?next=%2Fnewest");
-  await page.fill("#email", email);
-  await page.fill("#password", "a long passphrase");
-  await Promise.all([page.waitForNavigation(), page.click("form.account-form button[type=submit]")]);
-  assert.ok(await page.isVisible("text=Log out"), "signed up and logged in");
-}
-
-async function axeViolations(page) {
-  await page.evaluate(axeSource);
-  const results = await page.evaluate(() => window.axe.run(document, { resultTypes: ["violations"] }));
-  return results.violations
-    .filter((v) => v.impact === "serious" || v.impact === "critical")
-    .map((v) => `${v.id} (${v.impact}): ${v.nodes.slice(0, 3).map((n) => n.target.join(" ")).join(", ")}`);
-}
-
 // The newest article (the fixture's zeppelin post, from "Field Notes on History"): its id and blog link.
 const first = (page) => page.$eval("[data-item]", (item) => ({
   id: item.getAttribute("data-article"),
@@ -60,7 +41,7 @@ try {
   const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, colorScheme: "light" });
   await offline(context);
   const page = watch(await context.newPage());
-  await signUp(page, `filters${Date.now()}@example.org`);
+  await signUp(page, base, `filters${Date.now()}@example.org`, "/newest");
   const newest = await first(page);
 
   await check("mute a blog from the article page; gone from Hot and Newest; un-mute from the account page", async () => {

@@ -6,9 +6,8 @@ import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
-import { checkRunner, launchChromium } from "./harness.mjs";
+import { checkRunner, launchChromium, signUp, axeViolations } from "./harness.mjs";
 
-const axeSource = readFileSync(createRequire(import.meta.url).resolve("axe-core/axe.min.js"), "utf8");
 const base = process.env.SITE_URL;
 const mailBase = process.env.MAIL_SITE_URL;
 const articlePath = process.env.ARTICLE_PATH;
@@ -61,24 +60,6 @@ function assertOneRow(items, what) {
   const spread = Math.max(...middles) - Math.min(...middles);
   assert.ok(spread < 12, `${what}: header items are on one row (vertical spread ${spread}px: ` +
                          JSON.stringify(items.map((i) => [i.name, Math.round(i.top)])) + ")");
-}
-
-// signUp(page, email): a new account through the form (the test site sends no mail, so it logs in).
-async function signUp(page, email) {
-  await page.goto(base + "/signup?next=%2F");
-  await page.fill("#email", email);
-  await page.fill("#password", "a long passphrase");
-  await Promise.all([page.waitForNavigation(), page.click("form.account-form button[type=submit]")]);
-  assert.ok(await page.isVisible("text=Log out"), "signed up and logged in");
-}
-
-// axe-core's WCAG rules on the page as it is; the serious and critical violations, summarised.
-async function axeViolations(page) {
-  await page.evaluate(axeSource);
-  const results = await page.evaluate(() => window.axe.run(document, { resultTypes: ["violations"] }));
-  return results.violations
-    .filter((v) => v.impact === "serious" || v.impact === "critical")
-    .map((v) => `${v.id} (${v.impact}): ${v.nodes.slice(0, 3).map((n) => n.target.join(" ")).join(", ")}`);
 }
 
 try {
@@ -258,7 +239,7 @@ try {
   await check("a visitor's vote is kept across log-in and counted once logged in", async () => {
     const setup = await browser.newContext({ viewport: { width: 1280, height: 900 } });
     const email = `voter${Date.now()}@example.org`;
-    await signUp(watch(await setup.newPage()), email);
+    await signUp(watch(await setup.newPage()), base, email);
     await setup.close();
 
     const visitorContext = await browser.newContext({ viewport: { width: 1280, height: 900 } });
@@ -446,7 +427,7 @@ try {
     const phone = await browser.newContext({ viewport: { width: 390, height: 844 }, deviceScaleFactor: 2,
                                              isMobile: true, hasTouch: true, colorScheme: "light" });
     const p = watch(await phone.newPage());
-    await signUp(p, `phone${Date.now()}@example.org`);
+    await signUp(p, base, `phone${Date.now()}@example.org`);
     for (const target of ["/", articlePath, "/reading-list", "/account"]) {
       await p.goto(base + target);
       const search = await rect(p, "#site-search");
@@ -472,7 +453,7 @@ try {
                           "/no/such/page"];
     const readerPages = ["/", "/account", "/reading-list", articlePath];
     const lightReader = await browser.newContext({ viewport: { width: 1280, height: 900 }, colorScheme: "light" });
-    await signUp(watch(await lightReader.newPage()), `axe${Date.now()}@example.org`);
+    await signUp(watch(await lightReader.newPage()), base, `axe${Date.now()}@example.org`);
     const session = await lightReader.storageState();
     await lightReader.close();
     const problems = [];
