@@ -593,6 +593,8 @@ std::size_t connections_within(std::uint64_t file_limit, std::size_t wanted) {
   return static_cast<std::size_t>(std::min<std::uint64_t>(wanted, std::max<std::uint64_t>(room, 1)));
 }
 
+std::size_t Server::uploads_in_flight() const { return impl_->uploads_in_flight.load(); }
+
 void Server::stop() {
   Impl* impl = impl_.get();
   net::post(impl->control, [impl] { impl->begin_stop(); });

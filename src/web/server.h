@@ -97,6 +97,8 @@ class Server {
 
   // The bound port (useful with port 0).
   [[nodiscard]] std::uint16_t port() const;
+  // Uploads whose body is being read or handled right now (see ServerOptions::max_uploads_in_flight).
+  [[nodiscard]] std::size_t uploads_in_flight() const;
   // Serves until stopped; the calling thread is one of the pool's threads. Call once.
   void run();
   // Requests a graceful stop. Thread-safe and idempotent; may be called before or during run().

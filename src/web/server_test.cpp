@@ -510,13 +510,14 @@ TEST_F(ServerTest, UploadsPastTheInFlightCapGet503) {
   restart(options);
   auto held = std::make_unique<HeldUpload>(port_);
   ASSERT_TRUE(held->sent());
+  // Until the server has read the held upload's header, another upload could take the one slot first and
+  // the held one would be the upload refused.
+  ASSERT_TRUE(eventually([&] { return server_->uploads_in_flight() == 1; }));
   const std::string upload =
       "POST /body HTTP/1.1\r\nHost: t\r\nContent-Length: 3\r\nConnection: close\r\n\r\nabc";
-  // The held upload's header may still be on its way: until it is, a whole upload gets through.
-  EXPECT_TRUE(eventually([&] {
-    auto refused = raw_exchange(port_, upload);
-    return refused && refused->starts_with("HTTP/1.1 503");
-  }));
+  auto refused = raw_exchange(port_, upload);
+  ASSERT_TRUE(refused);
+  EXPECT_TRUE(refused->starts_with("HTTP/1.1 503")) << *refused;
   EXPECT_EQ(http_get(port_, "/echo?q=meanwhile")->body, "GET meanwhile");
   held.reset();
   EXPECT_TRUE(eventually([&] {
