@@ -717,9 +717,7 @@ class Store {
   // blog's articles that took its category (not those the classifier filed elsewhere), and a category left
   // with no blog and no article is dropped. kNotFound for an unknown blog; kConflict when the new feed URL
   // is another blog's.
-  virtual Result<model::Blog> edit_blog(std::int64_t /*blog_id*/, const BlogEdit& /*edit*/) {
-    return unsupported("edit_blog");
-  }
+  virtual Result<model::Blog> edit_blog(std::int64_t blog_id, const BlogEdit& edit) = 0;
 
   // --- crawling
   virtual Result<std::vector<StoredArticleKey>> article_keys(std::int64_t blog_id) = 0;
@@ -733,9 +731,7 @@ class Store {
   // how often it posts lately, for crawl.scheduler = entry_frequency. Undated articles first seen in the
   // blog's first crawl (its back catalogue) do not count. Runs once per blog per crawl, so it must be cheap
   // (SQLite: one range of an index, docs/fetch.md).
-  virtual Result<std::int64_t> count_recent_articles(std::int64_t /*blog_id*/, TimePoint /*since*/) {
-    return unsupported("count_recent_articles");
-  }
+  virtual Result<std::int64_t> count_recent_articles(std::int64_t blog_id, TimePoint since) = 0;
 
   // Crash quarantine (migration 0015, docs/fetch.md "Quarantine"). Each is one statement, committed at once:
   // the mark must be on disk before the parse it covers starts.
@@ -779,10 +775,7 @@ class Store {
   virtual Result<SiteStats> site_stats(TimePoint now) = 0;
   // A number that changes whenever anything a page shows may have changed (any committed write, from this
   // process or another). The site caches rendered pages keyed by it, so it must be cheap (no table scan).
-  // The default says "unsupported", which turns the page cache off.
-  virtual Result<std::int64_t> data_version() {
-    return fail(ErrorKind::kInternal, "store: data_version not supported by this backend");
-  }
+  virtual Result<std::int64_t> data_version() = 0;
 
   // --- curation
   // Sets (or clears with nullopt) the operator's keep/junk override of an article. Setting one is also
@@ -793,14 +786,10 @@ class Store {
   // --short-form`). Visibility, the search index and the category counts follow; an operator's keep/junk
   // override still decides visibility; a duplicate keeps its "duplicate of" verdict (not touched). Returns
   // how many articles changed.
-  virtual Result<std::int64_t> set_verdicts(std::span<const VerdictUpdate> /*updates*/) {
-    return unsupported("set_verdicts");
-  }
+  virtual Result<std::int64_t> set_verdicts(std::span<const VerdictUpdate> updates) = 0;
   // Replaces the text, excerpt, counts and SimHash of each article that differs, in one transaction (the
   // search index follows); returns how many changed. Ids that are gone are skipped.
-  virtual Result<std::int64_t> set_texts(std::span<const TextUpdate> /*updates*/) {
-    return unsupported("set_texts");
-  }
+  virtual Result<std::int64_t> set_texts(std::span<const TextUpdate> updates) = 0;
   // Converts up to options.batch articles, after options.after_id, to the compressed body form (or to the
   // newest dictionary), in one transaction: a kill loses at most the batch, and a rerun finds what is
   // left. At the start of the walk, first trains a dictionary when there is none (or `retrain`).
@@ -809,14 +798,10 @@ class Store {
   virtual Result<std::int64_t> vacuum() = 0;
   // Near-duplicate detection: the SimHash of every stored article that is not itself a
   // duplicate, with what decides which copy is the original (earliest date, then lowest id).
-  virtual Result<std::vector<SimhashEntry>> simhash_index() {
-    return fail(ErrorKind::kStorage, "store: simhash index unsupported by this backend");
-  }
+  virtual Result<std::vector<SimhashEntry>> simhash_index() = 0;
   // Marks each article_id a duplicate of its original_id: hidden as junk with reason "duplicate of article
   // N". All the marks in one transaction: all or none.
-  virtual Result<void> mark_duplicates(std::span<const std::pair<std::int64_t, std::int64_t>> /*marks*/) {
-    return fail(ErrorKind::kStorage, "store: mark_duplicates unsupported by this backend");
-  }
+  virtual Result<void> mark_duplicates(std::span<const std::pair<std::int64_t, std::int64_t>> marks) = 0;
   virtual Result<std::vector<ArticleView>> recent_junk(int limit) = 0;
   // The junk review's near misses: visible articles the filter kept (no operator override) dated at or
   // after `since`, shortest first. The rules are first-match and give no margin; "too short" is the rule
@@ -825,53 +810,32 @@ class Store {
   // Removes a blog the operator no longer wants, with its articles (their votes, reading-list entries and
   // search entries go with them; copies elsewhere that pointed at them keep their junk verdict), in one
   // transaction. kNotFound for an unknown blog.
-  virtual Result<void> delete_blog(std::int64_t /*blog_id*/) {
-    return fail(ErrorKind::kStorage, "store: delete_blog unsupported by this backend");
-  }
+  virtual Result<void> delete_blog(std::int64_t blog_id) = 0;
 
-  // --- readers. Defaults say "unsupported" so other backends keep compiling until they add them.
+  // --- readers.
   // A new account; kConflict when the email is taken (compared case-insensitively). `confirmed_at`
   // nullopt makes a pending account (see ReaderAccount).
-  virtual Result<std::int64_t> create_reader(std::string_view /*email*/, std::string_view /*password_hash*/,
-                                             TimePoint /*now*/, std::optional<TimePoint> /*confirmed_at*/) {
-    return unsupported("create_reader");
-  }
-  virtual Result<std::optional<ReaderAccount>> reader_by_email(std::string_view /*email*/) {
-    return unsupported("reader_by_email");
-  }
+  virtual Result<std::int64_t> create_reader(std::string_view email, std::string_view password_hash,
+                                             TimePoint now, std::optional<TimePoint> confirmed_at) = 0;
+  virtual Result<std::optional<ReaderAccount>> reader_by_email(std::string_view email) = 0;
   // Every account, oldest first (for the operator's `longread readers`).
-  virtual Result<std::vector<ReaderAccount>> readers() { return unsupported("readers"); }
+  virtual Result<std::vector<ReaderAccount>> readers() = 0;
   // Replaces the password hash (a password reset, or a pending account signed up for again); with
   // `confirm_at`, also confirms a pending account. kNotFound for an unknown reader.
-  virtual Result<void> set_reader_password(std::int64_t /*reader_id*/, std::string_view /*password_hash*/,
-                                           std::optional<TimePoint> /*confirm_at*/) {
-    return unsupported("set_reader_password");
-  }
+  virtual Result<void> set_reader_password(std::int64_t reader_id, std::string_view password_hash,
+                                           std::optional<TimePoint> confirm_at) = 0;
   // Confirms a pending account (an already confirmed one keeps its time). kNotFound for an unknown reader.
-  virtual Result<void> confirm_reader(std::int64_t /*reader_id*/, TimePoint /*now*/) {
-    return unsupported("confirm_reader");
-  }
+  virtual Result<void> confirm_reader(std::int64_t reader_id, TimePoint now) = 0;
   // Deletes an account with everything that is its own (sessions, votes, reading list), in one
   // transaction: the articles it voted for lose those votes. kNotFound for an unknown reader.
-  virtual Result<void> delete_reader(std::int64_t /*reader_id*/) { return unsupported("delete_reader"); }
+  virtual Result<void> delete_reader(std::int64_t reader_id) = 0;
   // Ends every session of a reader (after a password reset); returns how many there were.
-  virtual Result<int> delete_reader_sessions(std::int64_t /*reader_id*/) {
-    return unsupported("delete_reader_sessions");
-  }
-  virtual Result<void> create_session(const SessionRecord& /*session*/) {
-    return unsupported("create_session");
-  }
+  virtual Result<int> delete_reader_sessions(std::int64_t reader_id) = 0;
+  virtual Result<void> create_session(const SessionRecord& session) = 0;
   // The reader of an unexpired session, else nullopt.
-  virtual Result<std::optional<SessionReader>> session_reader(std::string_view /*token_hash*/,
-                                                              TimePoint /*now*/) {
-    return unsupported("session_reader");
-  }
-  virtual Result<void> delete_session(std::string_view /*token_hash*/) {
-    return unsupported("delete_session");
-  }
-  virtual Result<int> delete_expired_sessions(TimePoint /*now*/) {
-    return unsupported("delete_expired_sessions");
-  }
+  virtual Result<std::optional<SessionReader>> session_reader(std::string_view token_hash, TimePoint now) = 0;
+  virtual Result<void> delete_session(std::string_view token_hash) = 0;
+  virtual Result<int> delete_expired_sessions(TimePoint now) = 0;
   // Grants (or takes back) the operator role of the account with `email` (compared case-insensitively).
   // kNotFound for an unknown address.
   virtual Result<void> set_reader_operator(std::string_view email, bool is_operator) = 0;
@@ -886,40 +850,27 @@ class Store {
 
   // Votes: one per reader and article. kNotFound for an unknown or hidden (junk) article. The article's
   // votes and its hot score (migration 0005) change in the same transaction.
-  virtual Result<VoteState> set_vote(std::int64_t /*reader_id*/, std::int64_t /*article_id*/, bool /*vote*/,
-                                     TimePoint /*now*/) {
-    return unsupported("set_vote");
-  }
+  virtual Result<VoteState> set_vote(std::int64_t reader_id, std::int64_t article_id, bool vote,
+                                     TimePoint now) = 0;
   // Top by period counts each article's votes of the last 7 and 30 days in a column of its own (so the
   // listing is one index walk); this takes out of those counts the votes that have aged out of each
   // period by `now`, in batches of one transaction each, and returns how many counts it lowered (a vote
   // leaving both the week and the month lowers two). The site
   // calls it every minute; Top "this week" is exact as of the last call.
   virtual Result<std::int64_t> age_period_votes(TimePoint now) = 0;
-  virtual Result<ReaderMarks> reader_marks(std::int64_t /*reader_id*/,
-                                           const std::vector<std::int64_t>& /*article_ids*/) {
-    return unsupported("reader_marks");
-  }
+  virtual Result<ReaderMarks> reader_marks(std::int64_t reader_id,
+                                           const std::vector<std::int64_t>& article_ids) = 0;
 
   // Reading list. kNotFound for an unknown or hidden article.
-  virtual Result<void> set_saved(std::int64_t /*reader_id*/, std::int64_t /*article_id*/, bool /*saved*/,
-                                 TimePoint /*now*/) {
-    return unsupported("set_saved");
-  }
+  virtual Result<void> set_saved(std::int64_t reader_id, std::int64_t article_id, bool saved,
+                                 TimePoint now) = 0;
   // kNotFound when the article is not on the reader's list.
-  virtual Result<void> set_read(std::int64_t /*reader_id*/, std::int64_t /*article_id*/, bool /*read*/,
-                                TimePoint /*now*/) {
-    return unsupported("set_read");
-  }
+  virtual Result<void> set_read(std::int64_t reader_id, std::int64_t article_id, bool read,
+                                TimePoint now) = 0;
   // Newest saved first.
-  virtual Result<std::vector<SavedArticle>> reading_list(std::int64_t /*reader_id*/, int /*limit*/,
-                                                         int /*offset*/) {
-    return unsupported("reading_list");
-  }
+  virtual Result<std::vector<SavedArticle>> reading_list(std::int64_t reader_id, int limit, int offset) = 0;
   // Saved and not yet marked read.
-  virtual Result<std::int64_t> reading_list_unread(std::int64_t /*reader_id*/) {
-    return unsupported("reading_list_unread");
-  }
+  virtual Result<std::int64_t> reading_list_unread(std::int64_t reader_id) = 0;
 
   // --- a portable reading list: plain saved links and the private feed's token.
   // Imports `links` in one transaction. A link naming a visible article (by its exact link, or the same
@@ -969,78 +920,48 @@ class Store {
 
   // Newsletter subscribers. add_subscriber is idempotent (an existing address keeps its state; a
   // previously unsubscribed one becomes pending again).
-  virtual Result<Subscriber> add_subscriber(std::string_view /*email*/, TimePoint /*now*/) {
-    return unsupported("add_subscriber");
-  }
+  virtual Result<Subscriber> add_subscriber(std::string_view email, TimePoint now) = 0;
   // false when there is no such (subscribed) address.
-  virtual Result<bool> confirm_subscriber(std::string_view /*email*/, TimePoint /*now*/) {
-    return unsupported("confirm_subscriber");
-  }
-  virtual Result<bool> unsubscribe(std::string_view /*email*/, TimePoint /*now*/) {
-    return unsupported("unsubscribe");
-  }
-  virtual Result<std::vector<Subscriber>> confirmed_subscribers() {
-    return unsupported("confirmed_subscribers");
-  }
-  virtual Result<void> record_subscriber_error(std::int64_t /*subscriber_id*/, std::string_view /*error*/,
-                                               TimePoint /*now*/) {
-    return unsupported("record_subscriber_error");
-  }
+  virtual Result<bool> confirm_subscriber(std::string_view email, TimePoint now) = 0;
+  virtual Result<bool> unsubscribe(std::string_view email, TimePoint now) = 0;
+  virtual Result<std::vector<Subscriber>> confirmed_subscribers() = 0;
+  virtual Result<void> record_subscriber_error(std::int64_t subscriber_id, std::string_view error,
+                                               TimePoint now) = 0;
   // The issue with this key, created with `article_ids` when it does not exist yet.
-  virtual Result<NewsletterIssue> newsletter_issue(std::string_view /*key*/,
-                                                   const std::vector<std::int64_t>& /*article_ids*/,
-                                                   TimePoint /*now*/) {
-    return unsupported("newsletter_issue");
-  }
+  virtual Result<NewsletterIssue> newsletter_issue(std::string_view key,
+                                                   const std::vector<std::int64_t>& article_ids,
+                                                   TimePoint now) = 0;
   // Takes the right to send `issue_id` to `subscriber_id`: true (and state "sending" committed) when it
   // was never attempted or is waiting for a retry; false when it is sent, failed or was being sent.
-  virtual Result<bool> claim_delivery(std::int64_t /*issue_id*/, std::int64_t /*subscriber_id*/,
-                                      TimePoint /*now*/) {
-    return unsupported("claim_delivery");
-  }
-  virtual Result<void> finish_delivery(std::int64_t /*issue_id*/, std::int64_t /*subscriber_id*/,
-                                       DeliveryState /*state*/, std::string_view /*error*/,
-                                       TimePoint /*now*/) {
-    return unsupported("finish_delivery");
-  }
+  virtual Result<bool> claim_delivery(std::int64_t issue_id, std::int64_t subscriber_id, TimePoint now) = 0;
+  virtual Result<void> finish_delivery(std::int64_t issue_id, std::int64_t subscriber_id, DeliveryState state,
+                                       std::string_view error, TimePoint now) = 0;
   // Count of deliveries of an issue in `state`.
-  virtual Result<std::int64_t> count_deliveries(std::int64_t /*issue_id*/, DeliveryState /*state*/) {
-    return unsupported("count_deliveries");
-  }
+  virtual Result<std::int64_t> count_deliveries(std::int64_t issue_id, DeliveryState state) = 0;
 
   // A named secret (keys for CSRF tokens and signed links): `candidate` is stored when the name has none
   // yet; the stored value is returned, so every process sharing the database uses the same key.
-  virtual Result<std::string> secret(std::string_view /*name*/, std::string_view /*candidate*/) {
-    return unsupported("secret");
-  }
+  virtual Result<std::string> secret(std::string_view name, std::string_view candidate) = 0;
 
   // --- account-mail outbox (migration 0013). A row is due when next_attempt_at <= now < not_after.
   // Queues a mail (one INSERT; id, attempts and last_error of `mail` are ignored) and returns its id.
-  virtual Result<std::int64_t> enqueue_mail(const OutboxMail& /*mail*/) {
-    return unsupported("enqueue_mail");
-  }
+  virtual Result<std::int64_t> enqueue_mail(const OutboxMail& mail) = 0;
   // Takes up to `limit` due mails, oldest due first, in one transaction: each one's attempts is counted
   // and its next_attempt_at moved to `lease_until`, so no other sender takes it meanwhile, and a sender
   // that dies mid-send hands it back when the lease runs out. Returned as they are after the claim.
-  virtual Result<std::vector<OutboxMail>> claim_due_mails(TimePoint /*now*/, TimePoint /*lease_until*/,
-                                                          int /*limit*/) {
-    return unsupported("claim_due_mails");
-  }
+  virtual Result<std::vector<OutboxMail>> claim_due_mails(TimePoint now, TimePoint lease_until,
+                                                          int limit) = 0;
   // Deletes a mail: sent (the SMTP server accepted it), or refused for good. false when it was gone.
-  virtual Result<bool> delete_mail(std::int64_t /*id*/) { return unsupported("delete_mail"); }
+  virtual Result<bool> delete_mail(std::int64_t id) = 0;
   // After a temporary failure: records `error` and when to try again.
-  virtual Result<void> mark_mail_failed(std::int64_t /*id*/, std::string_view /*error*/,
-                                        TimePoint /*next_attempt_at*/) {
-    return unsupported("mark_mail_failed");
-  }
+  virtual Result<void> mark_mail_failed(std::int64_t id, std::string_view error,
+                                        TimePoint next_attempt_at) = 0;
   // Deletes every mail whose link has expired (not_after <= now) and returns them (for the log).
-  virtual Result<std::vector<OutboxMail>> drop_expired_mails(TimePoint /*now*/) {
-    return unsupported("drop_expired_mails");
-  }
+  virtual Result<std::vector<OutboxMail>> drop_expired_mails(TimePoint now) = 0;
   // Every queued mail, by id (for tests and the operator).
-  virtual Result<std::vector<OutboxMail>> outbox_mails() { return unsupported("outbox_mails"); }
+  virtual Result<std::vector<OutboxMail>> outbox_mails() = 0;
   // The earliest next_attempt_at of any queued mail, nullopt when the outbox is empty.
-  virtual Result<std::optional<TimePoint>> next_mail_due() { return unsupported("next_mail_due"); }
+  virtual Result<std::optional<TimePoint>> next_mail_due() = 0;
   // Whether a mail of `kind` ("confirm", "registered", "reset", "newsletter") may go to `recipient` (as the
   // caller normalises it: lower case) at `now`: true, and `now` recorded in one statement, when none was
   // recorded within `gap` before; false otherwise, recording nothing (migration 0016 mail_throttle). Rows
@@ -1049,9 +970,7 @@ class Store {
                                        std::chrono::seconds gap) = 0;
   // The operator's `mail retry`: makes the queued mail `id` (nullopt: every queued mail) due at `now`,
   // moving no mail's next attempt later. Returns how many mails it matched (0: no mail `id` is queued).
-  virtual Result<int> retry_mails(std::optional<std::int64_t> /*id*/, TimePoint /*now*/) {
-    return unsupported("retry_mails");
-  }
+  virtual Result<int> retry_mails(std::optional<std::int64_t> id, TimePoint now) = 0;
 
   // --- blog suggestions (migration 0022), in one block so the other roles' methods stay apart.
   // Stores a pending suggestion and returns it; kRateLimited when the reader is at NewSuggestion::per_day
@@ -1145,11 +1064,6 @@ class Store {
   virtual Result<void> clear_similar() = 0;
   // Visible articles after `after_id` by id, at most `limit`, with their text (for the rebuild).
   virtual Result<std::vector<ArticleView>> articles_for_similar(std::int64_t after_id, int limit) = 0;
-
- protected:
-  static std::unexpected<Error> unsupported(const char* what) {
-    return fail(ErrorKind::kInternal, std::string("store: ") + what + " not supported by this backend");
-  }
 };
 
 // Opens (creating if needed) the SQLite database at `path`, applies pending migrations, enables WAL.

@@ -71,7 +71,7 @@ Result<web::Response> Site::handle(const web::Request& request) {
                          !request.path.starts_with("/static/") && !request.cookie(kSessionCookie) &&
                          !request.cookie(kCsrfCookie) && !request.header("Authorization");
   if (!cacheable) return impl_->router.dispatch(request);
-  // Keyed by the store's data version when it has one; otherwise version 0 and the short micro-cache TTL.
+  // Keyed by the store's data version; when it cannot be read, version 0 and the short micro-cache TTL.
   const auto versioned = impl_->context.store.data_version();
   const std::int64_t version = versioned ? *versioned : 0;
   const auto ttl = versioned ? std::chrono::duration_cast<std::chrono::milliseconds>(options().page_cache_ttl)

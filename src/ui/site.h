@@ -44,7 +44,7 @@ struct SiteOptions {
   std::vector<std::string> trusted_proxies{};
   int page_size = 25;       // articles per listing page
   int feed_page_size = 50;  // entries per Atom feed document; older ones are on rel="next" pages
-  int per_blog_cap = 2;  // at most this many of one blog per page of Hot and a category (0: no cap)
+  int per_blog_cap = 2;     // at most this many of one blog per page of Hot and a category (0: no cap)
   // Readers' flags (moderation.*): the distinct flags that hide an article until an operator decides, and
   // how many articles one reader may flag in 24 hours.
   storage::FlagRules flag_rules{};
@@ -53,8 +53,8 @@ struct SiteOptions {
   // Rendered pages are cached per (target, Store::data_version()); relative ages ("5 minutes ago") make
   // a page stale with time alone, so entries also expire after this long.
   std::chrono::seconds page_cache_ttl{30};
-  // When the store cannot tell its data version, pages are still cached, but only this long ("micro-
-  // caching": a page is at most this stale). 0 turns caching off for such stores.
+  // When the store's data version cannot be read (a database error), pages are still cached, but only this
+  // long ("micro-caching": a page is at most this stale). 0 turns caching off then.
   std::chrono::milliseconds unversioned_cache_ttl{1000};
   std::size_t page_cache_entries = 4096;
   // Readers: password cost, session lifetime, rate limits.

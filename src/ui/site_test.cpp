@@ -27,8 +27,8 @@ class SiteTest : public ::testing::Test {
  protected:
   static void SetUpTestSuite() {
     SiteOptions options = testing::test_site_options();
-    // Stores without Store::data_version() get a 1 s micro-cache; off here so that every test sees the
-    // data it just wrote. With a versioned store, caching stays on and must still show fresh data.
+    // When Store::data_version() cannot be read, pages get a 1 s micro-cache; off here so that every test
+    // sees the data it just wrote. With the versioned store, caching stays on and must still show fresh data.
     options.unversioned_cache_ttl = std::chrono::milliseconds(0);
     auto running = testing::RunningSite::start("site-test", std::move(options));
     ASSERT_TRUE(running) << running.error().message;
