@@ -40,13 +40,6 @@ class PersonalFiltersStoreTest : public longread::testing::StoreTest {
     bob_ = store_->create_reader("bob@example.org", "hash", at(0), at(0)).value();
   }
 
-  std::int64_t add_blog(const std::string& name, const std::string& category) {
-    BlogSeed seed{.feed_url = "https://" + name + ".example/feed",
-                  .site_url = "https://" + name + ".example/",
-                  .title = name,
-                  .category = category};
-    return store_->upsert_blog(seed).value();
-  }
   void add(std::int64_t blog, const std::string& guid, TimePoint when, const std::string& category) {
     model::Article a;
     a.guid = guid;
@@ -58,12 +51,7 @@ class PersonalFiltersStoreTest : public longread::testing::StoreTest {
     a.excerpt = "Notes " + guid;
     a.word_count = 900;
     a.category = category;
-    CrawlRecord record{.blog_id = blog, .attempted_at = when, .success = true, .status = "ok"};
-    record.articles = {a};
-    ASSERT_TRUE(store_->save_crawl(record));
-    const auto keys = store_->article_keys(blog);
-    ASSERT_TRUE(keys);
-    for (const auto& k : *keys) ids_[k.guid] = k.id;
+    for (const auto& [stored, id] : save_articles(blog, {a}, when)) ids_[stored] = id;
   }
 
   static std::set<std::string> titles(const std::vector<ArticleView>& views) {

@@ -39,13 +39,6 @@ class ReaderApiStoreTest : public longread::testing::StoreTest {
     bob_ = store_->create_reader("bob@example.org", "hash", at(0), at(0)).value();
   }
 
-  std::int64_t add_blog(const std::string& name, const std::string& category) {
-    BlogSeed seed{.feed_url = "https://" + name + ".example/feed",
-                  .site_url = "https://" + name + ".example/",
-                  .title = name,
-                  .category = category};
-    return store_->upsert_blog(seed).value();
-  }
   static model::Article article(const std::string& guid, TimePoint when, const std::string& category) {
     model::Article a;
     a.guid = guid;
@@ -59,12 +52,7 @@ class ReaderApiStoreTest : public longread::testing::StoreTest {
     return a;
   }
   void save(std::int64_t blog, std::vector<model::Article> articles) {
-    CrawlRecord record{.blog_id = blog, .attempted_at = at(30), .success = true, .status = "ok"};
-    record.articles = std::move(articles);
-    ASSERT_TRUE(store_->save_crawl(record));
-    const auto keys = store_->article_keys(blog);
-    ASSERT_TRUE(keys);
-    for (const auto& k : *keys) ids_[k.guid] = k.id;
+    for (const auto& [guid, id] : save_articles(blog, std::move(articles), at(30))) ids_[guid] = id;
   }
 
   // "title:r*" for each item: r when read, * when starred.

@@ -18,11 +18,6 @@ class SimilarStoreTest : public longread::testing::StoreTest {
  protected:
   SimilarStoreTest() : StoreTest("longread-similar-store") {}
 
-  std::int64_t add_blog(const std::string& name) {
-    auto id = store_->upsert_blog({.feed_url = "https://" + name + ".example/feed", .title = name});
-    EXPECT_TRUE(id) << id.error().message;
-    return id.value_or(0);
-  }
   // Adds `n` articles to `blog` and returns their ids, oldest first.
   std::vector<std::int64_t> add_articles(std::int64_t blog, int n) {
     CrawlRecord r{.blog_id = blog, .attempted_at = now_, .success = true, .status = "ok"};

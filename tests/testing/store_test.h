@@ -4,11 +4,15 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdint>
 #include <filesystem>
+#include <map>
 #include <memory>
 #include <string>
 #include <utility>
+#include <vector>
 
+#include "core/time.h"
 #include "storage/store.h"
 #include "testing/test_dir.h"
 
@@ -33,6 +37,32 @@ class StoreTest : public ::testing::Test {
     auto store = storage::open_sqlite_store((dir_ / "db.sqlite").string());
     ASSERT_TRUE(store) << store.error().message;
     store_ = std::move(*store);
+  }
+
+  // A followed blog at https://<name>.example/ (its feed at /feed), filed under `category`; 0 (and a
+  // failure) when the store refuses it.
+  std::int64_t add_blog(const std::string& name, const std::string& category = "") {
+    auto id = store_->upsert_blog({.feed_url = "https://" + name + ".example/feed",
+                                   .site_url = "https://" + name + ".example/",
+                                   .title = name,
+                                   .category = category});
+    EXPECT_TRUE(id) << id.error().message;
+    return id.value_or(0);
+  }
+  // Saves `articles` as one successful crawl of `blog` at `when`, as the crawler does; the ids of the
+  // blog's stored articles by guid (empty, and a failure, when the store refuses the crawl).
+  std::map<std::string, std::int64_t> save_articles(std::int64_t blog, std::vector<model::Article> articles,
+                                                    TimePoint when) {
+    storage::CrawlRecord record{.blog_id = blog, .attempted_at = when, .success = true, .status = "ok"};
+    record.articles = std::move(articles);
+    std::map<std::string, std::int64_t> ids;
+    const auto saved = store_->save_crawl(record);
+    EXPECT_TRUE(saved) << saved.error().message;
+    const auto keys = store_->article_keys(blog);
+    EXPECT_TRUE(keys) << keys.error().message;
+    if (!saved || !keys) return ids;
+    for (const auto& key : *keys) ids[key.guid] = key.id;
+    return ids;
   }
 
   std::filesystem::path dir_;
