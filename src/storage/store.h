@@ -228,7 +228,7 @@ struct SiteStats {
   std::optional<TimePoint> last_newsletter_sent{};  // the latest delivery of a newsletter issue
 };
 
-// --- similar articles (migration 0028, docs/similar.md). The store keeps the index and the picks; the
+// --- similar articles (migration 0027, docs/similar.md). The store keeps the index and the picks; the
 // pipeline computes them (curate/similar.h).
 
 // Document frequencies of one article's term buckets (curate::df_bucket), as count_similar_terms gives them.
@@ -281,6 +281,28 @@ struct SimilarArticle {
   ArticleView view{};
   double score = 0;
   std::string shared{};
+};
+
+// "For you": fresh articles like what one reader voted for and saved, found through the stored similar
+// picks both ways (a seed's own picks, and newer articles that picked a seed).
+struct ForYouQuery {
+  std::int64_t reader_id = 0;
+  TimePoint since{};  // only articles dated at or after this
+  int limit = 30;
+  int max_seeds = 200;  // the reader's most recent votes and saves that are taken as seeds
+};
+// One pick and its reason: the seed it is most like.
+struct ForYouPick {
+  ArticleView article{};
+  model::Article because{};    // the seed (id, title and blog_id are set: enough for its link)
+  bool because_saved = false;  // the reader saved the seed (else voted for it)
+  double score = 0;            // the sum of its likeness to every seed it is like
+  std::string shared{};        // the words it shares with `because`
+};
+struct ForYou {
+  std::int64_t seeds = 0;  // the reader's votes and saves, an article counted once
+  std::vector<ForYouPick>
+      picks{};  // the most alike first; without what the reader muted, read, saved or voted for
 };
 
 // --- readers: accounts, sessions, votes, reading list, newsletter.
@@ -1046,7 +1068,7 @@ class Store {
   // The operator accepted a move: the mark goes, the blog stays at its new feed URL. false when none.
   virtual Result<bool> clear_blog_move(std::int64_t blog_id) = 0;
 
-  // --- similar articles (migration 0028, docs/similar.md).
+  // --- similar articles (migration 0027, docs/similar.md).
   // Counts one article's term buckets (each distinct bucket once) and the article as a document, in one
   // transaction, and returns the frequencies after counting. `count` false: only reads them.
   virtual Result<SimilarTermStats> count_similar_terms(std::span<const std::uint32_t> buckets,
@@ -1064,6 +1086,9 @@ class Store {
   virtual Result<void> clear_similar() = 0;
   // Visible articles after `after_id` by id, at most `limit`, with their text (for the rebuild).
   virtual Result<std::vector<ArticleView>> articles_for_similar(std::int64_t after_id, int limit) = 0;
+  // A reader's "for you" picks (see ForYouQuery): visible articles only, never one the reader muted (blog
+  // or category), read, saved or voted for.
+  virtual Result<ForYou> for_you(const ForYouQuery& query) = 0;
 };
 
 // Opens (creating if needed) the SQLite database at `path`, applies pending migrations, enables WAL.

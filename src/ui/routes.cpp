@@ -125,6 +125,7 @@ web::Router make_routes(SiteContext& context) {
   routes.post("/articles/{id}/read", pages::mark_read, pages::filters_bad_token);
   routes.post("/account/filters", pages::save_filters, pages::filters_bad_token);
   routes.get("/reading-list", pages::reading_list);
+  routes.get("/for-you", pages::for_you);
   // Before "/reading-list/{id}", which would take "feed" and "import" for ids.
   routes.get("/reading-list/export/{format}", pages::reading_list_export);
   routes.get("/reading-list/feed.atom", pages::reading_list_feed);

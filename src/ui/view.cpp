@@ -264,6 +264,8 @@ web::Response View::render(const Page& page) const {
   Html nav = nav_link(page.nav, "new", "/", "Hot");
   nav += nav_link(page.nav, "newest", "/newest", "Newest");
   if (has_votes() || page.nav == "top") nav += nav_link(page.nav, "top", "/top", "Top");
+  // A logged-in request never goes through the page cache, so a visitor's cached page never carries it.
+  if (logged_in()) nav += nav_link(page.nav, "for-you", "/for-you", "For you");
   nav += nav_link(page.nav, "categories", "/categories", "Categories");
   nav += nav_link(page.nav, "blogs", "/blogs", "Blogs");
   nav += nav_link(page.nav, "about", "/about", "About");
@@ -410,9 +412,9 @@ Html article_item(const View& view, const storage::ArticleView& item, const Item
   const std::string& source = a.excerpt.empty() ? a.text : a.excerpt;
   const std::string excerpt = truncate_words(collapse_whitespace(source), options.excerpt_bytes);
   return html(
-      "<li class=\"item{}\" data-item data-article=\"{}\">\n{}\n<div class=\"meta\">{}</div>\n{}</li>\n",
+      "<li class=\"item{}\" data-item data-article=\"{}\">\n{}\n<div class=\"meta\">{}</div>\n{}{}</li>\n",
       view.read(a.id) ? Html::literal(" is-read") : Html(), number(a.id), heading,
-      join(meta, Html::literal("<span class=\"sep\" aria-hidden=\"true\">•</span>")),
+      join(meta, Html::literal("<span class=\"sep\" aria-hidden=\"true\">•</span>")), options.after_meta,
       excerpt.empty() ? Html() : html("<p class=\"excerpt\">{}</p>\n", text(excerpt)));
 }
 

@@ -150,6 +150,7 @@ struct ItemOptions {
   std::size_t excerpt_bytes = 300;
   bool heading_h3 = false;     // h3 under a section heading, h2 on list pages
   bool absolute_date = false;  // "23rd May 2022" instead of "3 days ago"
+  Html after_meta{};           // a line of the page's own under the date and votes ("Because you saved …")
 };
 Html article_item(const View& view, const storage::ArticleView& article, const ItemOptions& options);
 Html article_list(const View& view, const std::vector<storage::ArticleView>& articles,

@@ -1,7 +1,7 @@
 // Drives Debian's Chromium against a running longread-testsite (started by run.sh) and checks what only a
 // browser can: keyboard shortcuts, the overlay and its focus trap, j/k highlight, full width, dark mode,
-// the header at 1280 px and on a phone, the page without JavaScript, and axe-core's accessibility rules on
-// every kind of page in light and dark mode.
+// the header at 1280 px and on a phone, the page without JavaScript, a reader's "for you" page, and
+// axe-core's accessibility rules on every kind of page in light and dark mode.
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
@@ -445,6 +445,35 @@ try {
     await p.goto(base + "/");
     await p.screenshot({ path: path.join(shots, "phone-reader.png") });
     await phone.close();
+  });
+
+  await check("for you: saves and votes bring fresh articles like them, each with its reason", async () => {
+    const ctx = await browser.newContext({ viewport: { width: 1280, height: 900 }, colorScheme: "light" });
+    const reader = watch(await ctx.newPage());
+    await signUp(reader, base, `foryou${Date.now()}@example.org`);
+    await reader.goto(base + "/for-you");
+    assert.ok(await reader.isVisible("[data-too-little-history]"), "too little history is said");
+    // The lock-free article's stored similar picks are two "Register allocation" posts of another blog.
+    await reader.goto(base + articlePath);
+    await Promise.all([reader.waitForNavigation(), reader.click("text=Add to reading list")]);
+    assert.ok(await reader.isVisible("text=Remove from reading list"));
+    await reader.goto(base + "/category/history");
+    for (const n of [1, 2]) {
+      const button = `ol.items > li:nth-child(${n}) form.vote button`;
+      await reader.click(button);
+      await reader.waitForFunction((b) => document.querySelector(b).getAttribute("aria-pressed") === "true", button);
+    }
+    await Promise.all([reader.waitForNavigation(), reader.click("nav.nav >> text=For you")]);
+    assert.match(reader.url(), /\/for-you$/);
+    assert.equal(await reader.isVisible("[data-too-little-history]"), false);
+    const reasons = await reader.$$eval("p.because", (ps) => ps.map((p) => p.textContent.trim()));
+    assert.ok(reasons.length >= 1, "at least one pick");
+    for (const r of reasons) assert.match(r, /^Because you saved Lock-free queues, part 2/);
+    assert.ok(await reader.isVisible("ol.items >> text=Register allocation, week"));
+    const problems = (await axeViolations(reader)).map((v) => `/for-you: ${v}`);
+    assert.deepEqual(problems, []);
+    await reader.screenshot({ path: path.join(shots, "for-you.png") });
+    await ctx.close();
   });
 
   await check("axe-core: no serious or critical violations on any page, light and dark", async () => {

@@ -31,6 +31,7 @@
 #include "storage/migrations.h"
 #include "storage/sqlite/article_body.h"
 #include "storage/sqlite/article_rows.h"
+#include "storage/sqlite/for_you.h"
 #include "storage/sqlite/handles.h"
 #include "storage/sqlite/lifecycle.h"
 #include "storage/sqlite/moderation.h"
@@ -2826,7 +2827,7 @@ class SqliteStore final : public Store {
   }
 
   // ---------------------------------------------------------------------------- similar articles
-  // The SQL lives in sqlite/similar.cpp (migration 0028).
+  // The SQL lives in sqlite/similar.cpp (migration 0027).
 
   Result<SimilarTermStats> count_similar_terms(std::span<const std::uint32_t> buckets, bool count) override {
     std::lock_guard lock(writer_mutex_);
@@ -2866,6 +2867,12 @@ class SqliteStore final : public Store {
     auto db = readers_.acquire();
     if (!db) return std::unexpected(db.error());
     return sqlite::articles_for_similar(**db, after_id, limit);
+  }
+
+  Result<ForYou> for_you(const ForYouQuery& query) override {
+    auto db = readers_.acquire();
+    if (!db) return std::unexpected(db.error());
+    return sqlite::for_you(**db, query);
   }
 
  private:

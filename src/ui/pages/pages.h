@@ -43,6 +43,8 @@ Result<web::Response> unvote(View& view, const web::Request& request, const Para
 Result<web::Response> flag(View& view, const web::Request& request, const Params& params);
 Result<web::Response> unflag(View& view, const web::Request& request, const Params& params);
 Result<web::Response> reading_list(View& view, const web::Request& request, const Params& params);
+// "/for-you": a logged-in reader's fresh articles like what they voted for and saved (for_you.cpp).
+Result<web::Response> for_you(View& view, const web::Request& request, const Params& params);
 Result<web::Response> reading_list_change(View& view, const web::Request& request, const Params& params);
 // The portable reading list (reading_list_portable.cpp).
 Result<web::Response> reading_list_export(View& view, const web::Request& request, const Params& params);
