@@ -5,7 +5,7 @@
 #include <atomic>
 #include <chrono>
 #include <cstdint>
-#include <map>
+#include <exception>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -13,6 +13,7 @@
 
 #include "core/error.h"
 #include "pipeline/article_builder.h"
+#include "pipeline/pass_summary.h"
 #include "pipeline/ranking.h"
 #include "pipeline/schedule.h"
 
@@ -44,55 +45,6 @@ struct CrawlOptions {
 
 // Crawler processes in a row that may die while parsing a blog's feed before it is quarantined.
 inline constexpr int kQuarantineAfterCrashes = 3;
-
-// How one blog's poll ended, for the pass's totals and the metrics (the status text is for people).
-enum class PollOutcome {
-  kFetched,      // 200, parsed and saved
-  kNotModified,  // 304
-  kFailed,       // fetch, parse or save failed: error_kind says which
-  kStopped,      // the pass was stopped before its fetch finished; nothing recorded
-};
-
-// What happened to one blog in this pass.
-struct BlogResult {
-  std::int64_t blog_id = 0;
-  std::string feed_url;
-  PollOutcome outcome = PollOutcome::kFetched;
-  std::string status;                   // "ok", "not modified", "HTTP 404", "timed out after 30 s", ...
-  std::optional<ErrorKind> error_kind;  // set when outcome is kFailed
-  int entries = 0;
-  int new_articles = 0;
-  int updated_articles = 0;
-  int full_text_fetched = 0;
-  int entries_dropped = 0;    // past crawl.max_entries_per_feed (the oldest)
-  int entries_truncated = 0;  // cut to crawl.max_entry_kb
-  int articles_deleted = 0;   // to keep the blog within crawl.max_articles_per_blog
-  std::chrono::milliseconds elapsed{0};
-  std::chrono::milliseconds fetch_elapsed{0};  // the feed's fetch alone (0: not fetched)
-};
-
-// Totals of a pass so far / at its end.
-struct CrawlSummary {
-  int total = 0;
-  int done = 0;
-  int fetched = 0;       // 200 and parsed
-  int not_modified = 0;  // 304
-  int failed = 0;
-  int stopped = 0;  // not polled: the pass was stopped before their fetch finished; nothing recorded
-  std::map<std::string, int> failures_by_kind;  // "http_status" -> 3, ...
-  int new_articles = 0;
-  int updated_articles = 0;
-  std::chrono::milliseconds elapsed{0};
-};
-
-// Receives progress; the CLI draws a progress bar or logs a line per blog.
-class CrawlObserver {
- public:
-  virtual ~CrawlObserver() = default;
-  virtual void on_start(int /*total*/) {}
-  virtual void on_blog_done(const BlogResult& /*result*/, const CrawlSummary& /*so_far*/) {}
-  virtual void on_finish(const CrawlSummary& /*summary*/) {}
-};
 
 class Crawler {
  public:
@@ -135,5 +87,10 @@ const std::string& parsing_owner();
 // "fetch: timed out after 30 s" -> "timed out after 30 s": the stored, operator-facing form (the
 // technical message without its module prefix; it names the cause precisely).
 std::string status_text(const Error& error);
+
+// An exception thrown while working on one blog, as that blog's error: out of memory is a resource the
+// feed exhausted (kTooLarge); anything else is a bug (kInternal). Either way only that blog fails.
+// `stage` says what was being done ("reading the feed", "saving").
+Error exception_error(std::string_view stage, std::exception_ptr thrown);
 
 }  // namespace longread::pipeline

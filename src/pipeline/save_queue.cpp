@@ -1,0 +1,90 @@
+#include "pipeline/save_queue.h"
+
+#include <spdlog/spdlog.h>
+
+#include <algorithm>
+#include <iterator>
+#include <utility>
+
+#include "pipeline/crawler.h"
+#include "pipeline/duplicates.h"
+#include "pipeline/similar.h"
+
+namespace longread::pipeline {
+
+SaveQueue::SaveQueue(DuplicateIndex& duplicates, SimilarIndexer* similar, OnSaved on_saved)
+    : duplicates_(duplicates), similar_(similar), on_saved_(std::move(on_saved)) {}
+
+void SaveQueue::push(storage::CrawlRecord record, BlogResult result, Clock::time_point started) {
+  {
+    std::lock_guard lock(mutex_);
+    queue_.push_back({std::move(record), std::move(result), started});
+  }
+  writer_.submit([this] { save_queued(); });
+}
+
+void SaveQueue::wait_idle() {
+  writer_.wait_idle();
+}
+
+void SaveQueue::save_queued() {
+  std::vector<Job> jobs;
+  {
+    // At most kMaxSaveGroup blogs per transaction; every queued record has its own run of this task, so
+    // none is left behind.
+    std::lock_guard lock(mutex_);
+    const auto n = std::min(queue_.size(), kMaxSaveGroup);
+    jobs.assign(std::make_move_iterator(queue_.begin()),
+                std::make_move_iterator(queue_.begin() + static_cast<std::ptrdiff_t>(n)));
+    queue_.erase(queue_.begin(), queue_.begin() + static_cast<std::ptrdiff_t>(n));
+  }
+  if (jobs.empty()) return;  // an earlier run took them
+  std::vector<storage::CrawlRecord> records;
+  records.reserve(jobs.size());
+  for (auto& job : jobs) records.push_back(std::move(job.record));
+  std::vector<Result<storage::SaveStats>> saved;
+  std::vector<SavedOriginal> originals;
+  try {
+    saved = duplicates_.save_all(records, similar_ ? &originals : nullptr);
+  } catch (...) {
+    // Nothing of the group was committed (the transaction rolls back as the exception leaves it).
+    const Error error = exception_error("saving", std::current_exception());
+    saved.assign(jobs.size(), std::unexpected(error));
+    originals.clear();
+  }
+  // Each new original gets its similar articles now, once, so the article page only reads them
+  // (docs/similar.md). A failure costs the picks of that article, never the crawl.
+  for (const auto& original : originals) {
+    const auto& article = records[original.record].articles[original.article];
+    try {
+      auto picked = similar_->add({.id = original.id,
+                                   .blog_id = records[original.record].blog_id,
+                                   .simhash = article.simhash,
+                                   .title = article.title,
+                                   .text = article.text});
+      if (!picked)
+        spdlog::warn("crawl: no similar articles for article_id={}: {}", original.id, picked.error().message);
+    } catch (...) {
+      spdlog::warn("crawl: no similar articles for article_id={}: {}", original.id,
+                   exception_error("similar articles", std::current_exception()).message);
+    }
+  }
+  for (std::size_t i = 0; i < jobs.size(); ++i) {
+    BlogResult& result = jobs[i].result;
+    if (!saved[i]) {
+      result.outcome = PollOutcome::kFailed;
+      result.status = "not saved: " + saved[i].error().message;
+      result.error_kind = saved[i].error().kind;
+      spdlog::error("crawl: cannot save blog_id={} feed_url={}: {}", result.blog_id, result.feed_url,
+                    saved[i].error().message);
+    } else {
+      result.new_articles = saved[i]->inserted;
+      result.updated_articles = saved[i]->updated;
+      result.articles_deleted = saved[i]->deleted;
+    }
+    result.elapsed = std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - jobs[i].started);
+    on_saved_(result);
+  }
+}
+
+}  // namespace longread::pipeline
