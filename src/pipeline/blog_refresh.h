@@ -67,7 +67,7 @@ class BlogRefresh {
   // Reads the response to page_requests()[page]. Thread-safe for different pages of the blog. The page's
   // text replaces its article's summary when it has more words; a failure that may pass (timeout, network,
   // 429, 5xx) is tried again at a later poll. Returns true for the last page of the blog, which completes
-  // it: the state is then kDone, or kStopped when stop() cut one of the pages short.
+  // it: the state is then kDone, or kStopped when the pass's stop() cancelled the fetch of one of them.
   bool read_page(std::size_t page, const fetch::Response& response);
 
   // The pass ended before the pages it waits for were fetched: nothing is to be recorded, so that the next

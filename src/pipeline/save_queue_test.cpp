@@ -1,0 +1,131 @@
+// The save queue against a real SQLite store: records saved on the writer thread in the order blogs
+// finish, each reported once with what its save did.
+#include "pipeline/save_queue.h"
+
+#include <gtest/gtest.h>
+
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "pipeline/duplicates.h"
+#include "testing/store_test.h"
+
+namespace longread::pipeline {
+namespace {
+
+const TimePoint kNow = from_unix(1'717'243'200);  // 2024-06-01T12:00:00Z
+
+class SaveQueueTest : public testing::StoreTest {
+ protected:
+  SaveQueueTest() : StoreTest("longread_save_queue") {}
+
+  // One successful crawl of `blog` bringing one article, `guid`, whose text is `words`.
+  static storage::CrawlRecord record(std::int64_t blog, const std::string& guid, const std::string& words) {
+    model::Article a;
+    a.guid = guid;
+    a.title = "Title " + guid;
+    a.link = "https://example.org/" + guid;
+    a.content_html = "<p>" + words + "</p>";
+    a.text = words;
+    a.word_count = 4;
+    a.content_hash = words;
+    a.published = kNow - std::chrono::hours{1};
+    storage::CrawlRecord r{.blog_id = blog, .attempted_at = kNow, .success = true, .status = "ok"};
+    r.articles.push_back(std::move(a));
+    return r;
+  }
+  static BlogResult result(std::int64_t blog) {
+    BlogResult r;
+    r.blog_id = blog;
+    r.status = "ok";
+    return r;
+  }
+
+  std::size_t stored(std::int64_t blog) {
+    auto keys = store_->article_keys(blog);
+    EXPECT_TRUE(keys) << keys.error().message;
+    return keys ? keys->size() : 0;
+  }
+
+  std::mutex mutex_;
+  std::vector<BlogResult> reported_;  // guarded by mutex_ (the writer thread adds to it)
+};
+
+TEST_F(SaveQueueTest, SavesInTheOrderBlogsFinishAndReportsEachOnce) {
+  const auto a = add_blog("a");
+  const auto b = add_blog("b");
+  const auto c = add_blog("c");
+  DuplicateIndex duplicates(*store_);
+  {
+    SaveQueue saves(duplicates, nullptr, [&](BlogResult& r) {
+      std::lock_guard lock(mutex_);
+      reported_.push_back(r);
+    });
+    const auto started = SaveQueue::Clock::now();
+    saves.push(record(c, "c-1", "gamma words about caches"), result(c), started);
+    saves.push(record(a, "a-1", "alpha words about queues"), result(a), started);
+    saves.push(record(b, "b-1", "beta words about fences"), result(b), started);
+    saves.wait_idle();
+    std::lock_guard lock(mutex_);
+    ASSERT_EQ(reported_.size(), 3u);
+  }
+  EXPECT_EQ(reported_[0].blog_id, c);
+  EXPECT_EQ(reported_[1].blog_id, a);
+  EXPECT_EQ(reported_[2].blog_id, b);
+  for (const auto& r : reported_) {
+    EXPECT_EQ(r.outcome, PollOutcome::kFetched) << r.blog_id;
+    EXPECT_EQ(r.new_articles, 1) << r.blog_id;
+    EXPECT_EQ(r.updated_articles, 0) << r.blog_id;
+  }
+  EXPECT_EQ(stored(a), 1u);
+  EXPECT_EQ(stored(b), 1u);
+  EXPECT_EQ(stored(c), 1u);
+}
+
+TEST_F(SaveQueueTest, AChangedArticleIsReportedAsUpdated) {
+  const auto a = add_blog("a");
+  DuplicateIndex duplicates(*store_);
+  SaveQueue saves(duplicates, nullptr, [&](BlogResult& r) {
+    std::lock_guard lock(mutex_);
+    reported_.push_back(r);
+  });
+  saves.push(record(a, "a-1", "alpha words about queues"), result(a), SaveQueue::Clock::now());
+  saves.wait_idle();  // the next poll of the blog: a later pass
+  saves.push(record(a, "a-1", "alpha words about bounded queues"), result(a), SaveQueue::Clock::now());
+  saves.wait_idle();
+  std::lock_guard lock(mutex_);
+  ASSERT_EQ(reported_.size(), 2u);
+  EXPECT_EQ(reported_[0].new_articles, 1);
+  EXPECT_EQ(reported_[1].new_articles, 0);
+  EXPECT_EQ(reported_[1].updated_articles, 1) << reported_[1].status;
+}
+
+TEST_F(SaveQueueTest, ARecordTheStoreRefusesFailsThatBlogAloneAndSaysWhy) {
+  const auto a = add_blog("a");
+  const auto b = add_blog("b");
+  const std::int64_t gone = b + 1000;  // no such blog
+  DuplicateIndex duplicates(*store_);
+  {
+    SaveQueue saves(duplicates, nullptr, [&](BlogResult& r) {
+      std::lock_guard lock(mutex_);
+      reported_.push_back(r);
+    });
+    const auto started = SaveQueue::Clock::now();
+    saves.push(record(a, "a-1", "alpha words about queues"), result(a), started);
+    saves.push(record(gone, "x-1", "words of a blog that is gone"), result(gone), started);
+    saves.push(record(b, "b-1", "beta words about fences"), result(b), started);
+  }  // the queue saves what is queued before it goes
+  ASSERT_EQ(reported_.size(), 3u);
+  EXPECT_EQ(reported_[0].outcome, PollOutcome::kFetched);
+  EXPECT_EQ(reported_[1].blog_id, gone);
+  EXPECT_EQ(reported_[1].outcome, PollOutcome::kFailed);
+  EXPECT_EQ(reported_[1].error_kind, ErrorKind::kNotFound);
+  EXPECT_TRUE(reported_[1].status.starts_with("not saved: store: ")) << reported_[1].status;
+  EXPECT_EQ(reported_[2].outcome, PollOutcome::kFetched);
+  EXPECT_EQ(stored(a), 1u);
+  EXPECT_EQ(stored(b), 1u);
+}
+
+}  // namespace
+}  // namespace longread::pipeline
