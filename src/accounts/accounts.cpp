@@ -87,13 +87,14 @@ Accounts::Accounts(storage::Store& store, AccountsOptions options, const Key& ma
       csrf_key_(derive_key(master, kCsrfPurpose)),
       link_key_(derive_key(master, kLinkPurpose)),
       dummy_hash_(hash_password(random_token(), options_.password_cost).value_or("")),
-      login_client_(options_.login_failures_per_client, options_.login_window),
-      login_pair_(options_.login_failures_per_account_client, options_.login_window),
-      password_check_(options_.login_failures_per_account_client, options_.login_window),
-      signup_client_(options_.signups_per_client, options_.signup_window),
-      signup_pair_(options_.signups_per_account_client, options_.signup_window),
-      reset_client_(options_.resets_per_client, options_.reset_window),
-      reset_pair_(options_.resets_per_account_client, options_.reset_window) {}
+      login_client_(store, "login_client", options_.login_failures_per_client, options_.login_window),
+      login_pair_(store, "login_pair", options_.login_failures_per_account_client, options_.login_window),
+      password_check_(store, "password_check", options_.login_failures_per_account_client,
+                      options_.login_window),
+      signup_client_(store, "signup_client", options_.signups_per_client, options_.signup_window),
+      signup_pair_(store, "signup_pair", options_.signups_per_account_client, options_.signup_window),
+      reset_client_(store, "reset_client", options_.resets_per_client, options_.reset_window),
+      reset_pair_(store, "reset_pair", options_.resets_per_account_client, options_.reset_window) {}
 
 Result<SignUpResult> Accounts::sign_up(std::string_view email_input, std::string_view password,
                                        std::string_view client, TimePoint now) {

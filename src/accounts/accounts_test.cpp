@@ -1,4 +1,5 @@
 // Accounts over a real SQLite store: validation, Argon2id, sessions, rate limits, CSRF tokens, links.
+// The limiter itself has its own tests (rate_limiter_test.cpp).
 #include "accounts/accounts.h"
 
 #include <gtest/gtest.h>
@@ -69,23 +70,6 @@ TEST(Crypto, PasswordsTokensAndMacs) {
   EXPECT_FALSE(mac_valid(key, "hellp", tag));
   EXPECT_FALSE(mac_valid(key, "hello", tag.substr(1)));
   EXPECT_FALSE(mac_valid(key, "hello", std::string(5000, 'A')));
-}
-
-TEST(RateLimiterTest, SlidingWindow) {
-  RateLimiter limiter(3, minutes(15));
-  for (int i = 0; i < 3; ++i) {
-    EXPECT_FALSE(limiter.retry_after("k", t0() + minutes(i)));
-    limiter.record("k", t0() + minutes(i));
-  }
-  auto wait = limiter.retry_after("k", t0() + minutes(3));
-  ASSERT_TRUE(wait);
-  EXPECT_EQ(*wait, minutes(12));
-  EXPECT_EQ(try_again_message(*wait), "Too many attempts. Try again in 12 minutes.");
-  EXPECT_EQ(try_again_message(std::chrono::seconds(5)), "Too many attempts. Try again in 1 minute.");
-  EXPECT_FALSE(limiter.retry_after("other", t0() + minutes(3)));
-  EXPECT_FALSE(limiter.retry_after("k", t0() + minutes(15)));  // the first attempt left the window
-  limiter.reset("k");
-  EXPECT_FALSE(limiter.retry_after("k", t0() + minutes(3)));
 }
 
 class AccountsTest : public ::testing::Test {
@@ -178,26 +162,6 @@ TEST_F(AccountsTest, LoginLimitsCountAnAccountPerClientSoNobodyCanLockOutItsOwne
   EXPECT_FALSE(accounts_->log_in("ada@example.org", "a long passphrase", "10.9.9.9", t0() + minutes(1)));
   EXPECT_TRUE(accounts_->log_in("ada@example.org", "a long passphrase", "10.0.0.1", t0() + minutes(1)));
   EXPECT_TRUE(accounts_->log_in("ada@example.org", "a long passphrase", "10.9.9.9", t0() + minutes(20)));
-}
-
-TEST(RateLimiterTest, HoldsAtMostMaxKeysAndForgetsTheLeastRecentFirst) {
-  RateLimiter limiter(2, minutes(15), 100);
-  for (int i = 0; i < 10000; ++i) limiter.record("flood:" + std::to_string(i), t0());
-  EXPECT_EQ(limiter.size(), 100u);
-  // The newest keys are still counted; the oldest were forgotten to make room.
-  limiter.record("flood:9999", t0());
-  EXPECT_TRUE(limiter.retry_after("flood:9999", t0()));
-  EXPECT_FALSE(limiter.retry_after("flood:0", t0()));
-  // Keys whose attempts have left the window go before live ones.
-  RateLimiter mixed(1, minutes(15), 3);
-  mixed.record("stale", t0());
-  mixed.record("live", t0() + minutes(10));
-  mixed.record("also live", t0() + minutes(10));
-  mixed.record("new", t0() + minutes(20));
-  EXPECT_EQ(mixed.size(), 3u);
-  EXPECT_TRUE(mixed.retry_after("live", t0() + minutes(20)));
-  EXPECT_TRUE(mixed.retry_after("also live", t0() + minutes(20)));
-  EXPECT_TRUE(mixed.retry_after("new", t0() + minutes(20)));
 }
 
 TEST_F(AccountsTest, SignUpChecksInputAndExistingAccounts) {

@@ -1,68 +1,45 @@
 #include "accounts/rate_limiter.h"
 
-#include <vector>
+#include <spdlog/spdlog.h>
+
+#include <algorithm>
 
 namespace longread::accounts {
 
-std::optional<std::chrono::seconds> RateLimiter::retry_after(const std::string& key, TimePoint now) {
-  std::lock_guard lock(mutex_);
-  const auto it = attempts_.find(key);
-  if (it == attempts_.end()) return std::nullopt;
-  auto& times = it->second.times;
-  while (!times.empty() && times.front() + window_ <= now) times.pop_front();
-  if (static_cast<int>(times.size()) < max_attempts_) return std::nullopt;
+std::string RateLimiter::stored_key(std::string_view key) const {
+  std::string out = name_;
+  out += '|';
+  out += key;
+  return out;
+}
+
+std::optional<std::chrono::seconds> RateLimiter::retry_after(std::string_view key, TimePoint now) const {
+  const auto times = store_->recent_attempts(stored_key(key), now - window_, max_attempts_);
+  if (!times) {
+    spdlog::warn("accounts: {} limit not checked: {}", name_, times.error().message);
+    return std::nullopt;
+  }
+  if (static_cast<int>(times->size()) < max_attempts_) return std::nullopt;
   // The oldest attempt still counted leaves the window first.
-  return std::chrono::duration_cast<std::chrono::seconds>(times.front() + window_ - now);
+  return std::chrono::duration_cast<std::chrono::seconds>(times->back() + window_ - now);
 }
 
-void RateLimiter::record(const std::string& key, TimePoint now) {
-  std::lock_guard lock(mutex_);
-  auto it = attempts_.find(key);
-  if (it == attempts_.end()) {
-    if (attempts_.size() >= max_keys_) make_room(now);
-    recency_.push_front(key);
-    it = attempts_.emplace(key, Entry{{}, recency_.begin()}).first;
-  } else {
-    recency_.splice(recency_.begin(), recency_, it->second.recency);
-  }
-  auto& times = it->second.times;
-  times.push_back(now);
-  while (static_cast<int>(times.size()) > max_attempts_) times.pop_front();
-}
-
-void RateLimiter::reset(const std::string& key) {
-  std::lock_guard lock(mutex_);
-  if (const auto it = attempts_.find(key); it != attempts_.end()) erase(it);
-}
-
-void RateLimiter::reset_prefix(std::string_view prefix) {
-  std::lock_guard lock(mutex_);
-  for (auto it = attempts_.begin(); it != attempts_.end();) {
-    const auto next = std::next(it);
-    if (std::string_view(it->first).starts_with(prefix)) erase(it);
-    it = next;
+void RateLimiter::record(std::string_view key, TimePoint now) const {
+  if (auto ok = store_->record_attempt(stored_key(key), now, now + window_, max_attempts_, max_rows_); !ok) {
+    spdlog::warn("accounts: {} attempt not counted: {}", name_, ok.error().message);
   }
 }
 
-std::size_t RateLimiter::size() {
-  std::lock_guard lock(mutex_);
-  return attempts_.size();
-}
-
-void RateLimiter::erase(std::unordered_map<std::string, Entry>::iterator it) {
-  recency_.erase(it->second.recency);
-  attempts_.erase(it);
-}
-
-void RateLimiter::make_room(TimePoint now) {
-  // Stale keys first, oldest first: the least recently attempted are at the back.
-  while (!recency_.empty()) {
-    const auto it = attempts_.find(recency_.back());
-    const auto& times = it->second.times;
-    if (!times.empty() && times.back() + window_ > now) break;
-    erase(it);
+void RateLimiter::reset(std::string_view key) const {
+  if (auto ok = store_->clear_attempts(stored_key(key)); !ok) {
+    spdlog::warn("accounts: {} count not reset: {}", name_, ok.error().message);
   }
-  while (attempts_.size() >= max_keys_ && !recency_.empty()) erase(attempts_.find(recency_.back()));
+}
+
+void RateLimiter::reset_prefix(std::string_view prefix) const {
+  if (auto ok = store_->clear_attempts_with_prefix(stored_key(prefix)); !ok) {
+    spdlog::warn("accounts: {} counts not reset: {}", name_, ok.error().message);
+  }
 }
 
 std::string try_again_message(std::chrono::seconds wait) {

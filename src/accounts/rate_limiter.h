@@ -1,60 +1,61 @@
-// Attempt counting for login, sign-up, password reset and the newsletter: at most `max_attempts` per key
-// in a sliding `window`. In memory (per process), which is what a single `serve` needs. Keys name who is
+// Attempt counting for login, sign-up, password reset, the newsletter and reading-list imports: at most
+// `max_attempts` per key in a sliding `window`. Counted in the database (Store::record_attempt), so every
+// web process of a site enforces one limit and a restart gives nobody a fresh allowance. Keys name who is
 // counted: "client:192.0.2.1" (a client as web::client_key counts it, an IPv6 one by its /64), or
-// "account:a@b.c|client:192.0.2.1" (one account from one client).
+// "account:a@b.c|client:192.0.2.1" (one account from one client); the limiter puts its own name in front,
+// so two limits never share a count.
 //
-// Bounded: at most `max_keys` keys are held. When a new key would pass that, keys whose attempts have all
-// left the window go first, then the key attempted least recently, so a flood of distinct keys costs a
-// fixed amount of memory; what it can win is that the oldest counts are forgotten early.
+// Bounded: a key keeps at most `max_attempts` rows, expired rows are dropped as attempts are recorded, and
+// past `max_rows` rows in all the oldest recorded go first, so a flood of distinct keys costs a fixed
+// amount of disk; what it can win is that the oldest counts are forgotten early.
+//
+// A limit is checked and then counted in two steps: N processes answering the same client at the same
+// instant can each let one attempt past the limit. When the database cannot be read or written the
+// attempt is let through and the failure logged: the request it guards needs the database too.
 #pragma once
 
 #include <chrono>
-#include <cstddef>
-#include <deque>
-#include <list>
-#include <mutex>
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
-#include <unordered_map>
+#include <utility>
 
 #include "core/time.h"
+#include "storage/store.h"
 
 namespace longread::accounts {
 
 class RateLimiter {
  public:
-  static constexpr std::size_t kDefaultMaxKeys = 100000;
+  static constexpr std::int64_t kDefaultMaxRows = 1'000'000;
 
-  RateLimiter(int max_attempts, std::chrono::seconds window, std::size_t max_keys = kDefaultMaxKeys)
-      : max_attempts_(max_attempts), window_(window), max_keys_(max_keys < 1 ? 1 : max_keys) {}
+  RateLimiter(storage::Store& store, std::string name, int max_attempts, std::chrono::seconds window,
+              std::int64_t max_rows = kDefaultMaxRows)
+      : store_(&store),
+        name_(std::move(name)),
+        max_attempts_(max_attempts < 1 ? 1 : max_attempts),
+        window_(window),
+        max_rows_(max_rows < 1 ? 1 : max_rows) {}
 
   // How long until `key` may try again, or nullopt when it may now.
-  [[nodiscard]] std::optional<std::chrono::seconds> retry_after(const std::string& key, TimePoint now);
+  [[nodiscard]] std::optional<std::chrono::seconds> retry_after(std::string_view key, TimePoint now) const;
   // Counts one attempt of `key` at `now`.
-  void record(const std::string& key, TimePoint now);
+  void record(std::string_view key, TimePoint now) const;
   // Forgets `key` (after a successful login).
-  void reset(const std::string& key);
+  void reset(std::string_view key) const;
   // Forgets every key that starts with `prefix` (an account's counts from every client, after its
   // password was reset).
-  void reset_prefix(std::string_view prefix);
-  // Keys held now.
-  [[nodiscard]] std::size_t size();
+  void reset_prefix(std::string_view prefix) const;
 
  private:
-  struct Entry {
-    std::deque<TimePoint> times;
-    std::list<std::string>::iterator recency;  // into recency_ (front: attempted most recently)
-  };
-  void erase(std::unordered_map<std::string, Entry>::iterator it);
-  void make_room(TimePoint now);  // at most max_keys_ - 1 keys afterwards
+  [[nodiscard]] std::string stored_key(std::string_view key) const;
 
+  storage::Store* store_;
+  std::string name_;
   int max_attempts_;
   std::chrono::seconds window_;
-  std::size_t max_keys_;
-  std::mutex mutex_;
-  std::unordered_map<std::string, Entry> attempts_;
-  std::list<std::string> recency_;
+  std::int64_t max_rows_;
 };
 
 // "Too many attempts. Try again in 12 minutes." (rounded up, at least 1 minute).

@@ -1089,6 +1089,21 @@ class Store {
   // A reader's "for you" picks (see ForYouQuery): visible articles only, never one the reader muted (blog
   // or category), read, saved or voted for.
   virtual Result<ForYou> for_you(const ForYouQuery& query) = 0;
+
+  // --- rate limits (migration 0029): attempts counted in the database, so every web process of a site
+  // enforces one limit (accounts/rate_limiter.h names the keys).
+  // The times of `key`'s attempts after `since`, newest first, at most `limit`.
+  virtual Result<std::vector<TimePoint>> recent_attempts(std::string_view key, TimePoint since,
+                                                         int limit) = 0;
+  // Counts one attempt of `key` at `at` (leaving its window at `expires_at`), in one transaction that also
+  // keeps the table bounded: the key keeps only its newest `keep_per_key` attempts, up to 64 rows that
+  // have expired by `at` go, and past `max_rows` rows in all the oldest recorded go first.
+  virtual Result<void> record_attempt(std::string_view key, TimePoint at, TimePoint expires_at,
+                                      int keep_per_key, std::int64_t max_rows) = 0;
+  // Forgets `key`'s attempts (after a successful log-in).
+  virtual Result<void> clear_attempts(std::string_view key) = 0;
+  // Forgets the attempts of every key that starts with `prefix` (an account's, from every client).
+  virtual Result<void> clear_attempts_with_prefix(std::string_view prefix) = 0;
 };
 
 // Opens (creating if needed) the SQLite database at `path`, applies pending migrations, enables WAL.

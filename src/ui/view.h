@@ -24,9 +24,10 @@ struct SiteContext {
   storage::Store& store;
   SiteOptions options;
   AssetTable assets;
-  std::unique_ptr<accounts::Accounts> accounts;                         // readers
-  accounts::RateLimiter newsletter_limiter{10, std::chrono::hours(1)};  // subscriptions per client
-  accounts::RateLimiter import_limiter{10, std::chrono::hours(1)};      // reading-list imports per reader
+  std::unique_ptr<accounts::Accounts> accounts;                                              // readers
+  accounts::RateLimiter newsletter_limiter{store, "newsletter", 10, std::chrono::hours(1)};  // per client
+  accounts::RateLimiter import_limiter{store, "import", 10,
+                                       std::chrono::hours(1)};  // reading-list imports per reader
   // Password-reset lookups and mails, off the request's thread (set when the site sends account mail).
   // Last, so it finishes (and stops using the rest) before the members above go.
   std::unique_ptr<BackgroundWork> mail_work{};

@@ -36,6 +36,7 @@
 #include "storage/sqlite/lifecycle.h"
 #include "storage/sqlite/moderation.h"
 #include "storage/sqlite/personal_filters.h"
+#include "storage/sqlite/rate_limits.h"
 #include "storage/sqlite/reader_api.h"
 #include "storage/sqlite/saved_links.h"
 #include "storage/sqlite/search_rank.h"
@@ -2873,6 +2874,31 @@ class SqliteStore final : public Store {
     auto db = readers_.acquire();
     if (!db) return std::unexpected(db.error());
     return sqlite::for_you(**db, query);
+  }
+
+  // ---------------------------------------------------------------------------- rate limits
+  // The SQL lives in sqlite/rate_limits.cpp (migration 0029).
+
+  Result<std::vector<TimePoint>> recent_attempts(std::string_view key, TimePoint since, int limit) override {
+    auto db = readers_.acquire();
+    if (!db) return std::unexpected(db.error());
+    return sqlite::recent_attempts(**db, key, since, limit);
+  }
+
+  Result<void> record_attempt(std::string_view key, TimePoint at, TimePoint expires_at, int keep_per_key,
+                              std::int64_t max_rows) override {
+    std::lock_guard lock(writer_mutex_);
+    return sqlite::record_attempt(*writer_, key, at, expires_at, keep_per_key, max_rows);
+  }
+
+  Result<void> clear_attempts(std::string_view key) override {
+    std::lock_guard lock(writer_mutex_);
+    return sqlite::clear_attempts(*writer_, key);
+  }
+
+  Result<void> clear_attempts_with_prefix(std::string_view prefix) override {
+    std::lock_guard lock(writer_mutex_);
+    return sqlite::clear_attempts_with_prefix(*writer_, prefix);
   }
 
  private:
