@@ -16,6 +16,8 @@
 #include <thread>
 
 #include "app/blog_table.h"
+#include "app/crawl_loop.h"
+#include "app/metrics.h"
 #include "app/progress.h"
 #include "app/store_setup.h"
 #include "core/strings.h"
@@ -103,7 +105,7 @@ int cmd_blogs(const config::Config& config) {
   return 0;
 }
 
-int cmd_crawl(const config::Config& config, bool all) {
+int cmd_crawl(const config::Config& config, bool all, bool loop) {
   // SIGTERM and Ctrl-C stop the pass as serve's SIGTERM does (Crawler::stop): the blogs it did not finish
   // stay due, and none counts as having crashed the crawler (crash quarantine; a signal's default action
   // would end the process with their parsing marks still set). Blocked before any thread starts (the
@@ -117,6 +119,17 @@ int cmd_crawl(const config::Config& config, bool all) {
   auto store = open_store(config);
   if (!store) return 1;
   if (!ensure_blogs(config, *store)) return 1;
+  if (loop) {
+    Metrics metrics;
+    std::jthread crawler([&](std::stop_token stop) { crawl_loop(stop, config, *store, metrics); });
+    int signal = 0;
+    while (sigwait(&signals, &signal) == 0 && signal == SIGUSR1) {
+    }
+    spdlog::info("crawl: stopping (signal {})", signal);
+    crawler.request_stop();
+    crawler.join();
+    return 0;
+  }
   fetch::HttpClient client(client_options(config));
   const auto classifier = load_classifier(config);
   curate::JunkOptions junk;

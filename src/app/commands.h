@@ -43,7 +43,9 @@ int cmd_blog_edit(const config::Config& config, const BlogEditOptions& options);
 // `blogs pause ID` (`paused` true) / `blogs resume ID`: a paused blog is polled by no crawl; its articles
 // stay. Resuming makes it due at once.
 int cmd_blog_pause(const config::Config& config, std::int64_t blog_id, bool paused);
-int cmd_crawl(const config::Config& config, bool all);
+// One pass over the due blogs (`all`: every blog); with `loop`, a pass every minute until SIGTERM/SIGINT
+// (a crawl-only process beside `serve --no-crawl`).
+int cmd_crawl(const config::Config& config, bool all, bool loop);
 int cmd_inspect(const config::Config& config, const std::string& feed);
 int cmd_junk_list(const config::Config& config, int limit);
 int cmd_override(const config::Config& config, std::int64_t article_id, std::optional<bool> keep);

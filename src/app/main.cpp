@@ -68,8 +68,14 @@ int main(int argc, char** argv) {
   blog_resume->add_option("ID", pause_id, "The blog's id (see `longread blogs`)")->required();
 
   bool all = false;
-  auto* crawl = cli.add_subcommand("crawl", "Crawl every due blog once");
-  crawl->add_flag("--all", all, "Ignore schedules: crawl every blog");
+  bool loop = false;
+  auto* crawl =
+      cli.add_subcommand("crawl", "Crawl every due blog once (--loop: every minute, until stopped)");
+  auto* all_flag = crawl->add_flag("--all", all, "Ignore schedules: crawl every blog");
+  crawl
+      ->add_flag("--loop", loop,
+                 "Crawl due blogs every minute until SIGTERM, serving nothing (beside serve --no-crawl)")
+      ->excludes(all_flag);
 
   std::string feed;
   auto* inspect =
@@ -190,7 +196,7 @@ int main(int argc, char** argv) {
   if (*blog_pause) return app::cmd_blog_pause(config, pause_id, true);
   if (*blog_resume) return app::cmd_blog_pause(config, pause_id, false);
   if (*blogs) return app::cmd_blogs(config);
-  if (*crawl) return app::cmd_crawl(config, all);
+  if (*crawl) return app::cmd_crawl(config, all, loop);
   if (*inspect) return app::cmd_inspect(config, feed);
   if (*junk) {
     if (article_id > 0) return app::cmd_override(config, article_id, false);

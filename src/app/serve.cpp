@@ -10,6 +10,7 @@
 #include <thread>
 
 #include "app/commands.h"
+#include "app/crawl_loop.h"
 #include "app/metrics.h"
 #include "app/progress.h"
 #include "app/store_setup.h"
@@ -35,36 +36,6 @@ std::function<Result<void>(accounts::MailKind, std::string_view, std::string_vie
 void newsletter_loop(std::stop_token stop, const config::Config& config, storage::Store& store);
 
 namespace {
-
-// Runs a crawl pass over due blogs, then sleeps until the next check (every minute: blogs fall due at
-// their own times), until asked to stop. Each blog's result is one transaction, so stopping mid-pass
-// loses nothing already stored.
-void crawl_loop(std::stop_token stop, const config::Config& config, storage::Store& store, Metrics& metrics) {
-  fetch::HttpClient client(client_options(config));
-  const auto classifier = load_classifier(config);
-  curate::JunkOptions junk{.languages = config.curate.languages, .min_words = config.curate.min_words};
-  pipeline::Crawler crawler(store, client, crawl_options(config, false),
-                            {.classifier = classifier ? &*classifier : nullptr,
-                             .junk_options = &junk,
-                             .category_threshold = config.curate.category_threshold});
-  std::stop_callback on_stop(stop, [&crawler] { crawler.stop(); });
-  auto log_observer = make_crawl_observer(false);
-  MetricsCrawlObserver observer(metrics, log_observer.get());
-  std::mutex mutex;
-  std::condition_variable_any wake;
-  while (!stop.stop_requested()) {
-    auto summary = crawler.run(&observer);
-    if (!summary) {
-      spdlog::error("crawl: pass failed: {}", summary.error().message);
-    } else if (summary->total > 0) {
-      spdlog::info("crawl: {}", format_summary(*summary));
-    }
-    // The pass ends with the automatic retirement of dead / inactive blogs (off unless configured).
-    if (!stop.stop_requested()) retire_after_crawl(config, store);
-    std::unique_lock lock(mutex);
-    wake.wait_for(lock, stop, std::chrono::seconds{60}, [] { return false; });
-  }
-}
 
 // Every minute, takes the votes that have aged out of "this week" and "this month" out of Top's counts
 // (Store::age_period_votes), so Top by period is exact to the minute whether or not this process crawls.

@@ -100,6 +100,8 @@ pipeline::CrawlOptions crawl_options(const config::Config& config, bool all) {
   o.max_entries_per_feed = static_cast<std::size_t>(config.crawl.max_entries_per_feed);
   o.max_entry_bytes = config.crawl.max_entry_bytes;
   o.max_articles_per_blog = config.crawl.max_articles_per_blog;
+  o.lease = config.crawl.lease;
+  o.max_blogs_per_pass = config.crawl.max_blogs_per_pass;
   o.junk_retention = config.curate.junk_retention;
   o.ranking = {.depth_weight_days = config.ranking.depth_weight_days,
                .reference_words = config.ranking.reference_words,

@@ -41,6 +41,11 @@ struct CrawlConfig {
   int max_entries_per_feed = 500;
   std::size_t max_entry_bytes = 256 * 1024;
   long long max_articles_per_blog = 2000;
+  // Several crawler processes over one database (docs/operating.md, "Several crawlers"): how long a pass
+  // holds the blogs it claimed (crawl.lease_seconds, 10..86400), and how many it claims at most
+  // (crawl.max_blogs_per_pass, 0 = every due blog, ..10000000).
+  std::chrono::seconds lease{3600};
+  int max_blogs_per_pass = 0;
 };
 
 // The outbound request policy (docs/fetch.md, "Outbound request policy"): which non-public addresses

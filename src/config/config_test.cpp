@@ -111,6 +111,30 @@ TEST(Config, FeedBudgets) {
   }
 }
 
+TEST(Config, SeveralCrawlersKeys) {
+  auto defaults = load("", {});
+  ASSERT_TRUE(defaults) << defaults.error().message;
+  EXPECT_EQ(defaults->crawl.lease, std::chrono::seconds{3600});
+  EXPECT_EQ(defaults->crawl.max_blogs_per_pass, 0);  // every due blog
+
+  const auto path =
+      write_temp("longread_config_crawlers.toml", "[crawl]\nlease_seconds = 900\nmax_blogs_per_pass = 500\n");
+  auto c = load(path, {{"LONGREAD_CRAWL_LEASE_SECONDS", "3"}});
+  ASSERT_TRUE(c) << c.error().message;
+  EXPECT_EQ(c->crawl.lease, std::chrono::seconds{10});  // at least ten seconds
+  EXPECT_EQ(c->crawl.max_blogs_per_pass, 500);
+
+  for (const auto& [name, value, message] : std::vector<std::tuple<std::string, std::string, std::string>>{
+           {"LONGREAD_CRAWL_LEASE_SECONDS", "86401",
+            "config: crawl.lease_seconds must be at most 86400, got 86401"},
+           {"LONGREAD_CRAWL_MAX_BLOGS_PER_PASS", "-5",
+            "config: crawl.max_blogs_per_pass must not be negative"}}) {
+    auto bad = load("", {{name, value}});
+    ASSERT_FALSE(bad) << name;
+    EXPECT_EQ(bad.error().message, message + " (from " + name + ")");
+  }
+}
+
 TEST(Config, ModerationAndLifecycleKeysHaveDefaultsAndRanges) {
   auto defaults = load("", {});
   ASSERT_TRUE(defaults) << defaults.error().message;

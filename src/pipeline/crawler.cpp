@@ -141,7 +141,9 @@ Result<CrawlSummary> Crawler::run(CrawlObserver* observer) {
   const auto pass_start = Clock::now();
   const TimePoint now = now_seconds();
   const auto crashed = record_crashes(now);
-  auto blogs = options_.all ? store_.blogs() : store_.due_blogs(now);
+  auto blogs = options_.all ? store_.blogs()
+                            : store_.claim_due_blogs(parsing_owner(), now, now + options_.lease,
+                                                     options_.max_blogs_per_pass);
   if (!blogs) return std::unexpected(blogs.error());
   // A paused blog (`longread blogs pause`) or a quarantined one (it crashed the crawler) is polled by no
   // crawl, --all included; due_blogs leaves them out. One found to have crashed the last crawler backs off.
@@ -231,6 +233,9 @@ Result<CrawlSummary> Crawler::run(CrawlObserver* observer) {
   // Every blog of the pass is saved or was stopped: none of its marks stands for a parse still running.
   if (auto cleared = store_.clear_parsing_marks(parsing_owner()); !cleared)
     spdlog::warn("crawl: cannot clear parsing marks: {}", cleared.error().message);
+  // Recording a blog ended its claim; a blog stopped before it was recorded is due again at once.
+  if (auto released = store_.release_blog_claims(parsing_owner()); !released)
+    spdlog::warn("crawl: cannot release blog claims: {}", released.error().message);
   return summary.finish();
 }
 

@@ -41,6 +41,12 @@ struct CrawlOptions {
   RankingOptions ranking;  // the prior of each stored article (docs/ranking.md)
   // Compute and store each new article's similar articles as it is saved (docs/similar.md).
   bool similar_articles = true;
+  // A pass claims the due blogs it polls (Store::claim_due_blogs) for this long, so that several crawler
+  // processes over one database never poll one blog twice; a crashed crawler's blogs are due again after
+  // it. At most max_blogs_per_pass blogs are claimed per pass (0: every due blog), which leaves the rest to
+  // the other crawlers.
+  std::chrono::seconds lease{std::chrono::hours(1)};
+  int max_blogs_per_pass = 0;
 };
 
 // Crawler processes in a row that may die while parsing a blog's feed before it is quarantined.

@@ -730,8 +730,18 @@ class Store {
   virtual Result<std::int64_t> upsert_blog(const BlogSeed& seed) = 0;
   virtual Result<std::optional<model::Blog>> blog(std::int64_t id) = 0;
   virtual Result<std::vector<model::Blog>> blogs() = 0;  // with article_count
-  // Blogs due at `now`, paused ones left out.
+  // Blogs due at `now`, paused ones and those another crawler has claimed left out.
   virtual Result<std::vector<model::Blog>> due_blogs(TimePoint now) = 0;
+  // Claims for `owner` (one crawler process) the blogs due at `now`, at most `limit` of them in due order
+  // (0: every one), until `lease_until`, in one transaction, and returns them. Several crawler processes
+  // over one database each get blogs no other one holds: a claimed blog is not due for anyone until its
+  // poll is recorded (which ends the claim), its owner gives it back, or the claim lapses at
+  // `lease_until` (its crawler died) and another crawler takes it over.
+  virtual Result<std::vector<model::Blog>> claim_due_blogs(std::string_view owner, TimePoint now,
+                                                           TimePoint lease_until, int limit) = 0;
+  // Gives back every claim `owner` still holds (the end of its pass): a blog it did not record is due again
+  // at once.
+  virtual Result<void> release_blog_claims(std::string_view owner) = 0;
   virtual Result<std::int64_t> blog_count() = 0;
   // The blog whose feed URL is exactly `feed_url` (as stored: after any permanent redirect), if any.
   virtual Result<std::optional<model::Blog>> blog_by_feed_url(std::string_view feed_url) = 0;

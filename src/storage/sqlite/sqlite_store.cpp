@@ -137,10 +137,19 @@ constexpr const char* kSelectBlogs =
     "SELECT " LONGREAD_BLOG_COLUMNS " FROM blogs b ORDER BY LOWER(b.title), b.id";
 // "IS NOT NULL" first: never-crawled blogs lead, whatever the engine's NULL ordering. Paused blogs
 // (migration 0011) and quarantined ones (0015) are never due.
-constexpr const char* kSelectDueBlogs = "SELECT " LONGREAD_BLOG_COLUMNS
-                                        " FROM blogs b WHERE b.paused = 0 AND b.quarantined = 0 AND "
-                                        "(b.next_due_at IS NULL OR b.next_due_at <= :now)"
-                                        " ORDER BY b.next_due_at IS NOT NULL, b.next_due_at, b.id";
+// A blog another crawler has claimed (migration 0030) is not due until the claim lapses.
+#define LONGREAD_DUE_BLOGS                                                                                 \
+  " FROM blogs b WHERE b.paused = 0 AND b.quarantined = 0 AND (b.next_due_at IS NULL OR b.next_due_at <= " \
+  ":now) AND (b.claimed_until IS NULL OR b.claimed_until <= :now)"                                         \
+  " ORDER BY b.next_due_at IS NOT NULL, b.next_due_at, b.id"
+constexpr const char* kSelectDueBlogs = "SELECT " LONGREAD_BLOG_COLUMNS LONGREAD_DUE_BLOGS;
+// LIMIT -1: no limit.
+constexpr const char* kSelectDueBlogsToClaim =
+    "SELECT " LONGREAD_BLOG_COLUMNS LONGREAD_DUE_BLOGS " LIMIT :limit";
+constexpr const char* kClaimBlog =
+    "UPDATE blogs SET claimed_by = :owner, claimed_until = :lease_until WHERE id = :blog_id";
+constexpr const char* kReleaseBlogClaims =
+    "UPDATE blogs SET claimed_by = '', claimed_until = NULL WHERE claimed_by = :owner";
 // The per-blog subqueries read the (blog_id, display_at) index of migration 0012.
 constexpr const char* kSelectBlogHealth =
     "SELECT " LONGREAD_BLOG_COLUMNS
@@ -264,6 +273,8 @@ constexpr const char* kUpdateBlogCrawlState =
     // (a 200, the one case that sets validators) ends a crash streak; a 304 parses nothing, so proves
     // nothing.
     " parsing_by = '', parsing_since = NULL,"
+    // Recorded: whichever crawler claimed the blog for this poll is done with it (migration 0030).
+    " claimed_by = '', claimed_until = NULL,"
     " crashes = CASE WHEN :success = 1 AND :etag IS NOT NULL THEN 0 ELSE crashes END"
     " WHERE id = :blog_id";
 
@@ -1334,6 +1345,45 @@ class SqliteStore final : public Store {
 
   Result<std::vector<model::Blog>> due_blogs(TimePoint now) override {
     return read_blogs(kSelectDueBlogs, [&](Query& q) { q.bind(":now", to_unix(now)); });
+  }
+
+  Result<std::vector<model::Blog>> claim_due_blogs(std::string_view owner, TimePoint now,
+                                                   TimePoint lease_until, int limit) override {
+    constexpr std::string_view kFailed = "cannot claim due blogs";
+    std::lock_guard lock(writer_mutex_);
+    // BEGIN IMMEDIATE takes the database's write lock before the read, so two crawler processes claim one
+    // after the other and the second sees the first one's claims.
+    auto tx = Transaction::begin(*writer_);
+    if (!tx) return db_error(kFailed, tx.error());
+    std::vector<model::Blog> claimed;
+    {
+      auto q = writer_->query(kSelectDueBlogsToClaim);
+      if (!q) return db_error(kFailed, q.error());
+      q->bind(":now", to_unix(now)).bind(":limit", limit > 0 ? limit : -1);
+      for (;;) {
+        auto row = q->step();
+        if (!row) return db_error(kFailed, row.error());
+        if (!*row) break;
+        claimed.push_back(read_blog(*q));
+      }
+    }
+    for (const auto& blog : claimed) {
+      auto q = writer_->query(kClaimBlog);
+      if (!q) return db_error(kFailed, q.error());
+      q->bind(":owner", owner).bind(":lease_until", to_unix(lease_until)).bind(":blog_id", blog.id);
+      if (auto ok = q->run(); !ok) return db_error(kFailed, ok.error());
+    }
+    if (auto ok = tx->commit(); !ok) return db_error(kFailed, ok.error());
+    return claimed;
+  }
+
+  Result<void> release_blog_claims(std::string_view owner) override {
+    std::lock_guard lock(writer_mutex_);
+    auto q = writer_->query(kReleaseBlogClaims);
+    if (!q) return db_error("cannot release blog claims", q.error());
+    q->bind(":owner", owner);
+    if (auto ok = q->run(); !ok) return db_error("cannot release blog claims", ok.error());
+    return {};
   }
 
   Result<std::int64_t> blog_count() override { return read_count(kCountBlogs, "cannot count blogs"); }
