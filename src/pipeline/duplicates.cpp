@@ -4,19 +4,72 @@
 #include <spdlog/spdlog.h>
 
 #include <algorithm>
+#include <chrono>
+#include <thread>
 #include <unordered_map>
 #include <unordered_set>
 
+#include "core/time.h"
 #include "curate/curate.h"
+#include "pipeline/crawler.h"
 
 namespace longread::pipeline {
 
-DuplicateIndex::DuplicateIndex(storage::Store& store) : store_(store) {
-  if (auto loaded = store_.simhash_index()) {
+namespace {
+
+constexpr std::string_view kLockName = "near-duplicates";
+// A group's decision and save take well under this; a holder killed with the lock blocks others this long.
+constexpr auto kLockLease = std::chrono::minutes(2);
+constexpr auto kLockPoll = std::chrono::milliseconds(20);
+
+}  // namespace
+
+DuplicateIndex::DuplicateIndex(storage::Store& store, std::string owner)
+    : store_(store), owner_(owner.empty() ? parsing_owner() : std::move(owner)) {
+  if (auto loaded = store_.simhash_index(0)) {
     entries_ = std::move(*loaded);
+    for (const auto& entry : entries_) newest_id_ = std::max(newest_id_, entry.id);
   } else {
     enabled_ = false;
     spdlog::warn("crawl: near-duplicate detection off: {}", loaded.error().message);
+  }
+}
+
+bool DuplicateIndex::lock_database() {
+  // Waits at most one lease: by then a holder that died has lost the lock.
+  const auto give_up = std::chrono::steady_clock::now() + kLockLease + std::chrono::seconds(5);
+  for (;;) {
+    const TimePoint now = now_seconds();
+    auto taken = store_.try_lock(kLockName, owner_, now, now + kLockLease);
+    if (!taken) {
+      spdlog::warn("crawl: near-duplicate lock not taken, deciding alone: {}", taken.error().message);
+      return false;
+    }
+    if (*taken) return true;
+    if (std::chrono::steady_clock::now() >= give_up) {
+      spdlog::warn("crawl: near-duplicate lock still held by another process, deciding alone");
+      return false;
+    }
+    std::this_thread::sleep_for(kLockPoll);
+  }
+}
+
+void DuplicateIndex::unlock_database() {
+  if (auto released = store_.unlock(kLockName, owner_); !released) {
+    spdlog::warn("crawl: near-duplicate lock not given back (it lapses by itself): {}",
+                 released.error().message);
+  }
+}
+
+void DuplicateIndex::catch_up() {
+  auto added = store_.simhash_index(newest_id_);
+  if (!added) {
+    spdlog::warn("crawl: cannot read the articles other crawlers stored: {}", added.error().message);
+    return;
+  }
+  for (auto& entry : *added) {
+    newest_id_ = std::max(newest_id_, entry.id);
+    entries_.push_back(entry);
   }
 }
 
@@ -63,6 +116,7 @@ std::unordered_map<std::string, std::int64_t> DuplicateIndex::index_saved(const 
                         .blog_id = record.blog_id,
                         .simhash = article.simhash,
                         .date = article.display_date()});
+    newest_id_ = std::max(newest_id_, id->second);
   }
   for (const auto& [guid, copy_id] : later_copies) {
     if (const auto id = ids.find(guid); id != ids.end()) marks.emplace_back(copy_id, id->second);
@@ -112,6 +166,10 @@ std::vector<Result<storage::SaveStats>> DuplicateIndex::save_all(std::span<stora
     return results;
   }
   std::lock_guard lock(mutex_);
+  // Another crawler process may be deciding and saving at the same time: one at a time, each starting
+  // from everything the others stored.
+  const bool locked = lock_database();
+  catch_up();
 
   // A new original of an earlier record of this group, not yet stored.
   struct Pending {
@@ -180,6 +238,7 @@ std::vector<Result<storage::SaveStats>> DuplicateIndex::save_all(std::span<stora
       std::erase_if(entries_, [&copies](const storage::SimhashEntry& e) { return copies.contains(e.id); });
     }
   }
+  if (locked) unlock_database();
   if (originals != nullptr) collect_originals(records, results, ids, copies, *originals);
   return results;
 }

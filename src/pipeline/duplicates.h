@@ -25,14 +25,18 @@ struct SavedOriginal {
 class DuplicateIndex {
  public:
   // Loads the index; when the store cannot give one, detection is off (logged) and save_all() just saves.
-  explicit DuplicateIndex(storage::Store& store);
+  // `owner` names this process in the database's lock (empty: parsing_owner(), host, pid and start).
+  explicit DuplicateIndex(storage::Store& store, std::string owner = {});
 
   // Saves a group of crawl records in one transaction (Store::save_crawls), one result per record. Before
   // the save, articles that copy a stored original are marked duplicates of it. After it, the group's new
   // originals join the index, and two kinds of copies are marked in one more transaction
   // (Store::mark_duplicates): stored articles that turn out later than an article of the group, and copies
   // whose original is in the same group (it had no id before the commit). The whole sequence holds one
-  // lock, so two copies crawled at once never both become originals. Thread-safe. When `originals` is
+  // lock, so two copies crawled at once never both become originals; across processes over one database
+  // it also holds the database's "near-duplicates" lock (Store::try_lock) and first reads what the others
+  // stored since, so the earliest copy stays the original whichever process crawls it. Thread-safe. When
+  // `originals` is
   // given, it receives the group's new articles that are originals after all of it.
   [[nodiscard]] std::vector<Result<storage::SaveStats>> save_all(
       std::span<storage::CrawlRecord> records, std::vector<SavedOriginal>* originals = nullptr);
@@ -47,10 +51,19 @@ class DuplicateIndex {
       const storage::CrawlRecord& record, const LaterCopies& later_copies,
       std::vector<std::pair<std::int64_t, std::int64_t>>& marks);
 
+  // Takes the database's lock, waiting while another live process holds it; false when it could not be
+  // had (the save then goes on without it, logged).
+  bool lock_database();
+  void unlock_database();
+  // Adds the originals other processes stored since the index was last read.
+  void catch_up();
+
   storage::Store& store_;
+  std::string owner_;
   bool enabled_ = true;
   std::mutex mutex_;
   std::vector<storage::SimhashEntry> entries_;  // guarded by mutex_
+  std::int64_t newest_id_ = 0;                  // the highest article id in entries_ or saved by this index
 };
 
 }  // namespace longread::pipeline

@@ -830,7 +830,9 @@ class Store {
   virtual Result<std::int64_t> vacuum() = 0;
   // Near-duplicate detection: the SimHash of every stored article that is not itself a
   // duplicate, with what decides which copy is the original (earliest date, then lowest id).
-  virtual Result<std::vector<SimhashEntry>> simhash_index() = 0;
+  // Only the articles with an id above `after_id` (0: all): what other processes stored since a copy of
+  // the index was read.
+  virtual Result<std::vector<SimhashEntry>> simhash_index(std::int64_t after_id) = 0;
   // Marks each article_id a duplicate of its original_id: hidden as junk with reason "duplicate of article
   // N". All the marks in one transaction: all or none.
   virtual Result<void> mark_duplicates(std::span<const std::pair<std::int64_t, std::int64_t>> marks) = 0;
@@ -1099,6 +1101,14 @@ class Store {
   // A reader's "for you" picks (see ForYouQuery): visible articles only, never one the reader muted (blog
   // or category), read, saved or voted for.
   virtual Result<ForYou> for_you(const ForYouQuery& query) = 0;
+
+  // --- process locks (migration 0031): named locks every process over the database sees.
+  // Takes the lock `name` for `owner` until `until` when it is free, its holder's lease ran out by `now`,
+  // or `owner` already holds it (the lease is then extended); true when `owner` holds it afterwards.
+  virtual Result<bool> try_lock(std::string_view name, std::string_view owner, TimePoint now,
+                                TimePoint until) = 0;
+  // Gives the lock back when `owner` holds it.
+  virtual Result<void> unlock(std::string_view name, std::string_view owner) = 0;
 
   // --- rate limits (migration 0029): attempts counted in the database, so every web process of a site
   // enforces one limit (accounts/rate_limiter.h names the keys).

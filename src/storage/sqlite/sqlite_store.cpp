@@ -377,7 +377,14 @@ constexpr const char* kReleaseRecord = "RELEASE crawl_record";
 
 // Originals only: an article already marked a duplicate never becomes the original of another.
 constexpr const char* kSelectSimhashIndex =
-    "SELECT id, blog_id, simhash, display_at FROM articles WHERE duplicate_of IS NULL AND simhash <> 0";
+    "SELECT id, blog_id, simhash, display_at FROM articles WHERE duplicate_of IS NULL AND simhash <> 0"
+    " AND id > :after_id";
+// Taken when free, lapsed, or already the owner's (which extends it); changes() says whether it was.
+constexpr const char* kTryLock =
+    "INSERT INTO process_locks (name, owner, held_until) VALUES (:name, :owner, :until)"
+    " ON CONFLICT (name) DO UPDATE SET owner = excluded.owner, held_until = excluded.held_until"
+    " WHERE process_locks.held_until <= :now OR process_locks.owner = excluded.owner";
+constexpr const char* kUnlock = "DELETE FROM process_locks WHERE name = :name AND owner = :owner";
 
 constexpr const char* kMarkDuplicate =
     "UPDATE articles SET duplicate_of = :original, junk = 1, junk_reason = :reason,"
@@ -1864,11 +1871,12 @@ class SqliteStore final : public Store {
     return *row ? q->int64(0) : 0;
   }
 
-  Result<std::vector<SimhashEntry>> simhash_index() override {
+  Result<std::vector<SimhashEntry>> simhash_index(std::int64_t after_id) override {
     auto db = readers_.acquire();
     if (!db) return std::unexpected(db.error());
     auto q = (*db)->query(kSelectSimhashIndex);
     if (!q) return db_error("cannot read simhash index", q.error());
+    q->bind(":after_id", after_id);
     std::vector<SimhashEntry> out;
     for (;;) {
       auto row = q->step();
@@ -2924,6 +2932,27 @@ class SqliteStore final : public Store {
     auto db = readers_.acquire();
     if (!db) return std::unexpected(db.error());
     return sqlite::for_you(**db, query);
+  }
+
+  // ---------------------------------------------------------------------------- process locks
+
+  Result<bool> try_lock(std::string_view name, std::string_view owner, TimePoint now,
+                        TimePoint until) override {
+    std::lock_guard lock(writer_mutex_);
+    auto q = writer_->query(kTryLock);
+    if (!q) return db_error("cannot take a lock", q.error());
+    q->bind(":name", name).bind(":owner", owner).bind(":now", to_unix(now)).bind(":until", to_unix(until));
+    if (auto ok = q->run(); !ok) return db_error("cannot take a lock", ok.error());
+    return writer_->changes() > 0;
+  }
+
+  Result<void> unlock(std::string_view name, std::string_view owner) override {
+    std::lock_guard lock(writer_mutex_);
+    auto q = writer_->query(kUnlock);
+    if (!q) return db_error("cannot give a lock back", q.error());
+    q->bind(":name", name).bind(":owner", owner);
+    if (auto ok = q->run(); !ok) return db_error("cannot give a lock back", ok.error());
+    return {};
   }
 
   // ---------------------------------------------------------------------------- rate limits
