@@ -1080,6 +1080,24 @@ TEST_F(StoreTest, VisibleCountsMatchARecountAfterEveryKindOfChange) {
   check("after re-filing");
 }
 
+// Two records of one blog in one group (two passes' results saved together): the second updates an article
+// the first inserted. Both are saved, search finds the update's words, and the index stays whole.
+TEST_F(StoreTest, SaveCrawlsTakesTwoRecordsOfOneBlogInOneGroup) {
+  const auto a = add_blog("https://a.example/feed", "programming");
+  auto first = ok_record(a, day(1), {make_article("a1", "Lisp ledger", day(1))});
+  auto second = ok_record(a, day(2), {make_article("a1", "Lisp journal", day(1))});
+  const std::vector<CrawlRecord> group = {first, second};
+  auto results = store_->save_crawls(group);
+  ASSERT_TRUE(results) << results.error().message;
+  ASSERT_TRUE((*results)[0]) << (*results)[0].error().message;
+  ASSERT_TRUE((*results)[1]) << (*results)[1].error().message;
+  EXPECT_EQ((*results)[0]->inserted, 1);
+  EXPECT_EQ((*results)[1]->updated, 1);
+  EXPECT_EQ(store_->search("journal", 10, 0).value().size(), 1u);
+  EXPECT_EQ(store_->search("ledger", 10, 0).value().size(), 0u);
+  EXPECT_EQ(raw_exec(path_, "INSERT INTO articles_fts (articles_fts) VALUES ('integrity-check')"), "");
+}
+
 // Group commit (save_crawls): several blogs' records in one transaction, a savepoint each. A record that
 // cannot be saved (here: its blog does not exist) is rolled back alone; the rest is saved exactly as
 // save_crawl would have saved it, search entries, counters and blog state included.

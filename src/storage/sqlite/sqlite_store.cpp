@@ -1478,7 +1478,16 @@ class SqliteStore final : public Store {
     results.reserve(records.size());
     std::vector<DeferredWrites> saved;  // the search entries of the records kept, written last
     saved.reserve(records.size());
+    std::unordered_set<std::int64_t> blogs_in_group;
     for (const CrawlRecord& record : records) {
+      // A second record of one blog may update an article the first one inserted, and the update's index
+      // trigger deletes that article's entry: the entries held back so far must be in the index first (an
+      // FTS5 delete of an entry that is not there breaks the index).
+      if (!blogs_in_group.insert(record.blog_id).second) {
+        for (auto& earlier : saved) {
+          if (auto ok = earlier.write_search_entries(db); !ok) return std::unexpected(ok.error());
+        }
+      }
       if (auto ok = db.exec(kSavepointRecord); !ok) return db_error("cannot save crawl", ok.error());
       DeferredWrites deferred;
       auto stats = save_record(db, record, deferred);
