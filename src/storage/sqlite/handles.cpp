@@ -212,4 +212,20 @@ std::optional<TimePoint> optional_time(const Query& q, int column) {
   return from_unix(q.int64(column));
 }
 
+StatementBudget::StatementBudget(Connection& connection, std::chrono::steady_clock::duration budget)
+    : db_(connection.raw()), deadline_(std::chrono::steady_clock::now() + budget) {
+  sqlite3_progress_handler(db_, 1000, &StatementBudget::check, this);
+}
+
+StatementBudget::~StatementBudget() {
+  sqlite3_progress_handler(db_, 0, nullptr, nullptr);
+}
+
+int StatementBudget::check(void* self) {
+  auto* budget = static_cast<StatementBudget*>(self);
+  if (std::chrono::steady_clock::now() < budget->deadline_) return 0;
+  budget->exceeded_ = true;
+  return 1;  // non-zero: SQLite stops the statement with SQLITE_INTERRUPT
+}
+
 }  // namespace longread::storage::sqlite

@@ -2,6 +2,7 @@
 // prepared statements, and a transaction guard. Internal to the SQLite backend.
 #pragma once
 
+#include <chrono>
 #include <cstdint>
 #include <memory>
 #include <optional>
@@ -142,6 +143,27 @@ class Transaction {
  private:
   explicit Transaction(Connection& connection) : connection_(&connection) {}
   Connection* connection_;
+};
+
+// A time budget for what one connection runs while it is in scope: past `budget`, SQLite interrupts the
+// running statement (sqlite3_progress_handler, checked every 1,000 virtual-machine instructions), whose
+// step then fails. Guards a reader's connection against a query whose cost the visitor chooses (search).
+class StatementBudget {
+ public:
+  StatementBudget(Connection& connection, std::chrono::steady_clock::duration budget);
+  ~StatementBudget();
+  StatementBudget(const StatementBudget&) = delete;
+  StatementBudget& operator=(const StatementBudget&) = delete;
+
+  // True once a statement was interrupted for running past the budget.
+  [[nodiscard]] bool exceeded() const { return exceeded_; }
+
+ private:
+  static int check(void* self);
+
+  sqlite3* db_;
+  std::chrono::steady_clock::time_point deadline_;
+  bool exceeded_ = false;
 };
 
 // "store: <what>: <SQLite's message>" as a kStorage error: how every SQL file of the backend reports a

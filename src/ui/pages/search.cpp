@@ -28,6 +28,15 @@ Result<web::Response> search(View& view, const web::Request& request, const Para
   }
   const int size = view.options().page_size;
   auto hits = view.store().search(q, size + 1, (*page - 1) * size, view.reader_filter());
+  if (!hits && hits.error().kind == ErrorKind::kTimeout) {
+    // The store gave up on a query past its time budget: say so on the search page, with the form to try
+    // other words; 503 tells caches and crawlers it may work later.
+    out.path = "/search";
+    out.status = 503;
+    out.body = html("<h1 class=\"page-title\">Search</h1>\n{}<p class=\"empty\" data-search-timeout>{}</p>\n",
+                    form, text(hits.error().user_message));
+    return view.render(out);
+  }
   if (!hits) return std::unexpected(hits.error());
   const bool has_older = static_cast<int>(hits->size()) > size;
   if (has_older) hits->pop_back();
