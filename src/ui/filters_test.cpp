@@ -174,6 +174,35 @@ TEST_F(FiltersTest, ReadMarksDimOrHideAndAreTheFeedAppsReadState) {
   EXPECT_FALSE(store().reader_items(reader, {recent_.id}).value().at(0).read);
 }
 
+// The reading list's "Mark as read" and the site-wide read state (listings, feed apps) are one state: a
+// mark made on either side shows on the other, and so does its undoing.
+TEST_F(FiltersTest, TheReadingListAndTheListingsShareOneReadState) {
+  Visitor ada = signed_up("one-read-state@example.org");
+  const std::int64_t reader = id_of("one-read-state@example.org");
+  const std::string id = std::to_string(recent_.id);
+  const std::string saved_item = "data-item data-saved=\"" + id + "\"";
+  ASSERT_EQ(ada.post("/reading-list/" + id, {{"csrf", token_of(ada)}, {"action", "add"}}).status, 303);
+  EXPECT_THAT(ada.get("/reading-list").body, HasSubstr("class=\"item\" " + saved_item));
+
+  // Read from a listing: the reading list shows it read, and keeps the mark for its exports.
+  ASSERT_EQ(ada.post("/articles/" + id + "/read", {{"csrf", token_of(ada)}, {"action", "read"}}).status, 303);
+  EXPECT_THAT(ada.get("/reading-list").body, HasSubstr("class=\"item is-read\" " + saved_item));
+  auto listed = store().reading_list(reader, 10, 0).value();
+  ASSERT_EQ(listed.size(), 1u);
+  EXPECT_TRUE(listed[0].read_at.has_value());
+
+  // Unread from the reading list: unread in the listings and for feed apps too.
+  ASSERT_EQ(ada.post("/reading-list/" + id, {{"csrf", token_of(ada)}, {"action", "unread"}}).status, 303);
+  EXPECT_THAT(ada.get("/newest").body, HasSubstr("class=\"item\" data-item " + item_of(recent_.id)));
+  EXPECT_FALSE(store().reader_items(reader, {recent_.id}).value().at(0).read);
+  EXPECT_THAT(ada.get("/reading-list").body, HasSubstr("class=\"item\" " + saved_item));
+
+  // Read from the reading list: read in the listings.
+  ASSERT_EQ(ada.post("/reading-list/" + id, {{"csrf", token_of(ada)}, {"action", "read"}}).status, 303);
+  EXPECT_THAT(ada.get("/newest").body, HasSubstr("class=\"item is-read\" data-item " + item_of(recent_.id)));
+  EXPECT_TRUE(store().reader_items(reader, {recent_.id}).value().at(0).read);
+}
+
 TEST_F(FiltersTest, PreferencesAreSavedAndShown) {
   Visitor ada = signed_up("preferences@example.org");
   const std::int64_t reader = id_of("preferences@example.org");

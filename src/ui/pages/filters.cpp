@@ -85,6 +85,18 @@ Result<web::Response> mute_category(View& view, const web::Request& request, con
   return mute_answer(view, request, *form, *muted);
 }
 
+Result<int> set_read_everywhere(const View& view, std::int64_t reader_id,
+                                const std::vector<std::int64_t>& article_ids, bool read) {
+  auto marked = view.store().set_articles_read(reader_id, article_ids, read, view.now());
+  if (!marked) return std::unexpected(marked.error());
+  for (const std::int64_t id : article_ids) {
+    // kNotFound: not on the reading list, which is the usual case.
+    auto listed = view.store().set_read(reader_id, id, read, view.now());
+    if (!listed && listed.error().kind != ErrorKind::kNotFound) return std::unexpected(listed.error());
+  }
+  return *marked;
+}
+
 Result<web::Response> mark_read(View& view, const web::Request& request, const Params& params) {
   auto form = parse_form(request);
   if (!form) return std::unexpected(form.error());
@@ -95,7 +107,7 @@ Result<web::Response> mark_read(View& view, const web::Request& request, const P
   if (action != "read" && action != "unread" && !action.empty())
     return fail(ErrorKind::kInvalidInput, "ui: unknown read action", "Unknown action.");
   const bool read = action != "unread";
-  auto marked = view.store().set_articles_read(view.reader()->reader_id, {*id}, read, view.now());
+  auto marked = set_read_everywhere(view, view.reader()->reader_id, {*id}, read);
   if (!marked) return std::unexpected(marked.error());
   // Nothing marked: no such article, or a hidden one (the store marks visible articles only).
   if (*marked == 0) {

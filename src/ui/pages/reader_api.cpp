@@ -20,6 +20,7 @@
 
 #include "core/strings.h"
 #include "core/url.h"
+#include "pages/filters.h"
 #include "pages/forms.h"
 #include "pages/pages.h"
 #include "ui/atom.h"
@@ -417,7 +418,7 @@ Result<web::Response> api_edit_tag(View& view, const web::Request& request, cons
     const bool add = name == "a";
     if (tag == read || tag == kept_unread) {
       const bool mark_read = tag == read ? add : !add;
-      if (auto ok = view.store().set_articles_read(reader, *ids, mark_read, view.now()); !ok)
+      if (auto ok = set_read_everywhere(view, reader, *ids, mark_read); !ok)
         return std::unexpected(ok.error());
     } else if (tag == starred) {
       for (const std::int64_t id : *ids) {

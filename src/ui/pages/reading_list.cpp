@@ -32,6 +32,8 @@ Result<web::Response> reading_list(View& view, const web::Request& request, cons
   Html items;
   for (const auto& entry : *saved) {
     const model::Article& a = entry.view.article;
+    // Read here or anywhere else (a listing, a feed app, "mark all as read").
+    const bool read = entry.read_at.has_value() || view.read(a.id);
     const std::string title = trim(a.title).empty() ? "Untitled" : std::string(trim(a.title));
     const auto original = href(a.link);
     const Html link = original ? html("<a href=\"{}\" rel=\"noopener\">{}</a>", *original, text(title))
@@ -43,12 +45,12 @@ Result<web::Response> reading_list(View& view, const web::Request& request, cons
         "aria-hidden=\"true\">•</span>{}"
         "{}<span class=\"sep\" aria-hidden=\"true\">•</span>{}<span class=\"sep\" "
         "aria-hidden=\"true\">•</span>{}</div>\n</li>\n",
-        entry.read_at ? Html::literal(" is-read") : Html(), number(a.id), link, attr(article_path(a)),
+        read ? Html::literal(" is-read") : Html(), number(a.id), link, attr(article_path(a)),
         text(blog_display_name(entry.view.blog_title, entry.view.blog_site_url)),
         text(relative_age(entry.saved_at, view.now())), vote_control(view, a),
-        entry.read_at ? Html::literal("<span class=\"sep\" aria-hidden=\"true\">•</span>read") : Html(),
-        entry.read_at ? entry_button(view, a.id, "unread", "Mark as unread")
-                      : entry_button(view, a.id, "read", "Mark as read"),
+        read ? Html::literal("<span class=\"sep\" aria-hidden=\"true\">•</span>read") : Html(),
+        read ? entry_button(view, a.id, "unread", "Mark as unread")
+             : entry_button(view, a.id, "read", "Mark as read"),
         entry_button(view, a.id, "remove", "Remove"));
   }
   Page out;
@@ -92,7 +94,12 @@ Result<web::Response> reading_list_change(View& view, const web::Request& reques
   if (action == "add" || action == "remove") {
     done = view.store().set_saved(reader, *id, action == "add", view.now());
   } else if (action == "read" || action == "unread") {
+    // The reading list's mark and the site-wide read state are one for the reader.
     done = view.store().set_read(reader, *id, action == "read", view.now());
+    if (done) {
+      auto marked = view.store().set_articles_read(reader, {*id}, action == "read", view.now());
+      if (!marked) done = std::unexpected(marked.error());
+    }
   } else {
     return fail(ErrorKind::kInvalidInput, "ui: unknown reading-list action", "Unknown reading-list action.");
   }
