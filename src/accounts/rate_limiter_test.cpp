@@ -20,9 +20,9 @@ TimePoint t0() {
   return from_unix(1'700'000'000);
 }
 
-class RateLimiterTest : public longread::testing::StoreTest {
+class RateLimiterTest : public longread::testing::TwoProcessStoreTest {
  protected:
-  RateLimiterTest() : StoreTest("longread-rate-limiter") {}
+  RateLimiterTest() : TwoProcessStoreTest("longread-rate-limiter") {}
 
   // Attempts of `key` the store holds for the limit named `name`, however old.
   std::size_t rows(const std::string& name, const std::string& key) {
@@ -50,11 +50,9 @@ TEST_F(RateLimiterTest, SlidingWindow) {
 }
 
 TEST_F(RateLimiterTest, TwoProcessesShareOneCountAndARestartKeepsIt) {
-  // A second store on the same file is what a second web process has.
-  auto other_store = storage::open_sqlite_store((dir_ / "db.sqlite").string());
-  ASSERT_TRUE(other_store) << other_store.error().message;
+  // other_, a second store on the same file, is what a second web process has.
   const RateLimiter here(*store_, "login", 4, minutes(15));
-  const RateLimiter there(**other_store, "login", 4, minutes(15));
+  const RateLimiter there(*other_, "login", 4, minutes(15));
   here.record("client:192.0.2.1", t0());
   there.record("client:192.0.2.1", t0() + minutes(1));
   here.record("client:192.0.2.1", t0() + minutes(2));
@@ -63,7 +61,7 @@ TEST_F(RateLimiterTest, TwoProcessesShareOneCountAndARestartKeepsIt) {
   // Four attempts between the two: both refuse the fifth.
   EXPECT_TRUE(here.retry_after("client:192.0.2.1", t0() + minutes(4)));
   EXPECT_TRUE(there.retry_after("client:192.0.2.1", t0() + minutes(4)));
-  other_store->reset();
+  other_.reset();
 
   reopen();
   const RateLimiter restarted(*store_, "login", 4, minutes(15));

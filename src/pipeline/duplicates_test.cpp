@@ -18,19 +18,12 @@ namespace {
 
 constexpr std::uint64_t kPost = 0x9E3779B97F4A7C15ULL;
 
-class DuplicatesAcrossProcessesTest : public longread::testing::StoreTest {
+class DuplicatesAcrossProcessesTest : public longread::testing::TwoProcessStoreTest {
  protected:
-  DuplicatesAcrossProcessesTest() : StoreTest("longread-duplicates-processes") {}
+  DuplicatesAcrossProcessesTest() : TwoProcessStoreTest("longread-duplicates-processes") {}
   void SetUp() override {
-    StoreTest::SetUp();
-    auto other = storage::open_sqlite_store((dir_ / "db.sqlite").string());
-    ASSERT_TRUE(other) << other.error().message;
-    other_ = std::move(*other);
+    TwoProcessStoreTest::SetUp();
     for (const char* name : {"a", "b", "c"}) blogs_.push_back(add_blog(name, "programming"));
-  }
-  void TearDown() override {
-    other_.reset();
-    StoreTest::TearDown();
   }
 
   storage::CrawlRecord record(std::int64_t blog, const std::string& guid, std::uint64_t simhash,
@@ -65,7 +58,6 @@ class DuplicatesAcrossProcessesTest : public longread::testing::StoreTest {
   }
 
   const TimePoint now_ = now_seconds();
-  std::unique_ptr<storage::Store> other_;
   std::vector<std::int64_t> blogs_;
 };
 

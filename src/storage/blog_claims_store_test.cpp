@@ -17,20 +17,13 @@ namespace {
 
 using std::chrono::minutes;
 
-class BlogClaimsStoreTest : public longread::testing::StoreTest {
+class BlogClaimsStoreTest : public longread::testing::TwoProcessStoreTest {
  protected:
-  BlogClaimsStoreTest() : StoreTest("longread-blog-claims") {}
+  BlogClaimsStoreTest() : TwoProcessStoreTest("longread-blog-claims") {}
 
   void SetUp() override {
-    StoreTest::SetUp();
+    TwoProcessStoreTest::SetUp();
     for (int i = 0; i < 6; ++i) ids_.push_back(add_blog("blog" + std::to_string(i)));
-    auto other = open_sqlite_store((dir_ / "db.sqlite").string());
-    ASSERT_TRUE(other) << other.error().message;
-    other_ = std::move(*other);
-  }
-  void TearDown() override {
-    other_.reset();
-    StoreTest::TearDown();
   }
 
   static std::vector<std::int64_t> ids_of(const Result<std::vector<model::Blog>>& blogs) {
@@ -45,7 +38,6 @@ class BlogClaimsStoreTest : public longread::testing::StoreTest {
 
   const TimePoint now_ = from_unix(1'700'000'000);
   std::vector<std::int64_t> ids_;
-  std::unique_ptr<Store> other_;  // a second process on the same database
 };
 
 TEST_F(BlogClaimsStoreTest, EachDueBlogGoesToOneCrawler) {

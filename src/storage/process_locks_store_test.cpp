@@ -13,19 +13,9 @@ namespace {
 
 using std::chrono::minutes;
 
-class ProcessLocksStoreTest : public longread::testing::StoreTest {
+class ProcessLocksStoreTest : public longread::testing::TwoProcessStoreTest {
  protected:
-  ProcessLocksStoreTest() : StoreTest("longread-process-locks") {}
-  void SetUp() override {
-    StoreTest::SetUp();
-    auto other = open_sqlite_store((dir_ / "db.sqlite").string());
-    ASSERT_TRUE(other) << other.error().message;
-    other_ = std::move(*other);
-  }
-  void TearDown() override {
-    other_.reset();
-    StoreTest::TearDown();
-  }
+  ProcessLocksStoreTest() : TwoProcessStoreTest("longread-process-locks") {}
   bool take(Store& store, std::string_view owner, TimePoint now, TimePoint until) {
     auto taken = store.try_lock("near-duplicates", owner, now, until);
     EXPECT_TRUE(taken) << taken.error().message;
@@ -33,7 +23,6 @@ class ProcessLocksStoreTest : public longread::testing::StoreTest {
   }
 
   const TimePoint t0_ = from_unix(1'700'000'000);
-  std::unique_ptr<Store> other_;
 };
 
 TEST_F(ProcessLocksStoreTest, OneHolderAtATime) {

@@ -72,4 +72,24 @@ class StoreTest : public ::testing::Test {
   std::string prefix_;
 };
 
+// A StoreTest with a second store open on the same file: what another process over the database has
+// (another crawler, another web process). Both see each other's committed writes.
+class TwoProcessStoreTest : public StoreTest {
+ protected:
+  using StoreTest::StoreTest;
+
+  void SetUp() override {
+    StoreTest::SetUp();
+    auto other = storage::open_sqlite_store((dir_ / "db.sqlite").string());
+    ASSERT_TRUE(other) << other.error().message;
+    other_ = std::move(*other);
+  }
+  void TearDown() override {
+    other_.reset();
+    StoreTest::TearDown();
+  }
+
+  std::unique_ptr<storage::Store> other_;
+};
+
 }  // namespace longread::testing
