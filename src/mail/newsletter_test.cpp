@@ -381,5 +381,38 @@ TEST_F(NewsletterTest, KillDuringSendThenRestartSendsNoDuplicates) {
   EXPECT_THAT(output, HasSubstr("skipped"));
 }
 
+// Two sender processes at once over one database (two machines' schedulers firing together): each
+// delivery is claimed by one of them (Store::claim_delivery), so every subscriber gets the issue once.
+TEST_F(NewsletterTest, TwoSendersAtOnceSendEachIssueOnce) {
+  SmtpServer smtp(dir_ / "mail", {"--delay", "0.1"});
+  ASSERT_NE(smtp.port(), 0);
+  constexpr int kSubscribers = 8;
+  for (int i = 0; i < kSubscribers; ++i) subscribe("t" + std::to_string(i) + "@example.org");
+  store_.reset();  // the sender processes own the database now
+  accounts_.reset();
+  const std::string binary = std::string(LONGREAD_BINARY_DIR) + "/src/mail/longread-newsletter-send";
+  const std::vector<std::string> argv{binary,
+                                      "--db",
+                                      db_,
+                                      "--smtp",
+                                      smtp.url(),
+                                      "--base-url",
+                                      "https://longread.test",
+                                      "--from",
+                                      "longread <news@longread.test>"};
+  Child first(argv);
+  Child second(argv);
+  const std::string first_output = first.read_all();
+  const std::string second_output = second.read_all();
+  EXPECT_EQ(first.wait_exit(), 0) << first_output;
+  EXPECT_EQ(second.wait_exit(), 0) << second_output;
+  ASSERT_TRUE(smtp.wait_for(kSubscribers));
+
+  std::map<std::string, int> per_recipient;
+  for (const auto& [name, text] : smtp.messages()) ++per_recipient[name.substr(7)];
+  EXPECT_EQ(per_recipient.size(), static_cast<std::size_t>(kSubscribers));
+  for (const auto& [rcpt, count] : per_recipient) EXPECT_EQ(count, 1) << rcpt;
+}
+
 }  // namespace
 }  // namespace longread::mail
