@@ -14,6 +14,7 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 #include <thread>
+#include <unordered_map>
 
 #include "app/blog_table.h"
 #include "app/crawl_loop.h"
@@ -71,10 +72,19 @@ int cmd_export(const config::Config& config) {
   if (!blogs) {
     return report_failure(blogs.error());
   }
+  // Retirement (with its reason) is kept apart from the blog rows: the lifecycle says which are retired.
+  auto lifecycle = store->blog_lifecycle();
+  if (!lifecycle) return report_failure(lifecycle.error());
+  std::unordered_map<std::int64_t, std::string> retired;
+  for (const auto& l : *lifecycle) {
+    if (l.retired_at) retired.emplace(l.blog_id, l.retired_reason.empty() ? "retired" : l.retired_reason);
+  }
   std::vector<feed::OpmlBlog> out;
   out.reserve(blogs->size());
-  for (const auto& b : *blogs)
+  for (const auto& b : *blogs) {
     out.push_back({b.feed_url, b.site_url, b.title, b.category, b.short_form, b.paused, b.allowed_hosts});
+    if (const auto it = retired.find(b.id); it != retired.end()) out.back().retired = it->second;
+  }
   fmt::print("{}", feed::write_opml(out, "longread blogs"));
   return 0;
 }

@@ -122,6 +122,11 @@ Result<int> import_opml_text(storage::Store& store, std::string_view text) {
                                  .paused = b.paused,
                                  .allowed_hosts = canonical_hosts(b.allowed_hosts)});
     if (!id) return std::unexpected(id.error());
+    // A blog retired where the list came from stays retired, with its reason (false: it already was).
+    if (b.retired) {
+      if (auto retired = store.retire_blog(*id, *b.retired, now_seconds()); !retired)
+        return std::unexpected(retired.error());
+    }
   }
   return static_cast<int>(blogs->size());
 }

@@ -65,6 +65,8 @@ void collect(const xmlNode* parent, const std::string& category, int depth, std:
         blog.paused = true;
       else if (iequals(paused, "false"))
         blog.paused = false;
+      if (std::string reason = sanitize_utf8(attr_icase(c, "retired")); !reason.empty())
+        blog.retired = std::move(reason);
       if (has_attr_icase(c, "allowHosts")) {
         blog.allowed_hosts.emplace();
         const std::string hosts = sanitize_utf8(attr_icase(c, "allowHosts"));
@@ -141,6 +143,10 @@ std::string write_opml(const std::vector<OpmlBlog>& blogs, std::string_view titl
       if (!site_url.empty()) xmlSetProp(outline, x("htmlUrl"), x(site_url.c_str()));
       if (b.short_form) xmlSetNsProp(outline, ns, x("shortForm"), x("true"));
       if (b.paused.value_or(false)) xmlSetNsProp(outline, ns, x("paused"), x("true"));
+      if (b.retired && !b.retired->empty()) {
+        const std::string reason = sanitize_utf8(*b.retired);
+        xmlSetNsProp(outline, ns, x("retired"), x(reason.c_str()));
+      }
       if (b.allowed_hosts && !b.allowed_hosts->empty()) {
         std::string hosts;
         for (const auto& host : *b.allowed_hosts) hosts += (hosts.empty() ? "" : " ") + sanitize_utf8(host);

@@ -20,6 +20,9 @@ struct OpmlBlog {
   // `longread:allowHosts="a.example b.example"`: hosts the blog's full-text pages may also come from
   // (`blogs edit --allow-host`). Unset when the outline does not say, so an import keeps what is stored.
   std::optional<std::vector<std::string>> allowed_hosts{};
+  // `longread:retired="no post in 12 months"`: the operator retired the blog (docs/operating.md, "Blog
+  // lifecycle"), with the reason. Unset when the outline does not say, so an import keeps what is stored.
+  std::optional<std::string> retired{};
 };
 
 // Reads every outline with an xmlUrl, at any depth. Its category is the title/text of the top-level

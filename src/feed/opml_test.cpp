@@ -96,6 +96,28 @@ TEST(Opml, PausedRoundTripsAndAbsentStaysUnset) {
   EXPECT_EQ((*read)[1].paused, std::optional<bool>(true));
 }
 
+// A retired blog is written with longread:retired="<reason>" (escaped like any attribute) and read back;
+// an outline that does not say, or says nothing, leaves it unset.
+TEST(Opml, RetiredRoundTripsWithItsReasonAndAbsentStaysUnset) {
+  std::vector<OpmlBlog> blogs{{"https://a.example/feed", "", "A", "essays", false},
+                              {"https://b.example/feed", "", "B", "essays", false}};
+  blogs[0].retired = "no post in 12 months & \"moved\" <away>";
+  const std::string xml = write_opml(blogs, "t");
+  EXPECT_NE(xml.find("longread:retired=\"no post in 12 months &amp; &quot;moved&quot; &lt;away&gt;\""),
+            std::string::npos)
+      << xml;
+  auto back = parse_opml(xml);
+  ASSERT_TRUE(back) << back.error().message;
+  ASSERT_EQ(back->size(), 2u);
+  EXPECT_EQ((*back)[0].retired, std::optional<std::string>("no post in 12 months & \"moved\" <away>"));
+  EXPECT_EQ((*back)[1].retired, std::nullopt);
+
+  auto read = parse_opml(R"(<opml version="2.0" xmlns:longread="https://longread.invalid/ns/opml"><body>)"
+                         R"(<outline xmlUrl="https://c.example/feed" longread:retired="  "/></body></opml>)");
+  ASSERT_TRUE(read) << read.error().message;
+  EXPECT_EQ(read->at(0).retired, std::nullopt);
+}
+
 TEST(Opml, AllowedHostsRoundTripAndAbsentStaysUnset) {
   std::vector<OpmlBlog> blogs{{"https://a.example/feed", "", "A", "essays", false},
                               {"https://b.example/feed", "", "B", "essays", false}};

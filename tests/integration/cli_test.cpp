@@ -95,6 +95,51 @@ TEST_F(CliTest, ImportIsIdempotentAndExportRoundTrips) {
   EXPECT_NE(exported.output.find("text=\"history\""), std::string::npos);
 }
 
+// A retired blog leaves through `export` with its reason and comes back retired through `import`, in
+// another database: retirement is the operator's decision about the blog, not a crawl state.
+TEST_F(CliTest, ExportAndImportCarryARetiredBlogAndItsReason) {
+  std::ofstream(dir_ / "list.opml") << R"(<?xml version="1.0"?><opml version="2.0"><body>
+<outline text="history"><outline type="rss" text="Abbeys" xmlUrl="https://abbeys.example/feed"/>
+<outline type="rss" text="Quiet" xmlUrl="https://quiet.example/feed"/></outline></body></opml>)";
+  ASSERT_EQ(run(bin_ + " import " + (dir_ / "list.opml").string()).status, 0);
+  {
+    auto store = longread::storage::open_sqlite_store((dir_ / "t.db").string());
+    ASSERT_TRUE(store) << store.error().message;
+    auto quiet = (*store)->blog_by_feed_url("https://quiet.example/feed");
+    ASSERT_TRUE(quiet && *quiet);
+    ASSERT_TRUE((*store)->retire_blog((*quiet)->id, "no post in 12 months", longread::now_seconds()));
+  }
+  auto exported = run(bin_ + " export");
+  ASSERT_EQ(exported.status, 0) << exported.output;
+  EXPECT_NE(exported.output.find("longread:retired=\"no post in 12 months\""), std::string::npos)
+      << exported.output;
+  EXPECT_EQ(exported.output.find("retired=\"\""), std::string::npos);
+  std::ofstream(dir_ / "exported.opml") << exported.output;
+
+  const std::string other =
+      std::string(LONGREAD_BINARY_DIR "/src/app/longread --db ") + (dir_ / "u.db").string();
+  ASSERT_EQ(run(other + " import " + (dir_ / "exported.opml").string()).status, 0);
+  auto store = longread::storage::open_sqlite_store((dir_ / "u.db").string());
+  ASSERT_TRUE(store) << store.error().message;
+  auto lifecycle = (*store)->blog_lifecycle();
+  ASSERT_TRUE(lifecycle) << lifecycle.error().message;
+  auto quiet = (*store)->blog_by_feed_url("https://quiet.example/feed");
+  auto abbeys = (*store)->blog_by_feed_url("https://abbeys.example/feed");
+  ASSERT_TRUE(quiet && *quiet && abbeys && *abbeys);
+  EXPECT_TRUE((*quiet)->paused);
+  EXPECT_FALSE((*abbeys)->paused);
+  int retired = 0;
+  for (const auto& l : *lifecycle) {
+    if (!l.retired_at) continue;
+    ++retired;
+    EXPECT_EQ(l.blog_id, (*quiet)->id);
+    EXPECT_EQ(l.retired_reason, "no post in 12 months");
+  }
+  EXPECT_EQ(retired, 1);
+  // And the round trip is stable.
+  EXPECT_EQ(run(other + " export").output, exported.output);
+}
+
 TEST_F(CliTest, BlogsShowsCrawlStateAndErrors) {
   auto server = import_fine_and_gone();
   ASSERT_TRUE(server);
