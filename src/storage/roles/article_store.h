@@ -1,0 +1,96 @@
+// The articles role of the Store: crawl results, articles, listings and search, curation (verdicts,
+// near-duplicates, the junk review) and the compressed bodies (docs/storage.md, "Roles").
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "core/error.h"
+#include "core/time.h"
+#include "model/model.h"
+#include "storage/types.h"
+
+namespace longread::storage {
+
+// Articles: saved from crawls, read by pages, listings and search, judged again by curation.
+// Every method is safe to call from several threads; implementations serialise as needed.
+class ArticleStore {
+ public:
+  virtual ~ArticleStore() = default;
+
+  // --- crawl results: what a crawl stores, and what it needs to know of what is stored
+  virtual Result<std::vector<StoredArticleKey>> article_keys(std::int64_t blog_id) = 0;
+  virtual Result<SaveStats> save_crawl(const CrawlRecord& record) = 0;
+  // Several crawl results in one transaction (group commit), each inside its own savepoint: a record that
+  // cannot be saved is rolled back alone and reported in its slot, the others commit together. One commit
+  // and one search-index flush for the group instead of one per blog. The outer error means nothing of the
+  // group was saved (the transaction could not begin or commit).
+  virtual Result<std::vector<Result<SaveStats>>> save_crawls(std::span<const CrawlRecord> records) = 0;
+  // How many of a blog's articles, junk included, are dated (published, else first seen) at or after `since`:
+  // how often it posts lately, for crawl.scheduler = entry_frequency. Undated articles first seen in the
+  // blog's first crawl (its back catalogue) do not count. Runs once per blog per crawl, so it must be cheap
+  // (SQLite: one range of an index, docs/fetch.md).
+  virtual Result<std::int64_t> count_recent_articles(std::int64_t blog_id, TimePoint since) = 0;
+
+  // --- reading: one article, listings, search, categories
+  virtual Result<std::optional<ArticleView>> article(std::int64_t id) = 0;
+  // Listings (articles, search, recent_junk) leave the big fields summary_html, content_html and text
+  // empty to keep pages light; article(id) fills every field.
+  virtual Result<std::vector<ArticleView>> articles(const ArticleQuery& query) = 0;
+  virtual Result<std::int64_t> count_articles(const ArticleQuery& query) = 0;
+  // One page of a listing: `query.limit` articles after `query.after` (keyset) or `query.offset`, whether
+  // more follow, and the cursor of the next page. A cursor that is not one this listing made is kInvalidInput
+  // ("store: bad listing cursor"); it never costs more than a valid one.
+  virtual Result<ArticlePage> article_page(const ArticleQuery& query) = 0;
+  // A page of the hot order with the per-blog cap (HotPageQuery). Reads the hot indexes' (score, blog_id)
+  // entries down to the page, then the page's rows.
+  virtual Result<HotPage> hot_page(const HotPageQuery& query) = 0;
+  // Full-text search of visible articles (docs/storage.md, "Search"): the newest kSearchCandidates matches
+  // are ranked by BM25 relevance halved for every kSearchHalfLifeDays of age; limit/offset page within them.
+  // With `reader`, that reader's personal filters apply to the candidates before ranking (ReaderFilter).
+  virtual Result<std::vector<SearchHit>> search(std::string_view query, int limit, int offset,
+                                                const std::optional<ReaderFilter>& reader) = 0;
+  Result<std::vector<SearchHit>> search(std::string_view query, int limit, int offset) {
+    return search(query, limit, offset, std::nullopt);
+  }
+  virtual Result<std::vector<model::Category>> categories() = 0;  // with visible article counts
+  // Every stored article, junk included (for the operator's status output).
+  virtual Result<std::int64_t> article_count() = 0;
+
+  // --- curation: junk verdicts and the operator's overrides, near-duplicates, the junk review, bodies
+  // Sets (or clears with nullopt) the operator's keep/junk override of an article. Setting one is also
+  // the operator's decision on readers' flags: it lifts a hold (as decide_flags), and later flags never
+  // hold the article again.
+  virtual Result<void> set_keep_override(std::int64_t article_id, std::optional<bool> keep) = 0;
+  // Replaces the junk verdicts of stored articles in one transaction (`longread rejudge`, and `blogs edit
+  // --short-form`). Visibility, the search index and the category counts follow; an operator's keep/junk
+  // override still decides visibility; a duplicate keeps its "duplicate of" verdict (not touched). Returns
+  // how many articles changed.
+  virtual Result<std::int64_t> set_verdicts(std::span<const VerdictUpdate> updates) = 0;
+  // Replaces the text, excerpt, counts and SimHash of each article that differs, in one transaction (the
+  // search index follows); returns how many changed. Ids that are gone are skipped.
+  virtual Result<std::int64_t> set_texts(std::span<const TextUpdate> updates) = 0;
+  // Converts up to options.batch articles, after options.after_id, to the compressed body form (or to the
+  // newest dictionary), in one transaction: a kill loses at most the batch, and a rerun finds what is
+  // left. At the start of the walk, first trains a dictionary when there is none (or `retrain`).
+  virtual Result<CompactBatch> compact_bodies(const CompactOptions& options) = 0;
+  // Near-duplicate detection: the SimHash of every stored article that is not itself a
+  // duplicate, with what decides which copy is the original (earliest date, then lowest id).
+  // Only the articles with an id above `after_id` (0: all): what other processes stored since a copy of
+  // the index was read.
+  virtual Result<std::vector<SimhashEntry>> simhash_index(std::int64_t after_id) = 0;
+  // Marks each article_id a duplicate of its original_id: hidden as junk with reason "duplicate of article
+  // N". All the marks in one transaction: all or none.
+  virtual Result<void> mark_duplicates(std::span<const std::pair<std::int64_t, std::int64_t>> marks) = 0;
+  virtual Result<std::vector<ArticleView>> recent_junk(int limit) = 0;
+  // The junk review's near misses: visible articles the filter kept (no operator override) dated at or
+  // after `since`, shortest first. The rules are first-match and give no margin; "too short" is the rule
+  // most verdicts come from, so the shortest kept articles are the ones nearest to a junk verdict.
+  virtual Result<std::vector<ArticleView>> near_misses(TimePoint since, int limit) = 0;
+};
+
+}  // namespace longread::storage

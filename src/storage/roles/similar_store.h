@@ -1,0 +1,44 @@
+// The similar-articles role of the Store (migration 0027, docs/similar.md): the index, each article's
+// picks, and the "for you" picks read from them. The store keeps them; the pipeline computes them
+// (curate/similar.h, pipeline/similar.h).
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <vector>
+
+#include "core/error.h"
+#include "core/time.h"
+#include "storage/types.h"
+
+namespace longread::storage {
+
+// The similar-articles index and the picks read from it.
+// Every method is safe to call from several threads; implementations serialise as needed.
+class SimilarStore {
+ public:
+  virtual ~SimilarStore() = default;
+
+  // Counts one article's term buckets (each distinct bucket once) and the article as a document, in one
+  // transaction, and returns the frequencies after counting. `count` false: only reads them.
+  virtual Result<SimilarTermStats> count_similar_terms(std::span<const std::uint32_t> buckets,
+                                                       bool count) = 0;
+  // The postings of each term, heaviest first, at most `per_term` of each.
+  virtual Result<std::vector<SimilarPostingRow>> similar_postings(std::span<const std::uint64_t> terms,
+                                                                  int per_term) = 0;
+  // The articles among `ids` that still exist, with their blog, SimHash and visibility.
+  virtual Result<std::vector<SimilarCandidateRow>> similar_candidates(std::span<const std::int64_t> ids) = 0;
+  // Writes one article's postings, picks and offers (SimilarWrite) in one transaction.
+  virtual Result<void> save_similar(const SimilarWrite& write) = 0;
+  // The article's stored picks that are visible now and of another blog, best first, at most `limit`.
+  virtual Result<std::vector<SimilarArticle>> similar_articles(std::int64_t article_id, int limit) = 0;
+  // Empties the index and every list (`longread similar rebuild` starts from nothing).
+  virtual Result<void> clear_similar() = 0;
+  // Visible articles after `after_id` by id, at most `limit`, with their text (for the rebuild).
+  virtual Result<std::vector<ArticleView>> articles_for_similar(std::int64_t after_id, int limit) = 0;
+  // A reader's "for you" picks (see ForYouQuery): visible articles only, never one the reader muted (blog
+  // or category), read, saved or voted for.
+  virtual Result<ForYou> for_you(const ForYouQuery& query) = 0;
+};
+
+}  // namespace longread::storage
