@@ -39,9 +39,9 @@ std::string link_message(MailKind kind, const storage::ReaderAccount& account, s
 }
 
 // The account of `email`, or kNotFound with `missing` as the message to show.
-Result<storage::ReaderAccount> existing(storage::Store& store, std::string_view email,
+Result<storage::ReaderAccount> existing(storage::ReaderStore& readers, std::string_view email,
                                         std::string_view missing) {
-  auto account = store.reader_by_email(email);
+  auto account = readers.reader_by_email(email);
   if (!account) return std::unexpected(account.error());
   if (!*account)
     return fail(ErrorKind::kNotFound, "accounts: no reader " + std::string(email), std::string(missing));
@@ -72,29 +72,32 @@ std::string_view mail_slot_kind(MailKind kind) {
   return "account";
 }
 
-Result<std::unique_ptr<Accounts>> Accounts::open(storage::Store& store, AccountsOptions options) {
+Result<std::unique_ptr<Accounts>> Accounts::open(storage::ReaderStore& readers, storage::LimitStore& limits,
+                                                 storage::SecretStore& secrets, AccountsOptions options) {
   if (!crypto_ready()) return fail(ErrorKind::kInternal, "accounts: libsodium cannot initialise");
-  auto hex = store.secret(kMasterKeyName, new_master_key_hex());
+  auto hex = secrets.secret(kMasterKeyName, new_master_key_hex());
   if (!hex) return std::unexpected(hex.error());
   auto master = key_from_hex(*hex);
   if (!master) return std::unexpected(master.error());
-  return std::make_unique<Accounts>(store, std::move(options), *master);
+  return std::make_unique<Accounts>(readers, limits, std::move(options), *master);
 }
 
-Accounts::Accounts(storage::Store& store, AccountsOptions options, const Key& master)
-    : store_(store),
+Accounts::Accounts(storage::ReaderStore& readers, storage::LimitStore& limits, AccountsOptions options,
+                   const Key& master)
+    : readers_(readers),
+      limits_(limits),
       options_(std::move(options)),
       csrf_key_(derive_key(master, kCsrfPurpose)),
       link_key_(derive_key(master, kLinkPurpose)),
       dummy_hash_(hash_password(random_token(), options_.password_cost).value_or("")),
-      login_client_(store, "login_client", options_.login_failures_per_client, options_.login_window),
-      login_pair_(store, "login_pair", options_.login_failures_per_account_client, options_.login_window),
-      password_check_(store, "password_check", options_.login_failures_per_account_client,
+      login_client_(limits, "login_client", options_.login_failures_per_client, options_.login_window),
+      login_pair_(limits, "login_pair", options_.login_failures_per_account_client, options_.login_window),
+      password_check_(limits, "password_check", options_.login_failures_per_account_client,
                       options_.login_window),
-      signup_client_(store, "signup_client", options_.signups_per_client, options_.signup_window),
-      signup_pair_(store, "signup_pair", options_.signups_per_account_client, options_.signup_window),
-      reset_client_(store, "reset_client", options_.resets_per_client, options_.reset_window),
-      reset_pair_(store, "reset_pair", options_.resets_per_account_client, options_.reset_window) {}
+      signup_client_(limits, "signup_client", options_.signups_per_client, options_.signup_window),
+      signup_pair_(limits, "signup_pair", options_.signups_per_account_client, options_.signup_window),
+      reset_client_(limits, "reset_client", options_.resets_per_client, options_.reset_window),
+      reset_pair_(limits, "reset_pair", options_.resets_per_account_client, options_.reset_window) {}
 
 Result<SignUpResult> Accounts::sign_up(std::string_view email_input, std::string_view password,
                                        std::string_view client, TimePoint now) {
@@ -112,11 +115,11 @@ Result<SignUpResult> Accounts::sign_up(std::string_view email_input, std::string
   if (!hash) return std::unexpected(hash.error());
   const std::optional<TimePoint> confirmed_at =
       options_.confirm_by_mail ? std::nullopt : std::optional<TimePoint>(now);
-  auto id = store_.create_reader(*email, *hash, now, confirmed_at);
+  auto id = readers_.create_reader(*email, *hash, now, confirmed_at);
   if (!id && id.error().kind != ErrorKind::kConflict) return std::unexpected(id.error());
   if (options_.confirm_by_mail) {
     // Read back even after a fresh insert: every path costs the same queries (and the same Argon2 hash).
-    auto account = store_.reader_by_email(*email);
+    auto account = readers_.reader_by_email(*email);
     if (!account) return std::unexpected(account.error());
     if (!*account) return fail(ErrorKind::kInternal, "accounts: reader vanished during sign-up");
     const MailKind kind = (*account)->confirmed_at ? MailKind::kAlreadyRegistered : MailKind::kConfirmAccount;
@@ -124,11 +127,11 @@ Result<SignUpResult> Accounts::sign_up(std::string_view email_input, std::string
       // Pending, signed up for again: the latest password wins and only the newest link confirms, so a
       // stranger who signed up first with this address cannot end up holding the account. That holds
       // even when no new mail may go yet: the link mailed earlier stops working all the same.
-      if (auto set = store_.set_reader_password((*account)->id, *hash, std::nullopt); !set)
+      if (auto set = readers_.set_reader_password((*account)->id, *hash, std::nullopt); !set)
         return std::unexpected(set.error());
       (*account)->password_hash = *hash;
     }
-    auto slot = store_.claim_mail_slot(lower(*email), mail_slot_kind(kind), now, options_.mail_resend_gap);
+    auto slot = limits_.claim_mail_slot(lower(*email), mail_slot_kind(kind), now, options_.mail_resend_gap);
     if (!slot) return std::unexpected(slot.error());
     if (!*slot) return SignUpResult{};
     return SignUpResult{.mail = account_mail(kind, **account, now)};
@@ -140,7 +143,7 @@ Result<SignUpResult> Accounts::sign_up(std::string_view email_input, std::string
   }
   // The address has an account. Signing up again with its password logs in, like a new account would;
   // with another password the answer is the one a failed login gets, not "already registered".
-  auto existing = store_.reader_by_email(*email);
+  auto existing = readers_.reader_by_email(*email);
   if (!existing) return std::unexpected(existing.error());
   if (*existing && verify_password((*existing)->password_hash, password)) {
     auto session = start_session((*existing)->id, now);
@@ -173,7 +176,7 @@ Result<std::optional<storage::ReaderAccount>> Accounts::linked_account(MailKind 
                                                                        std::string_view signature,
                                                                        TimePoint now) {
   if (email.empty() || email.size() > kMaxEmailLength) return std::optional<storage::ReaderAccount>{};
-  auto account = store_.reader_by_email(email);
+  auto account = readers_.reader_by_email(email);
   if (!account) return std::unexpected(account.error());
   if (!*account || !account_link_valid(kind, **account, expires, signature, now))
     return std::optional<storage::ReaderAccount>{};
@@ -185,7 +188,7 @@ Result<NewSession> Accounts::confirm(std::string_view email, std::int64_t expire
   auto account = linked_account(MailKind::kConfirmAccount, email, expires, signature, now);
   if (!account) return std::unexpected(account.error());
   if (!*account) return fail(ErrorKind::kForbidden, "accounts: bad confirmation link", kBadLink);
-  if (auto ok = store_.confirm_reader((*account)->id, now); !ok) return std::unexpected(ok.error());
+  if (auto ok = readers_.confirm_reader((*account)->id, now); !ok) return std::unexpected(ok.error());
   return start_session((*account)->id, now);
 }
 
@@ -204,11 +207,11 @@ Result<std::string> Accounts::accept_password_reset(std::string_view email_input
 }
 
 Result<std::optional<AccountMail>> Accounts::password_reset_mail(std::string_view email, TimePoint now) {
-  auto account = store_.reader_by_email(email);
+  auto account = readers_.reader_by_email(email);
   if (!account) return std::unexpected(account.error());
   if (!*account) return std::optional<AccountMail>{};
-  auto slot = store_.claim_mail_slot(lower(email), mail_slot_kind(MailKind::kPasswordReset), now,
-                                     options_.mail_resend_gap);
+  auto slot = limits_.claim_mail_slot(lower(email), mail_slot_kind(MailKind::kPasswordReset), now,
+                                      options_.mail_resend_gap);
   if (!slot) return std::unexpected(slot.error());
   if (!*slot) return std::optional<AccountMail>{};
   return std::optional<AccountMail>{account_mail(MailKind::kPasswordReset, **account, now)};
@@ -237,9 +240,9 @@ Result<NewSession> Accounts::reset_password(std::string_view email, std::int64_t
   if (!*account) return fail(ErrorKind::kForbidden, "accounts: bad password reset link", kBadLink);
   auto hash = hash_password(new_password, options_.password_cost);
   if (!hash) return std::unexpected(hash.error());
-  if (auto set = store_.set_reader_password((*account)->id, *hash, now); !set)
+  if (auto set = readers_.set_reader_password((*account)->id, *hash, now); !set)
     return std::unexpected(set.error());
-  if (auto ended = store_.delete_reader_sessions((*account)->id); !ended)
+  if (auto ended = readers_.delete_reader_sessions((*account)->id); !ended)
     return std::unexpected(ended.error());
   login_pair_.reset_prefix(account_prefix((*account)->email));
   password_check_.reset(lower((*account)->email));
@@ -258,7 +261,7 @@ Result<NewSession> Accounts::log_in(std::string_view email_input, std::string_vi
   if (auto wait = login_client_.retry_after(by_client, now)) return limited("login per client", *wait);
   if (auto wait = login_pair_.retry_after(by_pair, now)) return limited("login per account", *wait);
 
-  auto account = store_.reader_by_email(*email);
+  auto account = readers_.reader_by_email(*email);
   if (!account) return std::unexpected(account.error());
   const bool ok = *account ? verify_password((*account)->password_hash, password)
                            : (static_cast<void>(verify_password(dummy_hash_, password)), false);
@@ -280,7 +283,7 @@ Result<storage::ReaderAccount> Accounts::check_current_password(std::string_view
                                                                 std::string_view password, TimePoint now) {
   const std::string account_key = lower(email);
   if (auto wait = password_check_.retry_after(account_key, now)) return limited("password check", *wait);
-  auto account = existing(store_, email, "This account no longer exists.");
+  auto account = existing(readers_, email, "This account no longer exists.");
   if (!account) return std::unexpected(account.error());
   if (password.size() > kMaxPasswordLength || !verify_password(account->password_hash, password)) {
     password_check_.record(account_key, now);
@@ -297,63 +300,64 @@ Result<NewSession> Accounts::change_password(std::string_view email, std::string
   if (!account) return std::unexpected(account.error());
   auto hash = hash_password(new_password, options_.password_cost);
   if (!hash) return std::unexpected(hash.error());
-  if (auto set = store_.set_reader_password(account->id, *hash, now); !set)
+  if (auto set = readers_.set_reader_password(account->id, *hash, now); !set)
     return std::unexpected(set.error());
   return end_other_sessions(account->id, now);
 }
 
 Result<NewSession> Accounts::end_other_sessions(std::int64_t reader_id, TimePoint now) {
-  if (auto ended = store_.delete_reader_sessions(reader_id); !ended) return std::unexpected(ended.error());
+  if (auto ended = readers_.delete_reader_sessions(reader_id); !ended) return std::unexpected(ended.error());
   return start_session(reader_id, now);
 }
 
 Result<void> Accounts::delete_account(std::string_view email, std::string_view password, TimePoint now) {
   auto account = check_current_password(email, password, now);
   if (!account) return std::unexpected(account.error());
-  return store_.delete_reader(account->id);
+  return readers_.delete_reader(account->id);
 }
 
 Result<void> Accounts::set_password_for(std::string_view email, std::string_view new_password,
                                         TimePoint now) {
   if (auto ok = check_password(new_password); !ok) return std::unexpected(ok.error());
-  auto account = existing(store_, email, "No account has that address.");
+  auto account = existing(readers_, email, "No account has that address.");
   if (!account) return std::unexpected(account.error());
   auto hash = hash_password(new_password, options_.password_cost);
   if (!hash) return std::unexpected(hash.error());
-  if (auto set = store_.set_reader_password(account->id, *hash, now); !set)
+  if (auto set = readers_.set_reader_password(account->id, *hash, now); !set)
     return std::unexpected(set.error());
-  if (auto ended = store_.delete_reader_sessions(account->id); !ended) return std::unexpected(ended.error());
+  if (auto ended = readers_.delete_reader_sessions(account->id); !ended)
+    return std::unexpected(ended.error());
   login_pair_.reset_prefix(account_prefix(account->email));
   password_check_.reset(lower(account->email));
   return {};
 }
 
 Result<void> Accounts::delete_account_of(std::string_view email) {
-  auto account = existing(store_, email, "No account has that address.");
+  auto account = existing(readers_, email, "No account has that address.");
   if (!account) return std::unexpected(account.error());
-  return store_.delete_reader(account->id);
+  return readers_.delete_reader(account->id);
 }
 
 Result<NewSession> Accounts::start_session(std::int64_t reader_id, TimePoint now) {
   NewSession session{
       .token = random_token(), .reader_id = reader_id, .expires_at = now + options_.session_lifetime};
-  auto ok = store_.create_session({.token_hash = token_hash(session.token),
-                                   .reader_id = reader_id,
-                                   .created_at = now,
-                                   .expires_at = session.expires_at});
+  auto ok = readers_.create_session({.token_hash = token_hash(session.token),
+                                     .reader_id = reader_id,
+                                     .created_at = now,
+                                     .expires_at = session.expires_at});
   if (!ok) return std::unexpected(ok.error());
   return session;
 }
 
 Result<void> Accounts::log_out(std::string_view token) {
   if (token.empty()) return {};
-  return store_.delete_session(token_hash(token));
+  return readers_.delete_session(token_hash(token));
 }
 
 Result<std::optional<storage::SessionReader>> Accounts::reader(std::string_view token, TimePoint now) {
   // Tokens are 43 base64url characters; anything else cannot be one, so the database is not asked.
   if (token.empty() || token.size() > 128) return std::optional<storage::SessionReader>{};
-  return store_.session_reader(token_hash(token), now);
+  return readers_.session_reader(token_hash(token), now);
 }
 
 std::string Accounts::csrf_token(std::string_view binding) const {
@@ -387,7 +391,7 @@ Result<NewAppPassword> Accounts::create_app_password(std::int64_t reader_id, std
   NewAppPassword created{.password = random_token(15)};
   auto hash = hash_password(created.password, options_.password_cost);
   if (!hash) return std::unexpected(hash.error());
-  auto id = store_.add_app_password(reader_id, label, *hash, now);
+  auto id = readers_.add_app_password(reader_id, label, *hash, now);
   if (!id) return std::unexpected(id.error());
   created.id = *id;
   return created;
@@ -405,11 +409,11 @@ Result<ApiLogin> Accounts::api_log_in(std::string_view email_input, std::string_
   if (auto wait = login_client_.retry_after(by_client, now)) return limited("API login per client", *wait);
   if (auto wait = login_pair_.retry_after(by_pair, now)) return limited("API login per account", *wait);
 
-  auto account = store_.reader_by_email(*email);
+  auto account = readers_.reader_by_email(*email);
   if (!account) return std::unexpected(account.error());
   std::optional<std::int64_t> matched;
   if (*account) {
-    auto passwords = store_.app_passwords((*account)->id);
+    auto passwords = readers_.app_passwords((*account)->id);
     if (!passwords) return std::unexpected(passwords.error());
     for (const auto& p : *passwords) {
       if (verify_password(p.password_hash, app_password)) {
@@ -432,18 +436,18 @@ Result<ApiLogin> Accounts::api_log_in(std::string_view email_input, std::string_
     return fail(ErrorKind::kForbidden, "accounts: API login to a pending account",
                 "Confirm your address first.");
   ApiLogin login{.token = random_token(), .reader_id = (*account)->id};
-  auto stored = store_.add_api_token({.token_hash = token_hash(login.token),
-                                      .app_password_id = *matched,
-                                      .reader_id = login.reader_id,
-                                      .created_at = now,
-                                      .expires_at = now + options_.api_token_lifetime});
+  auto stored = readers_.add_api_token({.token_hash = token_hash(login.token),
+                                        .app_password_id = *matched,
+                                        .reader_id = login.reader_id,
+                                        .created_at = now,
+                                        .expires_at = now + options_.api_token_lifetime});
   if (!stored) return std::unexpected(stored.error());
   return login;
 }
 
 Result<std::optional<std::int64_t>> Accounts::api_reader(std::string_view token, TimePoint now) {
   if (token.empty() || token.size() > 128) return std::optional<std::int64_t>{};
-  return store_.api_token_reader(token_hash(token), now);
+  return readers_.api_token_reader(token_hash(token), now);
 }
 
 std::string Accounts::api_edit_token(std::string_view token) const {

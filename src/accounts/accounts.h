@@ -16,7 +16,9 @@
 #include "accounts/crypto.h"
 #include "accounts/rate_limiter.h"
 #include "core/error.h"
-#include "storage/store.h"
+#include "storage/roles/limit_store.h"
+#include "storage/roles/reader_store.h"
+#include "storage/roles/secret_store.h"
 
 namespace longread::accounts {
 
@@ -96,8 +98,13 @@ struct SignUpResult {
 
 class Accounts {
  public:
-  // Reads (or creates, on first use) the site's master key from the store.
-  [[nodiscard]] static Result<std::unique_ptr<Accounts>> open(storage::Store& store, AccountsOptions options);
+  // Reads (or creates, on first use) the site's master key from `secrets`. Accounts, sessions and app
+  // passwords are kept in `readers`; the rate limits and the account mails' throttle in `limits` (a
+  // storage::Store is all three).
+  [[nodiscard]] static Result<std::unique_ptr<Accounts>> open(storage::ReaderStore& readers,
+                                                              storage::LimitStore& limits,
+                                                              storage::SecretStore& secrets,
+                                                              AccountsOptions options);
 
   // Errors carry messages fit to show: invalid email or password (kInvalidInput), rate limited
   // (kRateLimited, "try again in N minutes").
@@ -192,7 +199,8 @@ class Accounts {
   [[nodiscard]] bool link_valid(std::string_view purpose, std::string_view email, std::int64_t expires_unix,
                                 std::string_view signature, TimePoint now) const;
 
-  Accounts(storage::Store& store, AccountsOptions options, const Key& master);
+  Accounts(storage::ReaderStore& readers, storage::LimitStore& limits, AccountsOptions options,
+           const Key& master);
   [[nodiscard]] const AccountsOptions& options() const { return options_; }
 
  private:
@@ -210,7 +218,8 @@ class Accounts {
                                                                std::int64_t expires,
                                                                std::string_view signature, TimePoint now);
 
-  storage::Store& store_;
+  storage::ReaderStore& readers_;
+  storage::LimitStore& limits_;
   AccountsOptions options_;
   Key csrf_key_;
   Key link_key_;

@@ -8,6 +8,7 @@
 #include <filesystem>
 
 #include "accounts/validate.h"
+#include "storage/store.h"
 #include "testing/test_dir.h"
 
 namespace longread::accounts {
@@ -82,7 +83,7 @@ class AccountsTest : public ::testing::Test {
     options.password_cost = PasswordCost::minimum();
     options.login_failures_per_account_client = 3;
     options.session_lifetime = std::chrono::hours(1);
-    accounts_ = Accounts::open(*store_, options).value();
+    accounts_ = Accounts::open(*store_, *store_, *store_, options).value();
   }
   void TearDown() override {
     accounts_.reset();
@@ -226,7 +227,7 @@ TEST_F(AccountsTest, CsrfTokensAndSignedLinks) {
   EXPECT_FALSE(accounts_->csrf_valid("session-a", ""));
   EXPECT_FALSE(accounts_->csrf_valid("", token));
   // Another Accounts over the same database shares the key (serve and `newsletter send`).
-  auto again = Accounts::open(*store_, {.password_cost = PasswordCost::minimum()}).value();
+  auto again = Accounts::open(*store_, *store_, *store_, {.password_cost = PasswordCost::minimum()}).value();
   EXPECT_TRUE(again->csrf_valid("session-a", token));
 
   const auto expires = to_unix(t0()) + 3600;
@@ -307,7 +308,7 @@ class MailedAccountsTest : public AccountsTest {
     options.confirm_by_mail = true;
     options.session_lifetime = std::chrono::hours(1);
     options.resets_per_account_client = 3;
-    accounts_ = Accounts::open(*store_, options).value();
+    accounts_ = Accounts::open(*store_, *store_, *store_, options).value();
   }
   AccountMail sign_up(const std::string& email, const std::string& password, TimePoint at = t0()) {
     auto result = accounts_->sign_up(email, password, "10.0.0.1", at);

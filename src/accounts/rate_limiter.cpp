@@ -14,7 +14,7 @@ std::string RateLimiter::stored_key(std::string_view key) const {
 }
 
 std::optional<std::chrono::seconds> RateLimiter::retry_after(std::string_view key, TimePoint now) const {
-  const auto times = store_->recent_attempts(stored_key(key), now - window_, max_attempts_);
+  const auto times = limits_->recent_attempts(stored_key(key), now - window_, max_attempts_);
   if (!times) {
     spdlog::warn("accounts: {} limit not checked: {}", name_, times.error().message);
     return std::nullopt;
@@ -25,19 +25,19 @@ std::optional<std::chrono::seconds> RateLimiter::retry_after(std::string_view ke
 }
 
 void RateLimiter::record(std::string_view key, TimePoint now) const {
-  if (auto ok = store_->record_attempt(stored_key(key), now, now + window_, max_attempts_, max_rows_); !ok) {
+  if (auto ok = limits_->record_attempt(stored_key(key), now, now + window_, max_attempts_, max_rows_); !ok) {
     spdlog::warn("accounts: {} attempt not counted: {}", name_, ok.error().message);
   }
 }
 
 void RateLimiter::reset(std::string_view key) const {
-  if (auto ok = store_->clear_attempts(stored_key(key)); !ok) {
+  if (auto ok = limits_->clear_attempts(stored_key(key)); !ok) {
     spdlog::warn("accounts: {} count not reset: {}", name_, ok.error().message);
   }
 }
 
 void RateLimiter::reset_prefix(std::string_view prefix) const {
-  if (auto ok = store_->clear_attempts_with_prefix(stored_key(prefix)); !ok) {
+  if (auto ok = limits_->clear_attempts_with_prefix(stored_key(prefix)); !ok) {
     spdlog::warn("accounts: {} counts not reset: {}", name_, ok.error().message);
   }
 }

@@ -1,7 +1,7 @@
 // Attempt counting for login, sign-up, password reset, the newsletter and reading-list imports: at most
-// `max_attempts` per key in a sliding `window`. Counted in the database (Store::record_attempt), so every
-// web process of a site enforces one limit and a restart gives nobody a fresh allowance. Keys name who is
-// counted: "client:192.0.2.1" (a client as web::client_key counts it, an IPv6 one by its /64), or
+// `max_attempts` per key in a sliding `window`. Counted in the database (LimitStore::record_attempt), so
+// every web process of a site enforces one limit and a restart gives nobody a fresh allowance. Keys name who
+// is counted: "client:192.0.2.1" (a client as web::client_key counts it, an IPv6 one by its /64), or
 // "account:a@b.c|client:192.0.2.1" (one account from one client); the limiter puts its own name in front,
 // so two limits never share a count.
 //
@@ -22,7 +22,7 @@
 #include <utility>
 
 #include "core/time.h"
-#include "storage/store.h"
+#include "storage/roles/limit_store.h"
 
 namespace longread::accounts {
 
@@ -30,9 +30,9 @@ class RateLimiter {
  public:
   static constexpr std::int64_t kDefaultMaxRows = 1'000'000;
 
-  RateLimiter(storage::Store& store, std::string name, int max_attempts, std::chrono::seconds window,
+  RateLimiter(storage::LimitStore& limits, std::string name, int max_attempts, std::chrono::seconds window,
               std::int64_t max_rows = kDefaultMaxRows)
-      : store_(&store),
+      : limits_(&limits),
         name_(std::move(name)),
         max_attempts_(max_attempts < 1 ? 1 : max_attempts),
         window_(window),
@@ -51,7 +51,7 @@ class RateLimiter {
  private:
   [[nodiscard]] std::string stored_key(std::string_view key) const;
 
-  storage::Store* store_;
+  storage::LimitStore* limits_;
   std::string name_;
   int max_attempts_;
   std::chrono::seconds window_;

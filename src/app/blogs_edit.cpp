@@ -21,7 +21,7 @@ namespace longread::app {
 namespace {
 
 // The blog, or nullopt after printing "no blog with id N" (exit 1) or the store's error.
-std::optional<model::Blog> existing_blog(storage::Store& store, std::int64_t blog_id) {
+std::optional<model::Blog> existing_blog(storage::BlogStore& store, std::int64_t blog_id) {
   auto blog = store.blog(blog_id);
   if (!blog) {
     report_failure(blog.error());
@@ -32,7 +32,7 @@ std::optional<model::Blog> existing_blog(storage::Store& store, std::int64_t blo
 }
 
 // Another blog already stored under `feed_url` as given or normalized (the forms `blogs add` checks).
-Result<std::optional<model::Blog>> other_blog_with_feed(storage::Store& store, std::int64_t blog_id,
+Result<std::optional<model::Blog>> other_blog_with_feed(storage::BlogStore& store, std::int64_t blog_id,
                                                         const std::string& feed_url) {
   std::vector<std::string> keys{feed_url};
   if (auto normal = normalize_url(feed_url); normal && *normal != feed_url)
@@ -162,7 +162,7 @@ int cmd_blog_edit(const config::Config& config, const BlogEditOptions& options) 
   fmt::print("edited blog {}: {}\n", after->id, fmt::join(changes, "; "));
   if (before->short_form != after->short_form) {
     // The length rule now applies (or no longer does) to what is already stored, not only to new posts.
-    auto summary = pipeline::rejudge(*store, junk_options(config), after->id, false);
+    auto summary = pipeline::rejudge(*store, *store, junk_options(config), after->id, false);
     if (!summary) return report_failure(summary.error());
     print_rejudged(*summary, false, 20);
     auto refreshed = existing_blog(*store, after->id);  // its article count changed

@@ -12,7 +12,7 @@
 namespace longread::app {
 namespace {
 
-std::string category_list(storage::Store& store) {
+std::string category_list(storage::ArticleStore& store) {
   auto categories = store.categories();
   if (!categories || categories->empty()) return "none yet";
   std::vector<std::string> slugs;
@@ -29,7 +29,7 @@ bool is_category_slug(std::string_view s) {
   return !s.empty() && slugify(s, s.size() + 1) == s;
 }
 
-bool check_category_option(storage::Store& store, std::string_view command, std::string_view slug) {
+bool check_category_option(storage::ArticleStore& store, std::string_view command, std::string_view slug) {
   if (!is_category_slug(slug)) {
     fmt::print(stderr,
                "longread: {}: category \"{}\" is not a slug (lower-case letters, digits and dashes, like "

@@ -3,7 +3,7 @@
 
 #include <string_view>
 
-#include "storage/store.h"
+#include "storage/roles/article_store.h"
 
 namespace longread::app {
 
@@ -14,7 +14,7 @@ namespace longread::app {
 // existing categories and a suggestion) or the store cannot list categories. Categories are open (an OPML
 // import creates any it names), but a slug ends up in the site's URLs and a typo would quietly start a
 // category of one blog, so a new one gets a note naming those that exist.
-[[nodiscard]] bool check_category_option(storage::Store& store, std::string_view command,
+[[nodiscard]] bool check_category_option(storage::ArticleStore& store, std::string_view command,
                                          std::string_view slug);
 
 }  // namespace longread::app

@@ -143,7 +143,7 @@ void Metrics::http_response(std::string_view route, int status, double seconds) 
   histogram->Observe(seconds);
 }
 
-std::string Metrics::render(storage::Store& store, TimePoint now) {
+std::string Metrics::render(storage::DatabaseStore& store, TimePoint now) {
   std::vector<prometheus::MetricFamily> families = impl_->registry.Collect();
   const auto stats = store.site_stats(now);
   families.push_back(gauge("longread_store_up", "1 when the store answered this scrape", stats ? 1 : 0));

@@ -10,7 +10,7 @@
 
 #include "core/time.h"
 #include "pipeline/crawler.h"
-#include "storage/store.h"
+#include "storage/roles/database_store.h"
 
 namespace longread::app {
 
@@ -27,7 +27,7 @@ class Metrics {
   void http_response(std::string_view route, int status, double seconds);
   // The exposition text (format 0.0.4), with the store's totals read at `now`. A store that cannot answer
   // leaves its gauges out and sets longread_store_up to 0, so the scrape itself still succeeds.
-  [[nodiscard]] std::string render(storage::Store& store, TimePoint now);
+  [[nodiscard]] std::string render(storage::DatabaseStore& store, TimePoint now);
 
  private:
   struct Impl;

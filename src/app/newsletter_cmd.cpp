@@ -58,7 +58,7 @@ int cmd_newsletter_send(const config::Config& config, bool dry_run) {
   }
   auto store = open_store(config);
   if (!store) return 1;
-  auto accounts = accounts::Accounts::open(*store, {});
+  auto accounts = accounts::Accounts::open(*store, *store, *store, {});
   if (!accounts) {
     return report_failure(accounts.error());
   }
@@ -90,7 +90,7 @@ std::function<Result<void>(std::string_view, std::string_view)> confirmation_sen
   };
 }
 
-std::unique_ptr<mail::Outbox> account_outbox(const config::Config& config, storage::Store& store) {
+std::unique_ptr<mail::Outbox> account_outbox(const config::Config& config, storage::OutboxStore& store) {
   if (config.smtp.url.empty()) return {};
   return std::make_unique<mail::Outbox>(
       store, mail::SmtpSender(smtp_options(config)),
@@ -121,7 +121,7 @@ std::function<Result<void>(accounts::MailKind, std::string_view, std::string_vie
 
 void newsletter_loop(std::stop_token stop, const config::Config& config, storage::Store& store) {
   if (config.smtp.url.empty() || !config.newsletter.enabled) return;
-  auto accounts = accounts::Accounts::open(store, {});
+  auto accounts = accounts::Accounts::open(store, store, store, {});
   if (!accounts) {
     spdlog::error("newsletter: {}", accounts.error().message);
     return;

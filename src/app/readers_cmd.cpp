@@ -40,7 +40,7 @@ std::optional<std::string> read_secret(const char* prompt) {
 }
 
 std::unique_ptr<accounts::Accounts> open_accounts(storage::Store& store) {
-  auto accounts = accounts::Accounts::open(store, {});
+  auto accounts = accounts::Accounts::open(store, store, store, {});
   if (!accounts) {
     report_failure(accounts.error());
     return nullptr;

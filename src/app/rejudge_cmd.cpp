@@ -59,7 +59,7 @@ int cmd_rejudge(const config::Config& config, std::optional<std::int64_t> blog_i
       return 1;
     }
   }
-  auto summary = pipeline::rejudge(*store, junk_options(config), blog_id, dry_run, rebuild_texts);
+  auto summary = pipeline::rejudge(*store, *store, junk_options(config), blog_id, dry_run, rebuild_texts);
   if (!summary) return report_failure(summary.error());
   if (rebuild_texts) {
     fmt::print("{} {} article texts from their stored HTML\n", dry_run ? "would rebuild" : "rebuilt",

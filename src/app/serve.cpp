@@ -28,7 +28,7 @@ namespace longread::app {
 
 // The mail outbox (null without smtp.url), and the site's senders that queue into it: the newsletter's
 // double opt-in (not_after: `link_lifetime` after the request) and the account mails.
-std::unique_ptr<mail::Outbox> account_outbox(const config::Config& config, storage::Store& store);
+std::unique_ptr<mail::Outbox> account_outbox(const config::Config& config, storage::OutboxStore& store);
 std::function<Result<void>(std::string_view, std::string_view)> confirmation_sender(
     const config::Config& config, mail::Outbox* outbox, std::chrono::seconds link_lifetime);
 std::function<Result<void>(accounts::MailKind, std::string_view, std::string_view)> account_mail_sender(
@@ -38,8 +38,9 @@ void newsletter_loop(std::stop_token stop, const config::Config& config, storage
 namespace {
 
 // Every minute, takes the votes that have aged out of "this week" and "this month" out of Top's counts
-// (Store::age_period_votes), so Top by period is exact to the minute whether or not this process crawls.
-void vote_period_loop(std::stop_token stop, storage::Store& store) {
+// (ReaderMarkStore::age_period_votes), so Top by period is exact to the minute whether or not this process
+// crawls.
+void vote_period_loop(std::stop_token stop, storage::ReaderMarkStore& store) {
   std::mutex mutex;
   std::condition_variable_any wake;
   while (!stop.stop_requested()) {
@@ -53,7 +54,7 @@ void vote_period_loop(std::stop_token stop, storage::Store& store) {
 
 // /metrics alone on metrics.listen, for a scraper on a private address: no token, no site pages.
 Result<std::unique_ptr<web::Server>> metrics_server(const std::string& listen, Metrics& metrics,
-                                                    storage::Store& store) {
+                                                    storage::DatabaseStore& store) {
   web::ServerOptions options;
   options.listen = listen;
   options.threads = 1;
@@ -131,7 +132,8 @@ int cmd_serve(const config::Config& config) {
   // junk rules. Its first pass takes over whatever an earlier run left pending.
   const curate::JunkOptions suggestion_junk{.languages = config.curate.languages,
                                             .min_words = config.curate.min_words};
-  pipeline::SuggestionWorker suggestions(*store, client_options(config), {.junk_options = &suggestion_junk});
+  pipeline::SuggestionWorker suggestions(*store, *store, client_options(config),
+                                         {.junk_options = &suggestion_junk});
   suggestions.start();
   options.suggestions_per_day = config.site.suggestions_per_day;
   options.suggestion_added = [&suggestions] { suggestions.wake(); };

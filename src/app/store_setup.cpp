@@ -77,7 +77,7 @@ storage::LifecycleRules lifecycle_rules(const config::Config& config) {
 }
 
 void retire_after_crawl(const config::Config& config, storage::Store& store) {
-  auto retired = pipeline::retire_lifecycle_blogs(store, lifecycle_rules(config), now_seconds());
+  auto retired = pipeline::retire_lifecycle_blogs(store, store, lifecycle_rules(config), now_seconds());
   if (!retired) {
     spdlog::error("lifecycle: automatic retirement failed: {}", retired.error().message);
   } else if (!retired->empty()) {
@@ -110,7 +110,7 @@ pipeline::CrawlOptions crawl_options(const config::Config& config, bool all) {
   return o;
 }
 
-Result<int> import_opml_text(storage::Store& store, std::string_view text) {
+Result<int> import_opml_text(storage::BlogStore& store, std::string_view text) {
   auto blogs = feed::parse_opml(text);
   if (!blogs) return std::unexpected(blogs.error());
   for (const auto& b : *blogs) {

@@ -22,7 +22,7 @@ std::unique_ptr<storage::Store> open_store(const config::Config& config);
 // On first run (no blogs yet) imports the default blog list; false (after printing why) on failure.
 bool ensure_blogs(const config::Config& config, storage::Store& store);
 // Imports the blogs of an OPML document; returns how many the list held.
-Result<int> import_opml_text(storage::Store& store, std::string_view text);
+Result<int> import_opml_text(storage::BlogStore& store, std::string_view text);
 fetch::ClientOptions client_options(const config::Config& config);
 pipeline::CrawlOptions crawl_options(const config::Config& config, bool all);
 // lifecycle.* as the storage layer's rules (the admin area's lists, the automatic retirement).

@@ -57,14 +57,14 @@ std::string issue_key(TimePoint now) {
   return iso_week_key(now);
 }
 
-Result<std::vector<storage::ArticleView>> select_articles(storage::Store& store, TimePoint now, int count,
-                                                          std::optional<std::int64_t> reader_id) {
+Result<std::vector<storage::ArticleView>> select_articles(storage::ArticleStore& articles, TimePoint now,
+                                                          int count, std::optional<std::int64_t> reader_id) {
   storage::ArticleQuery query;
   query.order = storage::ArticleOrder::kTop;  // votes DESC, then newest first
   query.since = now - std::chrono::days(7);
   query.limit = count;
   if (reader_id) query.reader = storage::ReaderFilter{.reader_id = *reader_id, .newsletter_categories = true};
-  return store.articles(query);
+  return articles.articles(query);
 }
 
 std::string unsubscribe_url(const accounts::Accounts& accounts, std::string_view base_url,

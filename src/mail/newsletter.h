@@ -12,6 +12,7 @@
 #include "core/error.h"
 #include "mail/message.h"
 #include "mail/smtp.h"
+#include "storage/roles/article_store.h"
 #include "storage/store.h"
 
 namespace longread::mail {
@@ -31,7 +32,8 @@ std::string issue_key(TimePoint now);
 // `reader_id`, from the categories that reader chose for their newsletter (all when none) and without the
 // blogs and categories they muted.
 Result<std::vector<storage::ArticleView>> select_articles(
-    storage::Store& store, TimePoint now, int count, std::optional<std::int64_t> reader_id = std::nullopt);
+    storage::ArticleStore& articles, TimePoint now, int count,
+    std::optional<std::int64_t> reader_id = std::nullopt);
 // The one-click unsubscribe URL for `email` (signed, never expires): base_url +
 // "/newsletter/unsubscribe?email=...&sig=...", the path the site serves.
 std::string unsubscribe_url(const accounts::Accounts& accounts, std::string_view base_url,
@@ -63,6 +65,8 @@ struct SendSummary {
 // delivery is claimed in the store (committed) before its SMTP transaction, so a run killed mid-send and
 // started again never sends an address the same issue twice. With `dry_run`, the first recipient's message
 // (or a sample) is passed to `print` and nothing is sent or recorded. An issue without articles is not sent.
+// Takes the whole store: it reads subscribers, issues and deliveries (NewsletterStore), articles
+// (ArticleStore), their flags (ModerationStore) and subscribers' filters (ReaderStore).
 Result<SendSummary> send_newsletter(storage::Store& store, const accounts::Accounts& accounts,
                                     const SmtpSender& sender, const NewsletterOptions& options, TimePoint now,
                                     bool dry_run, const std::function<void(std::string_view)>& print = {});

@@ -49,8 +49,9 @@ class NewsletterTest : public ::testing::Test {
     db_ = (dir_ / "db.sqlite").string();
     store_ = storage::open_sqlite_store(db_).value();
     ids_ = ui::testing::seed_fixtures(*store_, now_seconds()).value();
-    accounts_ =
-        accounts::Accounts::open(*store_, {.password_cost = accounts::PasswordCost::minimum()}).value();
+    accounts_ = accounts::Accounts::open(*store_, *store_, *store_,
+                                         {.password_cost = accounts::PasswordCost::minimum()})
+                    .value();
     // Votes: the recent article most, then the lock-free one.
     for (int i = 0; i < 3; ++i) {
       const auto reader =

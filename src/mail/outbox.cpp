@@ -34,7 +34,7 @@ std::string log_recipient(std::string_view address) {
   return at == std::string_view::npos ? std::string("*") : "*" + std::string(address.substr(at));
 }
 
-Outbox::Outbox(storage::Store& store, SmtpSender sender, OutboxOptions options)
+Outbox::Outbox(storage::OutboxStore& store, SmtpSender sender, OutboxOptions options)
     : store_(store), sender_(std::move(sender)), options_(options) {}
 
 Result<std::int64_t> Outbox::enqueue(accounts::MailKind kind, const MailMessage& message,

@@ -20,7 +20,7 @@
 #include "core/time.h"
 #include "mail/message.h"
 #include "mail/smtp.h"
-#include "storage/store.h"
+#include "storage/roles/outbox_store.h"
 
 namespace longread::mail {
 
@@ -62,7 +62,7 @@ struct OutboxPass {
 // The queue and its sender. Thread-safe: the site's request threads enqueue while run() sends.
 class Outbox {
  public:
-  Outbox(storage::Store& store, SmtpSender sender, OutboxOptions options = {});
+  Outbox(storage::OutboxStore& store, SmtpSender sender, OutboxOptions options = {});
   Outbox(const Outbox&) = delete;
   Outbox& operator=(const Outbox&) = delete;
 
@@ -90,7 +90,7 @@ class Outbox {
   Result<void> handle(const storage::OutboxMail& mail, const SendOutcome& outcome, TimePoint now,
                       OutboxPass& pass);
 
-  storage::Store& store_;
+  storage::OutboxStore& store_;
   SmtpSender sender_;
   OutboxOptions options_;
   std::mutex mutex_;

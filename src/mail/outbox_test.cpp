@@ -16,6 +16,7 @@
 
 #include "mail/account_mail.h"
 #include "smtp/smtp_server.h"
+#include "storage/store.h"
 #include "testing/test_dir.h"
 
 namespace longread::mail {

@@ -171,7 +171,7 @@ Result<CrawlSummary> Crawler::run(CrawlObserver* observer) {
     refreshes.try_emplace(static_cast<std::uint64_t>(blog.id), std::move(blog), context);
   }
 
-  DuplicateIndex duplicates(store_);
+  DuplicateIndex duplicates(store_, store_);
   SimilarIndexer similar(store_);
   SaveQueue saves(duplicates, options_.similar_articles ? &similar : nullptr,
                   [&summary](BlogResult& result) { summary.add(result); });

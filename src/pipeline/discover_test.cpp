@@ -248,7 +248,7 @@ TEST_F(SuggestionWorkerTest, APassSavesFoundFollowedAndRefusedSuggestions) {
   const auto followed_id = suggest(url("/redirect-temp/other/feed.xml"));
   const auto private_id = suggest("http://127.0.0.2:" + std::to_string(server_->port()) + "/blog/");
 
-  SuggestionWorker worker(*store_, fixture_client_options(), CurationContext{});
+  SuggestionWorker worker(*store_, *store_, fixture_client_options(), CurationContext{});
   auto saved = worker.run_once();
   ASSERT_TRUE(saved) << saved.error().message;
   EXPECT_EQ(*saved, 3);
@@ -293,7 +293,7 @@ TEST_F(SuggestionWorkerTest, ASuggestionLeftPendingByAKilledProcessIsDiscoveredA
   EXPECT_EQ(store_->suggestion(id).value()->status, storage::SuggestionStatus::kPending);
 
   // The restarted worker's thread takes it over on its first pass, without being woken.
-  SuggestionWorker worker(*store_, fixture_client_options(), CurationContext{});
+  SuggestionWorker worker(*store_, *store_, fixture_client_options(), CurationContext{});
   worker.start();
   for (int i = 0; i < 200 && store_->suggestion(id).value()->status == storage::SuggestionStatus::kPending;
        ++i) {

@@ -24,9 +24,9 @@ constexpr auto kLockPoll = std::chrono::milliseconds(20);
 
 }  // namespace
 
-DuplicateIndex::DuplicateIndex(storage::Store& store, std::string owner)
-    : store_(store), owner_(owner.empty() ? parsing_owner() : std::move(owner)) {
-  if (auto loaded = store_.simhash_index(0)) {
+DuplicateIndex::DuplicateIndex(storage::ArticleStore& articles, storage::LockStore& locks, std::string owner)
+    : articles_(articles), locks_(locks), owner_(owner.empty() ? parsing_owner() : std::move(owner)) {
+  if (auto loaded = articles_.simhash_index(0)) {
     entries_ = std::move(*loaded);
     for (const auto& entry : entries_) newest_id_ = std::max(newest_id_, entry.id);
   } else {
@@ -40,7 +40,7 @@ bool DuplicateIndex::lock_database() {
   const auto give_up = std::chrono::steady_clock::now() + kLockLease + std::chrono::seconds(5);
   for (;;) {
     const TimePoint now = now_seconds();
-    auto taken = store_.try_lock(kLockName, owner_, now, now + kLockLease);
+    auto taken = locks_.try_lock(kLockName, owner_, now, now + kLockLease);
     if (!taken) {
       spdlog::warn("crawl: near-duplicate lock not taken, deciding alone: {}", taken.error().message);
       return false;
@@ -55,14 +55,14 @@ bool DuplicateIndex::lock_database() {
 }
 
 void DuplicateIndex::unlock_database() {
-  if (auto released = store_.unlock(kLockName, owner_); !released) {
+  if (auto released = locks_.unlock(kLockName, owner_); !released) {
     spdlog::warn("crawl: near-duplicate lock not given back (it lapses by itself): {}",
                  released.error().message);
   }
 }
 
 void DuplicateIndex::catch_up() {
-  auto added = store_.simhash_index(newest_id_);
+  auto added = articles_.simhash_index(newest_id_);
   if (!added) {
     spdlog::warn("crawl: cannot read the articles other crawlers stored: {}", added.error().message);
     return;
@@ -105,7 +105,7 @@ std::unordered_map<std::string, std::int64_t> DuplicateIndex::index_saved(const 
   // Most records of an hourly crawl carry no new or changed article (304, unchanged feed, failure):
   // nothing to index, and no need to read back every key of the blog.
   if (record.articles.empty() && later_copies.empty()) return ids;
-  if (auto keys = store_.article_keys(record.blog_id)) {
+  if (auto keys = articles_.article_keys(record.blog_id)) {
     for (const auto& key : *keys) ids.emplace(key.guid, key.id);
   }
   for (const auto& article : record.articles) {
@@ -148,7 +148,7 @@ void collect_originals(std::span<const storage::CrawlRecord> records,
 std::vector<Result<storage::SaveStats>> DuplicateIndex::save_all(std::span<storage::CrawlRecord> records,
                                                                  std::vector<SavedOriginal>* originals) {
   auto save_group = [&]() {
-    auto saved = store_.save_crawls(records);
+    auto saved = articles_.save_crawls(records);
     if (saved) return std::move(*saved);
     return std::vector<Result<storage::SaveStats>>(records.size(), std::unexpected(saved.error()));
   };
@@ -158,7 +158,7 @@ std::vector<Result<storage::SaveStats>> DuplicateIndex::save_all(std::span<stora
     std::vector<std::unordered_map<std::string, std::int64_t>> ids(records.size());
     for (std::size_t r = 0; r < records.size(); ++r) {
       if (!results[r] || results[r]->inserted == 0) continue;
-      if (auto keys = store_.article_keys(records[r].blog_id)) {
+      if (auto keys = articles_.article_keys(records[r].blog_id)) {
         for (const auto& key : *keys) ids[r].emplace(key.guid, key.id);
       }
     }
@@ -232,7 +232,7 @@ std::vector<Result<storage::SaveStats>> DuplicateIndex::save_all(std::span<stora
   std::unordered_set<std::int64_t> copies;  // a duplicate is never the original of another
   for (const auto& mark : marks) copies.insert(mark.first);
   if (!marks.empty()) {
-    if (auto marked = store_.mark_duplicates(marks); !marked) {
+    if (auto marked = articles_.mark_duplicates(marks); !marked) {
       spdlog::warn("crawl: cannot mark {} duplicates: {}", marks.size(), marked.error().message);
     } else {
       std::erase_if(entries_, [&copies](const storage::SimhashEntry& e) { return copies.contains(e.id); });

@@ -11,7 +11,8 @@
 #include <vector>
 
 #include "core/error.h"
-#include "storage/store.h"
+#include "storage/roles/article_store.h"
+#include "storage/roles/lock_store.h"
 
 namespace longread::pipeline {
 
@@ -25,19 +26,19 @@ struct SavedOriginal {
 class DuplicateIndex {
  public:
   // Loads the index; when the store cannot give one, detection is off (logged) and save_all() just saves.
-  // `owner` names this process in the database's lock (empty: parsing_owner(), host, pid and start).
-  explicit DuplicateIndex(storage::Store& store, std::string owner = {});
+  // `owner` names this process in the database's lock (empty: parsing_owner(), host, pid and start),
+  // taken in `locks`.
+  DuplicateIndex(storage::ArticleStore& articles, storage::LockStore& locks, std::string owner = {});
 
-  // Saves a group of crawl records in one transaction (Store::save_crawls), one result per record. Before
-  // the save, articles that copy a stored original are marked duplicates of it. After it, the group's new
-  // originals join the index, and two kinds of copies are marked in one more transaction
-  // (Store::mark_duplicates): stored articles that turn out later than an article of the group, and copies
-  // whose original is in the same group (it had no id before the commit). The whole sequence holds one
+  // Saves a group of crawl records in one transaction (ArticleStore::save_crawls), one result per record.
+  // Before the save, articles that copy a stored original are marked duplicates of it. After it, the group's
+  // new originals join the index, and two kinds of copies are marked in one more transaction
+  // (ArticleStore::mark_duplicates): stored articles that turn out later than an article of the group, and
+  // copies whose original is in the same group (it had no id before the commit). The whole sequence holds one
   // lock, so two copies crawled at once never both become originals; across processes over one database
-  // it also holds the database's "near-duplicates" lock (Store::try_lock) and first reads what the others
+  // it also holds the database's "near-duplicates" lock (LockStore::try_lock) and first reads what the others
   // stored since, so the earliest copy stays the original whichever process crawls it. Thread-safe. When
-  // `originals` is
-  // given, it receives the group's new articles that are originals after all of it.
+  // `originals` is given, it receives the group's new articles that are originals after all of it.
   [[nodiscard]] std::vector<Result<storage::SaveStats>> save_all(
       std::span<storage::CrawlRecord> records, std::vector<SavedOriginal>* originals = nullptr);
 
@@ -58,7 +59,8 @@ class DuplicateIndex {
   // Adds the originals other processes stored since the index was last read.
   void catch_up();
 
-  storage::Store& store_;
+  storage::ArticleStore& articles_;
+  storage::LockStore& locks_;
   std::string owner_;
   bool enabled_ = true;
   std::mutex mutex_;

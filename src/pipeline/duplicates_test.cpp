@@ -62,8 +62,8 @@ class DuplicatesAcrossProcessesTest : public longread::testing::TwoProcessStoreT
 };
 
 TEST_F(DuplicatesAcrossProcessesTest, ALaterCopySavedByAnotherProcessIsMarked) {
-  DuplicateIndex first(*store_, "crawler-1");
-  DuplicateIndex second(*other_, "crawler-2");  // read before the first saved anything
+  DuplicateIndex first(*store_, *store_, "crawler-1");
+  DuplicateIndex second(*other_, *other_, "crawler-2");  // read before the first saved anything
   save(first, record(blogs_[0], "original", kPost, 3));
   save(second, record(blogs_[1], "copy", kPost ^ 0b101, 1));
   auto stored = articles();
@@ -73,8 +73,8 @@ TEST_F(DuplicatesAcrossProcessesTest, ALaterCopySavedByAnotherProcessIsMarked) {
 }
 
 TEST_F(DuplicatesAcrossProcessesTest, AnEarlierCopySavedByAnotherProcessBecomesTheOriginal) {
-  DuplicateIndex first(*store_, "crawler-1");
-  DuplicateIndex second(*other_, "crawler-2");
+  DuplicateIndex first(*store_, *store_, "crawler-1");
+  DuplicateIndex second(*other_, *other_, "crawler-2");
   save(first, record(blogs_[0], "later", kPost, 1));
   save(second, record(blogs_[1], "earlier", kPost ^ 0b11, 5));
   auto stored = articles();
@@ -87,7 +87,7 @@ TEST_F(DuplicatesAcrossProcessesTest, AnEarlierCopySavedByAnotherProcessBecomesT
 }
 
 TEST_F(DuplicatesAcrossProcessesTest, TheDatabaseLockIsGivenBackAfterEachSave) {
-  DuplicateIndex first(*store_, "crawler-1");
+  DuplicateIndex first(*store_, *store_, "crawler-1");
   save(first, record(blogs_[0], "one", kPost, 1));
   const TimePoint now = now_seconds();
   auto taken = other_->try_lock("near-duplicates", "crawler-2", now, now + std::chrono::minutes(2));

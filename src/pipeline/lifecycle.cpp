@@ -31,14 +31,14 @@ std::string reason_for(const storage::BlogHealth& health, const storage::Lifecyc
 
 }  // namespace
 
-Result<std::vector<RetiredBlog>> retire_lifecycle_blogs(storage::Store& store,
+Result<std::vector<RetiredBlog>> retire_lifecycle_blogs(storage::BlogStore& blogs, storage::AuditStore& audit,
                                                         const storage::LifecycleRules& rules, TimePoint now) {
   std::vector<RetiredBlog> retired;
   if (!rules.auto_retire_dead && !rules.auto_retire_inactive) return retired;
   // recent_articles is not needed here; `since` only bounds that count.
-  auto health = store.blog_health(now);
+  auto health = blogs.blog_health(now);
   if (!health) return std::unexpected(health.error());
-  auto lifecycles = store.blog_lifecycle();
+  auto lifecycles = blogs.blog_lifecycle();
   if (!lifecycles) return std::unexpected(lifecycles.error());
   std::unordered_map<std::int64_t, storage::BlogLifecycle> by_id;
   for (auto& l : *lifecycles) by_id.emplace(l.blog_id, std::move(l));
@@ -53,10 +53,10 @@ Result<std::vector<RetiredBlog>> retire_lifecycle_blogs(storage::Store& store,
     if (!(verdict.dead && rules.auto_retire_dead) && !(verdict.inactive && rules.auto_retire_inactive))
       continue;
     const std::string reason = reason_for(h, verdict, rules);
-    auto done = store.retire_blog(h.blog.id, reason, now);
+    auto done = blogs.retire_blog(h.blog.id, reason, now);
     if (!done) return std::unexpected(done.error());
     if (!*done) continue;  // retired meanwhile (an operator, another process)
-    if (auto logged = store.add_audit_entry({.at = now,
+    if (auto logged = audit.add_audit_entry({.at = now,
                                              .actor = "system",
                                              .action = "blog.retire",
                                              .target = fmt::format("blog {} \"{}\"", h.blog.id, h.blog.title),

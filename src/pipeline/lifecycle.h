@@ -10,7 +10,8 @@
 #include "core/error.h"
 #include "core/time.h"
 #include "storage/lifecycle.h"
-#include "storage/store.h"
+#include "storage/roles/audit_store.h"
+#include "storage/roles/blog_store.h"
 
 namespace longread::pipeline {
 
@@ -22,8 +23,8 @@ struct RetiredBlog {
 
 // Retires every followed blog that is neither paused nor retired and is dead (with auto_retire_dead) or
 // inactive (with auto_retire_inactive) by `rules` at `now`, each with an audit entry whose actor is
-// "system". Nothing when both switches are off. Returns what it retired.
-Result<std::vector<RetiredBlog>> retire_lifecycle_blogs(storage::Store& store,
+// "system" in `audit`. Nothing when both switches are off. Returns what it retired.
+Result<std::vector<RetiredBlog>> retire_lifecycle_blogs(storage::BlogStore& blogs, storage::AuditStore& audit,
                                                         const storage::LifecycleRules& rules, TimePoint now);
 
 }  // namespace longread::pipeline

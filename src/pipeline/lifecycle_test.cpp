@@ -71,7 +71,7 @@ class AutoRetireTest : public longread::testing::StoreTest {
 };
 
 TEST_F(AutoRetireTest, OffByDefaultRetiresNothing) {
-  auto done = retire_lifecycle_blogs(*store_, storage::LifecycleRules{}, now_);
+  auto done = retire_lifecycle_blogs(*store_, *store_, storage::LifecycleRules{}, now_);
   ASSERT_TRUE(done) << done.error().message;
   EXPECT_TRUE(done->empty());
   EXPECT_FALSE(retired(dead_));
@@ -81,7 +81,7 @@ TEST_F(AutoRetireTest, OffByDefaultRetiresNothing) {
 
 TEST_F(AutoRetireTest, EachSwitchRetiresItsOwnKindWithASystemAuditEntry) {
   storage::LifecycleRules rules{.dead_failures = 10, .dead_days = days{14}, .auto_retire_dead = true};
-  auto done = retire_lifecycle_blogs(*store_, rules, now_);
+  auto done = retire_lifecycle_blogs(*store_, *store_, rules, now_);
   ASSERT_TRUE(done) << done.error().message;
   ASSERT_EQ(done->size(), 1u);
   EXPECT_EQ(done->at(0).blog_id, dead_);
@@ -100,9 +100,9 @@ TEST_F(AutoRetireTest, EachSwitchRetiresItsOwnKindWithASystemAuditEntry) {
       << audit[0].detail;
 
   // Run again: nothing more (the dead one is retired); then the inactive switch.
-  EXPECT_TRUE(retire_lifecycle_blogs(*store_, rules, now_)->empty());
+  EXPECT_TRUE(retire_lifecycle_blogs(*store_, *store_, rules, now_)->empty());
   rules.auto_retire_inactive = true;
-  done = retire_lifecycle_blogs(*store_, rules, now_);
+  done = retire_lifecycle_blogs(*store_, *store_, rules, now_);
   ASSERT_TRUE(done);
   ASSERT_EQ(done->size(), 1u);
   EXPECT_EQ(done->at(0).blog_id, inactive_);

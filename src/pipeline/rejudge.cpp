@@ -35,14 +35,16 @@ std::int64_t RejudgeSummary::shown() const {
                        [](const VerdictChange& c) { return !c.visible_before && c.visible_after; });
 }
 
-Result<RejudgeSummary> rejudge(storage::Store& store, const curate::JunkOptions& options,
-                               std::optional<std::int64_t> blog_id, bool dry_run, bool rebuild_texts) {
+Result<RejudgeSummary> rejudge(storage::BlogStore& blog_store, storage::ArticleStore& article_store,
+                               const curate::JunkOptions& options, std::optional<std::int64_t> blog_id,
+                               bool dry_run, bool rebuild_texts) {
   // The ids first, a page at a time (listings leave out the text), then each article whole.
   std::vector<std::int64_t> ids;
   std::unordered_map<std::int64_t, std::vector<std::int64_t>> ids_by_blog;  // newest first
   constexpr int kPage = 500;
   for (int offset = 0;; offset += kPage) {
-    auto page = store.articles({.blog_id = blog_id, .include_junk = true, .limit = kPage, .offset = offset});
+    auto page =
+        article_store.articles({.blog_id = blog_id, .include_junk = true, .limit = kPage, .offset = offset});
     if (!page) return std::unexpected(page.error());
     for (const auto& view : *page) {
       ids.push_back(view.article.id);
@@ -60,7 +62,7 @@ Result<RejudgeSummary> rejudge(storage::Store& store, const curate::JunkOptions&
       if (blog_ids.size() - end < kTemplateWindow / 2) end = blog_ids.size();
       std::vector<std::string> sample;
       for (std::size_t k = start; k < end; ++k) {
-        auto view = store.article(blog_ids[k]);
+        auto view = article_store.article(blog_ids[k]);
         if (!view) return std::unexpected(view.error());
         if (*view) sample.push_back(untemplated_text((*view)->article));
       }
@@ -75,7 +77,7 @@ Result<RejudgeSummary> rejudge(storage::Store& store, const curate::JunkOptions&
   std::vector<storage::TextUpdate> texts;
   std::unordered_map<std::int64_t, model::Blog> blogs;
   for (const std::int64_t id : ids) {
-    auto view = store.article(id);
+    auto view = article_store.article(id);
     if (!view) return std::unexpected(view.error());
     if (!*view) continue;  // removed meanwhile (a blog deleted by another process)
     model::Article& article = (*view)->article;
@@ -102,7 +104,7 @@ Result<RejudgeSummary> rejudge(storage::Store& store, const curate::JunkOptions&
       }
       // Saved as they come, a batch at a time, so a large database is not held in memory.
       if (!dry_run && texts.size() >= kTextBatch) {
-        auto saved = store.set_texts(texts);
+        auto saved = article_store.set_texts(texts);
         if (!saved) return std::unexpected(saved.error());
         texts.clear();
       }
@@ -111,7 +113,7 @@ Result<RejudgeSummary> rejudge(storage::Store& store, const curate::JunkOptions&
     if (article.duplicate_of || (article.junk && article.junk_reason.starts_with("duplicate of"))) continue;
     auto known = blogs.find(article.blog_id);
     if (known == blogs.end()) {
-      auto blog = store.blog(article.blog_id);
+      auto blog = blog_store.blog(article.blog_id);
       if (!blog) return std::unexpected(blog.error());
       if (!*blog) continue;
       known = blogs.emplace(article.blog_id, std::move(**blog)).first;
@@ -130,12 +132,12 @@ Result<RejudgeSummary> rejudge(storage::Store& store, const curate::JunkOptions&
     updates.push_back({.article_id = article.id, .junk = verdict.junk, .reason = new_reason});
   }
   if (!dry_run && !texts.empty()) {
-    auto saved = store.set_texts(texts);
+    auto saved = article_store.set_texts(texts);
     if (!saved) return std::unexpected(saved.error());
     texts.clear();
   }
   if (!dry_run && !updates.empty()) {
-    auto saved = store.set_verdicts(updates);
+    auto saved = article_store.set_verdicts(updates);
     if (!saved) return std::unexpected(saved.error());
   }
   return summary;

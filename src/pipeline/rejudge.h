@@ -11,7 +11,8 @@
 #include "core/error.h"
 
 namespace longread::storage {
-class Store;
+class ArticleStore;
+class BlogStore;
 }  // namespace longread::storage
 
 namespace longread::curate {
@@ -46,7 +47,10 @@ struct RejudgeSummary {
 // template, learned from runs of 30 of the blog's stored articles (rebuild_text), the
 // changed ones saved in batches of 200 (a transaction each) before the verdicts, and the verdict judged
 // on the new text; a duplicate gets its new text but keeps its mark.
-[[nodiscard]] Result<RejudgeSummary> rejudge(storage::Store& store, const curate::JunkOptions& options,
+// Reads the blogs from `blog_store`, reads and saves the articles in `article_store`.
+[[nodiscard]] Result<RejudgeSummary> rejudge(storage::BlogStore& blog_store,
+                                             storage::ArticleStore& article_store,
+                                             const curate::JunkOptions& options,
                                              std::optional<std::int64_t> blog_id, bool dry_run,
                                              bool rebuild_texts = false);
 

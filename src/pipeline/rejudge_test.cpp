@@ -97,7 +97,7 @@ TEST_F(RejudgeTest, ShortFormFlagShowsTheShortPostsAgainAndBack) {
 
   ASSERT_TRUE(store_->edit_blog(b, {.short_form = true}));
   // A dry run reports and changes nothing.
-  auto dry = rejudge(*store_, {}, b, true);
+  auto dry = rejudge(*store_, *store_, {}, b, true);
   ASSERT_TRUE(dry) << dry.error().message;
   EXPECT_EQ(dry->judged, 2);
   ASSERT_EQ(dry->changes.size(), 1u);
@@ -108,7 +108,7 @@ TEST_F(RejudgeTest, ShortFormFlagShowsTheShortPostsAgainAndBack) {
   EXPECT_TRUE(article(short_post).junk);
   EXPECT_EQ(visible_count(), 1);
 
-  auto done = rejudge(*store_, {}, b, false);
+  auto done = rejudge(*store_, *store_, {}, b, false);
   ASSERT_TRUE(done) << done.error().message;
   EXPECT_EQ(done->shown(), 1);
   EXPECT_FALSE(article(short_post).junk);
@@ -120,13 +120,13 @@ TEST_F(RejudgeTest, ShortFormFlagShowsTheShortPostsAgainAndBack) {
   EXPECT_EQ(categories[0].article_count, 2);  // and the visible counts
 
   // Again: nothing left to change.
-  auto again = rejudge(*store_, {}, b, false);
+  auto again = rejudge(*store_, *store_, {}, b, false);
   ASSERT_TRUE(again);
   EXPECT_TRUE(again->changes.empty());
 
   // Back to long-form: hidden again, with the reason a crawl would give.
   ASSERT_TRUE(store_->edit_blog(b, {.short_form = false}));
-  auto back = rejudge(*store_, {}, b, false);
+  auto back = rejudge(*store_, *store_, {}, b, false);
   ASSERT_TRUE(back);
   EXPECT_EQ(back->hidden(), 1);
   EXPECT_EQ(article(short_post).junk_reason, "too short: 40 words");
@@ -141,14 +141,14 @@ TEST_F(RejudgeTest, NewWordMinimumAppliesToEveryBlogOrOnlyTheOneAsked) {
   const auto bob_post = save(bob, "bob-post", 200);
   const curate::JunkOptions stricter{.min_words = 300};
 
-  auto one = rejudge(*store_, stricter, bob, false);
+  auto one = rejudge(*store_, *store_, stricter, bob, false);
   ASSERT_TRUE(one);
   EXPECT_EQ(one->judged, 1);
   EXPECT_EQ(one->hidden(), 1);
   EXPECT_EQ(article(bob_post).junk_reason, "too short: 200 words");
   EXPECT_FALSE(article(ann_post).junk);
 
-  auto all = rejudge(*store_, stricter, std::nullopt, false);
+  auto all = rejudge(*store_, *store_, stricter, std::nullopt, false);
   ASSERT_TRUE(all);
   EXPECT_EQ(all->judged, 2);
   ASSERT_EQ(all->changes.size(), 1u);
@@ -171,7 +171,7 @@ TEST_F(RejudgeTest, OverridesAndDuplicatesStand) {
   ASSERT_EQ(visible_count(), 2);  // kept, original
 
   ASSERT_TRUE(store_->edit_blog(b, {.short_form = true}));
-  auto r = rejudge(*store_, {}, b, false);
+  auto r = rejudge(*store_, *store_, {}, b, false);
   ASSERT_TRUE(r) << r.error().message;
   EXPECT_EQ(r->judged, 3);  // the copy is not judged
   ASSERT_EQ(r->changes.size(), 1u);
@@ -229,13 +229,13 @@ TEST_F(RejudgeTest, TextsAreRebuiltFromTheStoredHtml) {
   ASSERT_EQ(search_hits("stalewords"), 2u);  // essay and shrunk (the copy is hidden)
   ASSERT_EQ(search_hits("freshwords"), 0u);
 
-  auto dry = rejudge(*store_, {}, b, true, true);
+  auto dry = rejudge(*store_, *store_, {}, b, true, true);
   ASSERT_TRUE(dry) << dry.error().message;
   EXPECT_EQ(dry->texts_rebuilt, 3);          // essay, shrunk, copy; `same` already matches its HTML
   EXPECT_EQ(search_hits("stalewords"), 2u);  // a dry run stores nothing
   EXPECT_TRUE(article(essay).text.starts_with("stalewords"));
 
-  auto r = rejudge(*store_, {}, b, false, true);
+  auto r = rejudge(*store_, *store_, {}, b, false, true);
   ASSERT_TRUE(r) << r.error().message;
   EXPECT_EQ(r->texts_rebuilt, 3);
   EXPECT_EQ(article(essay).text, "freshwords " + prose(299));  // the footer is gone
@@ -252,7 +252,7 @@ TEST_F(RejudgeTest, TextsAreRebuiltFromTheStoredHtml) {
   EXPECT_EQ(search_hits("stalewords"), 0u);
   EXPECT_EQ(search_hits("freshwords"), 1u);  // the essay; shrunk left the site, the copy is hidden
 
-  auto again = rejudge(*store_, {}, b, false, true);
+  auto again = rejudge(*store_, *store_, {}, b, false, true);
   ASSERT_TRUE(again) << again.error().message;
   EXPECT_EQ(again->texts_rebuilt, 0);
   EXPECT_TRUE(again->changes.empty());
@@ -301,7 +301,7 @@ TEST_F(RejudgeTest, TextsLoseTheirBlogsTemplateLearnedFromItsStoredArticles) {
   const auto pair0 = stored(pair_blog, "pair0", "<p>one " + prose(200) + "</p><p>Written on a train.</p>");
   stored(pair_blog, "pair1", "<p>two " + prose(210) + "</p><p>Written on a train.</p>");
 
-  auto r = rejudge(*store_, {}, std::nullopt, false, true);
+  auto r = rejudge(*store_, *store_, {}, std::nullopt, false, true);
   ASSERT_TRUE(r) << r.error().message;
   EXPECT_EQ(r->texts_rebuilt, 6);  // ann's six; bo's two keep their line
   for (int n = 0; n < 5; ++n) {
@@ -316,7 +316,7 @@ TEST_F(RejudgeTest, TextsLoseTheirBlogsTemplateLearnedFromItsStoredArticles) {
   EXPECT_EQ(r->changes[0].article_id, padded);
   EXPECT_NE(article(pair0).text.find("Written on a train."), std::string::npos);
 
-  auto again = rejudge(*store_, {}, std::nullopt, false, true);
+  auto again = rejudge(*store_, *store_, {}, std::nullopt, false, true);
   ASSERT_TRUE(again) << again.error().message;
   EXPECT_EQ(again->texts_rebuilt, 0);
 }

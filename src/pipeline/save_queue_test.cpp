@@ -56,7 +56,7 @@ TEST_F(SaveQueueTest, SavesInTheOrderBlogsFinishAndReportsEachOnce) {
   const auto a = add_blog("a");
   const auto b = add_blog("b");
   const auto c = add_blog("c");
-  DuplicateIndex duplicates(*store_);
+  DuplicateIndex duplicates(*store_, *store_);
   {
     SaveQueue saves(duplicates, nullptr, [&](BlogResult& r) {
       std::lock_guard lock(mutex_);
@@ -85,7 +85,7 @@ TEST_F(SaveQueueTest, SavesInTheOrderBlogsFinishAndReportsEachOnce) {
 
 TEST_F(SaveQueueTest, AChangedArticleIsReportedAsUpdated) {
   const auto a = add_blog("a");
-  DuplicateIndex duplicates(*store_);
+  DuplicateIndex duplicates(*store_, *store_);
   SaveQueue saves(duplicates, nullptr, [&](BlogResult& r) {
     std::lock_guard lock(mutex_);
     reported_.push_back(r);
@@ -105,7 +105,7 @@ TEST_F(SaveQueueTest, ARecordTheStoreRefusesFailsThatBlogAloneAndSaysWhy) {
   const auto a = add_blog("a");
   const auto b = add_blog("b");
   const std::int64_t gone = b + 1000;  // no such blog
-  DuplicateIndex duplicates(*store_);
+  DuplicateIndex duplicates(*store_, *store_);
   {
     SaveQueue saves(duplicates, nullptr, [&](BlogResult& r) {
       std::lock_guard lock(mutex_);

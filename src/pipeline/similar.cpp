@@ -7,7 +7,7 @@
 
 namespace longread::pipeline {
 
-SimilarIndexer::SimilarIndexer(storage::Store& store, SimilarOptions options)
+SimilarIndexer::SimilarIndexer(storage::SimilarStore& store, SimilarOptions options)
     : store_(store), options_(options) {}
 
 Result<int> SimilarIndexer::add(const SimilarSource& article, bool count_terms) {

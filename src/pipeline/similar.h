@@ -10,7 +10,7 @@
 #include "core/error.h"
 
 namespace longread::storage {
-class Store;
+class SimilarStore;
 }
 
 namespace longread::pipeline {
@@ -38,7 +38,7 @@ struct SimilarRebuild {
 
 class SimilarIndexer {
  public:
-  explicit SimilarIndexer(storage::Store& store, SimilarOptions options = {});
+  explicit SimilarIndexer(storage::SimilarStore& store, SimilarOptions options = {});
 
   // Indexes one new article, bounded work whatever the site's size: counts its terms' document
   // frequencies (unless `count_terms` is false: the rebuild counted them first), makes its signature,
@@ -54,7 +54,7 @@ class SimilarIndexer {
       const std::function<void(int pass, std::int64_t done)>& progress = nullptr);
 
  private:
-  storage::Store& store_;
+  storage::SimilarStore& store_;
   SimilarOptions options_;
 };
 

@@ -11,7 +11,7 @@
 
 namespace longread::pipeline {
 
-Result<std::optional<model::Blog>> followed_blog(storage::Store& store,
+Result<std::optional<model::Blog>> followed_blog(storage::BlogStore& blogs,
                                                  const std::vector<std::string>& feed_urls) {
   std::vector<std::string> keys;
   for (const auto& url : feed_urls) {
@@ -20,14 +20,14 @@ Result<std::optional<model::Blog>> followed_blog(storage::Store& store,
     if (auto normal = normalize_url(url)) keys.push_back(std::move(*normal));
   }
   for (const auto& key : keys) {
-    auto blog = store.blog_by_feed_url(key);
+    auto blog = blogs.blog_by_feed_url(key);
     if (!blog || *blog) return blog;
   }
   return std::optional<model::Blog>{};
 }
 
 std::optional<storage::SuggestionFinding> discover_suggestion(fetch::HttpClient& client,
-                                                              storage::Store& store,
+                                                              storage::BlogStore& blogs,
                                                               const storage::Suggestion& suggestion,
                                                               const CurationContext& curation,
                                                               std::size_t recent_posts) {
@@ -59,7 +59,7 @@ std::optional<storage::SuggestionFinding> discover_suggestion(fetch::HttpClient&
   // Atom): every posts feed found is checked, as `blogs add` does.
   for (const auto& c : found->feeds) {
     if (c.comments && &c != &chosen) continue;
-    auto blog = followed_blog(store, {c.url, c.final_url, c.feed_url});
+    auto blog = followed_blog(blogs, {c.url, c.final_url, c.feed_url});
     if (!blog) {
       finding.status = storage::SuggestionStatus::kFailed;
       finding.error = blog.error().display();
@@ -75,9 +75,14 @@ std::optional<storage::SuggestionFinding> discover_suggestion(fetch::HttpClient&
   return finding;
 }
 
-SuggestionWorker::SuggestionWorker(storage::Store& store, fetch::ClientOptions client,
-                                   CurationContext curation, SuggestionWorkerOptions options)
-    : store_(store), client_(std::move(client)), curation_(curation), options_(options) {}
+SuggestionWorker::SuggestionWorker(storage::BlogStore& blogs, storage::SuggestionStore& suggestions,
+                                   fetch::ClientOptions client, CurationContext curation,
+                                   SuggestionWorkerOptions options)
+    : blogs_(blogs),
+      suggestions_(suggestions),
+      client_(std::move(client)),
+      curation_(curation),
+      options_(options) {}
 
 SuggestionWorker::~SuggestionWorker() {
   stop();
@@ -112,23 +117,24 @@ Result<int> SuggestionWorker::run_once() {
   int saved = 0;
   for (;;) {
     const TimePoint now = now_seconds();
-    auto claimed = store_.claim_suggestions(now, now + options_.lease, options_.batch, options_.max_attempts);
+    auto claimed =
+        suggestions_.claim_suggestions(now, now + options_.lease, options_.batch, options_.max_attempts);
     if (!claimed) return std::unexpected(claimed.error());
     if (claimed->empty()) return saved;
     for (const auto& suggestion : *claimed) {
-      auto finding = discover_suggestion(client_, store_, suggestion, curation_, options_.recent_posts);
+      auto finding = discover_suggestion(client_, blogs_, suggestion, curation_, options_.recent_posts);
       if (!finding) {
         // Cancelled: the process is stopping. This claim and the ones not started yet go back, so the
         // next run takes them up at once instead of after their leases.
         for (const auto& unfinished : *claimed) {
           if (unfinished.id < suggestion.id) continue;
-          if (auto released = store_.release_suggestion(unfinished.id); !released) {
+          if (auto released = suggestions_.release_suggestion(unfinished.id); !released) {
             spdlog::warn("suggest: {}", released.error().message);
           }
         }
         return saved;
       }
-      if (auto ok = store_.save_suggestion_finding(suggestion.id, *finding); !ok) {
+      if (auto ok = suggestions_.save_suggestion_finding(suggestion.id, *finding); !ok) {
         // Rejected by an operator while discovery ran: the decision stands.
         if (ok.error().kind != ErrorKind::kConflict) return std::unexpected(ok.error());
         continue;
@@ -150,7 +156,7 @@ void SuggestionWorker::run() {
     if (auto pass = run_once(); !pass) spdlog::error("suggest: {}", pass.error().message);
     // Sleep until woken, until the next pending suggestion's lease runs out, or idle_check.
     auto wait = std::chrono::duration_cast<std::chrono::seconds>(options_.idle_check);
-    if (auto due = store_.next_suggestion_due(); due && *due) {
+    if (auto due = suggestions_.next_suggestion_due(); due && *due) {
       const auto until = std::chrono::duration_cast<std::chrono::seconds>(**due - now_seconds());
       wait = std::clamp(until + std::chrono::seconds(1), std::chrono::seconds(1), wait);
     }

@@ -1,8 +1,8 @@
 // Discovery for blog suggestions, off the site's request threads: the site only stores a pending
-// suggestion (storage::Store::add_suggestion) and wakes the worker; the worker claims pending suggestions
-// with a lease, runs feed discovery (pipeline/discover.h) through its own fetch::HttpClient, and so under
-// the outbound address policy, and saves what it found. A suggestion still pending when the process stops
-// (or is killed) is claimed again by the next run once its lease has run out.
+// suggestion (storage::SuggestionStore::add_suggestion) and wakes the worker; the worker claims pending
+// suggestions with a lease, runs feed discovery (pipeline/discover.h) through its own fetch::HttpClient, and
+// so under the outbound address policy, and saves what it found. A suggestion still pending when the process
+// stops (or is killed) is claimed again by the next run once its lease has run out.
 #pragma once
 
 #include <chrono>
@@ -14,7 +14,8 @@
 #include "core/error.h"
 #include "fetch/http_client.h"
 #include "pipeline/article_builder.h"
-#include "storage/store.h"
+#include "storage/roles/blog_store.h"
+#include "storage/roles/suggestion_store.h"
 
 namespace longread::pipeline {
 
@@ -35,18 +36,20 @@ struct SuggestionWorkerOptions {
 // nullopt when the client was cancelled mid-way (the process is stopping): nothing is saved, and the
 // suggestion is discovered again after the restart.
 [[nodiscard]] std::optional<storage::SuggestionFinding> discover_suggestion(
-    fetch::HttpClient& client, storage::Store& store, const storage::Suggestion& suggestion,
+    fetch::HttpClient& client, storage::BlogStore& blogs, const storage::Suggestion& suggestion,
     const CurationContext& curation, std::size_t recent_posts = 5);
 
 // The blog stored under any of these feed URLs (as given and normalized), if any.
-[[nodiscard]] Result<std::optional<model::Blog>> followed_blog(storage::Store& store,
+[[nodiscard]] Result<std::optional<model::Blog>> followed_blog(storage::BlogStore& blogs,
                                                                const std::vector<std::string>& feed_urls);
 
 // A thread that discovers pending suggestions as they come: woken by wake() (the site calls it after
 // storing one), and every idle_check otherwise. Stops (cancelling a discovery in flight) on destruction.
 class SuggestionWorker {
  public:
-  SuggestionWorker(storage::Store& store, fetch::ClientOptions client, CurationContext curation,
+  // Claims and saves in `suggestions`; looks a found feed up in `blogs` (is it followed already?).
+  SuggestionWorker(storage::BlogStore& blogs, storage::SuggestionStore& suggestions,
+                   fetch::ClientOptions client, CurationContext curation,
                    SuggestionWorkerOptions options = {});
   ~SuggestionWorker();
   SuggestionWorker(const SuggestionWorker&) = delete;
@@ -65,7 +68,8 @@ class SuggestionWorker {
  private:
   void run();
 
-  storage::Store& store_;
+  storage::BlogStore& blogs_;
+  storage::SuggestionStore& suggestions_;
   fetch::HttpClient client_;
   CurationContext curation_;
   SuggestionWorkerOptions options_;

@@ -524,8 +524,9 @@ TEST_F(ReadersTest, NewsletterDoubleOptInAndOneClickUnsubscribe) {
       400);
 
   // One-click unsubscribe: RFC 8058 POST, and the link in the body (GET).
-  auto accounts =
-      accounts::Accounts::open(*store_, {.password_cost = accounts::PasswordCost::minimum()}).value();
+  auto accounts = accounts::Accounts::open(*store_, *store_, *store_,
+                                           {.password_cost = accounts::PasswordCost::minimum()})
+                      .value();
   const std::string unsub = "/newsletter/unsubscribe?email=news%40example.org&sig=" +
                             accounts->link_signature("unsubscribe", "news@example.org", 0);
   EXPECT_EQ(

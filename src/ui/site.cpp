@@ -15,7 +15,7 @@ namespace {
 std::unique_ptr<accounts::Accounts> open_accounts(storage::Store& store, const SiteOptions& site) {
   accounts::AccountsOptions options = site.accounts;
   options.confirm_by_mail = static_cast<bool>(site.send_account_mail);
-  auto opened = accounts::Accounts::open(store, options);
+  auto opened = accounts::Accounts::open(store, store, store, options);
   if (!opened) throw std::runtime_error(opened.error().message);
   return std::move(*opened);
 }

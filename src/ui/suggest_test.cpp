@@ -83,7 +83,7 @@ class SuggestTest : public ::testing::Test {
     fetch::ClientOptions client;
     client.address_policy.allow_networks.push_back(*IpNetwork::parse("127.0.0.1/32"));
     owned_worker_ = std::make_unique<pipeline::SuggestionWorker>(
-        running_->store(), client, pipeline::CurationContext{},
+        running_->store(), running_->store(), client, pipeline::CurationContext{},
         pipeline::SuggestionWorkerOptions{.idle_check = std::chrono::seconds(1)});
     owned_worker_->start();
     worker_.store(owned_worker_.get());

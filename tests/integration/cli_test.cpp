@@ -305,7 +305,7 @@ TEST_F(CliTest, ReadersListSetPasswordAndDelete) {
     auto store = longread::storage::open_sqlite_store(db);
     ASSERT_TRUE(store) << store.error().message;
     auto accounts = longread::accounts::Accounts::open(
-        **store, {.password_cost = longread::accounts::PasswordCost::minimum()});
+        **store, **store, **store, {.password_cost = longread::accounts::PasswordCost::minimum()});
     ASSERT_TRUE(accounts);
     auto made =
         (*accounts)->sign_up("Ada@example.org", "a long passphrase", "10.0.0.1", longread::now_seconds());
@@ -342,7 +342,7 @@ TEST_F(CliTest, ReadersListSetPasswordAndDelete) {
   auto store = longread::storage::open_sqlite_store(db);
   ASSERT_TRUE(store);
   auto accounts = longread::accounts::Accounts::open(
-      **store, {.password_cost = longread::accounts::PasswordCost::minimum()});
+      **store, **store, **store, {.password_cost = longread::accounts::PasswordCost::minimum()});
   ASSERT_TRUE(accounts);
   const auto now = longread::now_seconds();
   EXPECT_FALSE((*accounts)->reader(session_token, now).value());  // the old session ended
@@ -361,7 +361,7 @@ TEST_F(CliTest, ReadersPromoteAndDemoteAnOperator) {
     auto store = longread::storage::open_sqlite_store(db);
     ASSERT_TRUE(store) << store.error().message;
     auto accounts = longread::accounts::Accounts::open(
-        **store, {.password_cost = longread::accounts::PasswordCost::minimum()});
+        **store, **store, **store, {.password_cost = longread::accounts::PasswordCost::minimum()});
     ASSERT_TRUE(accounts);
     auto made =
         (*accounts)->sign_up("ada@example.org", "a long passphrase", "10.0.0.1", longread::now_seconds());
@@ -381,7 +381,7 @@ TEST_F(CliTest, ReadersPromoteAndDemoteAnOperator) {
     auto store = longread::storage::open_sqlite_store(db);
     ASSERT_TRUE(store);
     auto accounts = longread::accounts::Accounts::open(
-        **store, {.password_cost = longread::accounts::PasswordCost::minimum()});
+        **store, **store, **store, {.password_cost = longread::accounts::PasswordCost::minimum()});
     ASSERT_TRUE(accounts);
     auto reader = (*accounts)->reader(session_token, longread::now_seconds());
     ASSERT_TRUE(reader && *reader);
@@ -394,7 +394,7 @@ TEST_F(CliTest, ReadersPromoteAndDemoteAnOperator) {
   auto store = longread::storage::open_sqlite_store(db);
   ASSERT_TRUE(store);
   auto accounts = longread::accounts::Accounts::open(
-      **store, {.password_cost = longread::accounts::PasswordCost::minimum()});
+      **store, **store, **store, {.password_cost = longread::accounts::PasswordCost::minimum()});
   ASSERT_TRUE(accounts);
   EXPECT_FALSE((*accounts)->reader(session_token, longread::now_seconds()).value()->is_operator);
   auto log = (*store)->audit_entries(10, 0);

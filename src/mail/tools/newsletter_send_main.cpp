@@ -30,7 +30,8 @@ int main(int argc, char** argv) {
     fmt::print(stderr, "{}\n", store.error().message);
     return 1;
   }
-  auto accounts = accounts::Accounts::open(**store, {.password_cost = accounts::PasswordCost::minimum()});
+  auto accounts = accounts::Accounts::open(**store, **store, **store,
+                                           {.password_cost = accounts::PasswordCost::minimum()});
   if (!accounts) {
     fmt::print(stderr, "{}\n", accounts.error().message);
     return 1;

@@ -121,7 +121,7 @@ int main(int argc, char** argv) {
     client.address_policy.allow_networks.push_back(*network);
   }
   const longread::curate::JunkOptions junk;
-  longread::pipeline::SuggestionWorker suggestions(**store, client, {.junk_options = &junk});
+  longread::pipeline::SuggestionWorker suggestions(**store, **store, client, {.junk_options = &junk});
   suggestions.start();
   options.suggestion_added = [&suggestions] { suggestions.wake(); };
   longread::ui::Site site(**store, options);
