@@ -76,6 +76,29 @@ class NewsletterTest : public ::testing::Test {
     ASSERT_TRUE(store_->add_subscriber(email, now_seconds()));
     ASSERT_TRUE(store_->confirm_subscriber(email, now_seconds()).value());
   }
+  // `count` confirmed subscribers named <prefix><i>@example.org; then the database is left to the sender
+  // processes (this test's store and accounts are closed), and the command line that starts one.
+  std::vector<std::string> subscribers_for_senders(const std::string& prefix, int count,
+                                                   const SmtpServer& smtp) {
+    for (int i = 0; i < count; ++i) subscribe(prefix + std::to_string(i) + "@example.org");
+    store_.reset();
+    accounts_.reset();
+    return {std::string(LONGREAD_BINARY_DIR) + "/src/mail/longread-newsletter-send",
+            "--db",
+            db_,
+            "--smtp",
+            smtp.url(),
+            "--base-url",
+            "https://longread.test",
+            "--from",
+            "longread <news@longread.test>"};
+  }
+  // How many messages each recipient got.
+  static std::map<std::string, int> per_recipient(const SmtpServer& smtp) {
+    std::map<std::string, int> out;
+    for (const auto& [name, text] : smtp.messages()) ++out[name.substr(7)];
+    return out;
+  }
 
   fs::path dir_;
   std::string db_;
@@ -349,19 +372,7 @@ TEST_F(NewsletterTest, KillDuringSendThenRestartSendsNoDuplicates) {
   SmtpServer smtp(dir_ / "mail", {"--delay", "0.3"});
   ASSERT_NE(smtp.port(), 0);
   constexpr int kSubscribers = 8;
-  for (int i = 0; i < kSubscribers; ++i) subscribe("s" + std::to_string(i) + "@example.org");
-  store_.reset();  // the sender processes own the database now
-  accounts_.reset();
-  const std::string binary = std::string(LONGREAD_BINARY_DIR) + "/src/mail/longread-newsletter-send";
-  const std::vector<std::string> argv{binary,
-                                      "--db",
-                                      db_,
-                                      "--smtp",
-                                      smtp.url(),
-                                      "--base-url",
-                                      "https://longread.test",
-                                      "--from",
-                                      "longread <news@longread.test>"};
+  const auto argv = subscribers_for_senders("s", kSubscribers, smtp);
   {
     Child first(argv);
     ASSERT_TRUE(smtp.wait_for(2));
@@ -374,11 +385,10 @@ TEST_F(NewsletterTest, KillDuringSendThenRestartSendsNoDuplicates) {
   EXPECT_EQ(second.wait_exit(), 0) << output;
   std::this_thread::sleep_for(std::chrono::milliseconds(500));  // a message accepted after the kill lands
 
-  std::map<std::string, int> per_recipient;
-  for (const auto& [name, text] : smtp.messages()) ++per_recipient[name.substr(7)];
-  for (const auto& [rcpt, count] : per_recipient) EXPECT_EQ(count, 1) << rcpt;
+  const auto mailed = per_recipient(smtp);
+  for (const auto& [rcpt, count] : mailed) EXPECT_EQ(count, 1) << rcpt;
   // At most the one delivery that was in flight at the kill is given up (at most once, not at least once).
-  EXPECT_GE(per_recipient.size(), static_cast<std::size_t>(kSubscribers - 1)) << output;
+  EXPECT_GE(mailed.size(), static_cast<std::size_t>(kSubscribers - 1)) << output;
   EXPECT_THAT(output, HasSubstr("skipped"));
 }
 
@@ -388,19 +398,7 @@ TEST_F(NewsletterTest, TwoSendersAtOnceSendEachIssueOnce) {
   SmtpServer smtp(dir_ / "mail", {"--delay", "0.1"});
   ASSERT_NE(smtp.port(), 0);
   constexpr int kSubscribers = 8;
-  for (int i = 0; i < kSubscribers; ++i) subscribe("t" + std::to_string(i) + "@example.org");
-  store_.reset();  // the sender processes own the database now
-  accounts_.reset();
-  const std::string binary = std::string(LONGREAD_BINARY_DIR) + "/src/mail/longread-newsletter-send";
-  const std::vector<std::string> argv{binary,
-                                      "--db",
-                                      db_,
-                                      "--smtp",
-                                      smtp.url(),
-                                      "--base-url",
-                                      "https://longread.test",
-                                      "--from",
-                                      "longread <news@longread.test>"};
+  const auto argv = subscribers_for_senders("t", kSubscribers, smtp);
   Child first(argv);
   Child second(argv);
   const std::string first_output = first.read_all();
@@ -409,10 +407,9 @@ TEST_F(NewsletterTest, TwoSendersAtOnceSendEachIssueOnce) {
   EXPECT_EQ(second.wait_exit(), 0) << second_output;
   ASSERT_TRUE(smtp.wait_for(kSubscribers));
 
-  std::map<std::string, int> per_recipient;
-  for (const auto& [name, text] : smtp.messages()) ++per_recipient[name.substr(7)];
-  EXPECT_EQ(per_recipient.size(), static_cast<std::size_t>(kSubscribers));
-  for (const auto& [rcpt, count] : per_recipient) EXPECT_EQ(count, 1) << rcpt;
+  const auto mailed = per_recipient(smtp);
+  EXPECT_EQ(mailed.size(), static_cast<std::size_t>(kSubscribers));
+  for (const auto& [rcpt, count] : mailed) EXPECT_EQ(count, 1) << rcpt;
 }
 
 }  // namespace
