@@ -156,7 +156,9 @@ TEST_F(LifecycleTest, TheBlogsTableShowsRetiredBlogsAndResumingUnretires) {
   ASSERT_EQ(op.post("/admin/blogs/" + std::to_string(quiet) + "/resume", {{"csrf", token}}).status, 303);
   const auto lifecycle = store().blog_lifecycle().value();
   for (const auto& l : lifecycle) {
-    if (l.blog_id == quiet) EXPECT_FALSE(l.retired_at.has_value());
+    if (l.blog_id == quiet) {
+      EXPECT_FALSE(l.retired_at.has_value());
+    }
   }
   EXPECT_FALSE(store().blog(quiet).value()->paused);
   EXPECT_EQ(row(op.get("/admin/blogs?show=retired").body, quiet), "");

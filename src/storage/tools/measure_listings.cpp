@@ -105,7 +105,7 @@ std::int64_t cast_votes(Store& store, std::int64_t votes, int readers, std::uint
   return cast;
 }
 
-bool measure_listings(Store& store, int rounds, int deep_page, TimePoint now) {
+bool measure_listings(Store& store, int rounds, int deep_page, TimePoint /*now*/) {
   auto listing = [&store](ArticleQuery query) -> PageCall {
     query.limit = kPageSize;
     return [&store, query](const std::string& after) {
