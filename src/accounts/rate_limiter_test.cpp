@@ -32,7 +32,7 @@ class RateLimiterTest : public longread::testing::TwoProcessStoreTest {
   }
 };
 
-TEST_F(RateLimiterTest, SlidingWindow) {
+TEST_P(RateLimiterTest, SlidingWindow) {
   const RateLimiter limiter(*store_, "login", 3, minutes(15));
   for (int i = 0; i < 3; ++i) {
     EXPECT_FALSE(limiter.retry_after("k", t0() + minutes(i)));
@@ -49,7 +49,7 @@ TEST_F(RateLimiterTest, SlidingWindow) {
   EXPECT_FALSE(limiter.retry_after("k", t0() + minutes(3)));
 }
 
-TEST_F(RateLimiterTest, TwoProcessesShareOneCountAndARestartKeepsIt) {
+TEST_P(RateLimiterTest, TwoProcessesShareOneCountAndARestartKeepsIt) {
   // other_, a second store on the same file, is what a second web process has.
   const RateLimiter here(*store_, "login", 4, minutes(15));
   const RateLimiter there(*other_, "login", 4, minutes(15));
@@ -70,7 +70,7 @@ TEST_F(RateLimiterTest, TwoProcessesShareOneCountAndARestartKeepsIt) {
   EXPECT_EQ(*wait, minutes(11));  // the first attempt, at t0, leaves the window at t0 + 15 min
 }
 
-TEST_F(RateLimiterTest, LimitsWithDifferentNamesNeverShareACount) {
+TEST_P(RateLimiterTest, LimitsWithDifferentNamesNeverShareACount) {
   const RateLimiter login(*store_, "login", 1, minutes(15));
   const RateLimiter signup(*store_, "signup", 1, minutes(15));
   login.record("client:192.0.2.1", t0());
@@ -80,7 +80,7 @@ TEST_F(RateLimiterTest, LimitsWithDifferentNamesNeverShareACount) {
   EXPECT_TRUE(login.retry_after("client:192.0.2.1", t0()));
 }
 
-TEST_F(RateLimiterTest, ResetPrefixForgetsOneAccountFromEveryClientOnly) {
+TEST_P(RateLimiterTest, ResetPrefixForgetsOneAccountFromEveryClientOnly) {
   const RateLimiter pair(*store_, "login_pair", 1, minutes(15));
   pair.record("account:ada@example.org|client:192.0.2.1", t0());
   pair.record("account:ada@example.org|client:192.0.2.2", t0());
@@ -93,7 +93,7 @@ TEST_F(RateLimiterTest, ResetPrefixForgetsOneAccountFromEveryClientOnly) {
   EXPECT_TRUE(pair.retry_after("account:bob@example.org|client:192.0.2.1", t0()));
 }
 
-TEST_F(RateLimiterTest, TheTableStaysBounded) {
+TEST_P(RateLimiterTest, TheTableStaysBounded) {
   // Per key: only as many attempts as the limit counts.
   const RateLimiter three(*store_, "three", 3, minutes(15));
   for (int i = 0; i < 50; ++i) three.record("busy", t0() + std::chrono::seconds(i));
@@ -118,6 +118,8 @@ TEST_F(RateLimiterTest, TheTableStaysBounded) {
   EXPECT_TRUE(capped.retry_after("flood:1999", t0() + minutes(22)));
   EXPECT_FALSE(capped.retry_after("flood:0", t0() + minutes(22)));
 }
+
+LONGREAD_STORE_BACKENDS(RateLimiterTest);
 
 }  // namespace
 }  // namespace longread::accounts

@@ -61,7 +61,7 @@ class DuplicatesAcrossProcessesTest : public longread::testing::TwoProcessStoreT
   std::vector<std::int64_t> blogs_;
 };
 
-TEST_F(DuplicatesAcrossProcessesTest, ALaterCopySavedByAnotherProcessIsMarked) {
+TEST_P(DuplicatesAcrossProcessesTest, ALaterCopySavedByAnotherProcessIsMarked) {
   DuplicateIndex first(*store_, *store_, "crawler-1");
   DuplicateIndex second(*other_, *other_, "crawler-2");  // read before the first saved anything
   save(first, record(blogs_[0], "original", kPost, 3));
@@ -72,7 +72,7 @@ TEST_F(DuplicatesAcrossProcessesTest, ALaterCopySavedByAnotherProcessIsMarked) {
   EXPECT_TRUE(stored["copy"].junk);
 }
 
-TEST_F(DuplicatesAcrossProcessesTest, AnEarlierCopySavedByAnotherProcessBecomesTheOriginal) {
+TEST_P(DuplicatesAcrossProcessesTest, AnEarlierCopySavedByAnotherProcessBecomesTheOriginal) {
   DuplicateIndex first(*store_, *store_, "crawler-1");
   DuplicateIndex second(*other_, *other_, "crawler-2");
   save(first, record(blogs_[0], "later", kPost, 1));
@@ -86,7 +86,7 @@ TEST_F(DuplicatesAcrossProcessesTest, AnEarlierCopySavedByAnotherProcessBecomesT
   EXPECT_EQ(stored["third"].duplicate_of, stored["earlier"].id);
 }
 
-TEST_F(DuplicatesAcrossProcessesTest, TheDatabaseLockIsGivenBackAfterEachSave) {
+TEST_P(DuplicatesAcrossProcessesTest, TheDatabaseLockIsGivenBackAfterEachSave) {
   DuplicateIndex first(*store_, *store_, "crawler-1");
   save(first, record(blogs_[0], "one", kPost, 1));
   const TimePoint now = now_seconds();
@@ -94,6 +94,8 @@ TEST_F(DuplicatesAcrossProcessesTest, TheDatabaseLockIsGivenBackAfterEachSave) {
   ASSERT_TRUE(taken) << taken.error().message;
   EXPECT_TRUE(*taken);
 }
+
+LONGREAD_STORE_BACKENDS(DuplicatesAcrossProcessesTest);
 
 }  // namespace
 }  // namespace longread::pipeline

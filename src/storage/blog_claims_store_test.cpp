@@ -40,7 +40,7 @@ class BlogClaimsStoreTest : public longread::testing::TwoProcessStoreTest {
   std::vector<std::int64_t> ids_;
 };
 
-TEST_F(BlogClaimsStoreTest, EachDueBlogGoesToOneCrawler) {
+TEST_P(BlogClaimsStoreTest, EachDueBlogGoesToOneCrawler) {
   const auto first = ids_of(store_->claim_due_blogs("a:1:1", now_, now_ + minutes(60), 4));
   ASSERT_EQ(first, (std::vector<std::int64_t>{ids_[0], ids_[1], ids_[2], ids_[3]}));  // never polled: by id
   const auto second = ids_of(other_->claim_due_blogs("b:2:2", now_, now_ + minutes(60), 4));
@@ -49,7 +49,7 @@ TEST_F(BlogClaimsStoreTest, EachDueBlogGoesToOneCrawler) {
   EXPECT_TRUE(ids_of(store_->due_blogs(now_)).empty());
 }
 
-TEST_F(BlogClaimsStoreTest, RecordingAPollEndsTheClaimAndReleaseGivesBackTheRest) {
+TEST_P(BlogClaimsStoreTest, RecordingAPollEndsTheClaimAndReleaseGivesBackTheRest) {
   ASSERT_EQ(ids_of(store_->claim_due_blogs("a:1:1", now_, now_ + minutes(60), 0)).size(), 6u);
   // Blog 0 polled and recorded (due again in an hour); blogs 1-5 still held.
   ASSERT_TRUE(store_->save_crawl({.blog_id = ids_[0],
@@ -69,7 +69,7 @@ TEST_F(BlogClaimsStoreTest, RecordingAPollEndsTheClaimAndReleaseGivesBackTheRest
   EXPECT_TRUE(ids_of(store_->due_blogs(now_ + minutes(1))).empty());
 }
 
-TEST_F(BlogClaimsStoreTest, AClaimWhoseCrawlerDiedLapsesAndIsTakenOver) {
+TEST_P(BlogClaimsStoreTest, AClaimWhoseCrawlerDiedLapsesAndIsTakenOver) {
   ASSERT_EQ(ids_of(store_->claim_due_blogs("dead:1:1", now_, now_ + minutes(10), 0)).size(), 6u);
   // The owner never records nor releases (kill -9). Before the lease ends nobody else gets the blogs...
   EXPECT_TRUE(ids_of(other_->claim_due_blogs("b:2:2", now_ + minutes(9), now_ + minutes(70), 0)).empty());
@@ -77,7 +77,7 @@ TEST_F(BlogClaimsStoreTest, AClaimWhoseCrawlerDiedLapsesAndIsTakenOver) {
   EXPECT_EQ(ids_of(other_->claim_due_blogs("b:2:2", now_ + minutes(10), now_ + minutes(70), 0)).size(), 6u);
 }
 
-TEST_F(BlogClaimsStoreTest, PausedAndQuarantinedBlogsAreNeverClaimed) {
+TEST_P(BlogClaimsStoreTest, PausedAndQuarantinedBlogsAreNeverClaimed) {
   BlogEdit pause;
   pause.paused = true;
   ASSERT_TRUE(store_->edit_blog(ids_[1], pause));
@@ -85,6 +85,8 @@ TEST_F(BlogClaimsStoreTest, PausedAndQuarantinedBlogsAreNeverClaimed) {
   EXPECT_EQ(std::count(claimed.begin(), claimed.end(), ids_[1]), 0);
   EXPECT_EQ(claimed.size(), 5u);
 }
+
+LONGREAD_STORE_BACKENDS(BlogClaimsStoreTest);
 
 }  // namespace
 }  // namespace longread::storage

@@ -13,7 +13,9 @@ struct Migration {
   std::string_view sql;
 };
 
-// Every migration, ordered by version.
+// Every SQLite migration (migrations/*.sql), ordered by version.
 std::span<const Migration> migrations() noexcept;
+// Every PostgreSQL migration (postgres/migrations/*.sql), ordered by version.
+std::span<const Migration> postgres_migrations() noexcept;
 
 }  // namespace longread::storage

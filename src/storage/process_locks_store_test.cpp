@@ -25,7 +25,7 @@ class ProcessLocksStoreTest : public longread::testing::TwoProcessStoreTest {
   const TimePoint t0_ = from_unix(1'700'000'000);
 };
 
-TEST_F(ProcessLocksStoreTest, OneHolderAtATime) {
+TEST_P(ProcessLocksStoreTest, OneHolderAtATime) {
   EXPECT_TRUE(take(*store_, "a:1:1", t0_, t0_ + minutes(2)));
   EXPECT_FALSE(take(*other_, "b:2:2", t0_ + minutes(1), t0_ + minutes(3)));
   EXPECT_TRUE(take(*store_, "a:1:1", t0_ + minutes(1), t0_ + minutes(3)));   // again: the lease is extended
@@ -41,12 +41,14 @@ TEST_F(ProcessLocksStoreTest, OneHolderAtATime) {
   EXPECT_TRUE(take(*other_, "b:2:2", t0_ + minutes(2), t0_ + minutes(4)));
 }
 
-TEST_F(ProcessLocksStoreTest, ALapsedLeaseIsTakenOver) {
+TEST_P(ProcessLocksStoreTest, ALapsedLeaseIsTakenOver) {
   EXPECT_TRUE(take(*store_, "dead:1:1", t0_, t0_ + minutes(2)));  // then killed: never given back
   EXPECT_FALSE(take(*other_, "b:2:2", t0_ + minutes(1), t0_ + minutes(3)));
   EXPECT_TRUE(take(*other_, "b:2:2", t0_ + minutes(2), t0_ + minutes(4)));
   EXPECT_FALSE(take(*store_, "dead:1:1", t0_ + minutes(3), t0_ + minutes(5)));
 }
+
+LONGREAD_STORE_BACKENDS(ProcessLocksStoreTest);
 
 }  // namespace
 }  // namespace longread::storage

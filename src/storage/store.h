@@ -1,5 +1,6 @@
-// The storage interface: everything longread keeps goes through a Store. A SQLite backend ships now; a
-// PostgreSQL one comes later, so SQL stays portable and the schema lives in numbered migrations.
+// The storage interface: everything longread keeps goes through a Store. Two backends implement it: SQLite
+// (sqlite/, the default: one file under ./data) and PostgreSQL (postgres/, for several processes on several
+// machines); each has its own numbered migrations.
 //
 // The Store is the sum of small role interfaces (storage/roles/*.h, docs/storage.md "Roles"), each a
 // coherent part of what is kept: blogs, articles, similar articles, readers, readers' marks, the newsletter,
@@ -32,26 +33,33 @@ namespace longread::storage {
 
 // The whole store: every role. Adds nothing of its own, so a backend is complete exactly when it implements
 // every role's methods (each pure virtual: a missing one is a compile error, never an "unsupported" at run
-// time).
-class Store : public BlogStore,
-              public ArticleStore,
-              public SimilarStore,
-              public ReaderStore,
-              public ReaderMarkStore,
-              public NewsletterStore,
-              public OutboxStore,
-              public SecretStore,
-              public LimitStore,
-              public LockStore,
-              public SuggestionStore,
-              public ModerationStore,
-              public AuditStore,
-              public DatabaseStore {
+// time). The roles are virtual bases so that a backend may implement each role in a class of its own,
+// deriving virtually from that one role, and make its Store from those classes (the PostgreSQL backend
+// does): the role classes' methods are then the final overriders of Store's.
+class Store : public virtual BlogStore,
+              public virtual ArticleStore,
+              public virtual SimilarStore,
+              public virtual ReaderStore,
+              public virtual ReaderMarkStore,
+              public virtual NewsletterStore,
+              public virtual OutboxStore,
+              public virtual SecretStore,
+              public virtual LimitStore,
+              public virtual LockStore,
+              public virtual SuggestionStore,
+              public virtual ModerationStore,
+              public virtual AuditStore,
+              public virtual DatabaseStore {
  public:
   ~Store() override = default;
 };
 
 // Opens (creating if needed) the SQLite database at `path`, applies pending migrations, enables WAL.
 Result<std::unique_ptr<Store>> open_sqlite_store(const std::string& path);
+// Connects to the PostgreSQL database at `url` (postgresql://…), applies pending migrations
+// (postgres/migrations) and listens for other processes' changes.
+Result<std::unique_ptr<Store>> open_postgres_store(const std::string& url);
+// The `db` setting: a postgresql:// or postgres:// URL opens PostgreSQL, anything else is a SQLite path.
+Result<std::unique_ptr<Store>> open_store(const std::string& db);
 
 }  // namespace longread::storage

@@ -1,5 +1,10 @@
-// A test with a real SQLite store in a fresh directory, which it can close and open again (to check what
-// survives a restart). Shared by the storage tests that need nothing else in their fixture.
+// A test with a real store in a fresh directory (SQLite) or a fresh database (PostgreSQL, on the test server
+// of testing/postgres_server.h), which it can close and open again (to check what survives a restart).
+// Shared by the storage tests that need nothing else in their fixture.
+//
+// StoreSuite runs a fixture's tests on both backends: derive from it, write TEST_P, and say
+// LONGREAD_STORE_BACKENDS(Fixture) once. A test of one backend's own behaviour derives from StoreTest, which
+// is SQLite unless told otherwise.
 #pragma once
 
 #include <gtest/gtest.h>
@@ -14,27 +19,44 @@
 
 #include "core/time.h"
 #include "storage/store.h"
+#include "testing/postgres_database.h"
 #include "testing/test_dir.h"
 
 namespace longread::testing {
 
+enum class Backend { kSqlite, kPostgres };
+
+inline std::string backend_name(const ::testing::TestParamInfo<Backend>& info) {
+  return info.param == Backend::kSqlite ? "SQLite" : "PostgreSQL";
+}
+
 class StoreTest : public ::testing::Test {
  protected:
-  explicit StoreTest(std::string prefix) : prefix_(std::move(prefix)) {}
+  explicit StoreTest(std::string prefix, Backend backend = Backend::kSqlite)
+      : backend_(backend), prefix_(std::move(prefix)) {}
 
   void SetUp() override {
     dir_ = fresh_test_dir(prefix_);
     std::filesystem::create_directories(dir_);
+    if (backend_ == Backend::kPostgres) {
+      postgres_ = std::make_unique<PostgresDatabase>();
+      ASSERT_FALSE(postgres_->url().empty());
+    }
     reopen();
   }
   void TearDown() override {
     store_.reset();
+    postgres_.reset();
     std::filesystem::remove_all(dir_);
   }
-  // Closes the store (checkpointing its WAL) and opens the same file again.
+  // What open_store is given: the SQLite file, or the PostgreSQL database's URL.
+  [[nodiscard]] std::string db() const {
+    return backend_ == Backend::kPostgres ? postgres_->url() : (dir_ / "db.sqlite").string();
+  }
+  // Closes the store (checkpointing SQLite's WAL) and opens the same database again.
   void reopen() {
     store_.reset();
-    auto store = storage::open_sqlite_store((dir_ / "db.sqlite").string());
+    auto store = storage::open_store(db());
     ASSERT_TRUE(store) << store.error().message;
     store_ = std::move(*store);
   }
@@ -65,28 +87,43 @@ class StoreTest : public ::testing::Test {
     return ids;
   }
 
+  Backend backend_;
   std::filesystem::path dir_;
+  std::unique_ptr<PostgresDatabase> postgres_;  // the test's own database, on PostgreSQL
   std::unique_ptr<storage::Store> store_;
 
  private:
   std::string prefix_;
 };
 
-// A StoreTest with a second store open on the same file: what another process over the database has
-// (another crawler, another web process). Both see each other's committed writes.
-class TwoProcessStoreTest : public StoreTest {
+// A StoreTest whose tests run on each backend (TEST_P, with LONGREAD_STORE_BACKENDS(Fixture)).
+class StoreSuite : public StoreTest, public ::testing::WithParamInterface<Backend> {
  protected:
-  using StoreTest::StoreTest;
+  explicit StoreSuite(std::string prefix) : StoreTest(std::move(prefix), GetParam()) {}
+};
+
+#define LONGREAD_STORE_BACKENDS(Fixture)                                                                \
+  INSTANTIATE_TEST_SUITE_P(Backends, Fixture,                                                          \
+                           ::testing::Values(::longread::testing::Backend::kSqlite,                    \
+                                             ::longread::testing::Backend::kPostgres),                 \
+                           ::longread::testing::backend_name)
+
+// A StoreSuite with a second store open on the same database: what another process over the database has
+// (another crawler, another web process). Both see each other's committed writes.
+class TwoProcessStoreTest : public StoreSuite {
+ protected:
+  using StoreSuite::StoreSuite;
 
   void SetUp() override {
-    StoreTest::SetUp();
-    auto other = storage::open_sqlite_store((dir_ / "db.sqlite").string());
+    StoreSuite::SetUp();
+    if (HasFatalFailure()) return;
+    auto other = storage::open_store(db());
     ASSERT_TRUE(other) << other.error().message;
     other_ = std::move(*other);
   }
   void TearDown() override {
     other_.reset();
-    StoreTest::TearDown();
+    StoreSuite::TearDown();
   }
 
   std::unique_ptr<storage::Store> other_;

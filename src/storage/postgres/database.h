@@ -1,0 +1,47 @@
+// What every PostgreSQL role implementation shares: the connection pool, the schema's migrations, and the
+// change counter the page cache keys on.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <span>
+#include <string>
+
+#include "core/error.h"
+#include "storage/migrations.h"
+#include "storage/postgres/pg.h"
+
+namespace longread::storage::postgres {
+
+class Database {
+ public:
+  // Connects `pool_size` connections to `url`, applies the pending migrations of postgres_migrations()
+  // and starts listening for changes. Fails with the server's reason, the URL's password hidden.
+  static Result<std::unique_ptr<Database>> open(const std::string& url, int pool_size = 8);
+
+  [[nodiscard]] Pool& pool() noexcept { return *pool_; }
+  [[nodiscard]] const std::string& url() const noexcept { return url_; }
+
+  // A number that moves whenever a transaction that changed what a page shows has committed, in this
+  // process or any other (the triggers of migration 0001 notify longread_changes). Cheap: it reads what the
+  // listening connection has received, without a round trip.
+  Result<std::int64_t> data_version();
+
+ private:
+  Database() = default;
+
+  std::string url_;
+  std::unique_ptr<Pool> pool_;
+  std::mutex listener_mutex_;
+  std::optional<Connection> listener_;  // guarded by listener_mutex_
+  std::int64_t version_ = 0;            // guarded by listener_mutex_
+};
+
+// Applies to the database `conn` is connected to every migration of `all` it has not applied, in one
+// transaction; several processes starting at once are serialised by an advisory lock, and the later ones
+// find nothing left to do. A database newer than `all` knows is refused.
+Result<void> migrate(Connection& conn, std::span<const Migration> all);
+
+}  // namespace longread::storage::postgres

@@ -1,0 +1,287 @@
+#include "storage/postgres/pg.h"
+
+#include <libpq-fe.h>
+
+#include <charconv>
+#include <cstdlib>
+#include <cstring>
+
+#include <fmt/format.h>
+
+namespace longread::storage::postgres {
+namespace {
+
+// SQLSTATE classes the server uses for "another row has this key" and "the row you refer to is gone".
+constexpr std::string_view kUniqueViolation = "23505";
+constexpr std::string_view kForeignKeyViolation = "23503";
+constexpr std::string_view kSerializationFailure = "40001";
+constexpr std::string_view kDeadlockDetected = "40P01";
+
+std::string first_line(const char* text) {
+  std::string s = text == nullptr ? "" : text;
+  while (!s.empty() && (s.back() == '\n' || s.back() == ' ')) s.pop_back();
+  return s;
+}
+
+std::string sqlstate(const PGresult* result) {
+  const char* state = result == nullptr ? nullptr : PQresultErrorField(result, PG_DIAG_SQLSTATE);
+  return state == nullptr ? "" : state;
+}
+
+// The error for a statement the server refused, kConflict for key violations (the caller may say which).
+Error statement_error(PGconn* conn, const PGresult* result) {
+  const std::string state = sqlstate(result);
+  const std::string text =
+      first_line(result != nullptr ? PQresultErrorMessage(result) : PQerrorMessage(conn));
+  const ErrorKind kind =
+      (state == kUniqueViolation || state == kForeignKeyViolation) ? ErrorKind::kConflict : ErrorKind::kStorage;
+  return Error{kind, fmt::format("store: {}{}", text, state.empty() ? "" : fmt::format(" (SQLSTATE {})", state))};
+}
+
+bool retryable(const Error& error) {
+  return error.message.find(kSerializationFailure) != std::string::npos ||
+         error.message.find(kDeadlockDetected) != std::string::npos;
+}
+
+}  // namespace
+
+Params& Params::add(std::int64_t value) {
+  values_.emplace_back(std::to_string(value));
+  return *this;
+}
+
+Params& Params::add(double value) {
+  values_.emplace_back(fmt::format("{:.17g}", value));
+  return *this;
+}
+
+Params& Params::add(std::string_view value) {
+  // PostgreSQL text cannot hold NUL; a feed's stray NUL byte must not make a whole save fail.
+  std::string text(value);
+  if (text.find('\0') != std::string::npos) std::erase(text, '\0');
+  values_.emplace_back(std::move(text));
+  return *this;
+}
+
+Params& Params::add(std::nullopt_t) {
+  values_.emplace_back(std::nullopt);
+  return *this;
+}
+
+std::vector<const char*> Params::pointers() const {
+  std::vector<const char*> out;
+  out.reserve(values_.size());
+  for (const auto& value : values_) out.push_back(value ? value->c_str() : nullptr);
+  return out;
+}
+
+Rows::Rows(Rows&& other) noexcept : result_(std::exchange(other.result_, nullptr)) {}
+
+Rows& Rows::operator=(Rows&& other) noexcept {
+  if (this != &other) {
+    if (result_ != nullptr) PQclear(result_);
+    result_ = std::exchange(other.result_, nullptr);
+  }
+  return *this;
+}
+
+Rows::~Rows() {
+  if (result_ != nullptr) PQclear(result_);
+}
+
+int Rows::size() const noexcept { return result_ == nullptr ? 0 : PQntuples(result_); }
+
+std::int64_t Rows::affected() const noexcept {
+  if (result_ == nullptr) return 0;
+  const char* text = PQcmdTuples(result_);
+  std::int64_t n = 0;
+  std::from_chars(text, text + std::strlen(text), n);
+  return n;
+}
+
+bool Rows::null(int row, int col) const noexcept { return PQgetisnull(result_, row, col) != 0; }
+
+std::string_view Rows::text(int row, int col) const noexcept {
+  if (null(row, col)) return {};
+  return {PQgetvalue(result_, row, col), static_cast<std::size_t>(PQgetlength(result_, row, col))};
+}
+
+std::int64_t Rows::int64(int row, int col) const noexcept {
+  const std::string_view t = text(row, col);
+  std::int64_t n = 0;
+  std::from_chars(t.data(), t.data() + t.size(), n);
+  return n;
+}
+
+double Rows::real(int row, int col) const noexcept {
+  if (null(row, col)) return 0;
+  return std::strtod(PQgetvalue(result_, row, col), nullptr);
+}
+
+std::optional<std::int64_t> Rows::optional_int64(int row, int col) const noexcept {
+  if (null(row, col)) return std::nullopt;
+  return int64(row, col);
+}
+
+std::optional<TimePoint> Rows::optional_time(int row, int col) const noexcept {
+  if (null(row, col)) return std::nullopt;
+  return time(row, col);
+}
+
+Result<Connection> Connection::open(const std::string& url) {
+  PGconn* conn = PQconnectdb(url.c_str());
+  if (conn == nullptr) return fail(ErrorKind::kStorage, "store: cannot allocate a PostgreSQL connection");
+  if (PQstatus(conn) != CONNECTION_OK) {
+    std::string why = first_line(PQerrorMessage(conn));
+    PQfinish(conn);
+    return fail(ErrorKind::kStorage, fmt::format("store: cannot connect to {}: {}", redact_url(url), why));
+  }
+  Connection c(conn);
+  // Server notices (a table that already exists, say) are not errors; keep them out of stderr.
+  PQsetNoticeProcessor(conn, [](void*, const char*) {}, nullptr);
+  // Times are unix seconds in BIGINT columns, so the session's time zone never matters; names are
+  // compared byte-wise, the way SQLite compares them.
+  if (auto r = c.exec_script("SET client_min_messages = warning; SET client_encoding = 'UTF8'"); !r) {
+    return std::unexpected(r.error());
+  }
+  return c;
+}
+
+Connection::Connection(Connection&& other) noexcept : conn_(std::exchange(other.conn_, nullptr)) {}
+
+Connection& Connection::operator=(Connection&& other) noexcept {
+  if (this != &other) {
+    if (conn_ != nullptr) PQfinish(conn_);
+    conn_ = std::exchange(other.conn_, nullptr);
+  }
+  return *this;
+}
+
+Connection::~Connection() {
+  if (conn_ != nullptr) PQfinish(conn_);
+}
+
+Result<Rows> Connection::exec(std::string_view sql, const Params& params) {
+  const std::string statement(sql);
+  const std::vector<const char*> values = params.pointers();
+  PGresult* result = PQexecParams(conn_, statement.c_str(), params.size(), nullptr,
+                                  values.empty() ? nullptr : values.data(), nullptr, nullptr, 0);
+  const ExecStatusType status = result == nullptr ? PGRES_FATAL_ERROR : PQresultStatus(result);
+  if (status != PGRES_COMMAND_OK && status != PGRES_TUPLES_OK) {
+    Error error = statement_error(conn_, result);
+    if (result != nullptr) PQclear(result);
+    return std::unexpected(std::move(error));
+  }
+  return Rows(result);
+}
+
+Result<void> Connection::exec_script(std::string_view sql) {
+  const std::string script(sql);
+  PGresult* result = PQexec(conn_, script.c_str());
+  const ExecStatusType status = result == nullptr ? PGRES_FATAL_ERROR : PQresultStatus(result);
+  if (status != PGRES_COMMAND_OK && status != PGRES_TUPLES_OK) {
+    Error error = statement_error(conn_, result);
+    if (result != nullptr) PQclear(result);
+    return std::unexpected(std::move(error));
+  }
+  PQclear(result);
+  return {};
+}
+
+Result<void> Connection::listen(std::string_view channel) {
+  char* quoted = PQescapeIdentifier(conn_, channel.data(), channel.size());
+  if (quoted == nullptr) return fail(ErrorKind::kStorage, "store: " + first_line(PQerrorMessage(conn_)));
+  std::string sql = fmt::format("LISTEN {}", quoted);
+  PQfreemem(quoted);
+  return exec_script(sql);
+}
+
+Result<int> Connection::drain_notifications() {
+  if (PQconsumeInput(conn_) == 0) {
+    return fail(ErrorKind::kStorage, "store: lost the PostgreSQL connection: " + first_line(PQerrorMessage(conn_)));
+  }
+  int n = 0;
+  while (PGnotify* note = PQnotifies(conn_)) {
+    ++n;
+    PQfreemem(note);
+  }
+  return n;
+}
+
+bool Connection::healthy() const noexcept {
+  return conn_ != nullptr && PQstatus(conn_) == CONNECTION_OK &&
+         PQtransactionStatus(conn_) == PQTRANS_IDLE;
+}
+
+void Connection::reset() noexcept {
+  if (conn_ == nullptr) return;
+  if (PQstatus(conn_) != CONNECTION_OK) {
+    PQreset(conn_);
+  } else if (PQtransactionStatus(conn_) != PQTRANS_IDLE) {
+    // A transaction left open by an error path: end it so the next user starts clean.
+    PGresult* r = PQexec(conn_, "ROLLBACK");
+    if (r != nullptr) PQclear(r);
+  }
+}
+
+Pool::Lease::~Lease() {
+  if (conn_ != nullptr) pool_->give_back(std::move(conn_));
+}
+
+Result<std::unique_ptr<Pool>> Pool::open(const std::string& url, int size) {
+  std::unique_ptr<Pool> pool(new Pool());
+  for (int i = 0; i < std::max(1, size); ++i) {
+    auto conn = Connection::open(url);
+    if (!conn) return std::unexpected(conn.error());
+    pool->idle_.push_back(std::make_unique<Connection>(std::move(*conn)));
+  }
+  return pool;
+}
+
+Pool::Lease Pool::acquire() {
+  std::unique_lock lock(mutex_);
+  available_.wait(lock, [&] { return !idle_.empty(); });
+  std::unique_ptr<Connection> conn = std::move(idle_.back());
+  idle_.pop_back();
+  return Lease(*this, std::move(conn));
+}
+
+void Pool::give_back(std::unique_ptr<Connection> conn) noexcept {
+  if (!conn->healthy()) conn->reset();
+  {
+    std::lock_guard lock(mutex_);
+    idle_.push_back(std::move(conn));
+  }
+  available_.notify_one();
+}
+
+Result<void> in_transaction(Pool& pool, const std::function<Result<void>(Connection&)>& work) {
+  Pool::Lease conn = pool.acquire();
+  Result<void> outcome;
+  for (int attempt = 0; attempt < 3; ++attempt) {
+    if (auto begun = conn->exec_script("BEGIN"); !begun) return begun;
+    outcome = work(*conn);
+    if (outcome) outcome = conn->exec_script("COMMIT");
+    if (outcome) return outcome;
+    (void)conn->exec_script("ROLLBACK");
+    if (!retryable(outcome.error())) return outcome;
+  }
+  return outcome;
+}
+
+bool is_postgres_url(std::string_view db) noexcept {
+  return db.starts_with("postgresql://") || db.starts_with("postgres://");
+}
+
+std::string redact_url(std::string_view url) {
+  // postgresql://user:secret@host/db → postgresql://user:***@host/db
+  const auto scheme = url.find("://");
+  if (scheme == std::string_view::npos) return std::string(url);
+  const auto at = url.find('@', scheme + 3);
+  if (at == std::string_view::npos) return std::string(url);
+  const auto colon = url.find(':', scheme + 3);
+  if (colon == std::string_view::npos || colon > at) return std::string(url);
+  return fmt::format("{}***{}", url.substr(0, colon + 1), url.substr(at));
+}
+
+}  // namespace longread::storage::postgres

@@ -1,0 +1,172 @@
+// Move-only RAII wrappers for libpq (PGconn*, PGresult*), text parameters, a connection pool and
+// transactions: the small layer every PostgreSQL role implementation runs its SQL through.
+//
+// Every value goes to the server as text and comes back as text (PQexecParams with no binary formats):
+// the statement's own types decide how the server reads a parameter (`$1::bigint` where it cannot infer
+// one), which keeps the C++ side free of OIDs and byte orders.
+#pragma once
+
+#include <condition_variable>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/error.h"
+#include "core/time.h"
+
+struct pg_conn;
+struct pg_result;
+
+namespace longread::storage::postgres {
+
+// The parameters of one statement, $1 … $n in the order added. Each is kept as text (or NULL).
+class Params {
+ public:
+  Params() = default;
+  template <typename... Ts>
+  explicit Params(const Ts&... values) {
+    (add(values), ...);
+  }
+
+  Params& add(std::int64_t value);
+  Params& add(int value) { return add(static_cast<std::int64_t>(value)); }
+  Params& add(double value);
+  Params& add(bool value) { return add(static_cast<std::int64_t>(value ? 1 : 0)); }
+  Params& add(std::string_view value);
+  Params& add(const std::string& value) { return add(std::string_view(value)); }
+  Params& add(const char* value) { return add(std::string_view(value)); }
+  Params& add(TimePoint value) { return add(to_unix(value)); }
+  Params& add(std::nullopt_t);
+  template <typename T>
+  Params& add(const std::optional<T>& value) {
+    return value ? add(*value) : add(std::nullopt);
+  }
+
+  [[nodiscard]] int size() const noexcept { return static_cast<int>(values_.size()); }
+  // PQexecParams' paramValues: pointers into this object, valid while it lives unchanged.
+  [[nodiscard]] std::vector<const char*> pointers() const;
+
+ private:
+  std::vector<std::optional<std::string>> values_;
+};
+
+// The rows a statement returned. Columns are read by index, as text converted on the way out.
+class Rows {
+ public:
+  Rows() = default;
+  explicit Rows(pg_result* result) noexcept : result_(result) {}
+  Rows(Rows&& other) noexcept;
+  Rows& operator=(Rows&& other) noexcept;
+  Rows(const Rows&) = delete;
+  Rows& operator=(const Rows&) = delete;
+  ~Rows();
+
+  [[nodiscard]] int size() const noexcept;
+  [[nodiscard]] bool empty() const noexcept { return size() == 0; }
+  // Rows changed by an INSERT, UPDATE or DELETE (PQcmdTuples).
+  [[nodiscard]] std::int64_t affected() const noexcept;
+
+  [[nodiscard]] bool null(int row, int col) const noexcept;
+  [[nodiscard]] std::string_view text(int row, int col) const noexcept;  // "" for NULL
+  [[nodiscard]] std::string string(int row, int col) const { return std::string(text(row, col)); }
+  [[nodiscard]] std::int64_t int64(int row, int col) const noexcept;  // 0 for NULL
+  [[nodiscard]] int int32(int row, int col) const noexcept { return static_cast<int>(int64(row, col)); }
+  [[nodiscard]] double real(int row, int col) const noexcept;  // 0 for NULL
+  [[nodiscard]] bool flag(int row, int col) const noexcept { return int64(row, col) != 0; }
+  [[nodiscard]] std::optional<std::int64_t> optional_int64(int row, int col) const noexcept;
+  [[nodiscard]] TimePoint time(int row, int col) const noexcept { return from_unix(int64(row, col)); }
+  [[nodiscard]] std::optional<TimePoint> optional_time(int row, int col) const noexcept;
+
+ private:
+  pg_result* result_ = nullptr;
+};
+
+// One connection to the server. Not thread-safe: a Pool hands each to one thread at a time.
+class Connection {
+ public:
+  // Connects to `url` (a libpq connection URI, postgresql://…). The error names the server's reason.
+  static Result<Connection> open(const std::string& url);
+
+  Connection(Connection&& other) noexcept;
+  Connection& operator=(Connection&& other) noexcept;
+  Connection(const Connection&) = delete;
+  Connection& operator=(const Connection&) = delete;
+  ~Connection();
+
+  // Runs one statement. A unique or foreign-key violation is kConflict, anything else the server refused
+  // kStorage; the message starts "store: " and carries the server's words.
+  Result<Rows> exec(std::string_view sql, const Params& params = {});
+  // Runs a script of several statements (no parameters): migrations.
+  Result<void> exec_script(std::string_view sql);
+  // Starts listening on `channel` (LISTEN): notifications other sessions raise on it arrive once their
+  // transaction commits.
+  Result<void> listen(std::string_view channel);
+  // Reads what the server sent without waiting and returns how many notifications had arrived; an error
+  // when the connection is lost (the caller then resets it and listens again).
+  Result<int> drain_notifications();
+  // True when the connection is still usable (the server did not drop it).
+  [[nodiscard]] bool healthy() const noexcept;
+  // Reconnects a connection the server dropped.
+  void reset() noexcept;
+
+ private:
+  explicit Connection(pg_conn* conn) noexcept : conn_(conn) {}
+  pg_conn* conn_ = nullptr;
+};
+
+// A fixed set of connections shared by threads. `acquire` waits for a free one.
+class Pool {
+ public:
+  class Lease {
+   public:
+    Lease(Pool& pool, std::unique_ptr<Connection> conn) noexcept : pool_(&pool), conn_(std::move(conn)) {}
+    Lease(Lease&&) noexcept = default;
+    Lease& operator=(Lease&&) noexcept = delete;
+    Lease(const Lease&) = delete;
+    Lease& operator=(const Lease&) = delete;
+    ~Lease();
+    Connection& operator*() const noexcept { return *conn_; }
+    Connection* operator->() const noexcept { return conn_.get(); }
+
+   private:
+    Pool* pool_;
+    std::unique_ptr<Connection> conn_;
+  };
+
+  // Opens `size` connections to `url` at once, so a bad URL or a refused login fails here.
+  static Result<std::unique_ptr<Pool>> open(const std::string& url, int size);
+
+  Lease acquire();
+  // Runs `work` on one connection (a single statement, or several without a transaction).
+  template <typename F>
+  auto with(F&& work) {
+    Lease lease = acquire();
+    return work(*lease);
+  }
+
+ private:
+  Pool() = default;
+  void give_back(std::unique_ptr<Connection> conn) noexcept;
+
+  std::mutex mutex_;
+  std::condition_variable available_;
+  std::vector<std::unique_ptr<Connection>> idle_;
+};
+
+// Runs `work(conn)` between BEGIN and COMMIT on one pooled connection; rolls back when it returns an error.
+// A deadlock or serialization failure (which PostgreSQL asks the client to retry) runs the whole
+// transaction again, up to three times.
+Result<void> in_transaction(Pool& pool, const std::function<Result<void>(Connection&)>& work);
+
+// True for a "postgresql://" or "postgres://" connection URI: the `db` setting selects this backend.
+bool is_postgres_url(std::string_view db) noexcept;
+
+// `url` with any password replaced by "***", for logs and error messages.
+std::string redact_url(std::string_view url);
+
+}  // namespace longread::storage::postgres

@@ -1,0 +1,184 @@
+// The PostgreSQL backend's own layer, on a real server (tests/testing/postgres_server.h): libpq wrappers,
+// migrations, transactions and change detection. What every backend must do alike is tested once, for
+// both, by the storage suites.
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <cmath>
+#include <limits>
+#include <thread>
+#include <vector>
+
+#include "storage/migrations.h"
+#include "storage/postgres/database.h"
+#include "storage/postgres/pg.h"
+#include "testing/postgres_database.h"
+
+namespace longread::storage::postgres {
+namespace {
+
+using testing::PostgresDatabase;
+
+std::int64_t applied_migrations(const std::string& url) {
+  auto conn = Connection::open(url);
+  EXPECT_TRUE(conn) << conn.error().message;
+  if (!conn) return -1;
+  auto rows = conn->exec("SELECT COUNT(*) FROM schema_migrations");
+  EXPECT_TRUE(rows) << rows.error().message;
+  return rows ? rows->int64(0, 0) : -1;
+}
+
+TEST(PostgresDatabaseTest, MigrationsApplyOnceAndOpeningAgainChangesNothing) {
+  PostgresDatabase pg;
+  ASSERT_FALSE(pg.url().empty());
+  ASSERT_FALSE(postgres_migrations().empty());
+  {
+    auto db = Database::open(pg.url(), 2);
+    ASSERT_TRUE(db) << db.error().message;
+  }
+  EXPECT_EQ(applied_migrations(pg.url()), static_cast<std::int64_t>(postgres_migrations().size()));
+  auto again = Database::open(pg.url(), 2);
+  ASSERT_TRUE(again) << again.error().message;
+  EXPECT_EQ(applied_migrations(pg.url()), static_cast<std::int64_t>(postgres_migrations().size()));
+}
+
+TEST(PostgresDatabaseTest, SeveralProcessesStartingAtOnceMigrateOnce) {
+  PostgresDatabase pg;
+  ASSERT_FALSE(pg.url().empty());
+  std::vector<std::thread> starters;
+  std::vector<std::string> errors(4);
+  for (int i = 0; i < 4; ++i) {
+    starters.emplace_back([&, i] {
+      auto db = Database::open(pg.url(), 1);
+      if (!db) errors[i] = db.error().message;
+    });
+  }
+  for (auto& t : starters) t.join();
+  for (const auto& e : errors) EXPECT_EQ(e, "");
+  EXPECT_EQ(applied_migrations(pg.url()), static_cast<std::int64_t>(postgres_migrations().size()));
+}
+
+TEST(PostgresDatabaseTest, ADatabaseNewerThanThisBinaryIsRefused) {
+  PostgresDatabase pg;
+  ASSERT_FALSE(pg.url().empty());
+  ASSERT_TRUE(Database::open(pg.url(), 1));
+  auto conn = Connection::open(pg.url());
+  ASSERT_TRUE(conn);
+  ASSERT_TRUE(conn->exec("INSERT INTO schema_migrations VALUES (9999, 'future', 0)"));
+  auto db = Database::open(pg.url(), 1);
+  ASSERT_FALSE(db);
+  EXPECT_NE(db.error().message.find("schema version 9999 is newer"), std::string::npos) << db.error().message;
+}
+
+TEST(PostgresDatabaseTest, ABadServerSaysWhyAndNeverShowsThePassword) {
+  auto db = Database::open("postgresql://longread:hunter2@/nowhere?host=/nonexistent-socket-dir", 1);
+  ASSERT_FALSE(db);
+  EXPECT_NE(db.error().message.find("cannot connect to postgresql://longread:***@"), std::string::npos)
+      << db.error().message;
+  EXPECT_EQ(db.error().message.find("hunter2"), std::string::npos) << db.error().message;
+}
+
+TEST(PostgresDatabaseTest, ValuesRoundTripAsTheyWereGiven) {
+  PostgresDatabase pg;
+  ASSERT_FALSE(pg.url().empty());
+  auto conn = Connection::open(pg.url());
+  ASSERT_TRUE(conn) << conn.error().message;
+  const std::int64_t big = std::numeric_limits<std::int64_t>::max();
+  const double third = 1.0 / 3.0;
+  auto rows = conn->exec("SELECT $1::bigint, $2::double precision, $3::text, $4::bigint, $5::text",
+                         Params(big, third, std::string_view("caf\xc3\xa9 <b>&amp;</b>"),
+                                std::optional<std::int64_t>{}, std::string_view("a\0b", 3)));
+  ASSERT_TRUE(rows) << rows.error().message;
+  EXPECT_EQ(rows->int64(0, 0), big);
+  EXPECT_EQ(rows->real(0, 1), third);
+  EXPECT_EQ(rows->text(0, 2), "caf\xc3\xa9 <b>&amp;</b>");
+  EXPECT_TRUE(rows->null(0, 3));
+  EXPECT_EQ(rows->optional_int64(0, 3), std::nullopt);
+  // PostgreSQL text cannot hold NUL: a feed's stray NUL byte is dropped instead of failing the save.
+  EXPECT_EQ(rows->text(0, 4), "ab");
+}
+
+TEST(PostgresDatabaseTest, AKeyTakenTwiceIsAConflictAndAFailedTransactionLeavesNothing) {
+  PostgresDatabase pg;
+  ASSERT_FALSE(pg.url().empty());
+  auto db = Database::open(pg.url(), 2);
+  ASSERT_TRUE(db) << db.error().message;
+  auto first = in_transaction((*db)->pool(), [](Connection& c) -> Result<void> {
+    auto r = c.exec("INSERT INTO categories (slug, name) VALUES ($1, $2)", Params("maths", "Maths"));
+    if (!r) return std::unexpected(r.error());
+    return {};
+  });
+  ASSERT_TRUE(first) << first.error().message;
+  auto second = in_transaction((*db)->pool(), [](Connection& c) -> Result<void> {
+    auto a = c.exec("INSERT INTO categories (slug, name) VALUES ($1, $2)", Params("history", "History"));
+    if (!a) return std::unexpected(a.error());
+    auto b = c.exec("INSERT INTO categories (slug, name) VALUES ($1, $2)", Params("maths", "Again"));
+    if (!b) return std::unexpected(b.error());
+    return {};
+  });
+  ASSERT_FALSE(second);
+  EXPECT_EQ(second.error().kind, ErrorKind::kConflict) << second.error().message;
+  auto rows = (*db)->pool().with([](Connection& c) { return c.exec("SELECT slug, name FROM categories"); });
+  ASSERT_TRUE(rows) << rows.error().message;
+  ASSERT_EQ(rows->size(), 1);  // "history" went with the failed transaction
+  EXPECT_EQ(rows->text(0, 0), "maths");
+  EXPECT_EQ(rows->text(0, 1), "Maths");
+}
+
+// Polls data_version for up to 10 s until it differs from `from`.
+bool version_moves(Database& db, std::int64_t from) {
+  for (int i = 0; i < 200; ++i) {
+    auto v = db.data_version();
+    if (v && *v != from) return true;
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  }
+  return false;
+}
+
+TEST(PostgresDatabaseTest, TheChangeCounterMovesWhenAnotherSessionCommitsAndNotBefore) {
+  PostgresDatabase pg;
+  ASSERT_FALSE(pg.url().empty());
+  auto db = Database::open(pg.url(), 1);
+  ASSERT_TRUE(db) << db.error().message;
+  auto other = Connection::open(pg.url());
+  ASSERT_TRUE(other);
+  auto v0 = (*db)->data_version();
+  ASSERT_TRUE(v0);
+
+  ASSERT_TRUE(other->exec_script("BEGIN"));
+  ASSERT_TRUE(other->exec("INSERT INTO categories (slug, name) VALUES ('design', 'Design')"));
+  std::this_thread::sleep_for(std::chrono::milliseconds(200));
+  EXPECT_EQ((*db)->data_version().value_or(-1), *v0) << "moved before the commit";
+  ASSERT_TRUE(other->exec_script("ROLLBACK"));
+  std::this_thread::sleep_for(std::chrono::milliseconds(200));
+  EXPECT_EQ((*db)->data_version().value_or(-1), *v0) << "a rolled-back change moved it";
+
+  ASSERT_TRUE(other->exec("INSERT INTO categories (slug, name) VALUES ('design', 'Design')"));
+  EXPECT_TRUE(version_moves(**db, *v0));
+}
+
+TEST(PostgresDatabaseTest, ConnectionsTheServerDroppedAreMadeAgain) {
+  PostgresDatabase pg;
+  ASSERT_FALSE(pg.url().empty());
+  auto db = Database::open(pg.url(), 1);
+  ASSERT_TRUE(db) << db.error().message;
+  auto admin = Connection::open(pg.url());
+  ASSERT_TRUE(admin);
+  // Ends every other session on this database, the pool's and the change listener's among them.
+  ASSERT_TRUE(admin->exec("SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
+                          "WHERE datname = current_database() AND pid <> pg_backend_pid()"));
+  // The first statement on a dropped connection fails with the reason; the connection is then made again.
+  auto lost = (*db)->pool().with([](Connection& c) { return c.exec("SELECT 1"); });
+  if (!lost) EXPECT_EQ(lost.error().kind, ErrorKind::kStorage);
+  auto again = (*db)->pool().with([](Connection& c) { return c.exec("SELECT 2"); });
+  ASSERT_TRUE(again) << again.error().message;
+  EXPECT_EQ(again->int64(0, 0), 2);
+  // The change listener is made again too, and still sees commits.
+  auto v0 = (*db)->data_version();
+  ASSERT_TRUE(v0) << v0.error().message;
+  ASSERT_TRUE(admin->exec("INSERT INTO categories (slug, name) VALUES ('maths', 'Maths')"));
+  EXPECT_TRUE(version_moves(**db, *v0));
+}
+
+}  // namespace
+}  // namespace longread::storage::postgres

@@ -1,0 +1,26 @@
+// The SimilarStore role (storage/roles/similar_store.h) on PostgreSQL.
+#pragma once
+
+#include "storage/postgres/database.h"
+#include "storage/roles/similar_store.h"
+
+namespace longread::storage::postgres {
+
+class PgSimilarStore : public virtual SimilarStore {
+ public:
+  explicit PgSimilarStore(Database& db) noexcept : db_(db) {}
+
+  Result<SimilarTermStats> count_similar_terms(std::span<const std::uint32_t> buckets, bool count) override;
+  Result<std::vector<SimilarPostingRow>> similar_postings(std::span<const std::uint64_t> terms, int per_term) override;
+  Result<std::vector<SimilarCandidateRow>> similar_candidates(std::span<const std::int64_t> ids) override;
+  Result<void> save_similar(const SimilarWrite& write) override;
+  Result<std::vector<SimilarArticle>> similar_articles(std::int64_t article_id, int limit) override;
+  Result<void> clear_similar() override;
+  Result<std::vector<ArticleView>> articles_for_similar(std::int64_t after_id, int limit) override;
+  Result<ForYou> for_you(const ForYouQuery& query) override;
+
+ private:
+  Database& db_;
+};
+
+}  // namespace longread::storage::postgres
