@@ -2,6 +2,8 @@
 
 #include <libpq-fe.h>
 
+#include <algorithm>
+#include <cctype>
 #include <charconv>
 #include <cstdlib>
 #include <cstring>
@@ -253,6 +255,72 @@ void Pool::give_back(std::unique_ptr<Connection> conn) noexcept {
     idle_.push_back(std::move(conn));
   }
   available_.notify_one();
+}
+
+namespace {
+
+bool name_char(char c) { return std::isalnum(static_cast<unsigned char>(c)) != 0 || c == '_'; }
+
+}  // namespace
+
+Query::Query(Connection& conn, std::string_view sql) : conn_(conn) {
+  sql_.reserve(sql.size());
+  std::size_t i = 0;
+  while (i < sql.size()) {
+    const char c = sql[i];
+    if (c == '\'') {  // a literal: copied as it is, '' included
+      const std::size_t end = sql.find('\'', i + 1);
+      const std::size_t stop = end == std::string_view::npos ? sql.size() : end + 1;
+      sql_.append(sql.substr(i, stop - i));
+      i = stop;
+      continue;
+    }
+    if (c == ':' && i + 1 < sql.size() && sql[i + 1] == ':') {  // a cast
+      sql_.append("::");
+      i += 2;
+      continue;
+    }
+    if (c == ':' && i + 1 < sql.size() && (std::isalpha(static_cast<unsigned char>(sql[i + 1])) != 0 || sql[i + 1] == '_')) {
+      std::size_t j = i + 1;
+      while (j < sql.size() && name_char(sql[j])) ++j;
+      const std::string name(sql.substr(i + 1, j - i - 1));
+      auto it = std::find(names_.begin(), names_.end(), name);
+      if (it == names_.end()) {
+        names_.push_back(name);
+        it = names_.end() - 1;
+      }
+      sql_.append(fmt::format("${}", (it - names_.begin()) + 1));
+      i = j;
+      continue;
+    }
+    sql_.push_back(c);
+    ++i;
+  }
+  values_.resize(names_.size());
+}
+
+int Query::index(std::string_view name) {
+  if (name.starts_with(':')) name.remove_prefix(1);
+  const auto it = std::find(names_.begin(), names_.end(), name);
+  if (it == names_.end()) {
+    unknown_ = std::string(name);
+    return -1;
+  }
+  return static_cast<int>(it - names_.begin());
+}
+
+Result<Rows> Query::run() {
+  if (!unknown_.empty()) {
+    return fail(ErrorKind::kInternal, fmt::format("store: the statement has no parameter :{}", unknown_));
+  }
+  Params all;
+  for (std::size_t n = 0; n < values_.size(); ++n) {
+    if (!values_[n]) {
+      return fail(ErrorKind::kInternal, fmt::format("store: parameter :{} is not bound", names_[n]));
+    }
+    all.append(*values_[n]);
+  }
+  return conn_.exec(sql_, all);
 }
 
 Result<void> in_transaction(Pool& pool, const std::function<Result<void>(Connection&)>& work) {

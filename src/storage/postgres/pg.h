@@ -47,6 +47,12 @@ class Params {
     return value ? add(*value) : add(std::nullopt);
   }
 
+  // Appends every value of `other`, after this one's.
+  Params& append(const Params& other) {
+    values_.insert(values_.end(), other.values_.begin(), other.values_.end());
+    return *this;
+  }
+
   [[nodiscard]] int size() const noexcept { return static_cast<int>(values_.size()); }
   // PQexecParams' paramValues: pointers into this object, valid while it lives unchanged.
   [[nodiscard]] std::vector<const char*> pointers() const;
@@ -156,6 +162,36 @@ class Pool {
   std::mutex mutex_;
   std::condition_variable available_;
   std::vector<std::unique_ptr<Connection>> idle_;
+};
+
+// A statement with named parameters (":feed_url"), the way the SQLite backend writes its SQL, so one
+// statement reads alike in both backends. The names become $1 … $n (a name used twice is one parameter);
+// "::type" casts and quoted literals are left alone. Bind every name, in any order, then run.
+class Query {
+ public:
+  Query(Connection& conn, std::string_view sql);
+
+  template <typename T>
+  Query& bind(std::string_view name, const T& value) {
+    const int i = index(name);
+    if (i >= 0) {
+      Params one;
+      one.add(value);
+      values_[static_cast<std::size_t>(i)] = std::move(one);
+    }
+    return *this;
+  }
+  // Runs the statement; an unbound or unknown name is an error (a bug), never a silent NULL.
+  Result<Rows> run();
+
+ private:
+  [[nodiscard]] int index(std::string_view name);
+
+  Connection& conn_;
+  std::string sql_;                 // with $n
+  std::vector<std::string> names_;  // names_[n - 1] is $n's name, without the colon
+  std::vector<std::optional<Params>> values_;
+  std::string unknown_;  // a name bound that the statement does not have
 };
 
 // Runs `work(conn)` between BEGIN and COMMIT on one pooled connection; rolls back when it returns an error.

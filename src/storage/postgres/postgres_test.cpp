@@ -182,3 +182,41 @@ TEST(PostgresDatabaseTest, ConnectionsTheServerDroppedAreMadeAgain) {
 
 }  // namespace
 }  // namespace longread::storage::postgres
+
+namespace longread::storage::postgres {
+namespace {
+
+TEST(PostgresQueryTest, NamedParametersBecomeNumberedOnesCastsAndLiteralsStay) {
+  PostgresDatabase pg;
+  ASSERT_FALSE(pg.url().empty());
+  auto conn = Connection::open(pg.url());
+  ASSERT_TRUE(conn) << conn.error().message;
+  Query q(*conn, "SELECT :a::bigint + :b::bigint, ':not_a_name', :a::text, 'it''s :x'");
+  q.bind(":b", std::int64_t{2}).bind(":a", std::int64_t{40});
+  auto rows = q.run();
+  ASSERT_TRUE(rows) << rows.error().message;
+  EXPECT_EQ(rows->int64(0, 0), 42);
+  EXPECT_EQ(rows->text(0, 1), ":not_a_name");
+  EXPECT_EQ(rows->text(0, 2), "40");
+  EXPECT_EQ(rows->text(0, 3), "it's :x");
+}
+
+TEST(PostgresQueryTest, AnUnboundOrUnknownNameIsAnErrorNotANull) {
+  PostgresDatabase pg;
+  ASSERT_FALSE(pg.url().empty());
+  auto conn = Connection::open(pg.url());
+  ASSERT_TRUE(conn) << conn.error().message;
+  Query unbound(*conn, "SELECT :a::bigint, :b::bigint");
+  unbound.bind(":a", 1);
+  auto r1 = unbound.run();
+  ASSERT_FALSE(r1);
+  EXPECT_NE(r1.error().message.find(":b is not bound"), std::string::npos) << r1.error().message;
+  Query unknown(*conn, "SELECT :a::bigint");
+  unknown.bind(":a", 1).bind(":c", 3);
+  auto r2 = unknown.run();
+  ASSERT_FALSE(r2);
+  EXPECT_NE(r2.error().message.find("no parameter :c"), std::string::npos) << r2.error().message;
+}
+
+}  // namespace
+}  // namespace longread::storage::postgres
