@@ -1,0 +1,55 @@
+// What the PostgreSQL role implementations share around one statement: the error a failed statement
+// becomes (the same "store: <what>: <reason>" the SQLite backend gives) and running a named-parameter
+// Query with it.
+#pragma once
+
+#include <optional>
+#include <string_view>
+#include <utility>
+
+#include <fmt/format.h>
+
+#include "core/error.h"
+#include "storage/postgres/pg.h"
+
+namespace longread::storage::postgres {
+
+// `cause` (a statement the server refused) as the error of `what`. The server's reason keeps its SQLSTATE,
+// so in_transaction still sees a deadlock or serialization failure and runs the transaction again.
+inline std::unexpected<Error> db_error(std::string_view what, const Error& cause) {
+  std::string_view reason = cause.message;
+  if (reason.starts_with("store: ")) reason.remove_prefix(7);
+  return fail(ErrorKind::kStorage, fmt::format("store: {}: {}", what, reason));
+}
+
+// A LIMIT parameter: SQLite reads a negative LIMIT as no limit; PostgreSQL refuses one and reads NULL so.
+inline std::optional<int> sql_limit(int limit) noexcept {
+  return limit < 0 ? std::nullopt : std::optional<int>(limit);
+}
+
+// Runs `sql` on `conn` with the parameters `bind(Query&)` sets; a failure is db_error(what, …).
+template <typename Bind>
+Result<Rows> run_query(Connection& conn, std::string_view sql, std::string_view what, Bind&& bind) {
+  Query q(conn, sql);
+  std::forward<Bind>(bind)(q);
+  auto rows = q.run();
+  if (!rows) return db_error(what, rows.error());
+  return rows;
+}
+
+inline Result<Rows> run_query(Connection& conn, std::string_view sql, std::string_view what) {
+  return run_query(conn, sql, what, [](Query&) {});
+}
+
+// The same on a connection of `pool`, outside any transaction (one statement commits by itself).
+template <typename Bind>
+Result<Rows> run_pooled(Pool& pool, std::string_view sql, std::string_view what, Bind&& bind) {
+  Pool::Lease lease = pool.acquire();
+  return run_query(*lease, sql, what, std::forward<Bind>(bind));
+}
+
+inline Result<Rows> run_pooled(Pool& pool, std::string_view sql, std::string_view what) {
+  return run_pooled(pool, sql, what, [](Query&) {});
+}
+
+}  // namespace longread::storage::postgres
