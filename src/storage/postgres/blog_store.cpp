@@ -1,32 +1,22 @@
 #include "storage/postgres/blog_store.h"
 
-#include <cctype>
 #include <string>
 #include <vector>
 
+#include <fmt/format.h>
 #include <fmt/ranges.h>
 
-#include "core/strings.h"
+#include "storage/postgres/rows.h"
 #include "storage/postgres/statement.h"
+#include "storage/values.h"
 
 namespace longread::storage::postgres {
 namespace {
 
-constexpr const char* kDefaultCategory = "uncategorized";
-
-// Every column model::Blog has; visible_articles is the trigger-kept count of visible articles.
-#define LONGREAD_BLOG_COLUMNS                                                                           \
-  "b.id, b.feed_url, b.site_url, b.title, b.author, b.category, b.short_form, b.etag, b.last_modified," \
-  " b.last_attempt_at, b.last_success_at, b.next_due_at, b.consecutive_failures, b.last_status,"        \
-  " b.last_error, b.last_error_at, b.visible_articles, b.feed_update_minutes, b.paused, b.crashes,"     \
-  " b.quarantined, b.allowed_hosts"
-// The column after LONGREAD_BLOG_COLUMNS.
-constexpr int kAfterBlogColumns = 22;
-
 constexpr const char* kSelectBlogByIdForEdit =
-    "SELECT " LONGREAD_BLOG_COLUMNS " FROM blogs b WHERE b.id = :id";
+    "SELECT " LONGREAD_PG_BLOG_COLUMNS " FROM blogs b WHERE b.id = :id";
 constexpr const char* kSelectBlogByFeedUrl =
-    "SELECT " LONGREAD_BLOG_COLUMNS " FROM blogs b WHERE b.feed_url = :feed_url";
+    "SELECT " LONGREAD_PG_BLOG_COLUMNS " FROM blogs b WHERE b.feed_url = :feed_url";
 // "IS NOT NULL" first: never-crawled blogs lead, whatever the engine's NULL ordering. Paused blogs and
 // quarantined ones are never due; a blog another crawler has claimed is not due until the claim lapses.
 #define LONGREAD_DUE_BLOGS_WHERE                                                                   \
@@ -34,7 +24,7 @@ constexpr const char* kSelectBlogByFeedUrl =
   " AND (b.claimed_until IS NULL OR b.claimed_until <= :now)"
 #define LONGREAD_DUE_BLOGS_ORDER " ORDER BY b.next_due_at IS NOT NULL, b.next_due_at, b.id"
 constexpr const char* kSelectDueBlogs =
-    "SELECT " LONGREAD_BLOG_COLUMNS " FROM blogs b" LONGREAD_DUE_BLOGS_WHERE LONGREAD_DUE_BLOGS_ORDER;
+    "SELECT " LONGREAD_PG_BLOG_COLUMNS " FROM blogs b" LONGREAD_DUE_BLOGS_WHERE LONGREAD_DUE_BLOGS_ORDER;
 // The due blogs, claimed in one statement. SKIP LOCKED passes over the rows another crawler process is
 // claiming at this moment, and a row it claimed and committed meanwhile is read again and no longer due, so
 // two processes never get one blog. The claim leaves next_due_at alone, so the outer ORDER BY is the due
@@ -44,7 +34,7 @@ constexpr const char* kClaimDueBlogs =
     " LIMIT :limit FOR UPDATE SKIP LOCKED),"
     " claimed AS (UPDATE blogs SET claimed_by = :owner, claimed_until = :lease_until"
     "  WHERE id IN (SELECT id FROM due) RETURNING *)"
-    " SELECT " LONGREAD_BLOG_COLUMNS " FROM claimed b" LONGREAD_DUE_BLOGS_ORDER;
+    " SELECT " LONGREAD_PG_BLOG_COLUMNS " FROM claimed b" LONGREAD_DUE_BLOGS_ORDER;
 #undef LONGREAD_DUE_BLOGS_WHERE
 #undef LONGREAD_DUE_BLOGS_ORDER
 constexpr const char* kReleaseBlogClaims =
@@ -52,16 +42,13 @@ constexpr const char* kReleaseBlogClaims =
 constexpr const char* kCountBlogs = "SELECT COUNT(*) FROM blogs";
 // The per-blog subqueries read the (blog_id, display_at) index.
 constexpr const char* kSelectBlogHealth =
-    "SELECT " LONGREAD_BLOG_COLUMNS
+    "SELECT " LONGREAD_PG_BLOG_COLUMNS
     ", b.created_at,"
     " (SELECT MAX(a.display_at) FROM articles a WHERE a.blog_id = b.id),"
     " (SELECT COUNT(*) FROM articles a WHERE a.blog_id = b.id AND a.display_at >= :since),"
     " (SELECT COUNT(*) FROM articles a WHERE a.blog_id = b.id)"
-    " FROM blogs b ORDER BY LOWER(b.title), b.id";
-#undef LONGREAD_BLOG_COLUMNS
+    " FROM blogs b ORDER BY LOWER(b.title) COLLATE \"C\", b.id";
 
-constexpr const char* kEnsureCategory =
-    "INSERT INTO categories (slug, name) VALUES (:slug, :name) ON CONFLICT (slug) DO NOTHING";
 // Articles that fell back to their blog's category follow the blog when it is re-filed.
 constexpr const char* kRefileBlogArticles =
     "UPDATE articles SET category = :category WHERE blog_id = :blog_id AND category_from_blog = 1";
@@ -108,6 +95,23 @@ constexpr const char* kRecordCrawlerCrash =
     " WHERE id = :blog_id AND parsing_by = :owner AND parsing_since = :since";
 constexpr const char* kDeleteBlog = "DELETE FROM blogs WHERE id = :id";
 
+// Re-upserting a blog from its list updates what the list says; an empty title or site URL in the list
+// keeps what the feed told us. Crawl state is never touched here, except that a list that un-pauses a
+// paused blog makes it due at once, as `blogs resume` does. A NULL :paused (the list does not say) keeps it.
+constexpr const char* kUpsertBlog =
+    "INSERT INTO blogs (feed_url, site_url, title, category, short_form, paused, allowed_hosts, created_at)"
+    " VALUES (:feed_url, :site_url, :title, :category, :short_form, COALESCE(:paused::integer, 0),"
+    " COALESCE(:allowed_hosts::text, ''), :created_at)"
+    " ON CONFLICT (feed_url) DO UPDATE SET"
+    "  site_url = CASE WHEN excluded.site_url <> '' THEN excluded.site_url ELSE blogs.site_url END,"
+    "  title = CASE WHEN excluded.title <> '' THEN excluded.title ELSE blogs.title END,"
+    "  category = excluded.category,"
+    "  short_form = excluded.short_form,"
+    "  paused = COALESCE(:paused::integer, blogs.paused),"
+    "  allowed_hosts = COALESCE(:allowed_hosts::text, blogs.allowed_hosts),"
+    "  next_due_at = CASE WHEN blogs.paused = 1 AND :paused::integer = 0 THEN NULL ELSE blogs.next_due_at END"
+    " RETURNING id";
+
 // Blog lifecycle.
 constexpr const char* kSelectBlogLifecycle =
     "SELECT id, retired_at, retired_reason, moved_from, moved_at FROM blogs ORDER BY id";
@@ -123,69 +127,16 @@ constexpr const char* kClearBlogMove =
     "UPDATE blogs SET moved_from = '', moved_at = NULL WHERE id = :id AND moved_at IS NOT NULL";
 constexpr const char* kBlogExists = "SELECT 1 FROM blogs WHERE id = :id";
 
-// "a.example b.example" -> {"a.example", "b.example"} (blogs.allowed_hosts).
-std::vector<std::string> split_words(std::string_view text) {
-  std::vector<std::string> out;
-  for (auto word : split(text, ' ')) {
-    if (!word.empty()) out.emplace_back(word);
-  }
-  return out;
-}
-
 std::optional<std::string> joined_hosts(const std::optional<std::vector<std::string>>& hosts) {
   if (!hosts) return std::nullopt;
   return fmt::format("{}", fmt::join(*hosts, " "));
 }
 
-// "machine-learning" -> "Machine Learning".
-std::string category_name(std::string_view slug) {
-  std::string name;
-  bool word_start = true;
-  for (const char c : slug) {
-    if (c == '-' || c == '_') {
-      name += ' ';
-      word_start = true;
-    } else {
-      name += word_start ? static_cast<char>(std::toupper(static_cast<unsigned char>(c))) : c;
-      word_start = false;
-    }
-  }
-  return name;
-}
-
-// Row `r` of a statement that selects LONGREAD_BLOG_COLUMNS first.
-model::Blog read_blog_row(const Rows& rows, int r) {
-  model::Blog b;
-  b.id = rows.int64(r, 0);
-  b.feed_url = rows.string(r, 1);
-  b.site_url = rows.string(r, 2);
-  b.title = rows.string(r, 3);
-  b.author = rows.string(r, 4);
-  b.category = rows.string(r, 5);
-  b.short_form = rows.flag(r, 6);
-  b.etag = rows.string(r, 7);
-  b.last_modified = rows.string(r, 8);
-  b.last_attempt_at = rows.optional_time(r, 9);
-  b.last_success_at = rows.optional_time(r, 10);
-  b.next_due_at = rows.optional_time(r, 11);
-  b.consecutive_failures = rows.int32(r, 12);
-  b.last_status = rows.string(r, 13);
-  b.last_error = rows.string(r, 14);
-  b.last_error_at = rows.optional_time(r, 15);
-  b.article_count = rows.int64(r, 16);
-  if (const auto minutes = rows.optional_int64(r, 17); minutes && *minutes > 0)
-    b.feed_update_interval = std::chrono::minutes{*minutes};
-  b.paused = rows.flag(r, 18);
-  b.crashes = rows.int32(r, 19);
-  b.quarantined = rows.flag(r, 20);
-  b.allowed_hosts = split_words(rows.text(r, 21));
-  return b;
-}
-
-std::vector<model::Blog> read_blog_rows(const Rows& rows) {
+// Every row of a statement that selects LONGREAD_PG_BLOG_COLUMNS first.
+std::vector<model::Blog> read_blogs_of(const Rows& rows) {
   std::vector<model::Blog> out;
   out.reserve(static_cast<std::size_t>(rows.size()));
-  for (int r = 0; r < rows.size(); ++r) out.push_back(read_blog_row(rows, r));
+  for (int r = 0; r < rows.size(); ++r) out.push_back(read_blog(rows, r));
   return out;
 }
 
@@ -210,22 +161,69 @@ Result<bool> lifecycle_update(Pool& pool, const char* sql, std::int64_t blog_id,
 }  // namespace
 
 Result<std::int64_t> PgBlogStore::upsert_blog(const BlogSeed& seed) {
-  return fail(ErrorKind::kInternal, "store: PostgreSQL BlogStore::upsert_blog is not written yet");
+  const std::string category = seed.category.empty() ? kDefaultCategory : seed.category;
+  std::optional<std::string> allowed_hosts;
+  if (seed.allowed_hosts) allowed_hosts = fmt::format("{}", fmt::join(*seed.allowed_hosts, " "));
+  std::int64_t id = 0;
+  auto done = in_transaction(db_.pool(), [&](Connection& c) -> Result<void> {
+    // The row is locked first, so a concurrent edit cannot slip between reading the old category and
+    // re-filing the blog's articles.
+    Query old(c, "SELECT category FROM blogs WHERE feed_url = :feed_url FOR UPDATE");
+    old.bind(":feed_url", seed.feed_url);
+    auto old_rows = old.run();
+    if (!old_rows) return std::unexpected(old_rows.error());
+    std::optional<std::string> old_category;
+    if (!old_rows->empty()) old_category = old_rows->string(0, 0);
+    if (auto ok = ensure_category(c, category); !ok) return ok;
+    Query q(c, kUpsertBlog);
+    q.bind(":feed_url", seed.feed_url).bind(":site_url", seed.site_url).bind(":title", seed.title);
+    q.bind(":category", category).bind(":short_form", seed.short_form);
+    std::optional<std::int64_t> paused;
+    if (seed.paused) paused = *seed.paused ? 1 : 0;
+    q.bind(":paused", paused).bind(":allowed_hosts", allowed_hosts).bind(":created_at", now_seconds());
+    auto row = q.run();
+    if (!row) return std::unexpected(row.error());
+    id = row->int64(0, 0);
+    if (old_category && *old_category != category) {
+      Query refile(
+          c, "UPDATE articles SET category = :category WHERE blog_id = :blog_id AND category_from_blog = 1");
+      refile.bind(":category", category).bind(":blog_id", id);
+      if (auto ok = refile.run(); !ok) return std::unexpected(ok.error());
+    }
+    return {};
+  });
+  if (!done) return std::unexpected(with_context("cannot upsert blog", done.error()));
+  return id;
 }
 
 Result<std::optional<model::Blog>> PgBlogStore::blog(std::int64_t id) {
-  return fail(ErrorKind::kInternal, "store: PostgreSQL BlogStore::blog is not written yet");
+  auto rows = db_.pool().with([&](Connection& c) {
+    Query q(c, "SELECT " LONGREAD_PG_BLOG_COLUMNS " FROM blogs b WHERE b.id = :id");
+    q.bind(":id", id);
+    return q.run();
+  });
+  if (!rows) return std::unexpected(with_context("cannot read blog", rows.error()));
+  if (rows->empty()) return std::optional<model::Blog>{};
+  return std::optional<model::Blog>{read_blog(*rows, 0)};
 }
 
 Result<std::vector<model::Blog>> PgBlogStore::blogs() {
-  return fail(ErrorKind::kInternal, "store: PostgreSQL BlogStore::blogs is not written yet");
+  auto rows = db_.pool().with([&](Connection& c) {
+    return c.exec("SELECT " LONGREAD_PG_BLOG_COLUMNS
+                  " FROM blogs b ORDER BY LOWER(b.title) COLLATE \"C\", b.id");
+  });
+  if (!rows) return std::unexpected(with_context("cannot list blogs", rows.error()));
+  std::vector<model::Blog> out;
+  out.reserve(static_cast<std::size_t>(rows->size()));
+  for (int r = 0; r < rows->size(); ++r) out.push_back(read_blog(*rows, r));
+  return out;
 }
 
 Result<std::vector<model::Blog>> PgBlogStore::due_blogs(TimePoint now) {
   auto rows =
       run_pooled(db_.pool(), kSelectDueBlogs, "cannot list blogs", [&](Query& q) { q.bind(":now", now); });
   if (!rows) return std::unexpected(rows.error());
-  return read_blog_rows(*rows);
+  return read_blogs_of(*rows);
 }
 
 Result<std::vector<model::Blog>> PgBlogStore::claim_due_blogs(std::string_view owner, TimePoint now,
@@ -235,7 +233,7 @@ Result<std::vector<model::Blog>> PgBlogStore::claim_due_blogs(std::string_view o
     q.bind(":owner", owner).bind(":lease_until", lease_until);
   });
   if (!rows) return std::unexpected(rows.error());
-  return read_blog_rows(*rows);
+  return read_blogs_of(*rows);
 }
 
 Result<void> PgBlogStore::release_blog_claims(std::string_view owner) {
@@ -256,7 +254,7 @@ Result<std::optional<model::Blog>> PgBlogStore::blog_by_feed_url(std::string_vie
                          [&](Query& q) { q.bind(":feed_url", feed_url); });
   if (!rows) return std::unexpected(rows.error());
   if (rows->empty()) return std::optional<model::Blog>{};
-  return std::optional<model::Blog>{read_blog_row(*rows, 0)};
+  return std::optional<model::Blog>{read_blog(*rows, 0)};
 }
 
 Result<model::Blog> PgBlogStore::edit_blog(std::int64_t blog_id, const BlogEdit& edit) {
@@ -279,10 +277,7 @@ Result<model::Blog> PgBlogStore::edit_blog(std::int64_t blog_id, const BlogEdit&
       }
     }
     if (category) {
-      auto ok = run_query(c, kEnsureCategory, kFailed, [&](Query& q) {
-        q.bind(":slug", *category).bind(":name", category_name(*category));
-      });
-      if (!ok) return std::unexpected(ok.error());
+      if (auto ok = ensure_category(c, *category); !ok) return db_error(kFailed, ok.error());
     }
     auto edited = run_query(c, kEditBlog, kFailed, [&](Query& q) {
       q.bind(":title", edit.title).bind(":category", category).bind(":short_form", edit.short_form);
@@ -300,7 +295,7 @@ Result<model::Blog> PgBlogStore::edit_blog(std::int64_t blog_id, const BlogEdit&
     }
     auto rows = run_query(c, kSelectBlogByIdForEdit, kFailed, [&](Query& q) { q.bind(":id", blog_id); });
     if (!rows) return std::unexpected(rows.error());
-    after = read_blog_row(*rows, 0);
+    after = read_blog(*rows, 0);
     return {};
   });
   if (!done) return std::unexpected(done.error());
@@ -359,11 +354,11 @@ Result<std::vector<BlogHealth>> PgBlogStore::blog_health(TimePoint since) {
   if (!rows) return std::unexpected(rows.error());
   std::vector<BlogHealth> out;
   for (int r = 0; r < rows->size(); ++r) {
-    out.push_back(BlogHealth{.blog = read_blog_row(*rows, r),
-                             .followed_at = rows->time(r, kAfterBlogColumns),
-                             .newest_article_at = rows->optional_time(r, kAfterBlogColumns + 1),
-                             .recent_articles = rows->int64(r, kAfterBlogColumns + 2),
-                             .stored_articles = rows->int64(r, kAfterBlogColumns + 3)});
+    out.push_back(BlogHealth{.blog = read_blog(*rows, r),
+                             .followed_at = rows->time(r, kBlogColumnCount),
+                             .newest_article_at = rows->optional_time(r, kBlogColumnCount + 1),
+                             .recent_articles = rows->int64(r, kBlogColumnCount + 2),
+                             .stored_articles = rows->int64(r, kBlogColumnCount + 3)});
   }
   return out;
 }
