@@ -1,4 +1,4 @@
-// Tests of what the admin area stores: the operator role of readers and the audit log. Real SQLite files.
+// Tests of what the admin area stores: the operator role of readers and the audit log. On both backends.
 #include <gtest/gtest.h>
 
 #include <filesystem>
@@ -15,12 +15,12 @@ TimePoint at(std::int64_t hours_after) {
   return from_unix(1'700'000'000 + hours_after * 3600);
 }
 
-class AdminStoreTest : public longread::testing::StoreTest {
+class AdminStoreTest : public longread::testing::StoreSuite {
  protected:
-  AdminStoreTest() : StoreTest("longread-admin-store") {}
+  AdminStoreTest() : StoreSuite("longread-admin-store") {}
 };
 
-TEST_F(AdminStoreTest, OperatorRoleIsGrantedByAddressAndSeenBySessions) {
+TEST_P(AdminStoreTest, OperatorRoleIsGrantedByAddressAndSeenBySessions) {
   auto ada = store_->create_reader("Ada@Example.org", "hash", at(0), at(0));
   ASSERT_TRUE(ada) << ada.error().message;
   ASSERT_TRUE(store_->create_session(
@@ -41,7 +41,7 @@ TEST_F(AdminStoreTest, OperatorRoleIsGrantedByAddressAndSeenBySessions) {
   EXPECT_EQ(unknown.error().kind, ErrorKind::kNotFound);
 }
 
-TEST_F(AdminStoreTest, AuditLogPagesNewestFirstAndOutlivesTheActorsAccount) {
+TEST_P(AdminStoreTest, AuditLogPagesNewestFirstAndOutlivesTheActorsAccount) {
   auto ada = store_->create_reader("ada@example.org", "hash", at(0), at(0));
   ASSERT_TRUE(ada);
   for (int i = 0; i < 5; ++i) {
@@ -83,7 +83,7 @@ TEST_F(AdminStoreTest, AuditLogPagesNewestFirstAndOutlivesTheActorsAccount) {
 
 // The blogs table's numbers come from the stored articles themselves: a count in the window, the newest
 // date, all stored articles (junk too: the blog posted them), and the date the blog was first followed.
-TEST_F(AdminStoreTest, BlogHealthCountsEachBlogsRecentAndStoredArticles) {
+TEST_P(AdminStoreTest, BlogHealthCountsEachBlogsRecentAndStoredArticles) {
   auto busy = store_->upsert_blog({.feed_url = "https://busy.example/feed", .title = "Busy"});
   auto quiet = store_->upsert_blog({.feed_url = "https://quiet.example/feed", .title = "Quiet"});
   auto empty = store_->upsert_blog({.feed_url = "https://empty.example/feed", .title = "Empty"});
@@ -128,7 +128,7 @@ TEST_F(AdminStoreTest, BlogHealthCountsEachBlogsRecentAndStoredArticles) {
 
 // Near misses: kept, recent, not decided by the operator, shortest first; junk, old and overridden
 // articles are left out.
-TEST_F(AdminStoreTest, NearMissesAreTheShortestRecentArticlesTheFilterKept) {
+TEST_P(AdminStoreTest, NearMissesAreTheShortestRecentArticlesTheFilterKept) {
   auto blog = store_->upsert_blog({.feed_url = "https://near.example/feed", .title = "Near"});
   ASSERT_TRUE(blog);
   CrawlRecord record{.blog_id = *blog, .attempted_at = at(1000), .success = true, .status = "ok"};
@@ -172,6 +172,8 @@ TEST_F(AdminStoreTest, NearMissesAreTheShortestRecentArticlesTheFilterKept) {
   ASSERT_EQ(one->size(), 1u);
   EXPECT_EQ(one->front().article.guid, "short");
 }
+
+LONGREAD_STORE_BACKENDS(AdminStoreTest);
 
 }  // namespace
 }  // namespace longread::storage

@@ -1,4 +1,5 @@
-// Store::edit_blog, paused blogs (migration 0011) and BlogSeed::paused, on real SQLite files.
+// Store::edit_blog, paused blogs (migration 0011) and BlogSeed::paused, on both backends; the upgrade
+// from an old SQLite file on SQLite alone.
 #include <gtest/gtest.h>
 #include <sqlite3.h>
 #include <unistd.h>
@@ -11,6 +12,7 @@
 #include <vector>
 
 #include "storage/store.h"
+#include "testing/store_test.h"
 
 namespace longread::storage {
 namespace {
@@ -67,13 +69,9 @@ model::Article article(const std::string& guid, const std::string& category) {
   return a;
 }
 
-class BlogEditStoreTest : public ::testing::Test {
+class BlogEditStoreTest : public longread::testing::StoreSuite {
  protected:
-  void SetUp() override {
-    auto store = open_sqlite_store(dir_.file("longread.db"));
-    ASSERT_TRUE(store) << store.error().message;
-    store_ = std::move(*store);
-  }
+  BlogEditStoreTest() : StoreSuite("longread-blog-edit") {}
 
   std::int64_t add_blog(const std::string& feed_url, const std::string& category) {
     auto id = store_->upsert_blog({.feed_url = feed_url, .title = "Blog " + feed_url, .category = category});
@@ -126,12 +124,9 @@ class BlogEditStoreTest : public ::testing::Test {
     for (const auto& b : due.value_or(std::vector<model::Blog>{})) out.push_back(b.id);
     return out;
   }
-
-  TempDir dir_;
-  std::unique_ptr<Store> store_;
 };
 
-TEST_F(BlogEditStoreTest, EachFieldChangesAloneAndCrawlStateIsKept) {
+TEST_P(BlogEditStoreTest, EachFieldChangesAloneAndCrawlStateIsKept) {
   const auto id = add_blog("https://a.example/feed", "programming");
   const TimePoint at = from_unix(1'700'000'000);
   crawl(id, at, {article("a1", "")});
@@ -183,7 +178,7 @@ TEST_F(BlogEditStoreTest, EachFieldChangesAloneAndCrawlStateIsKept) {
 
 // Articles that took the blog's category follow it; one the classifier filed elsewhere stays; the listing
 // and counts the site reads (articles by category, categories()) agree at once.
-TEST_F(BlogEditStoreTest, CategoryChangeRefilesArticlesThatTookTheBlogsCategory) {
+TEST_P(BlogEditStoreTest, CategoryChangeRefilesArticlesThatTookTheBlogsCategory) {
   const auto id = add_blog("https://a.example/feed", "programming");
   const auto other = add_blog("https://b.example/feed", "systems");
   crawl(id, from_unix(1'700'000'000),
@@ -222,7 +217,7 @@ TEST_F(BlogEditStoreTest, CategoryChangeRefilesArticlesThatTookTheBlogsCategory)
   EXPECT_EQ(guids_in("systems"), (std::vector<std::string>{"own1", "own2"}));
 }
 
-TEST_F(BlogEditStoreTest, UnknownBlogAndTakenFeedUrlAreRefusedWithoutChange) {
+TEST_P(BlogEditStoreTest, UnknownBlogAndTakenFeedUrlAreRefusedWithoutChange) {
   const auto a = add_blog("https://a.example/feed", "programming");
   const auto b = add_blog("https://b.example/feed", "programming");
   auto missing = store_->edit_blog(a + b + 100, {.title = "x"});
@@ -241,7 +236,7 @@ TEST_F(BlogEditStoreTest, UnknownBlogAndTakenFeedUrlAreRefusedWithoutChange) {
   EXPECT_TRUE(store_->edit_blog(b, {.feed_url = "https://b.example/feed"}));
 }
 
-TEST_F(BlogEditStoreTest, PausedBlogIsNeverDueAndResumeMakesItDueAtOnce) {
+TEST_P(BlogEditStoreTest, PausedBlogIsNeverDueAndResumeMakesItDueAtOnce) {
   const auto a = add_blog("https://a.example/feed", "programming");
   const auto b = add_blog("https://b.example/feed", "programming");
   const TimePoint at = from_unix(1'700'000'000);
@@ -272,7 +267,7 @@ TEST_F(BlogEditStoreTest, PausedBlogIsNeverDueAndResumeMakesItDueAtOnce) {
 }
 
 // An OPML re-import: an outline without longread:paused keeps the state; an explicit "false" resumes.
-TEST_F(BlogEditStoreTest, UpsertKeepsPausedUnlessTheListSays) {
+TEST_P(BlogEditStoreTest, UpsertKeepsPausedUnlessTheListSays) {
   const auto a = add_blog("https://a.example/feed", "programming");
   crawl(a, from_unix(1'700'000'000), {});
   ASSERT_TRUE(store_->edit_blog(a, {.paused = true}));
@@ -289,7 +284,10 @@ TEST_F(BlogEditStoreTest, UpsertKeepsPausedUnlessTheListSays) {
   EXPECT_FALSE(blog(add_blog("https://third.example/feed", "")).paused);
 }
 
-// Migration 0011 on a database longread left at version 10: its blogs are not paused and stay due.
+LONGREAD_STORE_BACKENDS(BlogEditStoreTest);
+
+// SQLite only: migration 0011 on a database longread left at version 10: its blogs are not paused and stay
+// due.
 TEST(BlogPausedMigrationTest, UpgradeFromVersionTenLeavesBlogsUnpaused) {
   TempDir dir;
   const std::string path = dir.file("v10.db");

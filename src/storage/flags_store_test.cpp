@@ -1,7 +1,7 @@
 // Readers' flags as stored (migration 0023): once per reader and article, the daily limit, the hold at
 // moderation.flags_to_hide distinct flags (gone from listings, search, feeds and counts alike), an
 // operator's keep that sticks and junk that is the usual override, and flags going with their reader.
-// Real SQLite files.
+// On both backends.
 #include <gtest/gtest.h>
 
 #include <string>
@@ -19,9 +19,9 @@ TimePoint at(std::int64_t hours_after) {
 
 constexpr FlagRules kRules{.flags_to_hide = 3, .flags_per_day = 5};
 
-class FlagsStoreTest : public longread::testing::StoreTest {
+class FlagsStoreTest : public longread::testing::StoreSuite {
  protected:
-  FlagsStoreTest() : StoreTest("longread-flags-store") {}
+  FlagsStoreTest() : StoreSuite("longread-flags-store") {}
 
   void SetUp() override {
     StoreTest::SetUp();
@@ -112,7 +112,7 @@ class FlagsStoreTest : public longread::testing::StoreTest {
   std::vector<std::int64_t> readers_;
 };
 
-TEST_F(FlagsStoreTest, AReaderFlagsAnArticleOnceAndMayWithdrawIt) {
+TEST_P(FlagsStoreTest, AReaderFlagsAnArticleOnceAndMayWithdrawIt) {
   auto first = flag(0, FlagReason::kAiGenerated);
   ASSERT_TRUE(first) << first.error().message;
   EXPECT_EQ(first->outcome, FlagOutcome::kFlagged);
@@ -143,7 +143,7 @@ TEST_F(FlagsStoreTest, AReaderFlagsAnArticleOnceAndMayWithdrawIt) {
   EXPECT_EQ(flag(0, FlagReason::kSpam, ids_.back()).error().kind, ErrorKind::kNotFound);
 }
 
-TEST_F(FlagsStoreTest, TheThresholdHidesTheArticleFromListingsSearchFeedsAndCounts) {
+TEST_P(FlagsStoreTest, TheThresholdHidesTheArticleFromListingsSearchFeedsAndCounts) {
   expect_shown(true);
   ASSERT_EQ(flag(0)->outcome, FlagOutcome::kFlagged);
   ASSERT_EQ(flag(1, FlagReason::kNotAnArticle)->outcome, FlagOutcome::kFlagged);
@@ -180,7 +180,7 @@ TEST_F(FlagsStoreTest, TheThresholdHidesTheArticleFromListingsSearchFeedsAndCoun
   EXPECT_EQ(store_->site_stats(at(1)).value().articles_held, 0);
 }
 
-TEST_F(FlagsStoreTest, KeepLiftsTheHoldAndLaterFlagsNeverHoldItAgain) {
+TEST_P(FlagsStoreTest, KeepLiftsTheHoldAndLaterFlagsNeverHoldItAgain) {
   for (int r = 0; r < 3; ++r) ASSERT_TRUE(flag(r));
   expect_shown(false);
   ASSERT_TRUE(store_->decide_flags(target_, FlagDecision::kKeep));
@@ -199,7 +199,7 @@ TEST_F(FlagsStoreTest, KeepLiftsTheHoldAndLaterFlagsNeverHoldItAgain) {
   EXPECT_EQ(store_->flagged_articles(10).value().at(0).decision, "keep");
 }
 
-TEST_F(FlagsStoreTest, JunkIsTheOperatorsOverrideAndSticksAcrossReCrawls) {
+TEST_P(FlagsStoreTest, JunkIsTheOperatorsOverrideAndSticksAcrossReCrawls) {
   for (int r = 0; r < 3; ++r) ASSERT_TRUE(flag(r));
   ASSERT_TRUE(store_->decide_flags(target_, FlagDecision::kJunk));
   expect_shown(false);
@@ -219,7 +219,7 @@ TEST_F(FlagsStoreTest, JunkIsTheOperatorsOverrideAndSticksAcrossReCrawls) {
   expect_shown(false);
 }
 
-TEST_F(FlagsStoreTest, AKeepFromTheJunkReviewAlsoDecidesAHeldArticle) {
+TEST_P(FlagsStoreTest, AKeepFromTheJunkReviewAlsoDecidesAHeldArticle) {
   for (int r = 0; r < 3; ++r) ASSERT_TRUE(flag(r));
   expect_shown(false);
   ASSERT_TRUE(store_->set_keep_override(target_, true));
@@ -229,7 +229,7 @@ TEST_F(FlagsStoreTest, AKeepFromTheJunkReviewAlsoDecidesAHeldArticle) {
   expect_shown(true);
 }
 
-TEST_F(FlagsStoreTest, ADeletedReadersFlagsGoWithThemAndCanLiftAHold) {
+TEST_P(FlagsStoreTest, ADeletedReadersFlagsGoWithThemAndCanLiftAHold) {
   for (int r = 0; r < 3; ++r) ASSERT_TRUE(flag(r));
   expect_shown(false);
   ASSERT_TRUE(store_->delete_reader(readers_[2]));
@@ -240,7 +240,7 @@ TEST_F(FlagsStoreTest, ADeletedReadersFlagsGoWithThemAndCanLiftAHold) {
   EXPECT_EQ(store_->flagged_articles(10).value().at(0).flags, 2);
 }
 
-TEST_F(FlagsStoreTest, AReaderFlagsAtMostFlagsPerDayArticlesIn24Hours) {
+TEST_P(FlagsStoreTest, AReaderFlagsAtMostFlagsPerDayArticlesIn24Hours) {
   // kRules.flags_per_day is 5: the sixth article within 24 hours is refused and nothing is written.
   for (int i = 1; i <= 5; ++i) {
     auto r = flag(0, FlagReason::kSpam, ids_[i], at(1) + std::chrono::minutes(i));
@@ -257,7 +257,7 @@ TEST_F(FlagsStoreTest, AReaderFlagsAtMostFlagsPerDayArticlesIn24Hours) {
             FlagOutcome::kFlagged);
 }
 
-TEST_F(FlagsStoreTest, FlaggedArticlesListNewestFlagFirstWithCountsPerReason) {
+TEST_P(FlagsStoreTest, FlaggedArticlesListNewestFlagFirstWithCountsPerReason) {
   ASSERT_TRUE(flag(0, FlagReason::kSpam, ids_[3], at(1)));
   ASSERT_TRUE(flag(1, FlagReason::kBrokenLink, ids_[3], at(2)));
   ASSERT_TRUE(flag(0, FlagReason::kAiGenerated, ids_[5], at(3)));
@@ -273,13 +273,15 @@ TEST_F(FlagsStoreTest, FlaggedArticlesListNewestFlagFirstWithCountsPerReason) {
   EXPECT_EQ(store_->flagged_articles(1).value().size(), 1u);
 }
 
-TEST_F(FlagsStoreTest, ReasonNamesRoundTrip) {
+TEST_P(FlagsStoreTest, ReasonNamesRoundTrip) {
   for (const FlagReason reason : kFlagReasons) {
     EXPECT_EQ(parse_flag_reason(flag_reason_name(reason)), reason);
   }
   EXPECT_FALSE(parse_flag_reason("nonsense"));
   EXPECT_FALSE(parse_flag_reason(""));
 }
+
+LONGREAD_STORE_BACKENDS(FlagsStoreTest);
 
 }  // namespace
 }  // namespace longread::storage

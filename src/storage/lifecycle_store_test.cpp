@@ -1,7 +1,7 @@
 // Blog lifecycle as stored and judged (migration 0026, storage/lifecycle.h): dead at N failures in a row
 // over D days and not at N-1 or a second short of D, inactive at exactly the months without a post, a
 // permanent redirect recorded with when and from where (another site told apart), and a retired blog that
-// no crawl polls but whose articles stay on the site. Real SQLite files.
+// no crawl polls but whose articles stay on the site. On both backends.
 #include <gtest/gtest.h>
 
 #include <string>
@@ -17,9 +17,9 @@ namespace {
 using std::chrono::days;
 using std::chrono::seconds;
 
-class LifecycleStoreTest : public longread::testing::StoreTest {
+class LifecycleStoreTest : public longread::testing::StoreSuite {
  protected:
-  LifecycleStoreTest() : StoreTest("longread-lifecycle-store") {}
+  LifecycleStoreTest() : StoreSuite("longread-lifecycle-store") {}
 
   std::int64_t add_blog(const std::string& feed_url) {
     auto id = store_->upsert_blog({.feed_url = feed_url, .title = feed_url});
@@ -64,7 +64,7 @@ class LifecycleStoreTest : public longread::testing::StoreTest {
   const TimePoint now_ = now_seconds();
 };
 
-TEST_F(LifecycleStoreTest, DeadTakesNFailuresInARowAndDDaysWithoutASuccess) {
+TEST_P(LifecycleStoreTest, DeadTakesNFailuresInARowAndDDaysWithoutASuccess) {
   const auto blog = add_blog("https://failing.example/feed");
   const TimePoint last_success = now_ - days{30};
   poll(blog, last_success, true);
@@ -80,7 +80,7 @@ TEST_F(LifecycleStoreTest, DeadTakesNFailuresInARowAndDDaysWithoutASuccess) {
   EXPECT_FALSE(verdict(blog, now_ + days{30}).dead);
 }
 
-TEST_F(LifecycleStoreTest, ABlogNeverReadCountsItsDaysFromWhenItWasFollowed) {
+TEST_P(LifecycleStoreTest, ABlogNeverReadCountsItsDaysFromWhenItWasFollowed) {
   const auto blog = add_blog("https://never.example/feed");
   poll(blog, now_, false, 9);
   const TimePoint followed = health_of(blog, now_).followed_at;
@@ -88,7 +88,7 @@ TEST_F(LifecycleStoreTest, ABlogNeverReadCountsItsDaysFromWhenItWasFollowed) {
   EXPECT_TRUE(verdict(blog, followed + days{14}).dead);
 }
 
-TEST_F(LifecycleStoreTest, InactiveAtExactlyTheMonthsWithoutAPost) {
+TEST_P(LifecycleStoreTest, InactiveAtExactlyTheMonthsWithoutAPost) {
   const auto blog = add_blog("https://quiet.example/feed");
   const TimePoint posted = now_ - days{400};
   model::Article a;
@@ -110,7 +110,7 @@ TEST_F(LifecycleStoreTest, InactiveAtExactlyTheMonthsWithoutAPost) {
   EXPECT_TRUE(verdict(empty, followed + 12 * kLifecycleMonth).inactive);
 }
 
-TEST_F(LifecycleStoreTest, APermanentRedirectIsRecordedWithWhenAndFromWhereAndAnotherSiteIsMarked) {
+TEST_P(LifecycleStoreTest, APermanentRedirectIsRecordedWithWhenAndFromWhereAndAnotherSiteIsMarked) {
   const auto same = add_blog("https://feeds.example.com/posts.xml");
   const auto other = add_blog("https://lapsed.example/feed");
   EXPECT_FALSE(verdict(same, now_).moved);
@@ -137,7 +137,7 @@ TEST_F(LifecycleStoreTest, APermanentRedirectIsRecordedWithWhenAndFromWhereAndAn
   EXPECT_EQ(store_->blog(other).value()->feed_url, "https://casino.example.net/feed");
 }
 
-TEST_F(LifecycleStoreTest, ARetiredBlogIsNotPolledButKeepsItsArticles) {
+TEST_P(LifecycleStoreTest, ARetiredBlogIsNotPolledButKeepsItsArticles) {
   const auto blog = add_blog("https://retired.example/feed");
   model::Article a;
   a.guid = "kept-post";
@@ -184,6 +184,8 @@ TEST_F(LifecycleStoreTest, ARetiredBlogIsNotPolledButKeepsItsArticles) {
   EXPECT_EQ(store_->retire_blog(999999, "x", now_).error().kind, ErrorKind::kNotFound);
   EXPECT_EQ(store_->unretire_blog(999999).error().kind, ErrorKind::kNotFound);
 }
+
+LONGREAD_STORE_BACKENDS(LifecycleStoreTest);
 
 }  // namespace
 }  // namespace longread::storage

@@ -1,4 +1,4 @@
-// Tests of the account-mail outbox of the SQLite Store (migration 0013): queue, claim with a lease, failure
+// Tests of the account-mail outbox of the Store (migration 0013): queue, claim with a lease, failure
 // with the next attempt, delete, expiry, and that what is queued survives closing and reopening the
 // database file. Real database files.
 #include <gtest/gtest.h>
@@ -32,12 +32,12 @@ std::vector<std::string> recipients(const std::vector<OutboxMail>& mails) {
   return out;
 }
 
-class OutboxStoreTest : public longread::testing::StoreTest {
+class OutboxStoreTest : public longread::testing::StoreSuite {
  protected:
-  OutboxStoreTest() : StoreTest("longread-outbox") {}
+  OutboxStoreTest() : StoreSuite("longread-outbox") {}
 };
 
-TEST_F(OutboxStoreTest, QueuedMailIsKeptWholeAndSurvivesReopening) {
+TEST_P(OutboxStoreTest, QueuedMailIsKeptWholeAndSurvivesReopening) {
   const OutboxMail queued = mail("kim@example.org", at(0), at(48 * 3600));
   auto id = store_->enqueue_mail(queued);
   ASSERT_TRUE(id) << id.error().message;
@@ -62,7 +62,7 @@ TEST_F(OutboxStoreTest, QueuedMailIsKeptWholeAndSurvivesReopening) {
   EXPECT_EQ(stored.last_error, "");
 }
 
-TEST_F(OutboxStoreTest, ClaimTakesDueMailsOldestFirstAndLeasesThem) {
+TEST_P(OutboxStoreTest, ClaimTakesDueMailsOldestFirstAndLeasesThem) {
   ASSERT_TRUE(store_->enqueue_mail(mail("later@example.org", at(100), at(10'000))));
   ASSERT_TRUE(store_->enqueue_mail(mail("first@example.org", at(10), at(10'000))));
   ASSERT_TRUE(store_->enqueue_mail(mail("second@example.org", at(20), at(10'000))));
@@ -97,7 +97,7 @@ TEST_F(OutboxStoreTest, ClaimTakesDueMailsOldestFirstAndLeasesThem) {
   EXPECT_EQ(*due, at(180));
 }
 
-TEST_F(OutboxStoreTest, FailedMailWaitsForItsNextAttemptAndKeepsTheError) {
+TEST_P(OutboxStoreTest, FailedMailWaitsForItsNextAttemptAndKeepsTheError) {
   auto id = store_->enqueue_mail(mail("kim@example.org", at(0), at(10'000)));
   ASSERT_TRUE(id);
   auto claimed = store_->claim_due_mails(at(0), at(60), 10);
@@ -115,7 +115,7 @@ TEST_F(OutboxStoreTest, FailedMailWaitsForItsNextAttemptAndKeepsTheError) {
   EXPECT_EQ(retried->front().last_error, "mail: RCPT failed (SMTP reply 451)");
 }
 
-TEST_F(OutboxStoreTest, DeletedMailIsGone) {
+TEST_P(OutboxStoreTest, DeletedMailIsGone) {
   auto kept = store_->enqueue_mail(mail("kept@example.org", at(0), at(10'000)));
   auto sent = store_->enqueue_mail(mail("sent@example.org", at(0), at(10'000)));
   ASSERT_TRUE(kept && sent);
@@ -131,7 +131,7 @@ TEST_F(OutboxStoreTest, DeletedMailIsGone) {
   EXPECT_EQ(recipients(*all), std::vector<std::string>{"kept@example.org"});
 }
 
-TEST_F(OutboxStoreTest, ExpiredMailIsNeverClaimedAndIsDropped) {
+TEST_P(OutboxStoreTest, ExpiredMailIsNeverClaimedAndIsDropped) {
   ASSERT_TRUE(store_->enqueue_mail(mail("expires@example.org", at(0), at(100))));
   ASSERT_TRUE(store_->enqueue_mail(mail("lives@example.org", at(0), at(10'000))));
 
@@ -156,7 +156,7 @@ TEST_F(OutboxStoreTest, ExpiredMailIsNeverClaimedAndIsDropped) {
 
 // `longread mail retry [ID]`: a mail waiting out its backoff is due at once; a mail already due (or due
 // earlier than `now`) keeps its time; an unknown id matches nothing.
-TEST_F(OutboxStoreTest, RetryMakesWaitingMailDueNow) {
+TEST_P(OutboxStoreTest, RetryMakesWaitingMailDueNow) {
   auto waiting = store_->enqueue_mail(mail("waiting@example.org", at(0), at(10'000)));
   auto other = store_->enqueue_mail(mail("other@example.org", at(0), at(10'000)));
   auto early = store_->enqueue_mail(mail("early@example.org", at(0), at(10'000)));
@@ -200,7 +200,7 @@ TEST_F(OutboxStoreTest, RetryMakesWaitingMailDueNow) {
   EXPECT_EQ(*none, 0);
 }
 
-TEST_F(OutboxStoreTest, EmptyOutboxHasNothingDue) {
+TEST_P(OutboxStoreTest, EmptyOutboxHasNothingDue) {
   auto due = store_->next_mail_due();
   ASSERT_TRUE(due) << due.error().message;
   EXPECT_FALSE(due->has_value());
@@ -217,7 +217,7 @@ namespace {
 
 // Mails per address (migration 0016): one of each kind per gap, whoever asks; the record survives a
 // restart (reopening the file); old records go.
-TEST_F(OutboxStoreTest, MailSlotIsTakenOncePerGapAndSurvivesReopening) {
+TEST_P(OutboxStoreTest, MailSlotIsTakenOncePerGapAndSurvivesReopening) {
   const auto hour = std::chrono::hours(1);
   EXPECT_TRUE(store_->claim_mail_slot("kim@example.org", "confirm", at(0), hour).value());
   EXPECT_FALSE(store_->claim_mail_slot("kim@example.org", "confirm", at(60), hour).value());
@@ -230,6 +230,8 @@ TEST_F(OutboxStoreTest, MailSlotIsTakenOncePerGapAndSurvivesReopening) {
   EXPECT_TRUE(store_->claim_mail_slot("kim@example.org", "confirm", at(3600), hour).value());
   EXPECT_FALSE(store_->claim_mail_slot("kim@example.org", "confirm", at(3601), hour).value());
 }
+
+LONGREAD_STORE_BACKENDS(OutboxStoreTest);
 
 }  // namespace
 }  // namespace longread::storage

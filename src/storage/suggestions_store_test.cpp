@@ -1,5 +1,5 @@
 // Blog suggestions as stored (migration 0022): the per-reader daily limit, the lifecycle from pending to
-// a decision, and discovery claims with a lease that a restarted process takes over. Real SQLite files.
+// a decision, and discovery claims with a lease that a restarted process takes over. On both backends.
 #include <gtest/gtest.h>
 
 #include <atomic>
@@ -18,9 +18,9 @@ TimePoint at(std::int64_t minutes_after) {
   return from_unix(1'700'000'000 + minutes_after * 60);
 }
 
-class SuggestionsStoreTest : public longread::testing::StoreTest {
+class SuggestionsStoreTest : public longread::testing::StoreSuite {
  protected:
-  SuggestionsStoreTest() : StoreTest("longread-suggestions-store") {}
+  SuggestionsStoreTest() : StoreSuite("longread-suggestions-store") {}
 
   std::int64_t reader(const std::string& email) {
     auto id = store_->create_reader(email, "hash", at(0), at(0));
@@ -33,7 +33,7 @@ class SuggestionsStoreTest : public longread::testing::StoreTest {
   }
 };
 
-TEST_F(SuggestionsStoreTest, AReaderMayMakePerDaySuggestionsInAny24Hours) {
+TEST_P(SuggestionsStoreTest, AReaderMayMakePerDaySuggestionsInAny24Hours) {
   const auto ann = reader("ann@example.org");
   const auto bob = reader("bob@example.org");
   for (int i = 0; i < 3; ++i) {
@@ -64,7 +64,7 @@ TEST_F(SuggestionsStoreTest, AReaderMayMakePerDaySuggestionsInAny24Hours) {
   EXPECT_FALSE(suggest(ann, "https://blog4.example/", at(24 * 60 + 2)));
 }
 
-TEST_F(SuggestionsStoreTest, ConcurrentSuggestionsCannotBothPassTheLimit) {
+TEST_P(SuggestionsStoreTest, ConcurrentSuggestionsCannotBothPassTheLimit) {
   const auto ann = reader("ann@example.org");
   std::vector<std::thread> threads;
   std::atomic<int> stored{0};
@@ -78,7 +78,7 @@ TEST_F(SuggestionsStoreTest, ConcurrentSuggestionsCannotBothPassTheLimit) {
   EXPECT_EQ(store_->reader_suggestions(ann, 10).value().size(), 2u);
 }
 
-TEST_F(SuggestionsStoreTest, FindingThenApprovalIsStoredWithThePosts) {
+TEST_P(SuggestionsStoreTest, FindingThenApprovalIsStoredWithThePosts) {
   const auto ann = reader("ann@example.org");
   auto s = suggest(ann, "https://ann.example/", at(0));
   ASSERT_TRUE(s);
@@ -137,7 +137,7 @@ TEST_F(SuggestionsStoreTest, FindingThenApprovalIsStoredWithThePosts) {
             ErrorKind::kNotFound);
 }
 
-TEST_F(SuggestionsStoreTest, OnlyAFoundSuggestionCanBeApprovedAndAnyOpenOneRejected) {
+TEST_P(SuggestionsStoreTest, OnlyAFoundSuggestionCanBeApprovedAndAnyOpenOneRejected) {
   const auto ann = reader("ann@example.org");
   auto pending = suggest(ann, "https://pending.example/", at(0));
   auto refused = suggest(ann, "http://127.0.0.1/", at(0));
@@ -169,7 +169,7 @@ TEST_F(SuggestionsStoreTest, OnlyAFoundSuggestionCanBeApprovedAndAnyOpenOneRejec
 // A suggestion claimed by a process that was killed before it saved its finding stays pending; after a
 // restart it is claimed again once the lease has run out, and a URL that never lets discovery finish
 // ends as failed after max_attempts claims.
-TEST_F(SuggestionsStoreTest, AClaimWhoseProcessDiedIsTakenAgainAfterARestart) {
+TEST_P(SuggestionsStoreTest, AClaimWhoseProcessDiedIsTakenAgainAfterARestart) {
   const auto ann = reader("ann@example.org");
   auto s = suggest(ann, "https://slow.example/", at(0));
   ASSERT_TRUE(s);
@@ -194,7 +194,7 @@ TEST_F(SuggestionsStoreTest, AClaimWhoseProcessDiedIsTakenAgainAfterARestart) {
 }
 
 // A claim handed back by a worker that is stopping is claimable at once and does not count as an attempt.
-TEST_F(SuggestionsStoreTest, AReleasedClaimIsTakenAgainAtOnceWithoutCountingAnAttempt) {
+TEST_P(SuggestionsStoreTest, AReleasedClaimIsTakenAgainAtOnceWithoutCountingAnAttempt) {
   const auto ann = reader("ann@example.org");
   auto s = suggest(ann, "https://ann.example/", at(0));
   ASSERT_TRUE(s);
@@ -212,7 +212,7 @@ TEST_F(SuggestionsStoreTest, AReleasedClaimIsTakenAgainAtOnceWithoutCountingAnAt
   EXPECT_EQ(store_->suggestion(s->id).value()->attempts, 1);
 }
 
-TEST_F(SuggestionsStoreTest, ADeletedAccountLeavesItsSuggestionsWithoutAReader) {
+TEST_P(SuggestionsStoreTest, ADeletedAccountLeavesItsSuggestionsWithoutAReader) {
   const auto ann = reader("ann@example.org");
   auto s = suggest(ann, "https://ann.example/", at(0));
   ASSERT_TRUE(s);
@@ -223,6 +223,8 @@ TEST_F(SuggestionsStoreTest, ADeletedAccountLeavesItsSuggestionsWithoutAReader) 
   EXPECT_EQ(kept->reader_email, "");
   EXPECT_EQ(kept->url, "https://ann.example/");
 }
+
+LONGREAD_STORE_BACKENDS(SuggestionsStoreTest);
 
 }  // namespace
 }  // namespace longread::storage
