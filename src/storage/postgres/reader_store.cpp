@@ -2,7 +2,8 @@
 
 namespace longread::storage::postgres {
 
-Result<std::int64_t> PgReaderStore::create_reader(std::string_view email, std::string_view password_hash, TimePoint now, std::optional<TimePoint> confirmed_at) {
+Result<std::int64_t> PgReaderStore::create_reader(std::string_view email, std::string_view password_hash,
+                                                  TimePoint now, std::optional<TimePoint> confirmed_at) {
   return fail(ErrorKind::kInternal, "store: PostgreSQL ReaderStore::create_reader is not written yet");
 }
 
@@ -14,7 +15,8 @@ Result<std::vector<ReaderAccount>> PgReaderStore::readers() {
   return fail(ErrorKind::kInternal, "store: PostgreSQL ReaderStore::readers is not written yet");
 }
 
-Result<void> PgReaderStore::set_reader_password(std::int64_t reader_id, std::string_view password_hash, std::optional<TimePoint> confirm_at) {
+Result<void> PgReaderStore::set_reader_password(std::int64_t reader_id, std::string_view password_hash,
+                                                std::optional<TimePoint> confirm_at) {
   return fail(ErrorKind::kInternal, "store: PostgreSQL ReaderStore::set_reader_password is not written yet");
 }
 
@@ -27,14 +29,16 @@ Result<void> PgReaderStore::delete_reader(std::int64_t reader_id) {
 }
 
 Result<int> PgReaderStore::delete_reader_sessions(std::int64_t reader_id) {
-  return fail(ErrorKind::kInternal, "store: PostgreSQL ReaderStore::delete_reader_sessions is not written yet");
+  return fail(ErrorKind::kInternal,
+              "store: PostgreSQL ReaderStore::delete_reader_sessions is not written yet");
 }
 
 Result<void> PgReaderStore::create_session(const SessionRecord& session) {
   return fail(ErrorKind::kInternal, "store: PostgreSQL ReaderStore::create_session is not written yet");
 }
 
-Result<std::optional<SessionReader>> PgReaderStore::session_reader(std::string_view token_hash, TimePoint now) {
+Result<std::optional<SessionReader>> PgReaderStore::session_reader(std::string_view token_hash,
+                                                                   TimePoint now) {
   return fail(ErrorKind::kInternal, "store: PostgreSQL ReaderStore::session_reader is not written yet");
 }
 
@@ -43,14 +47,16 @@ Result<void> PgReaderStore::delete_session(std::string_view token_hash) {
 }
 
 Result<int> PgReaderStore::delete_expired_sessions(TimePoint now) {
-  return fail(ErrorKind::kInternal, "store: PostgreSQL ReaderStore::delete_expired_sessions is not written yet");
+  return fail(ErrorKind::kInternal,
+              "store: PostgreSQL ReaderStore::delete_expired_sessions is not written yet");
 }
 
 Result<void> PgReaderStore::set_reader_operator(std::string_view email, bool is_operator) {
   return fail(ErrorKind::kInternal, "store: PostgreSQL ReaderStore::set_reader_operator is not written yet");
 }
 
-Result<std::int64_t> PgReaderStore::add_app_password(std::int64_t reader_id, std::string_view name, std::string_view password_hash, TimePoint now) {
+Result<std::int64_t> PgReaderStore::add_app_password(std::int64_t reader_id, std::string_view name,
+                                                     std::string_view password_hash, TimePoint now) {
   return fail(ErrorKind::kInternal, "store: PostgreSQL ReaderStore::add_app_password is not written yet");
 }
 
@@ -66,15 +72,18 @@ Result<void> PgReaderStore::add_api_token(const ApiTokenRecord& token) {
   return fail(ErrorKind::kInternal, "store: PostgreSQL ReaderStore::add_api_token is not written yet");
 }
 
-Result<std::optional<std::int64_t>> PgReaderStore::api_token_reader(std::string_view token_hash, TimePoint now) {
+Result<std::optional<std::int64_t>> PgReaderStore::api_token_reader(std::string_view token_hash,
+                                                                    TimePoint now) {
   return fail(ErrorKind::kInternal, "store: PostgreSQL ReaderStore::api_token_reader is not written yet");
 }
 
-Result<bool> PgReaderStore::set_blog_muted(std::int64_t reader_id, std::int64_t blog_id, bool muted, TimePoint now) {
+Result<bool> PgReaderStore::set_blog_muted(std::int64_t reader_id, std::int64_t blog_id, bool muted,
+                                           TimePoint now) {
   return fail(ErrorKind::kInternal, "store: PostgreSQL ReaderStore::set_blog_muted is not written yet");
 }
 
-Result<bool> PgReaderStore::set_category_muted(std::int64_t reader_id, std::string_view category, bool muted, TimePoint now) {
+Result<bool> PgReaderStore::set_category_muted(std::int64_t reader_id, std::string_view category, bool muted,
+                                               TimePoint now) {
   return fail(ErrorKind::kInternal, "store: PostgreSQL ReaderStore::set_category_muted is not written yet");
 }
 
@@ -86,8 +95,10 @@ Result<ReaderPreferences> PgReaderStore::reader_preferences(std::int64_t reader_
   return fail(ErrorKind::kInternal, "store: PostgreSQL ReaderStore::reader_preferences is not written yet");
 }
 
-Result<void> PgReaderStore::set_reader_preferences(std::int64_t reader_id, const ReaderPreferences& preferences) {
-  return fail(ErrorKind::kInternal, "store: PostgreSQL ReaderStore::set_reader_preferences is not written yet");
+Result<void> PgReaderStore::set_reader_preferences(std::int64_t reader_id,
+                                                   const ReaderPreferences& preferences) {
+  return fail(ErrorKind::kInternal,
+              "store: PostgreSQL ReaderStore::set_reader_preferences is not written yet");
 }
 
 }  // namespace longread::storage::postgres

@@ -2,15 +2,18 @@
 
 namespace longread::storage::postgres {
 
-Result<SimilarTermStats> PgSimilarStore::count_similar_terms(std::span<const std::uint32_t> buckets, bool count) {
+Result<SimilarTermStats> PgSimilarStore::count_similar_terms(std::span<const std::uint32_t> buckets,
+                                                             bool count) {
   return fail(ErrorKind::kInternal, "store: PostgreSQL SimilarStore::count_similar_terms is not written yet");
 }
 
-Result<std::vector<SimilarPostingRow>> PgSimilarStore::similar_postings(std::span<const std::uint64_t> terms, int per_term) {
+Result<std::vector<SimilarPostingRow>> PgSimilarStore::similar_postings(std::span<const std::uint64_t> terms,
+                                                                        int per_term) {
   return fail(ErrorKind::kInternal, "store: PostgreSQL SimilarStore::similar_postings is not written yet");
 }
 
-Result<std::vector<SimilarCandidateRow>> PgSimilarStore::similar_candidates(std::span<const std::int64_t> ids) {
+Result<std::vector<SimilarCandidateRow>> PgSimilarStore::similar_candidates(
+    std::span<const std::int64_t> ids) {
   return fail(ErrorKind::kInternal, "store: PostgreSQL SimilarStore::similar_candidates is not written yet");
 }
 
@@ -27,7 +30,8 @@ Result<void> PgSimilarStore::clear_similar() {
 }
 
 Result<std::vector<ArticleView>> PgSimilarStore::articles_for_similar(std::int64_t after_id, int limit) {
-  return fail(ErrorKind::kInternal, "store: PostgreSQL SimilarStore::articles_for_similar is not written yet");
+  return fail(ErrorKind::kInternal,
+              "store: PostgreSQL SimilarStore::articles_for_similar is not written yet");
 }
 
 Result<ForYou> PgSimilarStore::for_you(const ForYouQuery& query) {
