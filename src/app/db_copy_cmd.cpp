@@ -19,8 +19,12 @@ int cmd_db_copy(const DbCopyCommandOptions& options) {
     const auto now = std::chrono::steady_clock::now();
     if (!p.table_done && now - last < std::chrono::seconds(5)) return;
     last = now;
-    fmt::print("copy: {} {} of {} rows read, {} new{}\n", p.table, p.rows_read, p.rows_total, p.inserted,
-               p.table_done ? "" : " …");
+    if (p.table_done) {
+      fmt::print("copy: copied {} ({} rows read, {} new)\n", p.table, p.rows_read, p.inserted);
+    } else {
+      fmt::print("copy: copying {}: {} of {} rows read, {} new\n", p.table, p.rows_read, p.rows_total,
+                 p.inserted);
+    }
     std::fflush(stdout);
   };
   auto report = storage::copy_sqlite_to_postgres(options.from, options.to, copy, progress);

@@ -120,7 +120,8 @@ int main(int argc, char** argv) {
   app::DbCopyCommandOptions copy_options;
   auto* db_copy = db_cmd->add_subcommand(
       "copy", "Copy a stopped site's SQLite database into PostgreSQL, then compare them (resumable)");
-  db_copy->add_option("--from", copy_options.from, "The SQLite database file (e.g. data/longread.db)")->required();
+  db_copy->add_option("--from", copy_options.from, "The SQLite database file (e.g. data/longread.db)")
+      ->required();
   db_copy->add_option("--to", copy_options.to, "The PostgreSQL database: postgresql://user@host/database")
       ->required();
   db_copy->add_option("--batch", copy_options.batch, "Rows per transaction")->check(CLI::Range(1, 100000));
