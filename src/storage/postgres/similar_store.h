@@ -11,7 +11,8 @@ class PgSimilarStore : public virtual SimilarStore {
   explicit PgSimilarStore(Database& db) noexcept : db_(db) {}
 
   Result<SimilarTermStats> count_similar_terms(std::span<const std::uint32_t> buckets, bool count) override;
-  Result<std::vector<SimilarPostingRow>> similar_postings(std::span<const std::uint64_t> terms, int per_term) override;
+  Result<std::vector<SimilarPostingRow>> similar_postings(std::span<const std::uint64_t> terms,
+                                                          int per_term) override;
   Result<std::vector<SimilarCandidateRow>> similar_candidates(std::span<const std::int64_t> ids) override;
   Result<void> save_similar(const SimilarWrite& write) override;
   Result<std::vector<SimilarArticle>> similar_articles(std::int64_t article_id, int limit) override;
