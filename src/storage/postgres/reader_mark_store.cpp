@@ -7,8 +7,8 @@
 #include <string>
 #include <utility>
 
-#include "storage/postgres/article_rows.h"
-#include "storage/postgres/personal_filters.h"
+#include "storage/postgres/reader_filter.h"
+#include "storage/postgres/rows.h"
 #include "storage/postgres/statements.h"
 
 namespace longread::storage::postgres {
@@ -69,7 +69,7 @@ constexpr const char* kDeleteSaved =
 constexpr const char* kSetRead =
     "UPDATE reading_list SET read_at = :read_at WHERE reader_id = :reader_id AND article_id = :article_id";
 constexpr const char* kSelectReadingList =
-    "SELECT " LONGREAD_PG_ARTICLE_LIST_COLUMNS
+    "SELECT " LONGREAD_PG_ARTICLE_COLUMNS_HEAD " '', '', ''," LONGREAD_PG_ARTICLE_COLUMNS_TAIL
     ", l.saved_at, l.read_at FROM reading_list l JOIN articles a ON a.id = l.article_id"
     " JOIN blogs b ON b.id = a.blog_id WHERE l.reader_id = :reader_id"
     " ORDER BY l.saved_at DESC, l.article_id DESC LIMIT :limit OFFSET :offset";
@@ -116,9 +116,9 @@ constexpr const char* kReaderByFeedToken = "SELECT id FROM readers WHERE list_fe
   " LEFT JOIN read_horizons hb ON hb.reader_id = :reader_id AND hb.blog_id = a.blog_id"                   \
   " LEFT JOIN reading_list l ON l.reader_id = :reader_id AND l.article_id = a.id"
 constexpr const char* kSelectStream =
-    "SELECT " LONGREAD_PG_ARTICLE_LIST_COLUMNS LONGREAD_PG_STREAM_MARKS " WHERE a.visible = 1";
+    "SELECT " LONGREAD_PG_ARTICLE_COLUMNS_HEAD " '', '', ''," LONGREAD_PG_ARTICLE_COLUMNS_TAIL LONGREAD_PG_STREAM_MARKS " WHERE a.visible = 1";
 constexpr const char* kSelectItem =
-    "SELECT " LONGREAD_PG_ARTICLE_LIST_COLUMNS LONGREAD_PG_STREAM_MARKS " WHERE a.visible = 1 AND a.id = :id";
+    "SELECT " LONGREAD_PG_ARTICLE_COLUMNS_HEAD " '', '', ''," LONGREAD_PG_ARTICLE_COLUMNS_TAIL LONGREAD_PG_STREAM_MARKS " WHERE a.visible = 1 AND a.id = :id";
 
 constexpr const char* kMarkRead =
     "INSERT INTO article_reads (reader_id, article_id, is_read, changed_at)"

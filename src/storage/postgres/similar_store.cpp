@@ -7,8 +7,8 @@
 #include <string>
 #include <unordered_map>
 
-#include "storage/postgres/article_rows.h"
-#include "storage/postgres/personal_filters.h"
+#include "storage/postgres/reader_filter.h"
+#include "storage/postgres/rows.h"
 #include "storage/postgres/statements.h"
 
 namespace longread::storage::postgres {
@@ -69,7 +69,7 @@ constexpr const char* kDeletePick =
 // Picks hidden since they were stored (junk, duplicate, held) or of the article's own blog are left out
 // here, so the page never shows one whatever happened after the crawl.
 constexpr const char* kSelectSimilar =
-    "SELECT " LONGREAD_PG_ARTICLE_LIST_COLUMNS
+    "SELECT " LONGREAD_PG_ARTICLE_COLUMNS_HEAD " '', '', ''," LONGREAD_PG_ARTICLE_COLUMNS_TAIL
     ", s.score, s.shared FROM similar_articles s JOIN articles a ON a.id = s.similar_id"
     " JOIN blogs b ON b.id = a.blog_id"
     " WHERE s.article_id = :article AND a.visible = 1"
@@ -111,7 +111,7 @@ std::string for_you_sql(const ReaderFilter& filter) {
       " ranked AS (SELECT candidate, seed, shared, SUM(score) OVER (PARTITION BY candidate) AS total,"
       "  ROW_NUMBER() OVER (PARTITION BY candidate ORDER BY score DESC, seed) AS n FROM pairs),"
       " best AS (SELECT candidate, seed, shared, total FROM ranked WHERE n = 1)"
-      " SELECT " LONGREAD_PG_ARTICLE_LIST_COLUMNS
+      " SELECT " LONGREAD_PG_ARTICLE_COLUMNS_HEAD " '', '', ''," LONGREAD_PG_ARTICLE_COLUMNS_TAIL
       ", best.total, best.seed, best.shared, seed_article.title, seed_article.blog_id, seeds.saved"
       " FROM best JOIN articles a ON a.id = best.candidate JOIN blogs b ON b.id = a.blog_id"
       " JOIN seeds ON seeds.article_id = best.seed JOIN articles seed_article ON seed_article.id = best.seed"
