@@ -1,4 +1,5 @@
-// Tests of the SQLite Store on real database files in a temporary directory.
+// Tests of the Store on both backends (SQLite files in a temporary directory, PostgreSQL databases on the
+// test server), and of what only the SQLite backend has.
 #include <gtest/gtest.h>
 #include <signal.h>
 #include <sqlite3.h>
@@ -17,9 +18,14 @@
 #include <thread>
 #include <vector>
 
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
 #include "core/strings.h"
 #include "storage/sqlite/article_body.h"
+#include "storage/postgres/pg.h"
 #include "storage/store.h"
+#include "testing/store_test.h"
 
 namespace longread::storage {
 namespace {
@@ -121,31 +127,28 @@ CrawlRecord ok_record(std::int64_t blog_id, TimePoint at, std::vector<model::Art
   return r;
 }
 
-class StoreTest : public ::testing::Test {
+// What every test of this file does to a store, on either kind of fixture.
+template <typename Base>
+class StoreHelpers : public Base {
  protected:
-  void SetUp() override {
-    path_ = dir_.file("longread.db");
-    auto store = open_sqlite_store(path_);
-    ASSERT_TRUE(store) << store.error().message;
-    store_ = std::move(*store);
-  }
+  using Base::Base;
 
   std::int64_t add_blog(const std::string& feed_url, const std::string& category = "programming",
                         const std::string& title = "A blog") {
-    auto id =
-        store_->upsert_blog({.feed_url = feed_url, .site_url = "", .title = title, .category = category});
+    auto id = this->store_->upsert_blog(
+        {.feed_url = feed_url, .site_url = "", .title = title, .category = category});
     EXPECT_TRUE(id) << id.error().message;
     return id.value_or(0);
   }
 
   SaveStats save(const CrawlRecord& record) {
-    auto stats = store_->save_crawl(record);
+    auto stats = this->store_->save_crawl(record);
     EXPECT_TRUE(stats) << stats.error().message;
     return stats.value_or(SaveStats{});
   }
 
   std::vector<ArticleView> list(const ArticleQuery& query) {
-    auto views = store_->articles(query);
+    auto views = this->store_->articles(query);
     EXPECT_TRUE(views) << views.error().message;
     return views.value_or(std::vector<ArticleView>{});
   }
@@ -155,13 +158,91 @@ class StoreTest : public ::testing::Test {
     for (const auto& v : views) out.push_back(v.article.title);
     return out;
   }
-
-  TempDir dir_;
-  std::string path_;
-  std::unique_ptr<Store> store_;
 };
 
-TEST_F(StoreTest, MigrationsApplyOnceAndReopenIsANoOp) {
+// The Store's behaviour, on both backends.
+class StoreTest : public StoreHelpers<longread::testing::StoreSuite> {
+ protected:
+  StoreTest() : StoreHelpers("longread-storage") {}
+  void SetUp() override {
+    StoreHelpers::SetUp();
+    path_ = db();
+  }
+
+  // One column of each row of `sql`, run on a connection of its own, as text ("NULL" for NULL).
+  std::vector<std::string> raw_query(const std::string& db, const char* sql, int column = 0) {
+    if (backend_ == longread::testing::Backend::kSqlite) return storage::raw_query(db, sql, column);
+    std::vector<std::string> out;
+    auto conn = postgres::Connection::open(db);
+    if (!conn) {
+      ADD_FAILURE() << conn.error().message;
+      return out;
+    }
+    auto rows = conn->exec(sql);
+    if (!rows) {
+      ADD_FAILURE() << rows.error().message;
+      return out;
+    }
+    for (int r = 0; r < rows->size(); ++r) out.push_back(rows->null(r, column) ? "NULL" : rows->string(r, column));
+    return out;
+  }
+  // What is wrong with the search index ("" when nothing). SQLite's FTS5 index is a structure of its own
+  // that the store keeps in step, so it is checked; PostgreSQL's is a generated column with a GIN index
+  // the server maintains, which cannot disagree with the rows.
+  std::string search_index_problem() {
+    if (backend_ == longread::testing::Backend::kPostgres) return "";
+    return storage::raw_exec(path_, "INSERT INTO articles_fts (articles_fts) VALUES ('integrity-check')");
+  }
+  // Rebuilds the search index from the rows ("" when done).
+  std::string rebuild_search_index() {
+    if (backend_ == longread::testing::Backend::kSqlite) {
+      return storage::raw_exec(path_, "INSERT INTO articles_fts (articles_fts) VALUES ('rebuild')");
+    }
+    auto conn = postgres::Connection::open(path_);
+    if (!conn) return conn.error().message;
+    auto done = conn->exec_script("REINDEX INDEX articles_search");
+    return done ? "" : done.error().message;
+  }
+  // Rows that point at a missing row. PostgreSQL refuses such a write outright, so finds none by
+  // construction; SQLite is asked.
+  std::vector<std::string> foreign_key_problems() {
+    if (backend_ == longread::testing::Backend::kPostgres) return {};
+    return storage::raw_query(path_, "PRAGMA foreign_key_check");
+  }
+
+  // What is wrong with the database's files ("" when nothing): SQLite's integrity check, or on PostgreSQL
+  // amcheck's verification of every B-tree index of the articles against its table.
+  std::string integrity_problem() {
+    if (backend_ == longread::testing::Backend::kSqlite) {
+      const auto result = storage::raw_query(path_, "PRAGMA integrity_check");
+      return result == std::vector<std::string>{"ok"} ? "" : fmt::format("{}", fmt::join(result, "; "));
+    }
+    auto conn = postgres::Connection::open(path_);
+    if (!conn) return conn.error().message;
+    auto checked = conn->exec_script(
+        "CREATE EXTENSION IF NOT EXISTS amcheck;"
+        " SELECT bt_index_check(c.oid, true) FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid"
+        " JOIN pg_am am ON am.oid = c.relam WHERE am.amname = 'btree' AND i.indrelid = 'articles'::regclass");
+    return checked ? "" : checked.error().message;
+  }
+
+  std::string path_;  // what open_store opens: the SQLite file or the PostgreSQL URL
+};
+
+// What only the SQLite backend has: its file, its WAL, its FTS5 index and the formula BM25 is computed with.
+class SqliteStoreTest : public StoreHelpers<longread::testing::StoreTest> {
+ protected:
+  SqliteStoreTest() : StoreHelpers("longread-storage-sqlite") {}
+  void SetUp() override {
+    StoreHelpers::SetUp();
+    path_ = db();
+  }
+  [[nodiscard]] std::string file(const std::string& name) const { return (dir_ / name).string(); }
+
+  std::string path_;
+};
+
+TEST_F(SqliteStoreTest, MigrationsApplyOnceAndReopenIsANoOp) {
   const auto versions = raw_query(path_, "SELECT version FROM schema_migrations ORDER BY version");
   ASSERT_GE(versions.size(), 4u);
   for (std::size_t i = 0; i < versions.size(); ++i) EXPECT_EQ(versions[i], std::to_string(i + 1));
@@ -336,8 +417,8 @@ TEST(StoreUpgradeTest, UpgradeFromVersionFiveKeepsHotScoresAndOrder) {
   EXPECT_EQ(raw_exec(path, "INSERT INTO articles_fts (articles_fts) VALUES ('integrity-check')"), "");
 }
 
-TEST_F(StoreTest, OpeningAFileThatIsNotADatabaseIsAClearError) {
-  const std::string bogus = dir_.file("bogus.db");
+TEST_F(SqliteStoreTest, OpeningAFileThatIsNotADatabaseIsAClearError) {
+  const std::string bogus = file("bogus.db");
   std::ofstream(bogus) << std::string(8192, 'x');
   auto store = open_sqlite_store(bogus);
   ASSERT_FALSE(store);
@@ -345,12 +426,12 @@ TEST_F(StoreTest, OpeningAFileThatIsNotADatabaseIsAClearError) {
   EXPECT_EQ(store.error().message, "store: cannot open " + bogus + ": file is not a database");
 }
 
-TEST_F(StoreTest, OpenCreatesTheDirectory) {
-  auto store = open_sqlite_store(dir_.file("nested/data/longread.db"));
+TEST_F(SqliteStoreTest, OpenCreatesTheDirectory) {
+  auto store = open_sqlite_store(file("nested/data/longread.db"));
   ASSERT_TRUE(store) << store.error().message;
 }
 
-TEST_F(StoreTest, UpsertBlogIsIdempotentByFeedUrl) {
+TEST_P(StoreTest, UpsertBlogIsIdempotentByFeedUrl) {
   const auto a = add_blog("https://a.example/feed", "programming", "A");
   const auto again = add_blog("https://a.example/feed", "history", "A renamed");
   const auto b = add_blog("https://b.example/feed");
@@ -369,7 +450,7 @@ TEST_F(StoreTest, UpsertBlogIsIdempotentByFeedUrl) {
   EXPECT_FALSE(store_->blog(9999).value());
 }
 
-TEST_F(StoreTest, UpsertBlogCreatesItsCategoryWithATitleCasedName) {
+TEST_P(StoreTest, UpsertBlogCreatesItsCategoryWithATitleCasedName) {
   add_blog("https://a.example/feed", "machine-learning");
   add_blog("https://b.example/feed", "");
   auto categories = store_->categories().value();
@@ -380,7 +461,7 @@ TEST_F(StoreTest, UpsertBlogCreatesItsCategoryWithATitleCasedName) {
   EXPECT_EQ(categories[1].name, "Uncategorized");
 }
 
-TEST_F(StoreTest, SaveCrawlCountsInsertedUpdatedUnchanged) {
+TEST_P(StoreTest, SaveCrawlCountsInsertedUpdatedUnchanged) {
   const auto blog = add_blog("https://a.example/feed");
   auto first =
       save(ok_record(blog, day(0), {make_article("1", "One", day(-1)), make_article("2", "Two", day(-2))}));
@@ -398,7 +479,7 @@ TEST_F(StoreTest, SaveCrawlCountsInsertedUpdatedUnchanged) {
   EXPECT_EQ(store_->count_articles({}).value(), 3);
 }
 
-TEST_F(StoreTest, UpdateKeepsIdVotesFirstSeenAndKeepOverride) {
+TEST_P(StoreTest, UpdateKeepsIdVotesFirstSeenAndKeepOverride) {
   const auto blog = add_blog("https://a.example/feed");
   auto original = make_article("g", "Original", std::nullopt);
   original.votes = 5;
@@ -446,7 +527,7 @@ TEST_F(StoreTest, UpdateKeepsIdVotesFirstSeenAndKeepOverride) {
   EXPECT_EQ(missing.error().kind, ErrorKind::kNotFound);
 }
 
-TEST_F(StoreTest, ContentHashFromThePipelineDecidesUnchanged) {
+TEST_P(StoreTest, ContentHashFromThePipelineDecidesUnchanged) {
   const auto blog = add_blog("https://a.example/feed");
   auto a = make_article("g", "Title", day(0));
   a.content_hash = "feedhash1";
@@ -462,7 +543,7 @@ TEST_F(StoreTest, ContentHashFromThePipelineDecidesUnchanged) {
   EXPECT_EQ(store_->article(keys.at(0).id).value()->article.text, "full text fetched from the page");
 }
 
-TEST_F(StoreTest, StoreComputesTheContentHashWhenNotGiven) {
+TEST_P(StoreTest, StoreComputesTheContentHashWhenNotGiven) {
   const auto blog = add_blog("https://a.example/feed");
   auto a = make_article("g", "Title", day(0));
   save(ok_record(blog, day(0), {a}));
@@ -470,7 +551,7 @@ TEST_F(StoreTest, StoreComputesTheContentHashWhenNotGiven) {
             stable_hash_hex(a.title + "\x1f" + a.summary_html + "\x1f" + a.content_html));
 }
 
-TEST_F(StoreTest, FailedCrawlKeepsArticlesAndRecordsTheError) {
+TEST_P(StoreTest, FailedCrawlKeepsArticlesAndRecordsTheError) {
   const auto blog = add_blog("https://a.example/feed");
   auto ok = ok_record(blog, day(0), {make_article("1", "One", day(0))});
   ok.etag = "\"v1\"";
@@ -507,14 +588,14 @@ TEST_F(StoreTest, FailedCrawlKeepsArticlesAndRecordsTheError) {
   EXPECT_EQ(b->consecutive_failures, 0);
 }
 
-TEST_F(StoreTest, SaveCrawlForAMissingBlogIsNotFound) {
+TEST_P(StoreTest, SaveCrawlForAMissingBlogIsNotFound) {
   auto stats = store_->save_crawl(ok_record(77, day(0), {make_article("1", "One", day(0))}));
   ASSERT_FALSE(stats);
   EXPECT_EQ(stats.error().kind, ErrorKind::kNotFound);
   EXPECT_EQ(store_->article_count().value(), 0);
 }
 
-TEST_F(StoreTest, PermanentRedirectUpdatesFeedUrlAndFeedMetadataFillsBlanks) {
+TEST_P(StoreTest, PermanentRedirectUpdatesFeedUrlAndFeedMetadataFillsBlanks) {
   const auto blog = add_blog("http://a.example/feed", "programming", "");
   const auto other = add_blog("https://taken.example/feed");
   auto r = ok_record(blog, day(0));
@@ -539,7 +620,7 @@ TEST_F(StoreTest, PermanentRedirectUpdatesFeedUrlAndFeedMetadataFillsBlanks) {
   EXPECT_EQ(o->feed_url, "https://taken.example/feed");
 }
 
-TEST_F(StoreTest, DueBlogsAreOrderedByNextDueNeverCrawledFirst) {
+TEST_P(StoreTest, DueBlogsAreOrderedByNextDueNeverCrawledFirst) {
   const auto never = add_blog("https://never.example/feed");
   const auto later = add_blog("https://later.example/feed");
   const auto sooner = add_blog("https://sooner.example/feed");
@@ -560,7 +641,7 @@ TEST_F(StoreTest, DueBlogsAreOrderedByNextDueNeverCrawledFirst) {
   EXPECT_EQ(store_->due_blogs(day(-1)).value().size(), 1u);
 }
 
-TEST_F(StoreTest, ListingsOrderFilterAndPaginate) {
+TEST_P(StoreTest, ListingsOrderFilterAndPaginate) {
   const auto prog = add_blog("https://p.example/feed", "programming", "Prog");
   const auto hist = add_blog("https://h.example/feed", "history", "Hist");
   auto old_one = make_article("old", "Old", day(-10));
@@ -612,7 +693,7 @@ TEST_F(StoreTest, ListingsOrderFilterAndPaginate) {
   EXPECT_EQ(rest.size(), 4u);
 }
 
-TEST_F(StoreTest, CategoriesCountVisibleArticlesAndFollowTheBlog) {
+TEST_P(StoreTest, CategoriesCountVisibleArticlesAndFollowTheBlog) {
   const auto blog = add_blog("https://p.example/feed", "programming");
   auto junk = make_article("j", "Junk", day(0));
   junk.junk = true;
@@ -633,7 +714,7 @@ TEST_F(StoreTest, CategoriesCountVisibleArticlesAndFollowTheBlog) {
   EXPECT_EQ(store_->count_articles({.category = "programming"}).value(), 0);
 }
 
-TEST_F(StoreTest, TextWithSqlAndHtmlIsStoredVerbatim) {
+TEST_P(StoreTest, TextWithSqlAndHtmlIsStoredVerbatim) {
   const auto blog = add_blog("https://a.example/feed");
   auto a = make_article("'; DROP TABLE articles; --", "Robert'); DROP TABLE blogs;-- <script>", day(0));
   a.content_html = "<p onclick=\"x()\">It's \"quoted\" \\ and NUL-free ユニコード</p>";
@@ -650,7 +731,7 @@ TEST_F(StoreTest, TextWithSqlAndHtmlIsStoredVerbatim) {
   EXPECT_EQ(store_->blog_count().value(), 1);
 }
 
-TEST_F(StoreTest, SimhashRoundTripsAllSixtyFourBits) {
+TEST_P(StoreTest, SimhashRoundTripsAllSixtyFourBits) {
   const auto blog = add_blog("https://a.example/feed");
   auto a = make_article("g", "T", day(0));
   a.simhash = 0xFEDCBA9876543210ULL;
@@ -658,7 +739,7 @@ TEST_F(StoreTest, SimhashRoundTripsAllSixtyFourBits) {
   EXPECT_EQ(list({}).at(0).article.simhash, 0xFEDCBA9876543210ULL);
 }
 
-TEST_F(StoreTest, SearchRanksMatchesWithSnippetMarkersAndSkipsJunk) {
+TEST_P(StoreTest, SearchRanksMatchesWithSnippetMarkersAndSkipsJunk) {
   const auto blog = add_blog("https://a.example/feed", "programming", "Blog");
   auto lisp = make_article("lisp", "Garbage collection in Lisp", day(0));
   lisp.text = "A long essay about garbage collection. Mark and sweep, generational collectors and more.";
@@ -697,7 +778,7 @@ TEST_F(StoreTest, SearchRanksMatchesWithSnippetMarkersAndSkipsJunk) {
 // Migration 0007: save_crawl writes the index entries of new articles itself, after the crawl's rows. After
 // crawls that insert, edit, junk, keep and repeat a guid, every search gives what an index rebuilt from the
 // visible articles gives (same hits, order and snippets), and FTS5's integrity check passes.
-TEST_F(StoreTest, SearchIndexEqualsARebuiltIndexAfterCrawls) {
+TEST_F(SqliteStoreTest, SearchIndexEqualsARebuiltIndexAfterCrawls) {
   const std::vector<std::string> words = {"lisp",   "garbage",   "ledger", "cathedral", "compiler", "river",
                                           "Zürich", "telescope", "borrow", "checker",   "garden",   "tide"};
   auto text_of = [&](int seed, int length) {
@@ -762,7 +843,7 @@ TEST_F(StoreTest, SearchIndexEqualsARebuiltIndexAfterCrawls) {
   EXPECT_EQ(results(), before);
 }
 
-TEST_F(StoreTest, DeletingABlogTakesItsArticlesAndLeavesEverythingElseConsistent) {
+TEST_P(StoreTest, DeletingABlogTakesItsArticlesAndLeavesEverythingElseConsistent) {
   const auto gone = add_blog("https://gone.example/feed", "history");
   const auto kept = add_blog("https://kept.example/feed", "history");
   auto gone_a = make_article("g1", "Zeppelins over the Channel", day(1));
@@ -801,7 +882,7 @@ TEST_F(StoreTest, DeletingABlogTakesItsArticlesAndLeavesEverythingElseConsistent
   const auto hits = store_->search("zeppelin", 10, 0).value();
   ASSERT_EQ(hits.size(), 1u);
   EXPECT_EQ(hits[0].view.article.id, kept_id);
-  EXPECT_EQ(raw_exec(path_, "INSERT INTO articles_fts (articles_fts) VALUES ('integrity-check')"), "");
+  EXPECT_EQ(search_index_problem(), "");
   EXPECT_EQ(raw_query(path_, "SELECT COUNT(*) FROM votes"), std::vector<std::string>{"0"});
   EXPECT_EQ(store_->reading_list(reader, 10, 0).value().size(), 1u);
   EXPECT_EQ(store_->categories().value().at(0).article_count, 1);  // history: only the kept article
@@ -812,12 +893,12 @@ TEST_F(StoreTest, DeletingABlogTakesItsArticlesAndLeavesEverythingElseConsistent
   EXPECT_TRUE(copy_view->article.junk);
   EXPECT_FALSE(copy_view->article.duplicate_of);  // ON DELETE SET NULL
   EXPECT_EQ(store_->articles({.blog_id = kept}).value().size(), 1u);
-  EXPECT_EQ(raw_query(path_, "PRAGMA foreign_key_check"), std::vector<std::string>{});
+  EXPECT_EQ(foreign_key_problems(), std::vector<std::string>{});
 
   EXPECT_EQ(store_->delete_blog(gone).error().kind, ErrorKind::kNotFound);
 }
 
-TEST_F(StoreTest, HostileSearchQueriesNeverError) {
+TEST_P(StoreTest, HostileSearchQueriesNeverError) {
   const auto blog = add_blog("https://a.example/feed");
   auto a = make_article("a", "Tables and drops", day(0));
   a.text = "DROP TABLE articles is what an injection tries; AND OR NOT NEAR are FTS5 operators.";
@@ -852,10 +933,10 @@ TEST_F(StoreTest, HostileSearchQueriesNeverError) {
   EXPECT_EQ(store_->search("'; DROP TABLE articles; --", 10, 0).value().size(), 1u);
   EXPECT_EQ(store_->search("AND", 10, 0).value().size(), 1u);  // a word, not an operator
   EXPECT_EQ(store_->article_count().value(), 1);
-  EXPECT_EQ(raw_exec(path_, "INSERT INTO articles_fts (articles_fts) VALUES ('integrity-check')"), "");
+  EXPECT_EQ(search_index_problem(), "");
 }
 
-TEST_F(StoreTest, SearchFollowsKeepOverrides) {
+TEST_P(StoreTest, SearchFollowsKeepOverrides) {
   const auto blog = add_blog("https://a.example/feed");
   auto a = make_article("a", "Sourdough starter", day(0));
   a.junk = true;
@@ -866,7 +947,7 @@ TEST_F(StoreTest, SearchFollowsKeepOverrides) {
   EXPECT_EQ(store_->search("sourdough", 10, 0).value().size(), 1u);
   ASSERT_TRUE(store_->set_keep_override(id, false));
   EXPECT_TRUE(store_->search("sourdough", 10, 0).value().empty());
-  EXPECT_EQ(raw_exec(path_, "INSERT INTO articles_fts (articles_fts) VALUES ('integrity-check')"), "");
+  EXPECT_EQ(search_index_problem(), "");
 }
 
 // Search ranks by BM25 relevance (title weighted 10x the text) halved for every kSearchHalfLifeDays of age
@@ -874,7 +955,7 @@ TEST_F(StoreTest, SearchFollowsKeepOverrides) {
 // article that matches strongly (in its title) and a newer one that matches weakly (once in its text) rank
 // by that score: relevance wins when they are days apart, recency when they are decades apart. Before,
 // BM25 alone ranked, so the strong match came first in both cases.
-TEST_F(StoreTest, SearchBlendsRelevanceWithRecencyAsDocumented) {
+TEST_F(SqliteStoreTest, SearchBlendsRelevanceWithRecencyAsDocumented) {
   const auto blog = add_blog("https://a.example/feed");
   struct Case {
     std::string word;
@@ -935,7 +1016,7 @@ TEST_F(StoreTest, SearchBlendsRelevanceWithRecencyAsDocumented) {
 // stored in). A word in more articles than that finds only the newest of them, however well an older one
 // matches; a rare word, or a rare word ANDed with the common one, still finds its oldest match, because
 // FTS5 walks only the rows that match the whole query.
-TEST_F(StoreTest, SearchRanksTheNewestCandidatesAndKeepsARareWordsOldMatch) {
+TEST_P(StoreTest, SearchRanksTheNewestCandidatesAndKeepsARareWordsOldMatch) {
   const auto blog = add_blog("https://a.example/feed");
   constexpr int kOlder = 40;
   std::vector<model::Article> articles;
@@ -969,7 +1050,7 @@ TEST_F(StoreTest, SearchRanksTheNewestCandidatesAndKeepsARareWordsOldMatch) {
 
 // Words between a pair of double quotes are a phrase: they must follow each other in that order. Without
 // quotes the words may be anywhere in the article.
-TEST_F(StoreTest, SearchTreatsQuotedWordsAsAPhrase) {
+TEST_P(StoreTest, SearchTreatsQuotedWordsAsAPhrase) {
   const auto blog = add_blog("https://a.example/feed");
   auto a = make_article("a", "Browsers", day(0));
   a.text = "Garbage collection in the browser is incremental.";
@@ -990,7 +1071,7 @@ TEST_F(StoreTest, SearchTreatsQuotedWordsAsAPhrase) {
 
 // A pasted page as a query: only the first kMaxSearchTerms words and phrases count, so it costs no more
 // than a long question and never errors.
-TEST_F(StoreTest, SearchUsesTheFirstWordsOfAHugeQuery) {
+TEST_P(StoreTest, SearchUsesTheFirstWordsOfAHugeQuery) {
   const auto blog = add_blog("https://a.example/feed");
   auto a = make_article("a", "Tables and drops", day(0));
   a.text = "Tables, drops and more tables.";
@@ -1010,7 +1091,7 @@ TEST_F(StoreTest, SearchUsesTheFirstWordsOfAHugeQuery) {
 
 // The per-blog and per-category counts are kept by triggers; they must equal a recount after every kind
 // of change: inserts, content updates that flip junk, operator overrides, re-filing a blog.
-TEST_F(StoreTest, VisibleCountsMatchARecountAfterEveryKindOfChange) {
+TEST_P(StoreTest, VisibleCountsMatchARecountAfterEveryKindOfChange) {
   const auto a = add_blog("https://a.example/feed", "programming");
   const auto b = add_blog("https://b.example/feed", "history");
   auto check = [&](const char* when) {
@@ -1082,7 +1163,7 @@ TEST_F(StoreTest, VisibleCountsMatchARecountAfterEveryKindOfChange) {
 
 // Two records of one blog in one group (two passes' results saved together): the second updates an article
 // the first inserted. Both are saved, search finds the update's words, and the index stays whole.
-TEST_F(StoreTest, SaveCrawlsTakesTwoRecordsOfOneBlogInOneGroup) {
+TEST_P(StoreTest, SaveCrawlsTakesTwoRecordsOfOneBlogInOneGroup) {
   const auto a = add_blog("https://a.example/feed", "programming");
   auto first = ok_record(a, day(1), {make_article("a1", "Lisp ledger", day(1))});
   auto second = ok_record(a, day(2), {make_article("a1", "Lisp journal", day(1))});
@@ -1095,13 +1176,13 @@ TEST_F(StoreTest, SaveCrawlsTakesTwoRecordsOfOneBlogInOneGroup) {
   EXPECT_EQ((*results)[1]->updated, 1);
   EXPECT_EQ(store_->search("journal", 10, 0).value().size(), 1u);
   EXPECT_EQ(store_->search("ledger", 10, 0).value().size(), 0u);
-  EXPECT_EQ(raw_exec(path_, "INSERT INTO articles_fts (articles_fts) VALUES ('integrity-check')"), "");
+  EXPECT_EQ(search_index_problem(), "");
 }
 
 // Group commit (save_crawls): several blogs' records in one transaction, a savepoint each. A record that
 // cannot be saved (here: its blog does not exist) is rolled back alone; the rest is saved exactly as
 // save_crawl would have saved it, search entries, counters and blog state included.
-TEST_F(StoreTest, SaveCrawlsSavesAGroupAndRollsBackOnlyTheFailingRecord) {
+TEST_P(StoreTest, SaveCrawlsSavesAGroupAndRollsBackOnlyTheFailingRecord) {
   const auto a = add_blog("https://a.example/feed", "programming");
   const auto b = add_blog("https://b.example/feed", "history");
   auto record_a = ok_record(
@@ -1128,7 +1209,7 @@ TEST_F(StoreTest, SaveCrawlsSavesAGroupAndRollsBackOnlyTheFailingRecord) {
   EXPECT_EQ(store_->search("ledger", 10, 0).value().size(), 1u);
   EXPECT_EQ(store_->search("garden", 10, 0).value().size(), 1u);
   EXPECT_EQ(store_->search("river", 10, 0).value().size(), 0u);  // junk
-  EXPECT_EQ(raw_exec(path_, "INSERT INTO articles_fts (articles_fts) VALUES ('integrity-check')"), "");
+  EXPECT_EQ(search_index_problem(), "");
   const auto blogs = store_->blogs().value();
   ASSERT_EQ(blogs.size(), 2u);
   for (const auto& blog : blogs) {
@@ -1151,7 +1232,7 @@ TEST_F(StoreTest, SaveCrawlsSavesAGroupAndRollsBackOnlyTheFailingRecord) {
   };
   const auto before = hits();
   EXPECT_EQ(before, 5u);
-  ASSERT_EQ(raw_exec(path_, "INSERT INTO articles_fts (articles_fts) VALUES ('rebuild')"), "");
+  ASSERT_EQ(rebuild_search_index(), "");
   EXPECT_EQ(hits(), before);
 
   // An empty group is a valid no-op.
@@ -1163,7 +1244,7 @@ TEST_F(StoreTest, SaveCrawlsSavesAGroupAndRollsBackOnlyTheFailingRecord) {
 // The writer never checkpoints the WAL itself (BackgroundCheckpointer): a commit that takes the WAL past
 // 1000 pages wakes a thread that copies the pages into the database file while the store stays open. Were
 // that thread missing, the file would keep its size until the store closed, and this test would time out.
-TEST_F(StoreTest, WalIsCheckpointedInTheBackgroundWhileTheStoreIsOpen) {
+TEST_F(SqliteStoreTest, WalIsCheckpointedInTheBackgroundWhileTheStoreIsOpen) {
   const auto blog = add_blog("https://big.example/feed");
   const auto before = fs::file_size(path_);
   std::vector<model::Article> articles;
@@ -1195,8 +1276,8 @@ TEST_F(StoreTest, WalIsCheckpointedInTheBackgroundWhileTheStoreIsOpen) {
   EXPECT_EQ(list({.limit = 1000}).size(), 250u);
 }
 
-TEST_F(StoreTest, TwoStoresOnOneFileSeeEachOther) {
-  auto second = open_sqlite_store(path_);
+TEST_P(StoreTest, TwoStoresOnOneFileSeeEachOther) {
+  auto second = open_store(path_);
   ASSERT_TRUE(second) << second.error().message;
   const auto blog = add_blog("https://a.example/feed");
   save(ok_record(blog, day(0), {make_article("1", "One", day(0))}));
@@ -1208,7 +1289,7 @@ TEST_F(StoreTest, TwoStoresOnOneFileSeeEachOther) {
 
 // Readers run while a writer commits crawls of kPerRecord articles each: every read must see whole
 // crawls only (a multiple of kPerRecord), never fewer than before.
-TEST_F(StoreTest, ConcurrentReadersSeeOnlyWholeCommits) {
+TEST_P(StoreTest, ConcurrentReadersSeeOnlyWholeCommits) {
   constexpr int kRecords = 60;
   constexpr int kPerRecord = 10;
   const auto blog = add_blog("https://a.example/feed");
@@ -1256,7 +1337,7 @@ TEST_F(StoreTest, ConcurrentReadersSeeOnlyWholeCommits) {
 // kill -9 safety: a child process saves crawls in a loop (one transaction each) and reports each
 // committed crawl through a pipe; the parent SIGKILLs it mid-way, then checks the file's integrity and
 // that every reported crawl is there, whole.
-TEST_F(StoreTest, KillNineDuringWritesLosesNoCommittedCrawl) {
+TEST_P(StoreTest, KillNineDuringWritesLosesNoCommittedCrawl) {
   constexpr int kPerRecord = 20;
   constexpr int kReportsBeforeKill = 40;
   const auto blog = add_blog("https://a.example/feed");
@@ -1268,7 +1349,7 @@ TEST_F(StoreTest, KillNineDuringWritesLosesNoCommittedCrawl) {
   ASSERT_GE(child, 0);
   if (child == 0) {
     close(fds[0]);
-    auto store = open_sqlite_store(path_);
+    auto store = open_store(path_);
     if (!store) _exit(2);
     for (std::int32_t r = 0;; ++r) {
       std::vector<model::Article> batch;
@@ -1295,10 +1376,10 @@ TEST_F(StoreTest, KillNineDuringWritesLosesNoCommittedCrawl) {
   ASSERT_TRUE(WIFSIGNALED(status)) << "child exited early with " << WEXITSTATUS(status);
   ASSERT_GE(reported.size(), static_cast<std::size_t>(kReportsBeforeKill));
 
-  EXPECT_EQ(raw_query(path_, "PRAGMA integrity_check"), std::vector<std::string>{"ok"});
-  auto store = open_sqlite_store(path_);
+  EXPECT_EQ(integrity_problem(), "");
+  auto store = open_store(path_);
   ASSERT_TRUE(store) << store.error().message;
-  EXPECT_EQ(raw_exec(path_, "INSERT INTO articles_fts (articles_fts) VALUES ('integrity-check')"), "");
+  EXPECT_EQ(search_index_problem(), "");
   std::set<std::string> guids;
   const auto keys = (*store)->article_keys(blog);
   ASSERT_TRUE(keys) << keys.error().message;
@@ -1315,7 +1396,7 @@ TEST_F(StoreTest, KillNineDuringWritesLosesNoCommittedCrawl) {
 // The totals /metrics reads: each count follows the rows it counts (a paused blog is never due, a junk
 // article is not visible, a pending subscriber is not counted), and the last newsletter time is absent
 // until a delivery is sent.
-TEST_F(StoreTest, SiteStatsCountWhatEachMetricSays) {
+TEST_P(StoreTest, SiteStatsCountWhatEachMetricSays) {
   auto empty = store_->site_stats(day(0));
   ASSERT_TRUE(empty) << empty.error().message;
   EXPECT_EQ(empty->blogs, 0);
@@ -1366,6 +1447,8 @@ TEST_F(StoreTest, SiteStatsCountWhatEachMetricSays) {
   ASSERT_TRUE(later);
   EXPECT_EQ(later->blogs_due, 3) << "the polled and the failing blog are due again a day later";
 }
+
+LONGREAD_STORE_BACKENDS(StoreTest);
 
 }  // namespace
 }  // namespace longread::storage

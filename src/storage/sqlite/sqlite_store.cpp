@@ -43,6 +43,7 @@
 #include "storage/sqlite/similar.h"
 #include "storage/sqlite/suggestions.h"
 #include "storage/store.h"
+#include "storage/values.h"
 
 namespace longread::storage {
 namespace {
@@ -56,7 +57,6 @@ using sqlite::Query;
 using sqlite::read_article_view;
 using sqlite::Transaction;
 
-constexpr const char* kDefaultCategory = "uncategorized";
 // Idle reader connections kept open; more are opened on demand when many threads read at once.
 constexpr std::size_t kMaxIdleReaders = 8;
 // How many of a search word's newest matches are walked to count or estimate its document frequency.
@@ -740,39 +740,9 @@ const char* delivery_state_name(DeliveryState state) {
 
 // ------------------------------------------------------------------------------------------ helpers
 
-// "machine-learning" -> "Machine Learning".
-std::string category_name(std::string_view slug) {
-  std::string name;
-  bool word_start = true;
-  for (const char c : slug) {
-    if (c == '-' || c == '_') {
-      name += ' ';
-      word_start = true;
-    } else {
-      name += word_start ? static_cast<char>(std::toupper(static_cast<unsigned char>(c))) : c;
-      word_start = false;
-    }
-  }
-  return name;
-}
-
-std::string effective_content_hash(const model::Article& article) {
-  if (!article.content_hash.empty()) return article.content_hash;
-  return stable_hash_hex(article.title + "\x1f" + article.summary_html + "\x1f" + article.content_html);
-}
-
 std::optional<std::int64_t> optional_unix(const std::optional<TimePoint>& t) {
   if (!t) return std::nullopt;
   return to_unix(*t);
-}
-
-// "a.example b.example" -> {"a.example", "b.example"} (blogs.allowed_hosts, migration 0017).
-std::vector<std::string> split_words(std::string_view text) {
-  std::vector<std::string> out;
-  for (auto word : split(text, ' ')) {
-    if (!word.empty()) out.emplace_back(word);
-  }
-  return out;
 }
 
 model::Blog read_blog(const Query& q) {
