@@ -116,9 +116,11 @@ constexpr const char* kReaderByFeedToken = "SELECT id FROM readers WHERE list_fe
   " LEFT JOIN read_horizons hb ON hb.reader_id = :reader_id AND hb.blog_id = a.blog_id"                   \
   " LEFT JOIN reading_list l ON l.reader_id = :reader_id AND l.article_id = a.id"
 constexpr const char* kSelectStream =
-    "SELECT " LONGREAD_PG_ARTICLE_COLUMNS_HEAD " '', '', ''," LONGREAD_PG_ARTICLE_COLUMNS_TAIL LONGREAD_PG_STREAM_MARKS " WHERE a.visible = 1";
-constexpr const char* kSelectItem =
-    "SELECT " LONGREAD_PG_ARTICLE_COLUMNS_HEAD " '', '', ''," LONGREAD_PG_ARTICLE_COLUMNS_TAIL LONGREAD_PG_STREAM_MARKS " WHERE a.visible = 1 AND a.id = :id";
+    "SELECT " LONGREAD_PG_ARTICLE_COLUMNS_HEAD
+    " '', '', ''," LONGREAD_PG_ARTICLE_COLUMNS_TAIL LONGREAD_PG_STREAM_MARKS " WHERE a.visible = 1";
+constexpr const char* kSelectItem = "SELECT " LONGREAD_PG_ARTICLE_COLUMNS_HEAD
+                                    " '', '', ''," LONGREAD_PG_ARTICLE_COLUMNS_TAIL LONGREAD_PG_STREAM_MARKS
+                                    " WHERE a.visible = 1 AND a.id = :id";
 
 constexpr const char* kMarkRead =
     "INSERT INTO article_reads (reader_id, article_id, is_read, changed_at)"
@@ -307,7 +309,7 @@ Result<ReaderMarks> PgReaderMarkStore::reader_marks(std::int64_t reader_id,
   marks.saved = first_column(*saved);
   auto read = run_in(*lease,
                      "SELECT a.id FROM articles a WHERE a.id = ANY(:ids::bigint[]) AND " +
-                         read_expression("a") + " ORDER BY a.id",
+                         read_expression("a") + " = 1 ORDER BY a.id",
                      "cannot read read marks",
                      [&](Query& q) { q.bind(":ids", ids).bind(":filter_reader", reader_id); });
   if (!read) return std::unexpected(read.error());
