@@ -3,7 +3,9 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <memory>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "storage/store.h"
@@ -254,6 +256,36 @@ TEST_P(ReadersStoreTest, TopByVoteTimeCountsVotesCastInThePeriodAndNeverPads) {
   EXPECT_EQ(ids(store_->articles({.voted_only = true, .order = ArticleOrder::kTop})),
             (std::vector<std::int64_t>{ids_[1]}));
   EXPECT_EQ(store_->count_articles({.voted_only = true}).value(), 1);
+}
+
+// Two stores on one database (two web processes) voting and unvoting at once: each reader's vote counts
+// once, and the article's count is the number of readers whose vote stands.
+TEST_P(ReadersStoreTest, VotesFromTwoProcessesAtOnceCountEachReaderOnce) {
+  auto other = open_store(db());
+  ASSERT_TRUE(other) << other.error().message;
+  std::vector<std::int64_t> readers;
+  for (int i = 0; i < 8; ++i) readers.push_back(reader("r" + std::to_string(i) + "@example.org"));
+  const auto article = ids_[2];
+  std::vector<std::thread> threads;
+  for (int t = 0; t < 4; ++t) {
+    Store* store = t % 2 == 0 ? store_.get() : other->get();
+    threads.emplace_back([&, store, t] {
+      for (int round = 0; round < 5; ++round) {
+        for (std::size_t i = 0; i < readers.size(); ++i) {
+          // Readers 0-3 only vote; the others vote and unvote, so their final state is whoever came last.
+          const bool vote = i < 4 || (round + t + static_cast<int>(i)) % 2 == 0;
+          EXPECT_TRUE(store->set_vote(readers[i], article, vote, at(101 + t)));
+        }
+      }
+    });
+  }
+  for (auto& thread : threads) thread.join();
+  std::size_t standing = 0;
+  for (const auto id : readers) standing += store_->reader_marks(id, {article}).value().voted.size();
+  EXPECT_GE(standing, 4u);
+  auto state = store_->set_vote(readers[0], article, true, at(110));  // a repeated vote changes nothing
+  ASSERT_TRUE(state) << state.error().message;
+  EXPECT_EQ(state->votes, static_cast<int>(standing));
 }
 
 TEST_P(ReadersStoreTest, VotesAndSavesOnHiddenOrUnknownArticlesAreNotFound) {
