@@ -22,8 +22,8 @@
 #include <fmt/ranges.h>
 
 #include "core/strings.h"
-#include "storage/sqlite/article_body.h"
 #include "storage/postgres/pg.h"
+#include "storage/sqlite/article_body.h"
 #include "storage/store.h"
 #include "testing/store_test.h"
 
@@ -183,7 +183,8 @@ class StoreTest : public StoreHelpers<longread::testing::StoreSuite> {
       ADD_FAILURE() << rows.error().message;
       return out;
     }
-    for (int r = 0; r < rows->size(); ++r) out.push_back(rows->null(r, column) ? "NULL" : rows->string(r, column));
+    for (int r = 0; r < rows->size(); ++r)
+      out.push_back(rows->null(r, column) ? "NULL" : rows->string(r, column));
     return out;
   }
   // What is wrong with the search index ("" when nothing). SQLite's FTS5 index is a structure of its own

@@ -37,7 +37,8 @@ struct PostgresServer {
 namespace postgres_detail {
 
 inline std::optional<std::filesystem::path> bin_dir() {
-  for (const char* dir : {"/usr/lib/postgresql/17/bin", "/usr/lib/postgresql/16/bin", "/usr/lib/postgresql/15/bin"}) {
+  for (const char* dir :
+       {"/usr/lib/postgresql/17/bin", "/usr/lib/postgresql/16/bin", "/usr/lib/postgresql/15/bin"}) {
     if (std::filesystem::exists(std::filesystem::path(dir) / "initdb")) return std::filesystem::path(dir);
   }
   return std::nullopt;
@@ -58,8 +59,8 @@ inline PostgresServer layout() {
 }
 
 inline bool running(const PostgresServer& s, const std::filesystem::path& bin) {
-  const auto r = run_command(as_owner(fmt::format("{} status -D {}", (bin / "pg_ctl").string(), s.data.string())),
-                             "/dev/null");
+  const auto r = run_command(
+      as_owner(fmt::format("{} status -D {}", (bin / "pg_ctl").string(), s.data.string())), "/dev/null");
   return r.status == 0;
 }
 
@@ -111,7 +112,8 @@ inline PostgresServer shared_postgres() {
       if (geteuid() == 0) {
         if (const passwd* pw = getpwnam("postgres")) (void)chown(s.socket.c_str(), pw->pw_uid, pw->pw_gid);
       }
-      // fsync off: a test cluster that loses power is thrown away; it makes each test's CREATE DATABASE cheap.
+      // fsync off: a test cluster that loses power is thrown away; it makes each test's CREATE DATABASE
+      // cheap.
       const auto start = run_command(
           as_owner(fmt::format("{} start -w -t 60 -D {} -l {} -o \"-k {} -c listen_addresses='' -c fsync=off "
                                "-c synchronous_commit=off -c full_page_writes=off -c max_connections=200\"",
@@ -133,7 +135,8 @@ inline int stop_shared_postgres() {
   if (!bin || !std::filesystem::exists(s.data / "PG_VERSION")) return 0;
   if (!running(s, *bin)) return 0;
   const auto r = run_command(
-      as_owner(fmt::format("{} stop -w -m fast -D {}", (*bin / "pg_ctl").string(), s.data.string())), "/dev/null");
+      as_owner(fmt::format("{} stop -w -m fast -D {}", (*bin / "pg_ctl").string(), s.data.string())),
+      "/dev/null");
   return r.status;
 }
 

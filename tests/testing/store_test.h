@@ -102,11 +102,11 @@ class StoreSuite : public StoreTest, public ::testing::WithParamInterface<Backen
   explicit StoreSuite(std::string prefix) : StoreTest(std::move(prefix), GetParam()) {}
 };
 
-#define LONGREAD_STORE_BACKENDS(Fixture)                                                                \
-  INSTANTIATE_TEST_SUITE_P(Backends, Fixture,                                                          \
-                           ::testing::Values(::longread::testing::Backend::kSqlite,                    \
-                                             ::longread::testing::Backend::kPostgres),                 \
-                           ::longread::testing::backend_name)
+#define LONGREAD_STORE_BACKENDS(Fixture)                                                                 \
+  INSTANTIATE_TEST_SUITE_P(                                                                              \
+      Backends, Fixture,                                                                                 \
+      ::testing::Values(::longread::testing::Backend::kSqlite, ::longread::testing::Backend::kPostgres), \
+      ::longread::testing::backend_name)
 
 // A StoreSuite with a second store open on the same database: what another process over the database has
 // (another crawler, another web process). Both see each other's committed writes.

@@ -1,12 +1,209 @@
 #include "storage/postgres/article_store.h"
 
+#include <algorithm>
 #include <bit>
+#include <chrono>
+#include <deque>
+#include <thread>
+#include <tuple>
+#include <unordered_map>
+#include <unordered_set>
 
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include "storage/listing_keys.h"
 #include "storage/postgres/crawl_save.h"
+#include "storage/postgres/reader_filter.h"
 #include "storage/postgres/rows.h"
+#include "storage/search_terms.h"
 #include "storage/values.h"
 
 namespace longread::storage::postgres {
+namespace {
+
+#define LONGREAD_PG_LISTED \
+  "SELECT " LONGREAD_PG_ARTICLE_COLUMNS_HEAD " '', '', ''," LONGREAD_PG_ARTICLE_COLUMNS_TAIL
+// After the article columns: the parts of the sort key that ArticleView does not hold (display_at; the
+// period's votes for Top by period), for the next page's cursor.
+constexpr const char* kSelectListed = LONGREAD_PG_LISTED ", a.display_at, 0" LONGREAD_PG_ARTICLE_FROM;
+constexpr const char* kSelectListedByWeek =
+    LONGREAD_PG_LISTED ", a.display_at, a.votes_week" LONGREAD_PG_ARTICLE_FROM;
+constexpr const char* kSelectListedByMonth =
+    LONGREAD_PG_LISTED ", a.display_at, a.votes_month" LONGREAD_PG_ARTICLE_FROM;
+
+// Keyset pagination (ArticleQuery::after): the rows after the cursor's sort key, in the order's direction.
+// A row comparison with `<` is the order's lexicographic "after" for an all-descending order, and
+// PostgreSQL seeks the listing's index to it, so a deep page costs what the first does.
+constexpr const char* kAfterNewest = " AND (a.display_at, a.id) < (:c_display_at::bigint, :c_id::bigint)";
+constexpr const char* kAfterTop =
+    " AND (a.votes, a.display_at, a.id) < (:c_votes::integer, :c_display_at::bigint, :c_id::bigint)";
+constexpr const char* kAfterHot =
+    " AND (a.score, a.display_at, a.id) < (:c_score::double precision, :c_display_at::bigint, :c_id::bigint)";
+constexpr const char* kAfterWeek =
+    " AND (a.votes_week, a.votes, a.display_at, a.id) < (:c_period_votes::integer, :c_votes::integer,"
+    " :c_display_at::bigint, :c_id::bigint)";
+constexpr const char* kAfterMonth =
+    " AND (a.votes_month, a.votes, a.display_at, a.id) < (:c_period_votes::integer, :c_votes::integer,"
+    " :c_display_at::bigint, :c_id::bigint)";
+
+// How many entries of the hot order hot_page reads per round trip.
+constexpr int kHotWalkBatch = 200;
+
+// The listing statement for a query: constant fragments chosen by which filters are set; values are bound.
+std::string listing_sql(const char* select, const ArticleQuery& query, bool with_order) {
+  std::string sql = select;
+  sql += query.include_junk ? " WHERE 1 = 1" : " WHERE a.visible = 1";
+  if (query.blog_id) sql += " AND a.blog_id = :blog_id";
+  if (query.category) sql += " AND a.category = :category";
+  if (query.since) sql += " AND a.display_at >= :since";
+  if (query.until) sql += " AND a.display_at < :until";
+  if (query.exclude_blog_id) sql += " AND a.blog_id <> :exclude_blog_id";
+  if (query.exclude_article_id) sql += " AND a.id <> :exclude_article_id";
+  if (query.reader) sql += reader_filter_sql(*query.reader);
+  const bool week = query.vote_period == VotePeriod::kWeek;
+  if (query.vote_period) {
+    // An article counts in a period by its votes then; the partial index is used only when the query says
+    // its WHERE clause itself.
+    sql += week ? " AND a.votes_week > 0" : " AND a.votes_month > 0";
+  } else if (query.voted_only) {
+    sql += " AND a.votes > 0";
+  }
+  const bool keyset = !query.after.empty();
+  if (!with_order) return sql;
+  if (query.vote_period) {
+    if (keyset) sql += week ? kAfterWeek : kAfterMonth;
+    sql += week ? " ORDER BY a.votes_week DESC, a.votes DESC, a.display_at DESC, a.id DESC"
+                : " ORDER BY a.votes_month DESC, a.votes DESC, a.display_at DESC, a.id DESC";
+  } else {
+    switch (query.order) {
+      case ArticleOrder::kNewest:
+        if (keyset) sql += kAfterNewest;
+        sql += " ORDER BY a.display_at DESC, a.id DESC";
+        break;
+      case ArticleOrder::kTop:
+        if (keyset) sql += kAfterTop;
+        sql += " ORDER BY a.votes DESC, a.display_at DESC, a.id DESC";
+        break;
+      case ArticleOrder::kHot:
+        if (keyset) sql += kAfterHot;
+        sql += " ORDER BY a.score DESC, a.display_at DESC, a.id DESC";
+        break;
+    }
+  }
+  sql += " LIMIT :limit OFFSET :offset";
+  return sql;
+}
+
+void bind_listing_filters(Query& q, const ArticleQuery& query) {
+  if (query.blog_id) q.bind(":blog_id", *query.blog_id);
+  if (query.category) q.bind(":category", *query.category);
+  if (query.since) q.bind(":since", *query.since);
+  if (query.until) q.bind(":until", *query.until);
+  if (query.exclude_blog_id) q.bind(":exclude_blog_id", *query.exclude_blog_id);
+  if (query.exclude_article_id) q.bind(":exclude_article_id", *query.exclude_article_id);
+  if (query.reader) bind_reader_filter(q, *query.reader);
+}
+
+// hot_page's walk: the articles_hot or articles_category_hot index, from the top or after a key, less what
+// the reader filtered out, a batch at a time.
+std::string hot_walk_sql(const HotPageQuery& query, bool after) {
+  std::string sql = "SELECT a.id, a.blog_id, a.score, a.display_at FROM articles a WHERE";
+  sql += query.category ? " a.category = :category AND a.visible = 1" : " a.visible = 1";
+  if (query.reader) sql += reader_filter_sql(*query.reader);
+  if (after) sql += kAfterHot;
+  sql += " ORDER BY a.score DESC, a.display_at DESC, a.id DESC LIMIT :batch";
+  return sql;
+}
+
+// Ids as a PostgreSQL array literal, "{1,2,3}", for `= ANY(:ids::bigint[])`.
+std::string id_array(std::span<const std::int64_t> ids) {
+  return fmt::format("{{{}}}", fmt::join(ids, ","));
+}
+
+// What the reader typed as a websearch_to_tsquery string with the SQLite backend's meaning: every term
+// (search_terms.h) quoted, so each is a phrase (its words adjacent, in order) and all must match; quotes
+// inside a term are dropped, and "or" or a leading "-" inside quotes are words, never operators.
+std::string websearch_query(const std::vector<std::string>& terms) {
+  std::string out;
+  for (const std::string& term : terms) {
+    std::string clean = term;
+    std::erase(clean, '"');
+    if (!out.empty()) out += ' ';
+    out += '"' + clean + '"';
+  }
+  return out;
+}
+
+// Search on PostgreSQL (docs/storage.md, "Search"), in the shape of SQLite's: the newest kSearchCandidates
+// matches among visible articles (the partial GIN index articles_search, newest id first) are ranked by
+// ts_rank (title words weigh 10x the text's: weights 'A' and 'D'), then by age as on SQLite (relevance
+// halved every kSearchHalfLifeDays), paged; ts_headline makes snippets for the page alone, with \x01 and
+// \x02 around matches.
+constexpr std::chrono::milliseconds kSearchBudget{1000};
+#define LONGREAD_PG_SEARCH_RANK \
+  "ln(GREATEST(c.relevance, 1e-12)) + c.display_at * 0.6931471805599453 / (:half_life_days * 86400.0)"
+std::string search_sql(const std::optional<ReaderFilter>& reader) {
+  std::string sql =
+      "WITH q AS (SELECT websearch_to_tsquery('longread_search', :match) AS query)"
+      " SELECT " LONGREAD_PG_ARTICLE_COLUMNS_HEAD " '', '', ''," LONGREAD_PG_ARTICLE_COLUMNS_TAIL
+      ", ts_headline('longread_search', a.text, q.query, 'StartSel=' || chr(1) || ', StopSel=' || chr(2) ||"
+      " ', MaxWords=32, MinWords=12, ShortWord=0, MaxFragments=1, FragmentDelimiter=…')"
+      " FROM (SELECT c.id AS id, " LONGREAD_PG_SEARCH_RANK
+      " AS rank_score FROM ("
+      "  SELECT a.id, a.display_at, ts_rank(a.search_vector, q.query) AS relevance FROM articles a, q"
+      "  WHERE a.visible = 1 AND a.search_vector @@ q.query";
+  if (reader) sql += reader_filter_sql(*reader);
+  sql +=
+      "  ORDER BY a.id DESC LIMIT :candidates) c"
+      " ORDER BY rank_score DESC, c.id DESC LIMIT :limit OFFSET :offset) s"
+      " JOIN articles a ON a.id = s.id JOIN blogs b ON b.id = a.blog_id CROSS JOIN q"
+      " ORDER BY s.rank_score DESC, s.id DESC";
+  return sql;
+}
+
+constexpr const char* kSetKeepOverride =
+    "UPDATE articles SET keep_override = :keep::integer,"
+    " flag_decision = CASE WHEN :keep::integer IS NULL OR NOT EXISTS (SELECT 1 FROM article_flags f"
+    "  WHERE f.article_id = articles.id) THEN flag_decision WHEN :keep::integer = 1 THEN 'keep' ELSE 'junk' "
+    "END,"
+    " held = CASE WHEN :keep::integer IS NULL THEN held ELSE 0 END,"
+    " hold_threshold = CASE WHEN :keep::integer IS NULL THEN hold_threshold ELSE 0 END,"
+    " visible = CASE WHEN :keep::integer IS NOT NULL THEN :keep::integer WHEN held = 1 THEN 0 ELSE 1 - junk "
+    "END"
+    " WHERE id = :id";
+
+// Only a changed verdict is written; duplicates keep their mark.
+constexpr const char* kSetVerdict =
+    "UPDATE articles SET junk = :junk, junk_reason = :reason,"
+    " visible = CASE WHEN held = 1 THEN 0 WHEN keep_override IS NULL THEN 1 - :junk ELSE keep_override END"
+    " WHERE id = :id AND duplicate_of IS NULL AND (junk <> :junk OR junk_reason <> :reason)";
+
+// Only an article whose derived text differs is written.
+constexpr const char* kSetText =
+    "UPDATE articles SET text = :text, excerpt = :excerpt, word_count = :word_count,"
+    " reading_minutes = :reading_minutes, simhash = :simhash"
+    " WHERE id = :id AND (text <> :text OR excerpt <> :excerpt OR word_count <> :word_count"
+    " OR reading_minutes <> :reading_minutes OR simhash <> :simhash)";
+
+constexpr const char* kMarkDuplicate =
+    "UPDATE articles SET duplicate_of = :original, junk = 1, junk_reason = :reason,"
+    " visible = CASE WHEN held = 1 THEN 0 WHEN keep_override IS NULL THEN 0 ELSE keep_override END"
+    " WHERE id = :id";
+
+// The body converter on PostgreSQL: the server compresses each long text itself (TOAST), with the
+// column's method (lz4, migration 0001). A value written before that method was set, or copied in by a
+// tool that kept pglz, keeps its old form until it is written again; these are the rows to convert.
+constexpr const char* kSelectUncompacted =
+    "SELECT id FROM articles WHERE id > :after AND (pg_column_compression(summary_html) = 'pglz'"
+    " OR pg_column_compression(content_html) = 'pglz' OR pg_column_compression(text) = 'pglz')"
+    " ORDER BY id LIMIT :batch";
+// Concatenating '' makes a new value, which the server compresses with the column's method.
+constexpr const char* kCompactArticles =
+    "UPDATE articles SET summary_html = summary_html || '', content_html = content_html || '',"
+    " text = text || '' WHERE id = ANY(:ids::bigint[])";
+
+}  // namespace
 
 Result<std::vector<StoredArticleKey>> PgArticleStore::article_keys(std::int64_t blog_id) {
   auto rows = db_.pool().with([&](Connection& c) {
@@ -63,9 +260,10 @@ Result<std::int64_t> PgArticleStore::count_recent_articles(std::int64_t blog_id,
   // An undated article's date is when it was first seen, so the undated posts of the blog's first crawl
   // (its whole back catalogue) are not counted as recent: only those that appeared after it.
   auto rows = db_.pool().with([&](Connection& c) {
-    Query q(c,
-            "SELECT COUNT(*) FROM articles WHERE blog_id = :blog_id AND display_at >= :since"
-            " AND (undated = 0 OR first_seen > (SELECT MIN(first_seen) FROM articles WHERE blog_id = :blog_id))");
+    Query q(
+        c,
+        "SELECT COUNT(*) FROM articles WHERE blog_id = :blog_id AND display_at >= :since"
+        " AND (undated = 0 OR first_seen > (SELECT MIN(first_seen) FROM articles WHERE blog_id = :blog_id))");
     q.bind(":blog_id", blog_id).bind(":since", since);
     return q.run();
   });
@@ -74,67 +272,460 @@ Result<std::int64_t> PgArticleStore::count_recent_articles(std::int64_t blog_id,
 }
 
 Result<std::optional<ArticleView>> PgArticleStore::article(std::int64_t id) {
-  return fail(ErrorKind::kInternal, "store: PostgreSQL ArticleStore::article is not written yet");
+  auto rows = db_.pool().with([&](Connection& c) {
+    Query q(
+        c,
+        "SELECT " LONGREAD_PG_ARTICLE_COLUMNS_HEAD
+        " a.summary_html, a.content_html, a.text," LONGREAD_PG_ARTICLE_COLUMNS_TAIL LONGREAD_PG_ARTICLE_FROM
+        " WHERE a.id = :id");
+    q.bind(":id", id);
+    return q.run();
+  });
+  if (!rows) return std::unexpected(with_context(fmt::format("cannot read article {}", id), rows.error()));
+  if (rows->empty()) return std::optional<ArticleView>{};
+  return std::optional<ArticleView>{read_article_view(*rows, 0)};
 }
 
 Result<std::vector<ArticleView>> PgArticleStore::articles(const ArticleQuery& query) {
-  return fail(ErrorKind::kInternal, "store: PostgreSQL ArticleStore::articles is not written yet");
+  auto page = article_page(query);
+  if (!page) return std::unexpected(page.error());
+  return std::move(page->articles);
 }
 
 Result<std::int64_t> PgArticleStore::count_articles(const ArticleQuery& query) {
-  return fail(ErrorKind::kInternal, "store: PostgreSQL ArticleStore::count_articles is not written yet");
+  const bool only_blog_or_category = !query.include_junk && !query.since && !query.until &&
+                                     !query.exclude_blog_id && !query.exclude_article_id &&
+                                     !(query.blog_id && query.category) && !query.vote_period &&
+                                     !query.voted_only && !query.reader;
+  std::string sql;
+  if (!only_blog_or_category) {
+    sql = listing_sql("SELECT COUNT(*) FROM articles a", query, false);
+  } else if (query.blog_id) {
+    sql = "SELECT visible_articles FROM blogs WHERE id = :blog_id";
+  } else if (query.category) {
+    sql = "SELECT visible_articles FROM categories WHERE slug = :category";
+  } else {
+    sql = "SELECT COALESCE(SUM(visible_articles), 0) FROM categories";
+  }
+  auto rows = db_.pool().with([&](Connection& c) {
+    Query q(c, sql);
+    bind_listing_filters(q, query);
+    return q.run();
+  });
+  if (!rows) return std::unexpected(with_context("cannot count articles", rows.error()));
+  return rows->empty() ? 0 : rows->int64(0, 0);  // no row: no such blog or category
 }
 
 Result<ArticlePage> PgArticleStore::article_page(const ArticleQuery& query) {
-  return fail(ErrorKind::kInternal, "store: PostgreSQL ArticleStore::article_page is not written yet");
+  const int size = std::max(query.limit, 0);
+  std::optional<Cursor> cursor;
+  if (!query.after.empty()) {
+    auto parsed = parse_cursor(query.after, cursor_arity(query), false);
+    if (!parsed) return std::unexpected(parsed.error());
+    cursor = std::move(*parsed);
+  }
+  const char* select = !query.vote_period                       ? kSelectListed
+                       : query.vote_period == VotePeriod::kWeek ? kSelectListedByWeek
+                                                                : kSelectListedByMonth;
+  std::optional<double> after_score;
+  if (cursor && !query.vote_period && query.order == ArticleOrder::kHot) {
+    auto score = score_from_bits(cursor->key[0]);
+    if (!score) return std::unexpected(score.error());
+    after_score = *score;
+  }
+  auto rows = db_.pool().with([&](Connection& c) {
+    Query q(c, listing_sql(select, query, true));
+    bind_listing_filters(q, query);
+    if (cursor) {
+      const auto& k = cursor->key;
+      if (query.vote_period) {
+        q.bind(":c_period_votes", k[0])
+            .bind(":c_votes", k[1])
+            .bind(":c_display_at", k[2])
+            .bind(":c_id", k[3]);
+      } else if (query.order == ArticleOrder::kNewest) {
+        q.bind(":c_display_at", k[0]).bind(":c_id", k[1]);
+      } else if (query.order == ArticleOrder::kTop) {
+        q.bind(":c_votes", k[0]).bind(":c_display_at", k[1]).bind(":c_id", k[2]);
+      } else {
+        q.bind(":c_score", *after_score).bind(":c_display_at", k[1]).bind(":c_id", k[2]);
+      }
+    }
+    q.bind(":limit", size + 1).bind(":offset", cursor ? 0 : std::max(query.offset, 0));
+    return q.run();
+  });
+  if (!rows) return std::unexpected(with_context("cannot list articles", rows.error()));
+  ArticlePage out;
+  std::vector<std::int64_t> last_key;
+  for (int r = 0; r < rows->size(); ++r) {
+    if (static_cast<int>(out.articles.size()) == size) {
+      out.has_more = true;
+      break;
+    }
+    out.articles.push_back(read_article_view(*rows, r));
+    const std::int64_t id = rows->int64(r, 0);
+    const std::int64_t display_at = rows->int64(r, kArticleColumnCount);
+    if (query.vote_period) {
+      last_key = {rows->int64(r, kArticleColumnCount + 1), rows->int64(r, 24), display_at, id};
+    } else if (query.order == ArticleOrder::kNewest) {
+      last_key = {display_at, id};
+    } else if (query.order == ArticleOrder::kTop) {
+      last_key = {rows->int64(r, 24), display_at, id};
+    } else {
+      last_key = {score_bits(rows->real(r, 25)), display_at, id};
+    }
+  }
+  if (out.has_more) out.next = encode_cursor(last_key);
+  return out;
 }
 
 Result<HotPage> PgArticleStore::hot_page(const HotPageQuery& query) {
-  return fail(ErrorKind::kInternal, "store: PostgreSQL ArticleStore::hot_page is not written yet");
+  const int size = std::max(query.page_size, 1);
+  const int page = query.after.empty() ? std::max(query.page, 1) : 1;
+  if (query.per_blog_cap <= 0) {  // the plain hot order, one index walk
+    return article_page({.category = query.category,
+                         .order = ArticleOrder::kHot,
+                         .exclude_blog_id = query.exclude_blog_id,
+                         .limit = size,
+                         .offset = (page - 1) * size,
+                         .after = query.after,
+                         .reader = query.reader});
+  }
+  std::optional<Cursor> cursor;
+  double after_score = 0;
+  if (!query.after.empty()) {
+    auto parsed = parse_cursor(query.after, 3, true);
+    if (!parsed) return std::unexpected(parsed.error());
+    auto score = score_from_bits(parsed->key[0]);
+    if (!score) return std::unexpected(score.error());
+    after_score = *score;
+    cursor = std::move(*parsed);
+  }
+  Pool::Lease conn = db_.pool().acquire();
+  HotCut state;
+  std::int64_t position = 0;
+  std::unordered_set<std::int64_t> held_ids;  // a held article whose score fell is not walked twice
+  // The entries the cursor held back lead, in walk order, as long as they are still listed here.
+  if (cursor && !cursor->held.empty()) {
+    std::string held_sql =
+        "SELECT a.id, a.blog_id, a.score, a.display_at, a.category FROM articles a"
+        " WHERE a.id = ANY(:ids::bigint[]) AND a.visible = 1";
+    if (query.reader) held_sql += reader_filter_sql(*query.reader);
+    Query q(*conn, held_sql);
+    q.bind(":ids", id_array(cursor->held));
+    if (query.reader) bind_reader_filter(q, *query.reader);
+    auto rows = q.run();
+    if (!rows) return std::unexpected(with_context("cannot list hot articles", rows.error()));
+    std::vector<HotEntry> held;
+    for (int r = 0; r < rows->size(); ++r) {
+      const std::int64_t blog_id = rows->int64(r, 1);
+      if (query.exclude_blog_id && blog_id == *query.exclude_blog_id) continue;
+      if (query.category && rows->text(r, 4) != *query.category) continue;
+      held.push_back({.id = rows->int64(r, 0),
+                      .blog_id = blog_id,
+                      .score = rows->real(r, 2),
+                      .display_at = rows->int64(r, 3)});
+    }
+    std::ranges::sort(held, [](const HotEntry& a, const HotEntry& b) {
+      return std::tie(b.score, b.display_at, b.id) < std::tie(a.score, a.display_at, a.id);
+    });
+    for (HotEntry& e : held) {
+      e.position = position++;
+      held_ids.insert(e.id);
+      state.carried.push_back(e);
+    }
+  }
+  // The walk down the hot index, read a batch at a time from where the last batch ended (keyset), so a
+  // page reads about what it uses rather than every visible article.
+  std::optional<HotEntry>
+      last_walked;  // the key of the last entry the walk gave: where the next page resumes
+  if (cursor)
+    last_walked = HotEntry{.id = cursor->key[2], .score = after_score, .display_at = cursor->key[1]};
+  std::deque<HotEntry> batch;
+  bool walk_done = false;
+  auto fetch = [&]() -> Result<void> {
+    Query walk(*conn, hot_walk_sql(query, last_walked.has_value()));
+    if (query.category) walk.bind(":category", *query.category);
+    if (query.reader) bind_reader_filter(walk, *query.reader);
+    if (last_walked) {
+      walk.bind(":c_score", last_walked->score)
+          .bind(":c_display_at", last_walked->display_at)
+          .bind(":c_id", last_walked->id);
+    }
+    walk.bind(":batch", kHotWalkBatch);
+    auto rows = walk.run();
+    if (!rows) return std::unexpected(rows.error());
+    for (int r = 0; r < rows->size(); ++r) {
+      batch.push_back({.id = rows->int64(r, 0),
+                       .blog_id = rows->int64(r, 1),
+                       .score = rows->real(r, 2),
+                       .display_at = rows->int64(r, 3)});
+    }
+    walk_done = rows->size() < kHotWalkBatch;
+    return {};
+  };
+  auto next = [&]() -> Result<std::optional<HotEntry>> {
+    for (;;) {
+      if (batch.empty()) {
+        if (walk_done) return std::optional<HotEntry>{};
+        if (auto ok = fetch(); !ok)
+          return std::unexpected(with_context("cannot list hot articles", ok.error()));
+        if (batch.empty()) return std::optional<HotEntry>{};
+      }
+      HotEntry e = batch.front();
+      batch.pop_front();
+      e.position = position++;
+      last_walked = e;
+      if (query.exclude_blog_id && e.blog_id == *query.exclude_blog_id) continue;
+      if (held_ids.contains(e.id)) continue;
+      return std::optional<HotEntry>{e};
+    }
+  };
+  std::vector<HotEntry> taken;
+  for (int p = 1; p <= page; ++p) {
+    auto cut = cut_next_hot_page(state, next, size, query.per_blog_cap, query.strict_cap);
+    if (!cut) return std::unexpected(cut.error());
+    taken = std::move(*cut);
+  }
+  HotPage out;
+  const std::optional<HotEntry> resume = last_walked;  // before the look-ahead below moves it
+  out.has_more = !state.carried.empty();
+  if (!out.has_more && !state.exhausted) {
+    auto e = next();
+    if (!e) return std::unexpected(e.error());
+    out.has_more = e->has_value();
+  }
+  if (out.has_more && resume) {
+    std::vector<std::int64_t> held;
+    for (const HotEntry& e : state.carried) held.push_back(e.id);
+    out.next = encode_cursor(
+        std::vector<std::int64_t>{score_bits(resume->score), resume->display_at, resume->id}, held);
+  }
+  if (taken.empty()) return out;
+  std::vector<std::int64_t> ids;
+  for (const HotEntry& e : taken) ids.push_back(e.id);
+  Query q(*conn, "SELECT " LONGREAD_PG_ARTICLE_COLUMNS_HEAD
+                 " '', '', ''," LONGREAD_PG_ARTICLE_COLUMNS_TAIL LONGREAD_PG_ARTICLE_FROM
+                 " WHERE a.id = ANY(:ids::bigint[])");
+  q.bind(":ids", id_array(ids));
+  auto rows = q.run();
+  if (!rows) return std::unexpected(with_context("cannot list hot articles", rows.error()));
+  std::unordered_map<std::int64_t, std::size_t> rank;
+  for (std::size_t i = 0; i < ids.size(); ++i) rank.emplace(ids[i], i);
+  std::vector<ArticleView> views;
+  for (int r = 0; r < rows->size(); ++r) views.push_back(read_article_view(*rows, r));
+  std::ranges::sort(views, {}, [&](const ArticleView& v) { return rank.at(v.article.id); });
+  out.articles = std::move(views);
+  return out;
 }
 
-Result<std::vector<SearchHit>> PgArticleStore::search(std::string_view query, int limit, int offset, const std::optional<ReaderFilter>& reader) {
-  return fail(ErrorKind::kInternal, "store: PostgreSQL ArticleStore::search is not written yet");
+Result<std::vector<SearchHit>> PgArticleStore::search(std::string_view query, int limit, int offset,
+                                                      const std::optional<ReaderFilter>& reader) {
+  const std::vector<std::string> terms = search_terms(query);
+  std::vector<SearchHit> hits;
+  if (terms.empty()) return hits;
+  auto rows = db_.pool().with([&](Connection& c) -> Result<Rows> {
+    // The visitor chooses the query, so its cost too: past the budget the server cancels it, and the
+    // visitor gets a clear answer rather than holding a connection.
+    if (auto ok = c.exec_script(fmt::format("SET statement_timeout = {}", kSearchBudget.count())); !ok) {
+      return std::unexpected(ok.error());
+    }
+    Query q(c, search_sql(reader));
+    if (reader) bind_reader_filter(q, *reader);
+    q.bind(":match", websearch_query(terms))
+        .bind(":candidates", kSearchCandidates)
+        .bind(":half_life_days", kSearchHalfLifeDays)
+        .bind(":limit", std::max(limit, 0))
+        .bind(":offset", std::max(offset, 0));
+    auto found = q.run();
+    (void)c.exec_script("SET statement_timeout = 0");
+    return found;
+  });
+  if (!rows) {
+    if (rows.error().message.find("57014") != std::string::npos) {  // query_canceled: the budget ran out
+      return fail(ErrorKind::kTimeout,
+                  fmt::format("store: search ran past its {} ms budget", kSearchBudget.count()),
+                  "That search took too long. Try more specific words.");
+    }
+    return std::unexpected(with_context("cannot search", rows.error()));
+  }
+  // ts_headline marks each matching word; SQLite marks a phrase as one match. Marks of adjacent words are
+  // joined when the reader asked for a phrase, so a snippet reads the same from either backend.
+  const bool phrase =
+      std::ranges::any_of(terms, [](const std::string& t) { return t.find(' ') != std::string::npos; });
+  hits.reserve(static_cast<std::size_t>(rows->size()));
+  for (int r = 0; r < rows->size(); ++r) {
+    std::string snippet = rows->string(r, kArticleColumnCount);
+    for (std::size_t at = 0; phrase && (at = snippet.find("\x02 \x01", at)) != std::string::npos;) {
+      snippet.replace(at, 3, " ");
+    }
+    hits.push_back({.view = read_article_view(*rows, r), .snippet = std::move(snippet)});
+  }
+  return hits;
 }
 
 Result<std::vector<model::Category>> PgArticleStore::categories() {
-  return fail(ErrorKind::kInternal, "store: PostgreSQL ArticleStore::categories is not written yet");
+  auto rows = db_.pool().with([](Connection& c) {
+    return c.exec(
+        "SELECT slug, name, visible_articles FROM categories ORDER BY name COLLATE \"C\", slug COLLATE "
+        "\"C\"");
+  });
+  if (!rows) return std::unexpected(with_context("cannot list categories", rows.error()));
+  std::vector<model::Category> out;
+  for (int r = 0; r < rows->size(); ++r) {
+    out.push_back(
+        {.slug = rows->string(r, 0), .name = rows->string(r, 1), .article_count = rows->int64(r, 2)});
+  }
+  return out;
 }
 
 Result<std::int64_t> PgArticleStore::article_count() {
-  return fail(ErrorKind::kInternal, "store: PostgreSQL ArticleStore::article_count is not written yet");
+  auto rows = db_.pool().with([](Connection& c) { return c.exec("SELECT COUNT(*) FROM articles"); });
+  if (!rows) return std::unexpected(with_context("cannot count articles", rows.error()));
+  return rows->int64(0, 0);
 }
 
 Result<void> PgArticleStore::set_keep_override(std::int64_t article_id, std::optional<bool> keep) {
-  return fail(ErrorKind::kInternal, "store: PostgreSQL ArticleStore::set_keep_override is not written yet");
+  std::optional<std::int64_t> value;
+  if (keep) value = *keep ? 1 : 0;
+  auto rows = db_.pool().with([&](Connection& c) {
+    Query q(c, kSetKeepOverride);
+    q.bind(":keep", value).bind(":id", article_id);
+    return q.run();
+  });
+  if (!rows) return std::unexpected(with_context("cannot set keep override", rows.error()));
+  if (rows->affected() == 0)
+    return fail(ErrorKind::kNotFound, fmt::format("store: no article {}", article_id));
+  return {};
 }
 
 Result<std::int64_t> PgArticleStore::set_verdicts(std::span<const VerdictUpdate> updates) {
-  return fail(ErrorKind::kInternal, "store: PostgreSQL ArticleStore::set_verdicts is not written yet");
+  std::int64_t changed = 0;
+  auto done = in_transaction(db_.pool(), [&](Connection& c) -> Result<void> {
+    changed = 0;
+    for (const auto& update : updates) {
+      Query q(c, kSetVerdict);
+      q.bind(":junk", update.junk ? 1 : 0).bind(":reason", update.junk ? update.reason : std::string());
+      q.bind(":id", update.article_id);
+      auto rows = q.run();
+      if (!rows) return std::unexpected(rows.error());
+      changed += rows->affected();
+    }
+    return {};
+  });
+  if (!done) return std::unexpected(with_context("cannot set verdicts", done.error()));
+  return changed;
 }
 
 Result<std::int64_t> PgArticleStore::set_texts(std::span<const TextUpdate> updates) {
-  return fail(ErrorKind::kInternal, "store: PostgreSQL ArticleStore::set_texts is not written yet");
+  std::int64_t changed = 0;
+  auto done = in_transaction(db_.pool(), [&](Connection& c) -> Result<void> {
+    changed = 0;
+    for (const auto& update : updates) {
+      Query q(c, kSetText);
+      q.bind(":text", update.text).bind(":excerpt", update.excerpt);
+      q.bind(":word_count", update.word_count).bind(":reading_minutes", update.reading_minutes);
+      q.bind(":simhash", std::bit_cast<std::int64_t>(update.simhash)).bind(":id", update.article_id);
+      auto rows = q.run();
+      if (!rows) return std::unexpected(rows.error());
+      changed += rows->affected();
+    }
+    return {};
+  });
+  if (!done) return std::unexpected(with_context("cannot set texts", done.error()));
+  return changed;
 }
 
 Result<CompactBatch> PgArticleStore::compact_bodies(const CompactOptions& options) {
-  return fail(ErrorKind::kInternal, "store: PostgreSQL ArticleStore::compact_bodies is not written yet");
+  CompactBatch out;
+  out.last_id = options.after_id;
+  auto done = in_transaction(db_.pool(), [&](Connection& c) -> Result<void> {
+    out.converted = 0;
+    out.last_id = options.after_id;
+    Query select(c, kSelectUncompacted);
+    select.bind(":after", options.after_id).bind(":batch", std::max(options.batch, 1));
+    auto rows = select.run();
+    if (!rows) return std::unexpected(rows.error());
+    std::vector<std::int64_t> ids;
+    for (int r = 0; r < rows->size(); ++r) ids.push_back(rows->int64(r, 0));
+    out.done = static_cast<int>(ids.size()) < std::max(options.batch, 1);
+    if (ids.empty()) return {};
+    Query update(c, kCompactArticles);
+    update.bind(":ids", id_array(ids));
+    auto updated = update.run();
+    if (!updated) return std::unexpected(updated.error());
+    out.converted = updated->affected();
+    out.last_id = ids.back();
+    if (options.hold_before_commit.count() > 0) std::this_thread::sleep_for(options.hold_before_commit);
+    return {};
+  });
+  if (!done) return std::unexpected(with_context("cannot compact bodies", done.error()));
+  return out;
 }
 
 Result<std::vector<SimhashEntry>> PgArticleStore::simhash_index(std::int64_t after_id) {
-  return fail(ErrorKind::kInternal, "store: PostgreSQL ArticleStore::simhash_index is not written yet");
+  // Originals only: an article already marked a duplicate never becomes the original of another.
+  auto rows = db_.pool().with([&](Connection& c) {
+    Query q(
+        c,
+        "SELECT id, blog_id, simhash, display_at FROM articles WHERE duplicate_of IS NULL AND simhash <> 0"
+        " AND id > :after_id");
+    q.bind(":after_id", after_id);
+    return q.run();
+  });
+  if (!rows) return std::unexpected(with_context("cannot read simhash index", rows.error()));
+  std::vector<SimhashEntry> out;
+  out.reserve(static_cast<std::size_t>(rows->size()));
+  for (int r = 0; r < rows->size(); ++r) {
+    out.push_back({.id = rows->int64(r, 0),
+                   .blog_id = rows->int64(r, 1),
+                   .simhash = std::bit_cast<std::uint64_t>(rows->int64(r, 2)),
+                   .date = rows->time(r, 3)});
+  }
+  return out;
 }
 
 Result<void> PgArticleStore::mark_duplicates(std::span<const std::pair<std::int64_t, std::int64_t>> marks) {
-  return fail(ErrorKind::kInternal, "store: PostgreSQL ArticleStore::mark_duplicates is not written yet");
+  if (marks.empty()) return {};
+  auto done = in_transaction(db_.pool(), [&](Connection& c) -> Result<void> {
+    for (const auto& [article_id, original_id] : marks) {
+      Query q(c, kMarkDuplicate);
+      q.bind(":id", article_id).bind(":original", original_id);
+      q.bind(":reason", fmt::format("duplicate of article {}", original_id));
+      if (auto ok = q.run(); !ok) return std::unexpected(ok.error());
+    }
+    return {};
+  });
+  if (!done) return std::unexpected(with_context("cannot mark duplicate", done.error()));
+  return {};
 }
 
 Result<std::vector<ArticleView>> PgArticleStore::recent_junk(int limit) {
-  return fail(ErrorKind::kInternal, "store: PostgreSQL ArticleStore::recent_junk is not written yet");
+  auto rows = db_.pool().with([&](Connection& c) {
+    Query q(c, LONGREAD_PG_LISTED LONGREAD_PG_ARTICLE_FROM
+            " WHERE a.junk = 1 OR a.keep_override = 0 ORDER BY a.first_seen DESC, a.id DESC LIMIT :limit");
+    q.bind(":limit", std::max(limit, 0));
+    return q.run();
+  });
+  if (!rows) return std::unexpected(with_context("cannot list junk", rows.error()));
+  std::vector<ArticleView> out;
+  for (int r = 0; r < rows->size(); ++r) out.push_back(read_article_view(*rows, r));
+  return out;
 }
 
 Result<std::vector<ArticleView>> PgArticleStore::near_misses(TimePoint since, int limit) {
-  return fail(ErrorKind::kInternal, "store: PostgreSQL ArticleStore::near_misses is not written yet");
+  // A range of the articles_newest index (visible, display_at), then the shortest first.
+  auto rows = db_.pool().with([&](Connection& c) {
+    Query q(c, LONGREAD_PG_LISTED LONGREAD_PG_ARTICLE_FROM
+            " WHERE a.visible = 1 AND a.display_at >= :since AND a.junk = 0 AND a.keep_override IS NULL"
+            " ORDER BY a.word_count, a.id DESC LIMIT :limit");
+    q.bind(":since", since).bind(":limit", std::max(limit, 0));
+    return q.run();
+  });
+  if (!rows) return std::unexpected(with_context("cannot list near misses", rows.error()));
+  std::vector<ArticleView> out;
+  for (int r = 0; r < rows->size(); ++r) out.push_back(read_article_view(*rows, r));
+  return out;
 }
 
 }  // namespace longread::storage::postgres

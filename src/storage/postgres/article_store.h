@@ -19,7 +19,8 @@ class PgArticleStore : public virtual ArticleStore {
   Result<std::int64_t> count_articles(const ArticleQuery& query) override;
   Result<ArticlePage> article_page(const ArticleQuery& query) override;
   Result<HotPage> hot_page(const HotPageQuery& query) override;
-  Result<std::vector<SearchHit>> search(std::string_view query, int limit, int offset, const std::optional<ReaderFilter>& reader) override;
+  Result<std::vector<SearchHit>> search(std::string_view query, int limit, int offset,
+                                        const std::optional<ReaderFilter>& reader) override;
   Result<std::vector<model::Category>> categories() override;
   Result<std::int64_t> article_count() override;
   Result<void> set_keep_override(std::int64_t article_id, std::optional<bool> keep) override;

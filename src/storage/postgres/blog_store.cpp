@@ -53,7 +53,8 @@ Result<std::int64_t> PgBlogStore::upsert_blog(const BlogSeed& seed) {
     if (!row) return std::unexpected(row.error());
     id = row->int64(0, 0);
     if (old_category && *old_category != category) {
-      Query refile(c, "UPDATE articles SET category = :category WHERE blog_id = :blog_id AND category_from_blog = 1");
+      Query refile(
+          c, "UPDATE articles SET category = :category WHERE blog_id = :blog_id AND category_from_blog = 1");
       refile.bind(":category", category).bind(":blog_id", id);
       if (auto ok = refile.run(); !ok) return std::unexpected(ok.error());
     }
@@ -76,7 +77,8 @@ Result<std::optional<model::Blog>> PgBlogStore::blog(std::int64_t id) {
 
 Result<std::vector<model::Blog>> PgBlogStore::blogs() {
   auto rows = db_.pool().with([&](Connection& c) {
-    return c.exec("SELECT " LONGREAD_PG_BLOG_COLUMNS " FROM blogs b ORDER BY LOWER(b.title) COLLATE \"C\", b.id");
+    return c.exec("SELECT " LONGREAD_PG_BLOG_COLUMNS
+                  " FROM blogs b ORDER BY LOWER(b.title) COLLATE \"C\", b.id");
   });
   if (!rows) return std::unexpected(with_context("cannot list blogs", rows.error()));
   std::vector<model::Blog> out;
@@ -89,7 +91,8 @@ Result<std::vector<model::Blog>> PgBlogStore::due_blogs(TimePoint now) {
   return fail(ErrorKind::kInternal, "store: PostgreSQL BlogStore::due_blogs is not written yet");
 }
 
-Result<std::vector<model::Blog>> PgBlogStore::claim_due_blogs(std::string_view owner, TimePoint now, TimePoint lease_until, int limit) {
+Result<std::vector<model::Blog>> PgBlogStore::claim_due_blogs(std::string_view owner, TimePoint now,
+                                                              TimePoint lease_until, int limit) {
   return fail(ErrorKind::kInternal, "store: PostgreSQL BlogStore::claim_due_blogs is not written yet");
 }
 

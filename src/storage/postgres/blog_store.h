@@ -14,7 +14,8 @@ class PgBlogStore : public virtual BlogStore {
   Result<std::optional<model::Blog>> blog(std::int64_t id) override;
   Result<std::vector<model::Blog>> blogs() override;
   Result<std::vector<model::Blog>> due_blogs(TimePoint now) override;
-  Result<std::vector<model::Blog>> claim_due_blogs(std::string_view owner, TimePoint now, TimePoint lease_until, int limit) override;
+  Result<std::vector<model::Blog>> claim_due_blogs(std::string_view owner, TimePoint now,
+                                                   TimePoint lease_until, int limit) override;
   Result<void> release_blog_claims(std::string_view owner) override;
   Result<std::int64_t> blog_count() override;
   Result<std::optional<model::Blog>> blog_by_feed_url(std::string_view feed_url) override;

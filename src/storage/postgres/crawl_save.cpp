@@ -19,7 +19,8 @@ namespace {
 // score and search_vector are generated columns: derived from votes, dates and texts.
 constexpr const char* kInsertArticle =
     "INSERT INTO articles (blog_id, guid, title, link, author, published, updated, undated, summary_html,"
-    " content_html, text, excerpt, first_seen, display_at, content_hash, word_count, reading_minutes, category,"
+    " content_html, text, excerpt, first_seen, display_at, content_hash, word_count, reading_minutes, "
+    "category,"
     " category_from_blog, junk, junk_reason, duplicate_of, keep_override, visible, full_text_fetched,"
     " full_text_failures, full_text_error, simhash, votes, truncated, rank_prior)"
     " VALUES (:blog_id, :guid, :title, :link, :author, :published, :updated, :undated, :summary_html,"
@@ -35,7 +36,8 @@ constexpr const char* kUpdateArticle =
     " updated = :updated, undated = :undated, summary_html = :summary_html, content_html = :content_html,"
     " text = :text, excerpt = :excerpt, display_at = COALESCE(:published, first_seen),"
     " content_hash = :content_hash, word_count = :word_count, reading_minutes = :reading_minutes,"
-    " category = :category, category_from_blog = :category_from_blog, junk = :junk, junk_reason = :junk_reason,"
+    " category = :category, category_from_blog = :category_from_blog, junk = :junk, junk_reason = "
+    ":junk_reason,"
     " duplicate_of = " LONGREAD_PG_DUPLICATE_OF
     ", visible = CASE WHEN held = 1 THEN 0 WHEN keep_override IS NULL THEN 1 - :junk ELSE keep_override END,"
     " full_text_fetched = :full_text_fetched, full_text_failures = :full_text_failures,"
@@ -196,7 +198,9 @@ Result<void> save_blog_state(Connection& conn, const CrawlRecord& record) {
 
   if (record.new_feed_url && !record.new_feed_url->empty()) {
     Query r(conn, kRedirectBlog);
-    r.bind(":feed_url", *record.new_feed_url).bind(":blog_id", record.blog_id).bind(":now", record.attempted_at);
+    r.bind(":feed_url", *record.new_feed_url)
+        .bind(":blog_id", record.blog_id)
+        .bind(":now", record.attempted_at);
     if (auto ok = r.run(); !ok) return std::unexpected(ok.error());
   }
   return {};

@@ -13,9 +13,9 @@ Result<void> migrate_locked(Connection& conn, std::span<const Migration> all) {
   if (auto r = conn.exec("SELECT pg_advisory_xact_lock($1)", Params(kMigrationLock)); !r) {
     return std::unexpected(r.error());
   }
-  if (auto r = conn.exec_script(
-          "CREATE TABLE IF NOT EXISTS schema_migrations ("
-          " version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at BIGINT NOT NULL)");
+  if (auto r =
+          conn.exec_script("CREATE TABLE IF NOT EXISTS schema_migrations ("
+                           " version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at BIGINT NOT NULL)");
       !r) {
     return r;
   }
@@ -25,8 +25,8 @@ Result<void> migrate_locked(Connection& conn, std::span<const Migration> all) {
   const int newest = all.empty() ? 0 : all.back().version;
   if (current > newest) {
     return fail(ErrorKind::kStorage,
-                fmt::format("store: database schema version {} is newer than this longread knows ({})", current,
-                            newest));
+                fmt::format("store: database schema version {} is newer than this longread knows ({})",
+                            current, newest));
   }
   for (const Migration& m : all) {
     if (m.version <= current) continue;

@@ -2,7 +2,8 @@
 
 namespace longread::storage::postgres {
 
-Result<bool> PgLockStore::try_lock(std::string_view name, std::string_view owner, TimePoint now, TimePoint until) {
+Result<bool> PgLockStore::try_lock(std::string_view name, std::string_view owner, TimePoint now,
+                                   TimePoint until) {
   return fail(ErrorKind::kInternal, "store: PostgreSQL LockStore::try_lock is not written yet");
 }
 

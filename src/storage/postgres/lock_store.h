@@ -10,7 +10,8 @@ class PgLockStore : public virtual LockStore {
  public:
   explicit PgLockStore(Database& db) noexcept : db_(db) {}
 
-  Result<bool> try_lock(std::string_view name, std::string_view owner, TimePoint now, TimePoint until) override;
+  Result<bool> try_lock(std::string_view name, std::string_view owner, TimePoint now,
+                        TimePoint until) override;
   Result<void> unlock(std::string_view name, std::string_view owner) override;
 
  private:

@@ -2,7 +2,8 @@
 
 namespace longread::storage::postgres {
 
-Result<FlagResult> PgModerationStore::flag_article(std::int64_t reader_id, std::int64_t article_id, FlagReason reason, TimePoint now, const FlagRules& rules) {
+Result<FlagResult> PgModerationStore::flag_article(std::int64_t reader_id, std::int64_t article_id,
+                                                   FlagReason reason, TimePoint now, const FlagRules& rules) {
   return fail(ErrorKind::kInternal, "store: PostgreSQL ModerationStore::flag_article is not written yet");
 }
 
@@ -10,7 +11,8 @@ Result<bool> PgModerationStore::withdraw_flag(std::int64_t reader_id, std::int64
   return fail(ErrorKind::kInternal, "store: PostgreSQL ModerationStore::withdraw_flag is not written yet");
 }
 
-Result<FlagState> PgModerationStore::flag_state(std::int64_t article_id, std::optional<std::int64_t> reader_id) {
+Result<FlagState> PgModerationStore::flag_state(std::int64_t article_id,
+                                                std::optional<std::int64_t> reader_id) {
   return fail(ErrorKind::kInternal, "store: PostgreSQL ModerationStore::flag_state is not written yet");
 }
 

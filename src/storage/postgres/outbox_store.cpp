@@ -6,7 +6,8 @@ Result<std::int64_t> PgOutboxStore::enqueue_mail(const OutboxMail& mail) {
   return fail(ErrorKind::kInternal, "store: PostgreSQL OutboxStore::enqueue_mail is not written yet");
 }
 
-Result<std::vector<OutboxMail>> PgOutboxStore::claim_due_mails(TimePoint now, TimePoint lease_until, int limit) {
+Result<std::vector<OutboxMail>> PgOutboxStore::claim_due_mails(TimePoint now, TimePoint lease_until,
+                                                               int limit) {
   return fail(ErrorKind::kInternal, "store: PostgreSQL OutboxStore::claim_due_mails is not written yet");
 }
 
@@ -14,7 +15,8 @@ Result<bool> PgOutboxStore::delete_mail(std::int64_t id) {
   return fail(ErrorKind::kInternal, "store: PostgreSQL OutboxStore::delete_mail is not written yet");
 }
 
-Result<void> PgOutboxStore::mark_mail_failed(std::int64_t id, std::string_view error, TimePoint next_attempt_at) {
+Result<void> PgOutboxStore::mark_mail_failed(std::int64_t id, std::string_view error,
+                                             TimePoint next_attempt_at) {
   return fail(ErrorKind::kInternal, "store: PostgreSQL OutboxStore::mark_mail_failed is not written yet");
 }
 

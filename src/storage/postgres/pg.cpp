@@ -35,9 +35,10 @@ Error statement_error(PGconn* conn, const PGresult* result) {
   const std::string state = sqlstate(result);
   const std::string text =
       first_line(result != nullptr ? PQresultErrorMessage(result) : PQerrorMessage(conn));
-  const ErrorKind kind =
-      (state == kUniqueViolation || state == kForeignKeyViolation) ? ErrorKind::kConflict : ErrorKind::kStorage;
-  return Error{kind, fmt::format("store: {}{}", text, state.empty() ? "" : fmt::format(" (SQLSTATE {})", state))};
+  const ErrorKind kind = (state == kUniqueViolation || state == kForeignKeyViolation) ? ErrorKind::kConflict
+                                                                                      : ErrorKind::kStorage;
+  return Error{kind,
+               fmt::format("store: {}{}", text, state.empty() ? "" : fmt::format(" (SQLSTATE {})", state))};
 }
 
 bool retryable(const Error& error) {
@@ -91,7 +92,9 @@ Rows::~Rows() {
   if (result_ != nullptr) PQclear(result_);
 }
 
-int Rows::size() const noexcept { return result_ == nullptr ? 0 : PQntuples(result_); }
+int Rows::size() const noexcept {
+  return result_ == nullptr ? 0 : PQntuples(result_);
+}
 
 std::int64_t Rows::affected() const noexcept {
   if (result_ == nullptr) return 0;
@@ -101,7 +104,9 @@ std::int64_t Rows::affected() const noexcept {
   return n;
 }
 
-bool Rows::null(int row, int col) const noexcept { return PQgetisnull(result_, row, col) != 0; }
+bool Rows::null(int row, int col) const noexcept {
+  return PQgetisnull(result_, row, col) != 0;
+}
 
 std::string_view Rows::text(int row, int col) const noexcept {
   if (null(row, col)) return {};
@@ -140,7 +145,8 @@ Result<Connection> Connection::open(const std::string& url) {
   }
   Connection c(conn);
   // Server notices (a table that already exists, say) are not errors; keep them out of stderr.
-  PQsetNoticeProcessor(conn, [](void*, const char*) {}, nullptr);
+  PQsetNoticeProcessor(
+      conn, [](void*, const char*) {}, nullptr);
   // Times are unix seconds in BIGINT columns, so the session's time zone never matters; names are
   // compared byte-wise, the way SQLite compares them.
   if (auto r = c.exec_script("SET client_min_messages = warning; SET client_encoding = 'UTF8'"); !r) {
@@ -200,7 +206,8 @@ Result<void> Connection::listen(std::string_view channel) {
 
 Result<int> Connection::drain_notifications() {
   if (PQconsumeInput(conn_) == 0) {
-    return fail(ErrorKind::kStorage, "store: lost the PostgreSQL connection: " + first_line(PQerrorMessage(conn_)));
+    return fail(ErrorKind::kStorage,
+                "store: lost the PostgreSQL connection: " + first_line(PQerrorMessage(conn_)));
   }
   int n = 0;
   while (PGnotify* note = PQnotifies(conn_)) {
@@ -211,8 +218,7 @@ Result<int> Connection::drain_notifications() {
 }
 
 bool Connection::healthy() const noexcept {
-  return conn_ != nullptr && PQstatus(conn_) == CONNECTION_OK &&
-         PQtransactionStatus(conn_) == PQTRANS_IDLE;
+  return conn_ != nullptr && PQstatus(conn_) == CONNECTION_OK && PQtransactionStatus(conn_) == PQTRANS_IDLE;
 }
 
 void Connection::reset() noexcept {
@@ -259,7 +265,9 @@ void Pool::give_back(std::unique_ptr<Connection> conn) noexcept {
 
 namespace {
 
-bool name_char(char c) { return std::isalnum(static_cast<unsigned char>(c)) != 0 || c == '_'; }
+bool name_char(char c) {
+  return std::isalnum(static_cast<unsigned char>(c)) != 0 || c == '_';
+}
 
 }  // namespace
 
@@ -280,7 +288,8 @@ Query::Query(Connection& conn, std::string_view sql) : conn_(conn) {
       i += 2;
       continue;
     }
-    if (c == ':' && i + 1 < sql.size() && (std::isalpha(static_cast<unsigned char>(sql[i + 1])) != 0 || sql[i + 1] == '_')) {
+    if (c == ':' && i + 1 < sql.size() &&
+        (std::isalpha(static_cast<unsigned char>(sql[i + 1])) != 0 || sql[i + 1] == '_')) {
       std::size_t j = i + 1;
       while (j < sql.size() && name_char(sql[j])) ++j;
       const std::string name(sql.substr(i + 1, j - i - 1));

@@ -165,8 +165,9 @@ TEST(PostgresDatabaseTest, ConnectionsTheServerDroppedAreMadeAgain) {
   auto admin = Connection::open(pg.url());
   ASSERT_TRUE(admin);
   // Ends every other session on this database, the pool's and the change listener's among them.
-  ASSERT_TRUE(admin->exec("SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
-                          "WHERE datname = current_database() AND pid <> pg_backend_pid()"));
+  ASSERT_TRUE(
+      admin->exec("SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
+                  "WHERE datname = current_database() AND pid <> pg_backend_pid()"));
   // The first statement on a dropped connection fails with the reason; the connection is then made again.
   auto lost = (*db)->pool().with([](Connection& c) { return c.exec("SELECT 1"); });
   if (!lost) EXPECT_EQ(lost.error().kind, ErrorKind::kStorage);

@@ -32,6 +32,8 @@ std::string reader_filter_sql(const ReaderFilter& filter, std::string_view alias
   return sql;
 }
 
-void bind_reader_filter(Query& q, const ReaderFilter& filter) { q.bind(":filter_reader", filter.reader_id); }
+void bind_reader_filter(Query& q, const ReaderFilter& filter) {
+  q.bind(":filter_reader", filter.reader_id);
+}
 
 }  // namespace longread::storage::postgres

@@ -21,7 +21,8 @@ inline constexpr int kBlogColumnCount = 22;
 
 // An article row with its blog's name, as every listing selects it. Listings select '' for the three big
 // columns (summary_html, content_html, text), which only the article page needs:
-//   "SELECT " LONGREAD_PG_ARTICLE_COLUMNS_HEAD " '', '', ''," LONGREAD_PG_ARTICLE_COLUMNS_TAIL LONGREAD_PG_ARTICLE_FROM
+//   "SELECT " LONGREAD_PG_ARTICLE_COLUMNS_HEAD " '', '', ''," LONGREAD_PG_ARTICLE_COLUMNS_TAIL
+//   LONGREAD_PG_ARTICLE_FROM
 // and the article page a.summary_html, a.content_html, a.text in their place. Same positions as SQLite's.
 #define LONGREAD_PG_ARTICLE_COLUMNS_HEAD \
   "a.id, a.blog_id, a.guid, a.title, a.link, a.author, a.published, a.updated, a.undated,"

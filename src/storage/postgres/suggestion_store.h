@@ -11,7 +11,8 @@ class PgSuggestionStore : public virtual SuggestionStore {
   explicit PgSuggestionStore(Database& db) noexcept : db_(db) {}
 
   Result<Suggestion> add_suggestion(const NewSuggestion& suggestion) override;
-  Result<std::vector<Suggestion>> claim_suggestions(TimePoint now, TimePoint lease_until, int limit, int max_attempts) override;
+  Result<std::vector<Suggestion>> claim_suggestions(TimePoint now, TimePoint lease_until, int limit,
+                                                    int max_attempts) override;
   Result<void> release_suggestion(std::int64_t id) override;
   Result<void> save_suggestion_finding(std::int64_t id, const SuggestionFinding& finding) override;
   Result<Suggestion> decide_suggestion(std::int64_t id, const SuggestionDecision& decision) override;

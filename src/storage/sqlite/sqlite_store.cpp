@@ -44,6 +44,7 @@
 #include "storage/sqlite/suggestions.h"
 #include "storage/store.h"
 #include "storage/listing_keys.h"
+#include "storage/search_terms.h"
 #include "storage/values.h"
 
 namespace longread::storage {
@@ -774,45 +775,18 @@ model::Blog read_blog(const Query& q) {
   return b;
 }
 
-// Turns what a reader typed into FTS5 strings that cannot be a syntax error: every whitespace-separated
-// word becomes a quoted string (inner quotes doubled, https://sqlite.org/fts5.html#fts5_strings), and the
-// strings are ANDed. Text between a pair of double quotes is one phrase: its words in that order
-// ("garbage collection"); a quote without a partner is an ordinary character of its word. Words without a
-// letter or digit are dropped: the unicode61 tokenizer would make them empty phrases. Bytes >= 0x80 count
-// as letters (non-ASCII scripts). Only the first kMaxSearchTerms words and phrases are used, so a pasted
-// page costs no more than a long question.
+// What a reader typed as FTS5 strings that cannot be a syntax error: each search term (search_terms.h)
+// becomes a quoted string, inner quotes doubled (https://sqlite.org/fts5.html#fts5_strings); the strings
+// are ANDed.
 std::vector<std::string> fts5_phrases(std::string_view input) {
-  const std::string text = collapse_whitespace(input);
   std::vector<std::string> phrases;
-  auto add = [&](std::string_view term) {
-    const bool has_token = std::any_of(term.begin(), term.end(), [](char c) {
-      const auto u = static_cast<unsigned char>(c);
-      return u >= 0x80 || std::isalnum(u) != 0;
-    });
-    if (!has_token || phrases.size() >= static_cast<std::size_t>(kMaxSearchTerms)) return;
+  for (const std::string& term : search_terms(input)) {
     std::string& quoted = phrases.emplace_back("\"");
     for (const char c : term) {
       if (c == '"') quoted += '"';
       quoted += c;
     }
     quoted += '"';
-  };
-  std::size_t i = 0;
-  while (i < text.size()) {
-    if (text[i] == ' ') {
-      ++i;
-      continue;
-    }
-    const std::size_t close = text[i] == '"' ? text.find('"', i + 1) : std::string::npos;
-    if (close != std::string::npos) {  // a phrase: its inner text has no quote, so it is one FTS5 string
-      add(trim(std::string_view(text).substr(i + 1, close - i - 1)));
-      i = close + 1;
-      continue;
-    }
-    std::size_t end = text.find(' ', i);
-    if (end == std::string::npos) end = text.size();
-    add(std::string_view(text).substr(i, end - i));
-    i = end;
   }
   return phrases;
 }
