@@ -17,7 +17,7 @@ int main(int argc, char** argv) {
   std::string db_path;
   std::string log_level;
   cli.add_option("--config", config_path, "TOML configuration file")->check(CLI::ExistingFile);
-  cli.add_option("--db", db_path, "SQLite database path (default ./data/longread.db)");
+  cli.add_option("--db", db_path, "SQLite database path, or postgresql://… URL (default ./data/longread.db)");
   cli.add_option("--log-level", log_level, "trace, debug, info, warn, error or off");
 
   std::string opml_path;

@@ -152,7 +152,8 @@ int cmd_serve(const config::Config& config) {
                  metrics_listener->port());
     metrics_thread = std::jthread([&metrics_listener] { metrics_listener->run(); });
   }
-  spdlog::info("serve: listening on http://{}/ (database {})", config.site.listen, config.db_path);
+  spdlog::info("serve: listening on http://{}/ (database {})", config.site.listen,
+               storage::display_db(config.db_path));
 
   std::jthread crawler;
   if (config.site.crawl_in_background) {

@@ -39,12 +39,14 @@ int report_failure(const Error& error) {
 }
 
 std::unique_ptr<storage::Store> open_store(const config::Config& config) {
-  const auto parent = std::filesystem::path(config.db_path).parent_path();
-  if (!parent.empty()) {
-    std::error_code ec;
-    std::filesystem::create_directories(parent, ec);
+  if (!storage::is_database_url(config.db_path)) {
+    const auto parent = std::filesystem::path(config.db_path).parent_path();
+    if (!parent.empty()) {
+      std::error_code ec;
+      std::filesystem::create_directories(parent, ec);
+    }
   }
-  auto store = storage::open_sqlite_store(config.db_path);
+  auto store = storage::open_store(config.db_path);
   if (!store) {
     fmt::print(stderr, "longread: {}\n", store.error().message);
     return nullptr;

@@ -9,6 +9,7 @@
 
 #include "app/commands.h"
 #include "app/store_setup.h"
+#include "storage/store.h"
 #include "core/strings.h"
 #include "curate/curate.h"
 
@@ -16,6 +17,8 @@ namespace longread::app {
 
 std::string model_path(const config::Config& config) {
   if (!config.curate.model_path.empty()) return config.curate.model_path;
+  // Beside the SQLite file; a site on PostgreSQL keeps it in ./data, as a fresh SQLite site would.
+  if (storage::is_database_url(config.db_path)) return "data/classifier.json";
   const auto parent = std::filesystem::path(config.db_path).parent_path();
   return (parent / "classifier.json").string();
 }

@@ -11,6 +11,7 @@
 
 #include <memory>
 #include <string>
+#include <string_view>
 
 #include "core/error.h"
 #include "storage/roles/article_store.h"
@@ -61,5 +62,9 @@ Result<std::unique_ptr<Store>> open_sqlite_store(const std::string& path);
 Result<std::unique_ptr<Store>> open_postgres_store(const std::string& url);
 // The `db` setting: a postgresql:// or postgres:// URL opens PostgreSQL, anything else is a SQLite path.
 Result<std::unique_ptr<Store>> open_store(const std::string& db);
+// Whether the `db` setting is a PostgreSQL URL rather than a SQLite path.
+bool is_database_url(std::string_view db) noexcept;
+// The `db` setting as logs may show it: a URL's password replaced by "***".
+std::string display_db(std::string_view db);
 
 }  // namespace longread::storage

@@ -25,7 +25,7 @@ int main(int argc, char** argv) {
   smtp.from = options.from;
   spdlog::set_level(spdlog::level::warn);
 
-  auto store = storage::open_sqlite_store(db);
+  auto store = storage::open_store(db);
   if (!store) {
     fmt::print(stderr, "{}\n", store.error().message);
     return 1;

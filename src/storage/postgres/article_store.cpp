@@ -148,7 +148,8 @@ std::string search_sql(const std::optional<ReaderFilter>& reader) {
       "WITH q AS (SELECT websearch_to_tsquery('longread_search', :match) AS query)"
       " SELECT " LONGREAD_PG_ARTICLE_COLUMNS_HEAD " '', '', ''," LONGREAD_PG_ARTICLE_COLUMNS_TAIL
       ", ts_headline('longread_search', a.text, q.query, 'StartSel=' || chr(1) || ', StopSel=' || chr(2) ||"
-      " ', MaxWords=32, MinWords=12, ShortWord=0, MaxFragments=1, FragmentDelimiter=…')"
+      " ', MaxWords=32, MinWords=12, ShortWord=0, MaxFragments=1, FragmentDelimiter=…'),"
+      " left(a.text, 64), right(a.text, 64)"
       " FROM (SELECT c.id AS id, " LONGREAD_PG_SEARCH_RANK
       " AS rank_score FROM ("
       "  SELECT a.id, a.display_at, ts_rank(a.search_vector, q.query) AS relevance FROM articles a, q"
@@ -160,6 +161,21 @@ std::string search_sql(const std::optional<ReaderFilter>& reader) {
       " JOIN articles a ON a.id = s.id JOIN blogs b ON b.id = a.blog_id CROSS JOIN q"
       " ORDER BY s.rank_score DESC, s.id DESC";
   return sql;
+}
+
+// A snippet marked "…" where it starts after the text's start or ends before its end, as SQLite's
+// snippet() marks it; `head` and `tail` are the text's first and last 64 characters.
+std::string with_ellipses(std::string snippet, std::string_view head, std::string_view tail) {
+  std::string plain = snippet;
+  std::erase(plain, '\x01');
+  std::erase(plain, '\x02');
+  const std::size_t n = std::min<std::size_t>({plain.size(), head.size(), 24});
+  const bool at_start = plain.compare(0, n, head.substr(0, n)) == 0;
+  const std::size_t m = std::min<std::size_t>({plain.size(), tail.size(), 24});
+  const bool at_end = plain.compare(plain.size() - m, m, tail.substr(tail.size() - m)) == 0;
+  if (!at_start) snippet.insert(0, "\u2026");
+  if (!at_end) snippet += "\u2026";
+  return snippet;
 }
 
 constexpr const char* kSetKeepOverride =
@@ -555,7 +571,8 @@ Result<std::vector<SearchHit>> PgArticleStore::search(std::string_view query, in
       std::ranges::any_of(terms, [](const std::string& t) { return t.find(' ') != std::string::npos; });
   hits.reserve(static_cast<std::size_t>(rows->size()));
   for (int r = 0; r < rows->size(); ++r) {
-    std::string snippet = rows->string(r, kArticleColumnCount);
+    std::string snippet = with_ellipses(rows->string(r, kArticleColumnCount), rows->text(r, kArticleColumnCount + 1),
+                                        rows->text(r, kArticleColumnCount + 2));
     for (std::size_t at = 0; phrase && (at = snippet.find("\x02 \x01", at)) != std::string::npos;) {
       snippet.replace(at, 3, " ");
     }

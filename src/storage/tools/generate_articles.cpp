@@ -470,7 +470,7 @@ int main(int argc, char** argv) {
   int batch = 5'000;
   std::uint64_t seed = 42;
   int measure_rounds = 0;
-  app.add_option("--db", db_path, "database file (created if missing)")->capture_default_str();
+  app.add_option("--db", db_path, "SQLite file (created if missing) or postgresql:// URL")->capture_default_str();
   app.add_option("-n,--articles", article_total,
                  "number of articles (0: only --measure an existing database)")
       ->capture_default_str()
@@ -504,7 +504,7 @@ int main(int argc, char** argv) {
   CLI11_PARSE(app, argc, argv);
 
   const auto started = std::chrono::steady_clock::now();
-  auto store = storage::open_sqlite_store(db_path);
+  auto store = storage::open_store(db_path);
   if (!store) {
     fmt::print(stderr, "{}\n", store.error().message);
     return 1;

@@ -50,7 +50,7 @@ int main(int argc, char** argv) {
   options.access_log = !quiet;
   longread::setup_logging(quiet ? "warn" : "info");  // to stderr: stdout carries the "listening" line
 
-  auto store = longread::storage::open_sqlite_store(db);
+  auto store = longread::storage::open_store(db);
   if (!store) {
     std::cerr << store.error().message << "\n";
     return 1;
