@@ -12,9 +12,10 @@ BUILD_PKGS=(
 )
 TEST_PKGS=(
   python3 postgresql python3-aiosmtpd chromium default-jre-headless curl nginx python3-prometheus-client
+  newsboat  # the real feed app the reader API is tested with (tests/feedapps)
 )
 BENCH_PKGS=(
-  python3-feedparser newsboat wrk bc
+  python3-feedparser wrk bc
 )
 # Optional: coverage-guided fuzzing (fuzz/run.sh). Not part of 'all' or CI; the replay test needs none of it.
 FUZZ_PKGS=(

@@ -67,6 +67,16 @@ struct CompactCommandOptions {
   int hold_ms = 0;  // tests only: wait inside each batch's transaction before committing
 };
 int cmd_db_compact(const config::Config& config, const CompactCommandOptions& options);
+// `db copy --from PATH --to URL`: a stopped site's SQLite database into PostgreSQL (resumable: a second run
+// adds only what is missing), then each table's row count and a sample of its rows compared; one line per
+// table. Exit 1 on an error (the message says which argument or table) or on any difference (named).
+struct DbCopyCommandOptions {
+  std::string from;
+  std::string to;
+  int batch = 500;
+  int stop_after_batches = 0;  // tests only: stop as a kill would, after this many committed batches
+};
+int cmd_db_copy(const DbCopyCommandOptions& options);
 // `newsletter send [--dry-run]`: this week's issue to every confirmed subscriber who has not had it.
 int cmd_newsletter_send(const config::Config& config, bool dry_run);
 // The mail outbox (docs/mail.md, "Operator commands"). `mail queue`: a table of queued mails (recipients

@@ -117,6 +117,15 @@ int main(int argc, char** argv) {
   db_compact->add_flag("--vacuum", compact_options.vacuum,
                        "Then give the freed space back to the file system (needs free disk of the new size)");
   db_compact->add_option("--hold-ms", compact_options.hold_ms)->group("");  // tests: kill inside a batch
+  app::DbCopyCommandOptions copy_options;
+  auto* db_copy = db_cmd->add_subcommand(
+      "copy", "Copy a stopped site's SQLite database into PostgreSQL, then compare them (resumable)");
+  db_copy->add_option("--from", copy_options.from, "The SQLite database file (e.g. data/longread.db)")
+      ->required();
+  db_copy->add_option("--to", copy_options.to, "The PostgreSQL database: postgresql://user@host/database")
+      ->required();
+  db_copy->add_option("--batch", copy_options.batch, "Rows per transaction")->check(CLI::Range(1, 100000));
+  db_copy->add_option("--stop-after-batches", copy_options.stop_after_batches)->group("");  // tests
   db_cmd->require_subcommand(1);
 
   auto* similar_cmd = cli.add_subcommand("similar", "Similar articles");
@@ -211,6 +220,7 @@ int main(int argc, char** argv) {
   if (*similar_rebuild) return app::cmd_similar_rebuild(config);
   if (*serve) return app::cmd_serve(config);
   if (*db_compact) return app::cmd_db_compact(config, compact_options);
+  if (*db_copy) return app::cmd_db_copy(copy_options);
   if (*newsletter_send) return app::cmd_newsletter_send(config, dry_run);
   if (*train) return app::cmd_train(config, holdout);
   if (*mail_queue) return app::cmd_mail_queue(config);

@@ -31,7 +31,7 @@ int main(int argc, char** argv) {
   bool quiet = false;
   longread::ui::SiteOptions options;
   options.listen = "127.0.0.1:0";
-  cli.add_option("--db", db, "SQLite database file (created if missing)")->required();
+  cli.add_option("--db", db, "SQLite database file (created if missing), or postgresql:// URL")->required();
   cli.add_flag("--seed", seed, "seed the fixture blogs and articles first");
   cli.add_option("--listen", options.listen, "host:port (port 0 picks a free port)");
   cli.add_option("--threads", options.threads, "HTTP threads (0 = hardware concurrency)");
