@@ -17,9 +17,9 @@ namespace {
 using std::chrono::days;
 using std::chrono::hours;
 
-class ForYouStoreTest : public longread::testing::StoreTest {
+class ForYouStoreTest : public longread::testing::StoreSuite {
  protected:
-  ForYouStoreTest() : StoreTest("longread-for-you-store") {}
+  ForYouStoreTest() : StoreSuite("longread-for-you-store") {}
 
   // One article of `blog`, dated `age` ago; returns its id.
   std::int64_t add_article(std::int64_t blog, const std::string& title, hours age) {
@@ -68,7 +68,7 @@ class ForYouStoreTest : public longread::testing::StoreTest {
   int next_ = 1;
 };
 
-TEST_F(ForYouStoreTest, RanksFreshArticlesByLikenessToVotesAndSavesWithTheStrongestSeedAsReason) {
+TEST_P(ForYouStoreTest, RanksFreshArticlesByLikenessToVotesAndSavesWithTheStrongestSeedAsReason) {
   const auto a = add_blog("a"), b = add_blog("b"), c = add_blog("c");
   const auto spin = add_article(a, "Optimizing a Spin-Lock", hours(24 * 60));
   const auto queue = add_article(a, "A lock-free queue", hours(24 * 50));
@@ -98,7 +98,7 @@ TEST_F(ForYouStoreTest, RanksFreshArticlesByLikenessToVotesAndSavesWithTheStrong
   (void)gardening;
 }
 
-TEST_F(ForYouStoreTest, LeavesOutWhatTheReaderSavedVotedReadOrMutedAndHiddenArticles) {
+TEST_P(ForYouStoreTest, LeavesOutWhatTheReaderSavedVotedReadOrMutedAndHiddenArticles) {
   const auto a = add_blog("a"), b = add_blog("b"), c = add_blog("c"), d = add_blog("d");
   const auto seed = add_article(a, "Seed", hours(24 * 40));
   const auto saved = add_article(b, "Saved already", hours(1));
@@ -129,6 +129,8 @@ TEST_F(ForYouStoreTest, LeavesOutWhatTheReaderSavedVotedReadOrMutedAndHiddenArti
   ASSERT_TRUE(store_->set_blog_muted(bob, d, true, now_));
   EXPECT_EQ(ids(for_you(ada)), (std::vector<std::int64_t>{kept}));
 }
+
+LONGREAD_STORE_BACKENDS(ForYouStoreTest);
 
 }  // namespace
 }  // namespace longread::storage

@@ -21,12 +21,13 @@ TimePoint at(std::int64_t hours) {
   return from_unix(1'700'000'000 + hours * 3600);
 }
 
-class PersonalFiltersStoreTest : public longread::testing::StoreTest {
+class PersonalFiltersStoreTest : public longread::testing::StoreSuite {
  protected:
-  PersonalFiltersStoreTest() : StoreTest("longread-personal-filters") {}
+  PersonalFiltersStoreTest() : StoreSuite("longread-personal-filters") {}
 
   void SetUp() override {
-    StoreTest::SetUp();
+    StoreSuite::SetUp();
+    if (HasFatalFailure()) return;
     prog_ = add_blog("prog", "programming");
     rust_ = add_blog("rust", "programming");
     hist_ = add_blog("hist", "history");
@@ -100,7 +101,7 @@ class PersonalFiltersStoreTest : public longread::testing::StoreTest {
   std::map<std::string, std::int64_t> ids_;
 };
 
-TEST_F(PersonalFiltersStoreTest, MutedBlogLeavesEveryListingOfThatReaderOnlyWithFullKeysetPages) {
+TEST_P(PersonalFiltersStoreTest, MutedBlogLeavesEveryListingOfThatReaderOnlyWithFullKeysetPages) {
   EXPECT_TRUE(store_->set_blog_muted(ada_, prog_, true, at(40)).value());
   EXPECT_FALSE(store_->set_blog_muted(ada_, prog_, true, at(41)).value()) << "a second mute is a no-op";
 
@@ -151,7 +152,7 @@ TEST_F(PersonalFiltersStoreTest, MutedBlogLeavesEveryListingOfThatReaderOnlyWith
   EXPECT_EQ(walk(newest).size(), 12u);
 }
 
-TEST_F(PersonalFiltersStoreTest, MutedCategoryLeavesHotCategoryPagesAndSearch) {
+TEST_P(PersonalFiltersStoreTest, MutedCategoryLeavesHotCategoryPagesAndSearch) {
   EXPECT_TRUE(store_->set_category_muted(ada_, "programming", true, at(40)).value());
   const ReaderFilter ada{.reader_id = ada_};
   EXPECT_EQ(titles(store_->articles({.limit = 50, .reader = ada}).value()),
@@ -165,7 +166,7 @@ TEST_F(PersonalFiltersStoreTest, MutedCategoryLeavesHotCategoryPagesAndSearch) {
   EXPECT_EQ(store_->count_articles({.category = "programming"}).value(), 8);
 }
 
-TEST_F(PersonalFiltersStoreTest, UnknownBlogOrCategoryIsNotFoundAndStoresNothing) {
+TEST_P(PersonalFiltersStoreTest, UnknownBlogOrCategoryIsNotFoundAndStoresNothing) {
   auto blog = store_->set_blog_muted(ada_, 9999, true, at(40));
   ASSERT_FALSE(blog);
   EXPECT_EQ(blog.error().kind, ErrorKind::kNotFound);
@@ -184,7 +185,7 @@ TEST_F(PersonalFiltersStoreTest, UnknownBlogOrCategoryIsNotFoundAndStoresNothing
   EXPECT_TRUE(stored.newsletter_categories.empty());
 }
 
-TEST_F(PersonalFiltersStoreTest, MutesAreListedPerReaderNewestFirstAndGoWithTheBlogOrTheReader) {
+TEST_P(PersonalFiltersStoreTest, MutesAreListedPerReaderNewestFirstAndGoWithTheBlogOrTheReader) {
   ASSERT_TRUE(store_->set_blog_muted(ada_, prog_, true, at(40)));
   ASSERT_TRUE(store_->set_blog_muted(ada_, hist_, true, at(41)));
   ASSERT_TRUE(store_->set_category_muted(ada_, "history", true, at(42)));
@@ -218,7 +219,7 @@ TEST_F(PersonalFiltersStoreTest, MutesAreListedPerReaderNewestFirstAndGoWithTheB
   EXPECT_EQ(store_->reader_mutes(ada_).value().blogs.size(), 1u);
 }
 
-TEST_F(PersonalFiltersStoreTest, ReadStateIsTheReaderApisAndHideReadFiltersListingsForThatReader) {
+TEST_P(PersonalFiltersStoreTest, ReadStateIsTheReaderApisAndHideReadFiltersListingsForThatReader) {
   const std::int64_t read_one = ids_.at("hist3");
   ASSERT_EQ(store_->set_articles_read(ada_, {read_one}, true, at(40)).value(), 1);
   auto marks = store_->reader_marks(ada_, {read_one, ids_.at("hist2")}).value();
@@ -245,7 +246,7 @@ TEST_F(PersonalFiltersStoreTest, ReadStateIsTheReaderApisAndHideReadFiltersListi
   EXPECT_EQ(store_->search("lighthouse", 50, 0, hide).value().size(), 9u);
 }
 
-TEST_F(PersonalFiltersStoreTest, PreferencesRoundTripAndNewsletterCategoriesFilterTheTopOrder) {
+TEST_P(PersonalFiltersStoreTest, PreferencesRoundTripAndNewsletterCategoriesFilterTheTopOrder) {
   EXPECT_FALSE(store_->reader_preferences(ada_).value().hide_read);
   ASSERT_TRUE(store_->set_reader_preferences(
       ada_,
@@ -278,7 +279,7 @@ TEST_F(PersonalFiltersStoreTest, PreferencesRoundTripAndNewsletterCategoriesFilt
             12u);
 }
 
-TEST_F(PersonalFiltersStoreTest, SubscribersAreLinkedToTheirConfirmedAccountOnly) {
+TEST_P(PersonalFiltersStoreTest, SubscribersAreLinkedToTheirConfirmedAccountOnly) {
   ASSERT_TRUE(store_->add_subscriber("Ada@Example.org", at(1)));
   ASSERT_TRUE(store_->confirm_subscriber("ada@example.org", at(1)));
   ASSERT_TRUE(store_->add_subscriber("eve@example.org", at(1)));
@@ -295,6 +296,8 @@ TEST_F(PersonalFiltersStoreTest, SubscribersAreLinkedToTheirConfirmedAccountOnly
   EXPECT_EQ(linked.at("eve@example.org"), std::nullopt);
   EXPECT_EQ(linked.at("carl@example.org"), std::nullopt);
 }
+
+LONGREAD_STORE_BACKENDS(PersonalFiltersStoreTest);
 
 }  // namespace
 }  // namespace longread::storage

@@ -17,12 +17,13 @@ TimePoint at(std::int64_t hours) {
   return from_unix(1'700'000'000 + hours * 3600);
 }
 
-class ReaderApiStoreTest : public longread::testing::StoreTest {
+class ReaderApiStoreTest : public longread::testing::StoreSuite {
  protected:
-  ReaderApiStoreTest() : StoreTest("longread-reader-api") {}
+  ReaderApiStoreTest() : StoreSuite("longread-reader-api") {}
 
   void SetUp() override {
-    StoreTest::SetUp();
+    StoreSuite::SetUp();
+    if (HasFatalFailure()) return;
     prog_ = add_blog("prog", "programming");
     hist_ = add_blog("hist", "history");
     // prog: p0..p5 at hours 0..5; hist: h0..h2 at hours 10..12 (newest).
@@ -73,7 +74,7 @@ class ReaderApiStoreTest : public longread::testing::StoreTest {
   std::map<std::string, std::int64_t> ids_;
 };
 
-TEST_F(ReaderApiStoreTest, AppPasswordsAndTokens) {
+TEST_P(ReaderApiStoreTest, AppPasswordsAndTokens) {
   const auto first = store_->add_app_password(ada_, "newsboat", "hash-1", at(1));
   ASSERT_TRUE(first);
   ASSERT_TRUE(store_->add_app_password(ada_, "phone", "hash-2", at(2)));
@@ -115,7 +116,7 @@ TEST_F(ReaderApiStoreTest, AppPasswordsAndTokens) {
   EXPECT_EQ(store_->add_app_password(ada_, "one too many", "h", at(3)).error().kind, ErrorKind::kConflict);
 }
 
-TEST_F(ReaderApiStoreTest, StreamsFilterPageAndCarryTheReadersMarks) {
+TEST_P(ReaderApiStoreTest, StreamsFilterPageAndCarryTheReadersMarks) {
   EXPECT_EQ(stream(ada_, {.limit = 100}),
             (std::vector<std::string>{"h2", "h1", "h0", "p5", "p4", "p3", "p2", "p1", "p0"}));  // no junk
   EXPECT_EQ(stream(ada_, {.blog_id = hist_}), (std::vector<std::string>{"h2", "h1", "h0"}));
@@ -155,7 +156,7 @@ TEST_F(ReaderApiStoreTest, StreamsFilterPageAndCarryTheReadersMarks) {
   EXPECT_TRUE(items[1].starred);
 }
 
-TEST_F(ReaderApiStoreTest, MarkAllAsReadIsAHorizonThatExplicitMarksOverride) {
+TEST_P(ReaderApiStoreTest, MarkAllAsReadIsAHorizonThatExplicitMarksOverride) {
   ASSERT_TRUE(store_->set_articles_read(ada_, {ids_["p1"]}, false, at(31)));  // before: kept unread
   ASSERT_TRUE(store_->set_articles_read(ada_, {ids_["h0"]}, true, at(31)));
   // Everything of prog dated before hour 3 is read now, p1's earlier "unread" included.
@@ -177,6 +178,8 @@ TEST_F(ReaderApiStoreTest, MarkAllAsReadIsAHorizonThatExplicitMarksOverride) {
   ASSERT_TRUE(store_->delete_reader(ada_));
   EXPECT_EQ(stream(ada_, {.read = false, .limit = 100}).size(), 9u);
 }
+
+LONGREAD_STORE_BACKENDS(ReaderApiStoreTest);
 
 }  // namespace
 }  // namespace longread::storage

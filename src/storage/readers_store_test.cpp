@@ -1,19 +1,18 @@
-// Tests of the readers part of the SQLite Store: accounts, sessions, votes and the stored hot
-// score, reading lists, newsletter subscribers, issues and per-recipient deliveries. Real database files.
+// Tests of the readers part of the Store on both backends: accounts, sessions, votes and the stored hot
+// score, reading lists, newsletter subscribers, issues and per-recipient deliveries. Real databases.
 #include <gtest/gtest.h>
 
 #include <cmath>
-#include <filesystem>
+#include <memory>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "storage/store.h"
-#include "testing/test_dir.h"
+#include "testing/store_test.h"
 
 namespace longread::storage {
 namespace {
-
-namespace fs = std::filesystem;
 
 TimePoint at(std::int64_t hours_after) {
   return from_unix(1'700'000'000 + hours_after * 3600);
@@ -24,17 +23,16 @@ double hot_score(int votes, TimePoint date) {
   return std::log10(1.0 + votes) + static_cast<double>(to_unix(date) - 1'577'836'800) / 86'400.0;
 }
 
-class ReadersStoreTest : public ::testing::Test {
+class ReadersStoreTest : public longread::testing::StoreSuite {
  protected:
+  ReadersStoreTest() : StoreSuite("longread-readers") {}
+
   void SetUp() override {
-    dir_ = longread::testing::fresh_test_dir("longread-readers");
-    fs::create_directories(dir_);
-    auto store = open_sqlite_store((dir_ / "db.sqlite").string());
-    ASSERT_TRUE(store) << store.error().message;
-    store_ = std::move(*store);
+    StoreSuite::SetUp();
+    if (HasFatalFailure()) return;
     auto blog = store_->upsert_blog({.feed_url = "https://example.org/feed", .title = "Blog"});
     ASSERT_TRUE(blog) << blog.error().message;
-    CrawlRecord record{.blog_id = *blog, .attempted_at = at(100), .success = true, .status = "ok"};
+    std::vector<model::Article> articles;
     for (int i = 0; i < 4; ++i) {
       model::Article a;
       a.guid = "g" + std::to_string(i);
@@ -43,16 +41,11 @@ class ReadersStoreTest : public ::testing::Test {
       a.published = at(10 * i);  // article 3 is the newest
       a.text = "text";
       a.junk = i == 0;  // article 0 is hidden
-      record.articles.push_back(a);
+      articles.push_back(a);
     }
-    ASSERT_TRUE(store_->save_crawl(record));
-    auto listed = store_->articles({.include_junk = true, .limit = 10});
-    ASSERT_TRUE(listed);
-    for (const auto& v : *listed) ids_[v.article.guid.back() - '0'] = v.article.id;
-  }
-  void TearDown() override {
-    store_.reset();
-    fs::remove_all(dir_);
+    const auto stored = save_articles(*blog, std::move(articles), at(100));
+    ASSERT_EQ(stored.size(), 4u);
+    for (const auto& [guid, id] : stored) ids_[guid.back() - '0'] = id;
   }
 
   std::int64_t reader(const std::string& email) {
@@ -61,12 +54,10 @@ class ReadersStoreTest : public ::testing::Test {
     return id.value_or(0);
   }
 
-  fs::path dir_;
-  std::unique_ptr<Store> store_;
   std::int64_t ids_[4]{};
 };
 
-TEST_F(ReadersStoreTest, EmailsAreUniqueCaseInsensitively) {
+TEST_P(ReadersStoreTest, EmailsAreUniqueCaseInsensitively) {
   const auto id = reader("Ada@Example.org");
   auto again = store_->create_reader("ada@example.ORG", "x", at(1), at(1));
   ASSERT_FALSE(again);
@@ -80,7 +71,7 @@ TEST_F(ReadersStoreTest, EmailsAreUniqueCaseInsensitively) {
   EXPECT_FALSE(*missing);
 }
 
-TEST_F(ReadersStoreTest, PendingAccountsAreConfirmedOnceAndPasswordsReplaced) {
+TEST_P(ReadersStoreTest, PendingAccountsAreConfirmedOnceAndPasswordsReplaced) {
   auto id = store_->create_reader("pending@example.org", "$argon2id$first", at(0), std::nullopt);
   ASSERT_TRUE(id) << id.error().message;
   auto pending = store_->reader_by_email("pending@example.org").value();
@@ -107,7 +98,7 @@ TEST_F(ReadersStoreTest, PendingAccountsAreConfirmedOnceAndPasswordsReplaced) {
   EXPECT_EQ(store_->set_reader_password(*id + 100, "x", at(1)).error().kind, ErrorKind::kNotFound);
 }
 
-TEST_F(ReadersStoreTest, AllSessionsOfAReaderEnd) {
+TEST_P(ReadersStoreTest, AllSessionsOfAReaderEnd) {
   const auto a = reader("a@example.org");
   const auto b = reader("b@example.org");
   for (const char* token : {"a1", "a2"}) {
@@ -122,7 +113,7 @@ TEST_F(ReadersStoreTest, AllSessionsOfAReaderEnd) {
   EXPECT_TRUE(store_->session_reader("b1", at(1)).value());
 }
 
-TEST_F(ReadersStoreTest, DeletingAReaderTakesItsVotesListAndSessionsOnly) {
+TEST_P(ReadersStoreTest, DeletingAReaderTakesItsVotesListAndSessionsOnly) {
   const auto leaving = reader("leaving@example.org");
   const auto staying = reader("staying@example.org");
   for (const auto id : {leaving, staying}) {
@@ -151,7 +142,7 @@ TEST_F(ReadersStoreTest, DeletingAReaderTakesItsVotesListAndSessionsOnly) {
   EXPECT_EQ(store_->article(ids_[1]).value()->article.votes, 1);
 }
 
-TEST_F(ReadersStoreTest, SessionsExpireAndAreRevocable) {
+TEST_P(ReadersStoreTest, SessionsExpireAndAreRevocable) {
   const auto id = reader("a@example.org");
   ASSERT_TRUE(store_->create_session(
       {.token_hash = "h1", .reader_id = id, .created_at = at(0), .expires_at = at(5)}));
@@ -169,7 +160,7 @@ TEST_F(ReadersStoreTest, SessionsExpireAndAreRevocable) {
   EXPECT_FALSE(store_->session_reader("h2", at(6)).value());
 }
 
-TEST_F(ReadersStoreTest, OneVotePerReaderWithdrawableAndScoreFollows) {
+TEST_P(ReadersStoreTest, OneVotePerReaderWithdrawableAndScoreFollows) {
   const auto a = reader("a@example.org");
   const auto b = reader("b@example.org");
   const auto article = ids_[1];
@@ -203,7 +194,7 @@ TEST_F(ReadersStoreTest, OneVotePerReaderWithdrawableAndScoreFollows) {
   EXPECT_DOUBLE_EQ(store_->article(article).value()->article.score, hot_score(1, at(10)));
 }
 
-TEST_F(ReadersStoreTest, HotOrderPrefersVotesButNewnessWins) {
+TEST_P(ReadersStoreTest, HotOrderPrefersVotesButNewnessWins) {
   const auto a = reader("a@example.org");
   // Article 1 (20 hours older than article 3) with one vote: log10(2) days = 7.2 hours, not enough.
   ASSERT_TRUE(store_->set_vote(a, ids_[1], true, at(101)));
@@ -222,7 +213,7 @@ TEST_F(ReadersStoreTest, HotOrderPrefersVotesButNewnessWins) {
 
 // Top "this week" counts the votes cast in the week, whatever the article's date (the articles here are
 // 40-70 days older than the votes); "all time" lists voted articles only.
-TEST_F(ReadersStoreTest, TopByVoteTimeCountsVotesCastInThePeriodAndNeverPads) {
+TEST_P(ReadersStoreTest, TopByVoteTimeCountsVotesCastInThePeriodAndNeverPads) {
   const auto a = reader("a@example.org");
   const auto b = reader("b@example.org");
   const auto c = reader("c@example.org");
@@ -267,7 +258,37 @@ TEST_F(ReadersStoreTest, TopByVoteTimeCountsVotesCastInThePeriodAndNeverPads) {
   EXPECT_EQ(store_->count_articles({.voted_only = true}).value(), 1);
 }
 
-TEST_F(ReadersStoreTest, VotesAndSavesOnHiddenOrUnknownArticlesAreNotFound) {
+// Two stores on one database (two web processes) voting and unvoting at once: each reader's vote counts
+// once, and the article's count is the number of readers whose vote stands.
+TEST_P(ReadersStoreTest, VotesFromTwoProcessesAtOnceCountEachReaderOnce) {
+  auto other = open_store(db());
+  ASSERT_TRUE(other) << other.error().message;
+  std::vector<std::int64_t> readers;
+  for (int i = 0; i < 8; ++i) readers.push_back(reader("r" + std::to_string(i) + "@example.org"));
+  const auto article = ids_[2];
+  std::vector<std::thread> threads;
+  for (int t = 0; t < 4; ++t) {
+    Store* store = t % 2 == 0 ? store_.get() : other->get();
+    threads.emplace_back([&, store, t] {
+      for (int round = 0; round < 5; ++round) {
+        for (std::size_t i = 0; i < readers.size(); ++i) {
+          // Readers 0-3 only vote; the others vote and unvote, so their final state is whoever came last.
+          const bool vote = i < 4 || (round + t + static_cast<int>(i)) % 2 == 0;
+          EXPECT_TRUE(store->set_vote(readers[i], article, vote, at(101 + t)));
+        }
+      }
+    });
+  }
+  for (auto& thread : threads) thread.join();
+  std::size_t standing = 0;
+  for (const auto id : readers) standing += store_->reader_marks(id, {article}).value().voted.size();
+  EXPECT_GE(standing, 4u);
+  auto state = store_->set_vote(readers[0], article, true, at(110));  // a repeated vote changes nothing
+  ASSERT_TRUE(state) << state.error().message;
+  EXPECT_EQ(state->votes, static_cast<int>(standing));
+}
+
+TEST_P(ReadersStoreTest, VotesAndSavesOnHiddenOrUnknownArticlesAreNotFound) {
   const auto a = reader("a@example.org");
   for (const std::int64_t article : {ids_[0], std::int64_t{999999}}) {
     auto vote = store_->set_vote(a, article, true, at(101));
@@ -280,7 +301,7 @@ TEST_F(ReadersStoreTest, VotesAndSavesOnHiddenOrUnknownArticlesAreNotFound) {
   EXPECT_EQ(store_->article(ids_[0]).value()->article.votes, 0);
 }
 
-TEST_F(ReadersStoreTest, ReadingListNewestSavedFirstWithReadMarks) {
+TEST_P(ReadersStoreTest, ReadingListNewestSavedFirstWithReadMarks) {
   const auto a = reader("a@example.org");
   const auto b = reader("b@example.org");
   ASSERT_TRUE(store_->set_saved(a, ids_[3], true, at(101)));
@@ -311,7 +332,7 @@ TEST_F(ReadersStoreTest, ReadingListNewestSavedFirstWithReadMarks) {
   EXPECT_EQ(store_->reading_list(b, 10, 0).value().size(), 1u);
 }
 
-TEST_F(ReadersStoreTest, SubscribersNeedConfirmationAndCanLeave) {
+TEST_P(ReadersStoreTest, SubscribersNeedConfirmationAndCanLeave) {
   auto s = store_->add_subscriber("Reader@Example.org", at(0));
   ASSERT_TRUE(s) << s.error().message;
   EXPECT_FALSE(s->confirmed_at);
@@ -331,7 +352,7 @@ TEST_F(ReadersStoreTest, SubscribersNeedConfirmationAndCanLeave) {
   EXPECT_FALSE(store_->add_subscriber("reader@example.org", at(4)).value().confirmed_at);
 }
 
-TEST_F(ReadersStoreTest, DeliveriesAreClaimedAtMostOnce) {
+TEST_P(ReadersStoreTest, DeliveriesAreClaimedAtMostOnce) {
   auto s1 = store_->add_subscriber("a@example.org", at(0)).value();
   auto issue = store_->newsletter_issue("2023-W46", {ids_[3], ids_[1]}, at(0));
   ASSERT_TRUE(issue) << issue.error().message;
@@ -353,11 +374,13 @@ TEST_F(ReadersStoreTest, DeliveriesAreClaimedAtMostOnce) {
   EXPECT_EQ(store_->count_deliveries(issue->id, DeliveryState::kRetry).value(), 0);
 }
 
-TEST_F(ReadersStoreTest, SecretIsCreatedOnceAndShared) {
+TEST_P(ReadersStoreTest, SecretIsCreatedOnceAndShared) {
   EXPECT_EQ(store_->secret("csrf", "first").value(), "first");
   EXPECT_EQ(store_->secret("csrf", "second").value(), "first");
   EXPECT_EQ(store_->secret("links", "other").value(), "other");
 }
+
+LONGREAD_STORE_BACKENDS(ReadersStoreTest);
 
 }  // namespace
 }  // namespace longread::storage

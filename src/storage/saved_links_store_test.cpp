@@ -17,12 +17,13 @@ TimePoint at(std::int64_t seconds_after) {
   return from_unix(1'700'000'000 + seconds_after);
 }
 
-class SavedLinksStoreTest : public longread::testing::StoreTest {
+class SavedLinksStoreTest : public longread::testing::StoreSuite {
  protected:
-  SavedLinksStoreTest() : StoreTest("longread-saved-links") {}
+  SavedLinksStoreTest() : StoreSuite("longread-saved-links") {}
 
   void SetUp() override {
-    StoreTest::SetUp();
+    StoreSuite::SetUp();
+    if (HasFatalFailure()) return;
     BlogSeed seed{.feed_url = "https://queues.example/feed",
                   .site_url = "https://queues.example/",
                   .title = "Queues",
@@ -70,7 +71,7 @@ class SavedLinksStoreTest : public longread::testing::StoreTest {
   std::map<std::string, std::int64_t> ids_;
 };
 
-TEST_F(SavedLinksStoreTest, ImportJoinsKnownArticlesAndKeepsOtherLinks) {
+TEST_P(SavedLinksStoreTest, ImportJoinsKnownArticlesAndKeepsOtherLinks) {
   const std::vector<ImportedLink> links{
       // Saved without the trailing slash the feed gives: still the article.
       {.url = "https://queues.example/lock-free", .title = "Lock-free", .saved_at = at(-100)},
@@ -137,7 +138,7 @@ TEST_F(SavedLinksStoreTest, ImportJoinsKnownArticlesAndKeepsOtherLinks) {
   EXPECT_TRUE(store_->saved_links(ada_, 100, 0).value().empty());
 }
 
-TEST_F(SavedLinksStoreTest, PlainLinksStopAtTheLimit) {
+TEST_P(SavedLinksStoreTest, PlainLinksStopAtTheLimit) {
   std::vector<ImportedLink> links;
   for (int i = 0; i < kMaxSavedLinks + 7; ++i)
     links.push_back({.url = "https://many.example/" + std::to_string(i), .title = "n"});
@@ -152,7 +153,7 @@ TEST_F(SavedLinksStoreTest, PlainLinksStopAtTheLimit) {
             static_cast<std::size_t>(kMaxSavedLinks));
 }
 
-TEST_F(SavedLinksStoreTest, FeedTokensNameOneReaderUntilRotated) {
+TEST_P(SavedLinksStoreTest, FeedTokensNameOneReaderUntilRotated) {
   EXPECT_FALSE(store_->reading_list_feed_token(ada_).value());
   EXPECT_FALSE(store_->reader_by_reading_list_feed_token("").value());
   ASSERT_TRUE(store_->set_reading_list_feed_token(ada_, "first-token"));
@@ -168,6 +169,8 @@ TEST_F(SavedLinksStoreTest, FeedTokensNameOneReaderUntilRotated) {
   EXPECT_FALSE(store_->reader_by_reading_list_feed_token("second-token").value());
   EXPECT_EQ(store_->set_reading_list_feed_token(9999, "x").error().kind, ErrorKind::kNotFound);
 }
+
+LONGREAD_STORE_BACKENDS(SavedLinksStoreTest);
 
 }  // namespace
 }  // namespace longread::storage

@@ -14,9 +14,9 @@
 namespace longread::storage {
 namespace {
 
-class SimilarStoreTest : public longread::testing::StoreTest {
+class SimilarStoreTest : public longread::testing::StoreSuite {
  protected:
-  SimilarStoreTest() : StoreTest("longread-similar-store") {}
+  SimilarStoreTest() : StoreSuite("longread-similar-store") {}
 
   // Adds `n` articles to `blog` and returns their ids, oldest first.
   std::vector<std::int64_t> add_articles(std::int64_t blog, int n) {
@@ -50,7 +50,7 @@ class SimilarStoreTest : public longread::testing::StoreTest {
   int next_ = 1;
 };
 
-TEST_F(SimilarStoreTest, DocumentFrequenciesCountEachBucketOncePerArticle) {
+TEST_P(SimilarStoreTest, DocumentFrequenciesCountEachBucketOncePerArticle) {
   const std::vector<std::uint32_t> first = {7, 9, 7};
   auto counted = store_->count_similar_terms(first, true);
   ASSERT_TRUE(counted) << counted.error().message;
@@ -70,7 +70,7 @@ TEST_F(SimilarStoreTest, DocumentFrequenciesCountEachBucketOncePerArticle) {
   EXPECT_EQ(store_->count_similar_terms(read, false)->df, (std::vector<std::int64_t>{1, 2, 1, 0}));
 }
 
-TEST_F(SimilarStoreTest, PostingsKeepTheHeaviestWithinTheCap) {
+TEST_P(SimilarStoreTest, PostingsKeepTheHeaviestWithinTheCap) {
   const auto ids = add_articles(add_blog("a"), 4);
   const std::uint64_t term = 0xF000000000000001ULL;  // above INT64_MAX: stored as its bit pattern
   const double weights[] = {0.5, 0.2, 0.9, 0.1};
@@ -87,7 +87,7 @@ TEST_F(SimilarStoreTest, PostingsKeepTheHeaviestWithinTheCap) {
   EXPECT_EQ(store_->similar_postings(terms, 1)->size(), 1u);
 }
 
-TEST_F(SimilarStoreTest, PicksAreReplacedAndOffersJoinOnlyAboveTheLowest) {
+TEST_P(SimilarStoreTest, PicksAreReplacedAndOffersJoinOnlyAboveTheLowest) {
   const auto a = add_blog("a");
   const auto b = add_blog("b");
   const auto older = add_articles(a, 1)[0];
@@ -115,7 +115,7 @@ TEST_F(SimilarStoreTest, PicksAreReplacedAndOffersJoinOnlyAboveTheLowest) {
   EXPECT_EQ(shown(older), (std::vector<std::int64_t>{others[1]}));
 }
 
-TEST_F(SimilarStoreTest, ThePageNeverShowsHiddenSameBlogOrDeletedPicks) {
+TEST_P(SimilarStoreTest, ThePageNeverShowsHiddenSameBlogOrDeletedPicks) {
   const auto a = add_blog("a");
   const auto b = add_blog("b");
   const auto c = add_blog("c");
@@ -142,7 +142,7 @@ TEST_F(SimilarStoreTest, ThePageNeverShowsHiddenSameBlogOrDeletedPicks) {
   EXPECT_TRUE(shown(own[0]).empty());
 }
 
-TEST_F(SimilarStoreTest, CandidatesClearAndArticlesForTheRebuild) {
+TEST_P(SimilarStoreTest, CandidatesClearAndArticlesForTheRebuild) {
   const auto a = add_blog("a");
   const auto ids = add_articles(a, 3);
   ASSERT_TRUE(store_->set_keep_override(ids[1], false));
@@ -168,6 +168,8 @@ TEST_F(SimilarStoreTest, CandidatesClearAndArticlesForTheRebuild) {
   EXPECT_TRUE(store_->similar_postings(terms, 5)->empty());
   EXPECT_TRUE(store_->similar_articles(ids[0], 5)->empty());
 }
+
+LONGREAD_STORE_BACKENDS(SimilarStoreTest);
 
 }  // namespace
 }  // namespace longread::storage

@@ -1,41 +1,343 @@
 #include "storage/postgres/similar_store.h"
 
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <bit>
+#include <string>
+#include <unordered_map>
+
+#include "storage/postgres/reader_filter.h"
+#include "storage/postgres/rows.h"
+#include "storage/postgres/statements.h"
+
 namespace longread::storage::postgres {
+namespace {
+
+// Bucket -1 of similar_terms counts the documents.
+constexpr std::int64_t kDocumentsBucket = -1;
+
+// One statement for all of an article's buckets (distinct and sorted, so two indexers counting at once lock
+// the rows in the same order and never deadlock).
+constexpr const char* kCountTerms =
+    "INSERT INTO similar_terms (bucket, df) SELECT b, 1 FROM unnest(:buckets::bigint[]) AS b"
+    " ON CONFLICT (bucket) DO UPDATE SET df = similar_terms.df + 1 RETURNING bucket, df";
+constexpr const char* kSelectTerms =
+    "SELECT bucket, df FROM similar_terms WHERE bucket = ANY(:buckets::bigint[])";
+
+// The heaviest postings of one term: a range of similar_postings_weight read backwards.
+constexpr const char* kSelectPostings =
+    "SELECT article_id, weight FROM similar_postings WHERE term = :term ORDER BY weight DESC, article_id DESC"
+    " LIMIT :limit";
+// SQLite's writer mutex made each save_similar alone; here a transaction-scoped advisory lock does, so the
+// per-term and per-list caps (count, then replace the lightest) hold with several indexers at once.
+constexpr const char* kLockSimilarWrites = "SELECT pg_advisory_xact_lock(7102734516930411)";
+constexpr const char* kPostingStats = "SELECT COUNT(*), MIN(weight) FROM similar_postings WHERE term = :term";
+constexpr const char* kIsPosted =
+    "SELECT 1 FROM similar_postings WHERE term = :term AND article_id = :article";
+constexpr const char* kLightestPosting =
+    "SELECT article_id FROM similar_postings WHERE term = :term ORDER BY weight, article_id LIMIT 1";
+constexpr const char* kDeletePosting =
+    "DELETE FROM similar_postings WHERE term = :term AND article_id = :article";
+// The article may have been deleted since it was read: then nothing is written (rather than a foreign-key
+// failure rolling back the whole write).
+constexpr const char* kInsertPosting =
+    "INSERT INTO similar_postings (term, article_id, weight)"
+    " SELECT :term::bigint, :article::bigint, :weight::double precision"
+    " WHERE EXISTS (SELECT 1 FROM articles WHERE id = :article)"
+    " ON CONFLICT (term, article_id) DO UPDATE SET weight = excluded.weight";
+
+constexpr const char* kSelectCandidates =
+    "SELECT id, blog_id, simhash, visible FROM articles WHERE id = ANY(:ids::bigint[])";
+
+constexpr const char* kDeletePicks = "DELETE FROM similar_articles WHERE article_id = :article";
+constexpr const char* kInsertPick =
+    "INSERT INTO similar_articles (article_id, similar_id, score, shared)"
+    " SELECT :article::bigint, :similar::bigint, :score::double precision, :shared::text"
+    " WHERE EXISTS (SELECT 1 FROM articles WHERE id = :article)"
+    " AND EXISTS (SELECT 1 FROM articles WHERE id = :similar)"
+    " ON CONFLICT (article_id, similar_id) DO UPDATE SET score = excluded.score, shared = excluded.shared";
+constexpr const char* kPickStats =
+    "SELECT COUNT(*), MIN(score) FROM similar_articles WHERE article_id = :article";
+constexpr const char* kIsPick =
+    "SELECT 1 FROM similar_articles WHERE article_id = :article AND similar_id = :similar";
+constexpr const char* kLowestPick =
+    "SELECT similar_id FROM similar_articles WHERE article_id = :article ORDER BY score, similar_id LIMIT 1";
+constexpr const char* kDeletePick =
+    "DELETE FROM similar_articles WHERE article_id = :article AND similar_id = :similar";
+
+// Picks hidden since they were stored (junk, duplicate, held) or of the article's own blog are left out
+// here, so the page never shows one whatever happened after the crawl.
+constexpr const char* kSelectSimilar =
+    "SELECT " LONGREAD_PG_ARTICLE_COLUMNS_HEAD " '', '', ''," LONGREAD_PG_ARTICLE_COLUMNS_TAIL
+    ", s.score, s.shared FROM similar_articles s JOIN articles a ON a.id = s.similar_id"
+    " JOIN blogs b ON b.id = a.blog_id"
+    " WHERE s.article_id = :article AND a.visible = 1"
+    " AND a.blog_id <> (SELECT blog_id FROM articles WHERE id = :article)"
+    " ORDER BY s.score DESC, a.id DESC LIMIT :limit";
+
+constexpr const char* kSelectForSimilar =
+    "SELECT " LONGREAD_PG_ARTICLE_COLUMNS_HEAD " '', '', a.text," LONGREAD_PG_ARTICLE_COLUMNS_TAIL
+    " FROM articles a JOIN blogs b ON b.id = a.blog_id"
+    " WHERE a.id > :after AND a.visible = 1 ORDER BY a.id LIMIT :limit";
+
+// "For you": a reader's seeds, the articles they voted for or saved, the most recent max_seeds of them.
+constexpr const char* kSeeds =
+    "seeds (article_id, at, saved) AS ("
+    " SELECT article_id, MAX(at), MAX(saved) FROM ("
+    "  SELECT article_id, created_at AS at, 0 AS saved FROM votes WHERE reader_id = :filter_reader"
+    "  UNION ALL SELECT article_id, saved_at, 1 FROM reading_list WHERE reader_id = :filter_reader) AS marks"
+    " GROUP BY article_id ORDER BY MAX(at) DESC, article_id DESC LIMIT :max_seeds)";
+
+constexpr const char* kCountSeeds =
+    "SELECT COUNT(*) FROM (SELECT article_id FROM votes WHERE reader_id = :reader"
+    " UNION SELECT article_id FROM reading_list WHERE reader_id = :reader) AS seeds";
+
+// Each seed's stored picks, both ways: an article picked for a seed (the seed's own list) and an article
+// that picked the seed (the newer article's list). A pair stored both ways counts once, at its higher score
+// (DISTINCT ON keeps that row's shared words). A candidate's reason is the seed it is most like (the first
+// row of its window, as SQLite's bare columns of MAX() take the row with the maximum); its score is the sum
+// over every seed it is like, so an article like several of the reader's choices comes first.
+std::string for_you_sql(const ReaderFilter& filter) {
+  return fmt::format(
+      "WITH {}, edges (seed, candidate, score, shared) AS ("
+      " SELECT s.article_id, x.similar_id, x.score, x.shared FROM seeds s"
+      "  JOIN similar_articles x ON x.article_id = s.article_id"
+      " UNION ALL SELECT s.article_id, x.article_id, x.score, x.shared FROM seeds s"
+      "  JOIN similar_articles x ON x.similar_id = s.article_id),"
+      " pairs (seed, candidate, score, shared) AS ("
+      " SELECT DISTINCT ON (seed, candidate) seed, candidate, score, shared FROM edges"
+      "  ORDER BY seed, candidate, score DESC),"
+      " ranked AS (SELECT candidate, seed, shared, SUM(score) OVER (PARTITION BY candidate) AS total,"
+      "  ROW_NUMBER() OVER (PARTITION BY candidate ORDER BY score DESC, seed) AS n FROM pairs),"
+      " best AS (SELECT candidate, seed, shared, total FROM ranked WHERE n = 1)"
+      " SELECT " LONGREAD_PG_ARTICLE_COLUMNS_HEAD " '', '', ''," LONGREAD_PG_ARTICLE_COLUMNS_TAIL
+      ", best.total, best.seed, best.shared, seed_article.title, seed_article.blog_id, seeds.saved"
+      " FROM best JOIN articles a ON a.id = best.candidate JOIN blogs b ON b.id = a.blog_id"
+      " JOIN seeds ON seeds.article_id = best.seed JOIN articles seed_article ON seed_article.id = best.seed"
+      " WHERE a.visible = 1 AND a.display_at >= :since"
+      " AND NOT EXISTS (SELECT 1 FROM votes v WHERE v.reader_id = :filter_reader AND v.article_id = a.id)"
+      " AND NOT EXISTS (SELECT 1 FROM reading_list r WHERE r.reader_id = :filter_reader AND r.article_id = "
+      "a.id)"
+      "{}"
+      " ORDER BY best.total DESC, a.display_at DESC, a.id DESC LIMIT :limit",
+      kSeeds, reader_filter_sql(filter));
+}
+
+std::int64_t stored(std::uint64_t term) {
+  return std::bit_cast<std::int64_t>(term);
+}
+
+// Adds one posting within the term's cap: see SimilarWrite::postings.
+Result<void> post(Connection& c, std::int64_t article_id, std::uint64_t term, double weight, int cap) {
+  constexpr std::string_view kWhat = "cannot save similar articles";
+  auto bind_term = [&](Query& q) { q.bind(":term", stored(term)); };
+  auto posted = run_in(c, kIsPosted, kWhat,
+                       [&](Query& q) { q.bind(":term", stored(term)).bind(":article", article_id); });
+  if (!posted) return std::unexpected(posted.error());
+  if (posted->empty()) {
+    auto stats = run_in(c, kPostingStats, kWhat, bind_term);
+    if (!stats) return std::unexpected(stats.error());
+    const auto count = stats->int64(0, 0);
+    const double lightest = stats->real(0, 1);  // 0 for NULL (no postings)
+    if (count >= cap) {
+      if (weight <= lightest) return {};
+      auto lightest_row = run_in(c, kLightestPosting, kWhat, bind_term);
+      if (!lightest_row) return std::unexpected(lightest_row.error());
+      if (!lightest_row->empty()) {
+        const auto victim = lightest_row->int64(0, 0);
+        if (auto ok = run_in(c, kDeletePosting, kWhat,
+                             [&](Query& q) { q.bind(":term", stored(term)).bind(":article", victim); });
+            !ok)
+          return std::unexpected(ok.error());
+      }
+    }
+  }
+  auto inserted = run_in(c, kInsertPosting, kWhat, [&](Query& q) {
+    q.bind(":term", stored(term)).bind(":article", article_id).bind(":weight", weight);
+  });
+  if (!inserted) return std::unexpected(inserted.error());
+  return {};
+}
+
+Result<void> insert_pick(Connection& c, const SimilarPickRow& pick) {
+  auto rows = run_in(c, kInsertPick, "cannot save similar articles", [&](Query& q) {
+    q.bind(":article", pick.article_id)
+        .bind(":similar", pick.similar_id)
+        .bind(":score", pick.score)
+        .bind(":shared", pick.shared);
+  });
+  if (!rows) return std::unexpected(rows.error());
+  return {};
+}
+
+// Offers one pick to an older article's list: see SimilarWrite::offers.
+Result<void> offer(Connection& c, const SimilarPickRow& pick, int max_picks) {
+  constexpr std::string_view kWhat = "cannot save similar articles";
+  auto bind_article = [&](Query& q) { q.bind(":article", pick.article_id); };
+  auto listed = run_in(c, kIsPick, kWhat, [&](Query& q) {
+    q.bind(":article", pick.article_id).bind(":similar", pick.similar_id);
+  });
+  if (!listed) return std::unexpected(listed.error());
+  if (listed->empty()) {
+    auto stats = run_in(c, kPickStats, kWhat, bind_article);
+    if (!stats) return std::unexpected(stats.error());
+    const auto count = stats->int64(0, 0);
+    const double lowest = stats->real(0, 1);  // 0 for NULL (an empty list)
+    if (count >= max_picks) {
+      if (pick.score <= lowest) return {};
+      auto low = run_in(c, kLowestPick, kWhat, bind_article);
+      if (!low) return std::unexpected(low.error());
+      if (!low->empty()) {
+        const auto victim = low->int64(0, 0);
+        if (auto ok = run_in(c, kDeletePick, kWhat,
+                             [&](Query& q) { q.bind(":article", pick.article_id).bind(":similar", victim); });
+            !ok)
+          return std::unexpected(ok.error());
+      }
+    }
+  }
+  return insert_pick(c, pick);
+}
+
+}  // namespace
 
 Result<SimilarTermStats> PgSimilarStore::count_similar_terms(std::span<const std::uint32_t> buckets,
                                                              bool count) {
-  return fail(ErrorKind::kInternal, "store: PostgreSQL SimilarStore::count_similar_terms is not written yet");
+  // An article's terms may share a bucket: each bucket is counted once.
+  std::vector<std::int64_t> distinct(buckets.begin(), buckets.end());
+  distinct.push_back(kDocumentsBucket);
+  std::sort(distinct.begin(), distinct.end());
+  distinct.erase(std::unique(distinct.begin(), distinct.end()), distinct.end());
+  auto rows = run(db_, count ? kCountTerms : kSelectTerms, "cannot count terms",
+                  [&](Query& q) { q.bind(":buckets", id_array(distinct)); });
+  if (!rows) return std::unexpected(rows.error());
+  std::unordered_map<std::int64_t, std::int64_t> df;
+  df.reserve(distinct.size());
+  for (int r = 0; r < rows->size(); ++r) df[rows->int64(r, 0)] = rows->int64(r, 1);
+  auto frequency = [&](std::int64_t bucket) {
+    const auto it = df.find(bucket);
+    return it == df.end() ? std::int64_t{0} : it->second;
+  };
+  SimilarTermStats out;
+  out.documents = frequency(kDocumentsBucket);
+  out.df.reserve(buckets.size());
+  for (const auto bucket : buckets) out.df.push_back(frequency(static_cast<std::int64_t>(bucket)));
+  return out;
 }
 
 Result<std::vector<SimilarPostingRow>> PgSimilarStore::similar_postings(std::span<const std::uint64_t> terms,
                                                                         int per_term) {
-  return fail(ErrorKind::kInternal, "store: PostgreSQL SimilarStore::similar_postings is not written yet");
+  std::vector<SimilarPostingRow> out;
+  auto lease = db_.pool().acquire();
+  for (const auto term : terms) {
+    auto rows = run_in(*lease, kSelectPostings, "cannot read postings",
+                       [&](Query& q) { q.bind(":term", stored(term)).bind(":limit", per_term); });
+    if (!rows) return std::unexpected(rows.error());
+    for (int r = 0; r < rows->size(); ++r)
+      out.push_back({.article_id = rows->int64(r, 0), .term = term, .weight = rows->real(r, 1)});
+  }
+  return out;
 }
 
 Result<std::vector<SimilarCandidateRow>> PgSimilarStore::similar_candidates(
     std::span<const std::int64_t> ids) {
-  return fail(ErrorKind::kInternal, "store: PostgreSQL SimilarStore::similar_candidates is not written yet");
+  std::vector<SimilarCandidateRow> out;
+  if (ids.empty()) return out;
+  auto rows =
+      run(db_, kSelectCandidates, "cannot read candidates", [&](Query& q) { q.bind(":ids", id_array(ids)); });
+  if (!rows) return std::unexpected(rows.error());
+  for (int r = 0; r < rows->size(); ++r) {
+    out.push_back({.id = rows->int64(r, 0),
+                   .blog_id = rows->int64(r, 1),
+                   .simhash = std::bit_cast<std::uint64_t>(rows->int64(r, 2)),
+                   .visible = rows->flag(r, 3)});
+  }
+  return out;
 }
 
 Result<void> PgSimilarStore::save_similar(const SimilarWrite& write) {
-  return fail(ErrorKind::kInternal, "store: PostgreSQL SimilarStore::save_similar is not written yet");
+  constexpr std::string_view kWhat = "cannot save similar articles";
+  return in_transaction(db_.pool(), [&](Connection& c) -> Result<void> {
+    if (auto ok = run_in(c, kLockSimilarWrites, kWhat, [](Query&) {}); !ok)
+      return std::unexpected(ok.error());
+    for (const auto& [term, weight] : write.postings) {
+      if (auto ok = post(c, write.article_id, term, weight, write.postings_per_term); !ok) return ok;
+    }
+    if (auto ok = run_in(c, kDeletePicks, kWhat, [&](Query& q) { q.bind(":article", write.article_id); });
+        !ok)
+      return std::unexpected(ok.error());
+    int picks = 0;
+    for (const auto& pick : write.picks) {
+      if (picks++ >= write.picks_per_article) break;
+      if (auto ok = insert_pick(c, pick); !ok) return ok;
+    }
+    for (const auto& pick : write.offers) {
+      if (auto ok = offer(c, pick, write.picks_per_article); !ok) return ok;
+    }
+    return {};
+  });
 }
 
 Result<std::vector<SimilarArticle>> PgSimilarStore::similar_articles(std::int64_t article_id, int limit) {
-  return fail(ErrorKind::kInternal, "store: PostgreSQL SimilarStore::similar_articles is not written yet");
+  auto rows = run(db_, kSelectSimilar, "cannot read similar articles",
+                  [&](Query& q) { q.bind(":article", article_id).bind(":limit", limit); });
+  if (!rows) return std::unexpected(rows.error());
+  std::vector<SimilarArticle> out;
+  for (int r = 0; r < rows->size(); ++r) {
+    out.push_back({.view = read_article_view(*rows, r),
+                   .score = rows->real(r, kArticleColumnCount),
+                   .shared = rows->string(r, kArticleColumnCount + 1)});
+  }
+  return out;
 }
 
 Result<void> PgSimilarStore::clear_similar() {
-  return fail(ErrorKind::kInternal, "store: PostgreSQL SimilarStore::clear_similar is not written yet");
+  constexpr std::string_view kWhat = "cannot clear similar articles";
+  return in_transaction(db_.pool(), [&](Connection& c) -> Result<void> {
+    for (const char* sql :
+         {"DELETE FROM similar_articles", "DELETE FROM similar_postings", "DELETE FROM similar_terms"}) {
+      if (auto ok = run_in(c, sql, kWhat, [](Query&) {}); !ok) return std::unexpected(ok.error());
+    }
+    return {};
+  });
 }
 
 Result<std::vector<ArticleView>> PgSimilarStore::articles_for_similar(std::int64_t after_id, int limit) {
-  return fail(ErrorKind::kInternal,
-              "store: PostgreSQL SimilarStore::articles_for_similar is not written yet");
+  auto rows = run(db_, kSelectForSimilar, "cannot read articles",
+                  [&](Query& q) { q.bind(":after", after_id).bind(":limit", limit); });
+  if (!rows) return std::unexpected(rows.error());
+  std::vector<ArticleView> out;
+  for (int r = 0; r < rows->size(); ++r) out.push_back(read_article_view(*rows, r));
+  return out;
 }
 
 Result<ForYou> PgSimilarStore::for_you(const ForYouQuery& query) {
-  return fail(ErrorKind::kInternal, "store: PostgreSQL SimilarStore::for_you is not written yet");
+  ForYou out;
+  auto lease = db_.pool().acquire();
+  auto seeds = run_in(*lease, kCountSeeds, "cannot read the reader's votes and saves",
+                      [&](Query& q) { q.bind(":reader", query.reader_id); });
+  if (!seeds) return std::unexpected(seeds.error());
+  if (!seeds->empty()) out.seeds = seeds->int64(0, 0);
+  // Read articles are always left out: the page is for what the reader has not read yet.
+  const ReaderFilter filter{.reader_id = query.reader_id, .hide_read = true};
+  auto rows = run_in(*lease, for_you_sql(filter), "cannot read picks for a reader", [&](Query& q) {
+    bind_reader_filter(q, filter);
+    q.bind(":max_seeds", query.max_seeds).bind(":since", query.since).bind(":limit", query.limit);
+  });
+  if (!rows) return std::unexpected(rows.error());
+  for (int r = 0; r < rows->size(); ++r) {
+    ForYouPick pick;
+    pick.article = read_article_view(*rows, r);
+    pick.score = rows->real(r, kArticleColumnCount);
+    pick.because.id = rows->int64(r, kArticleColumnCount + 1);
+    pick.shared = rows->string(r, kArticleColumnCount + 2);
+    pick.because.title = rows->string(r, kArticleColumnCount + 3);
+    pick.because.blog_id = rows->int64(r, kArticleColumnCount + 4);
+    pick.because_saved = rows->flag(r, kArticleColumnCount + 5);
+    out.picks.push_back(std::move(pick));
+  }
+  return out;
 }
 
 }  // namespace longread::storage::postgres

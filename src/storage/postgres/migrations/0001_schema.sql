@@ -436,7 +436,7 @@ CREATE TABLE similar_terms (
 CREATE TABLE similar_postings (
   term BIGINT NOT NULL,
   article_id BIGINT NOT NULL REFERENCES articles (id) ON DELETE CASCADE,
-  weight REAL NOT NULL,
+  weight DOUBLE PRECISION NOT NULL,
   PRIMARY KEY (term, article_id)
 );
 CREATE INDEX similar_postings_weight ON similar_postings (term, weight);
@@ -445,7 +445,7 @@ CREATE INDEX similar_postings_article ON similar_postings (article_id);
 CREATE TABLE similar_articles (
   article_id BIGINT NOT NULL REFERENCES articles (id) ON DELETE CASCADE,
   similar_id BIGINT NOT NULL REFERENCES articles (id) ON DELETE CASCADE,
-  score REAL NOT NULL,
+  score DOUBLE PRECISION NOT NULL,
   shared TEXT NOT NULL,
   PRIMARY KEY (article_id, similar_id)
 );
