@@ -16,6 +16,7 @@
 #include "storage/postgres/crawl_save.h"
 #include "storage/postgres/reader_filter.h"
 #include "storage/postgres/rows.h"
+#include "storage/postgres/statement.h"
 #include "storage/search_terms.h"
 #include "storage/values.h"
 
@@ -114,11 +115,6 @@ std::string hot_walk_sql(const HotPageQuery& query, bool after) {
   if (after) sql += kAfterHot;
   sql += " ORDER BY a.score DESC, a.display_at DESC, a.id DESC LIMIT :batch";
   return sql;
-}
-
-// Ids as a PostgreSQL array literal, "{1,2,3}", for `= ANY(:ids::bigint[])`.
-std::string id_array(std::span<const std::int64_t> ids) {
-  return fmt::format("{{{}}}", fmt::join(ids, ","));
 }
 
 // What the reader typed as a websearch_to_tsquery string with the SQLite backend's meaning: every term
@@ -229,7 +225,7 @@ Result<std::vector<StoredArticleKey>> PgArticleStore::article_keys(std::int64_t 
     q.bind(":blog_id", blog_id);
     return q.run();
   });
-  if (!rows) return std::unexpected(with_context("cannot read article keys", rows.error()));
+  if (!rows) return db_error("cannot read article keys", rows.error());
   std::vector<StoredArticleKey> keys;
   keys.reserve(static_cast<std::size_t>(rows->size()));
   for (int r = 0; r < rows->size(); ++r) {
@@ -268,7 +264,7 @@ Result<std::vector<Result<SaveStats>>> PgArticleStore::save_crawls(std::span<con
     }
     return counts.write(c);
   });
-  if (!done) return std::unexpected(with_context("cannot save crawl", done.error()));
+  if (!done) return db_error("cannot save crawl", done.error());
   return results;
 }
 
@@ -283,7 +279,7 @@ Result<std::int64_t> PgArticleStore::count_recent_articles(std::int64_t blog_id,
     q.bind(":blog_id", blog_id).bind(":since", since);
     return q.run();
   });
-  if (!rows) return std::unexpected(with_context("cannot count recent articles", rows.error()));
+  if (!rows) return db_error("cannot count recent articles", rows.error());
   return rows->int64(0, 0);
 }
 
@@ -297,7 +293,7 @@ Result<std::optional<ArticleView>> PgArticleStore::article(std::int64_t id) {
     q.bind(":id", id);
     return q.run();
   });
-  if (!rows) return std::unexpected(with_context(fmt::format("cannot read article {}", id), rows.error()));
+  if (!rows) return db_error(fmt::format("cannot read article {}", id), rows.error());
   if (rows->empty()) return std::optional<ArticleView>{};
   return std::optional<ArticleView>{read_article_view(*rows, 0)};
 }
@@ -328,7 +324,7 @@ Result<std::int64_t> PgArticleStore::count_articles(const ArticleQuery& query) {
     bind_listing_filters(q, query);
     return q.run();
   });
-  if (!rows) return std::unexpected(with_context("cannot count articles", rows.error()));
+  if (!rows) return db_error("cannot count articles", rows.error());
   return rows->empty() ? 0 : rows->int64(0, 0);  // no row: no such blog or category
 }
 
@@ -370,7 +366,7 @@ Result<ArticlePage> PgArticleStore::article_page(const ArticleQuery& query) {
     q.bind(":limit", size + 1).bind(":offset", cursor ? 0 : std::max(query.offset, 0));
     return q.run();
   });
-  if (!rows) return std::unexpected(with_context("cannot list articles", rows.error()));
+  if (!rows) return db_error("cannot list articles", rows.error());
   ArticlePage out;
   std::vector<std::int64_t> last_key;
   for (int r = 0; r < rows->size(); ++r) {
@@ -431,7 +427,7 @@ Result<HotPage> PgArticleStore::hot_page(const HotPageQuery& query) {
     q.bind(":ids", id_array(cursor->held));
     if (query.reader) bind_reader_filter(q, *query.reader);
     auto rows = q.run();
-    if (!rows) return std::unexpected(with_context("cannot list hot articles", rows.error()));
+    if (!rows) return db_error("cannot list hot articles", rows.error());
     std::vector<HotEntry> held;
     for (int r = 0; r < rows->size(); ++r) {
       const std::int64_t blog_id = rows->int64(r, 1);
@@ -484,8 +480,7 @@ Result<HotPage> PgArticleStore::hot_page(const HotPageQuery& query) {
     for (;;) {
       if (batch.empty()) {
         if (walk_done) return std::optional<HotEntry>{};
-        if (auto ok = fetch(); !ok)
-          return std::unexpected(with_context("cannot list hot articles", ok.error()));
+        if (auto ok = fetch(); !ok) return db_error("cannot list hot articles", ok.error());
         if (batch.empty()) return std::optional<HotEntry>{};
       }
       HotEntry e = batch.front();
@@ -525,7 +520,7 @@ Result<HotPage> PgArticleStore::hot_page(const HotPageQuery& query) {
                  " WHERE a.id = ANY(:ids::bigint[])");
   q.bind(":ids", id_array(ids));
   auto rows = q.run();
-  if (!rows) return std::unexpected(with_context("cannot list hot articles", rows.error()));
+  if (!rows) return db_error("cannot list hot articles", rows.error());
   std::unordered_map<std::int64_t, std::size_t> rank;
   for (std::size_t i = 0; i < ids.size(); ++i) rank.emplace(ids[i], i);
   std::vector<ArticleView> views;
@@ -563,7 +558,7 @@ Result<std::vector<SearchHit>> PgArticleStore::search(std::string_view query, in
                   fmt::format("store: search ran past its {} ms budget", kSearchBudget.count()),
                   "That search took too long. Try more specific words.");
     }
-    return std::unexpected(with_context("cannot search", rows.error()));
+    return db_error("cannot search", rows.error());
   }
   // ts_headline marks each matching word; SQLite marks a phrase as one match. Marks of adjacent words are
   // joined when the reader asked for a phrase, so a snippet reads the same from either backend.
@@ -571,8 +566,9 @@ Result<std::vector<SearchHit>> PgArticleStore::search(std::string_view query, in
       std::ranges::any_of(terms, [](const std::string& t) { return t.find(' ') != std::string::npos; });
   hits.reserve(static_cast<std::size_t>(rows->size()));
   for (int r = 0; r < rows->size(); ++r) {
-    std::string snippet = with_ellipses(rows->string(r, kArticleColumnCount), rows->text(r, kArticleColumnCount + 1),
-                                        rows->text(r, kArticleColumnCount + 2));
+    std::string snippet =
+        with_ellipses(rows->string(r, kArticleColumnCount), rows->text(r, kArticleColumnCount + 1),
+                      rows->text(r, kArticleColumnCount + 2));
     for (std::size_t at = 0; phrase && (at = snippet.find("\x02 \x01", at)) != std::string::npos;) {
       snippet.replace(at, 3, " ");
     }
@@ -587,7 +583,7 @@ Result<std::vector<model::Category>> PgArticleStore::categories() {
         "SELECT slug, name, visible_articles FROM categories ORDER BY name COLLATE \"C\", slug COLLATE "
         "\"C\"");
   });
-  if (!rows) return std::unexpected(with_context("cannot list categories", rows.error()));
+  if (!rows) return db_error("cannot list categories", rows.error());
   std::vector<model::Category> out;
   for (int r = 0; r < rows->size(); ++r) {
     out.push_back(
@@ -598,7 +594,7 @@ Result<std::vector<model::Category>> PgArticleStore::categories() {
 
 Result<std::int64_t> PgArticleStore::article_count() {
   auto rows = db_.pool().with([](Connection& c) { return c.exec("SELECT COUNT(*) FROM articles"); });
-  if (!rows) return std::unexpected(with_context("cannot count articles", rows.error()));
+  if (!rows) return db_error("cannot count articles", rows.error());
   return rows->int64(0, 0);
 }
 
@@ -610,7 +606,7 @@ Result<void> PgArticleStore::set_keep_override(std::int64_t article_id, std::opt
     q.bind(":keep", value).bind(":id", article_id);
     return q.run();
   });
-  if (!rows) return std::unexpected(with_context("cannot set keep override", rows.error()));
+  if (!rows) return db_error("cannot set keep override", rows.error());
   if (rows->affected() == 0)
     return fail(ErrorKind::kNotFound, fmt::format("store: no article {}", article_id));
   return {};
@@ -630,7 +626,7 @@ Result<std::int64_t> PgArticleStore::set_verdicts(std::span<const VerdictUpdate>
     }
     return {};
   });
-  if (!done) return std::unexpected(with_context("cannot set verdicts", done.error()));
+  if (!done) return db_error("cannot set verdicts", done.error());
   return changed;
 }
 
@@ -649,7 +645,7 @@ Result<std::int64_t> PgArticleStore::set_texts(std::span<const TextUpdate> updat
     }
     return {};
   });
-  if (!done) return std::unexpected(with_context("cannot set texts", done.error()));
+  if (!done) return db_error("cannot set texts", done.error());
   return changed;
 }
 
@@ -676,7 +672,7 @@ Result<CompactBatch> PgArticleStore::compact_bodies(const CompactOptions& option
     if (options.hold_before_commit.count() > 0) std::this_thread::sleep_for(options.hold_before_commit);
     return {};
   });
-  if (!done) return std::unexpected(with_context("cannot compact bodies", done.error()));
+  if (!done) return db_error("cannot compact bodies", done.error());
   return out;
 }
 
@@ -690,7 +686,7 @@ Result<std::vector<SimhashEntry>> PgArticleStore::simhash_index(std::int64_t aft
     q.bind(":after_id", after_id);
     return q.run();
   });
-  if (!rows) return std::unexpected(with_context("cannot read simhash index", rows.error()));
+  if (!rows) return db_error("cannot read simhash index", rows.error());
   std::vector<SimhashEntry> out;
   out.reserve(static_cast<std::size_t>(rows->size()));
   for (int r = 0; r < rows->size(); ++r) {
@@ -713,7 +709,7 @@ Result<void> PgArticleStore::mark_duplicates(std::span<const std::pair<std::int6
     }
     return {};
   });
-  if (!done) return std::unexpected(with_context("cannot mark duplicate", done.error()));
+  if (!done) return db_error("cannot mark duplicate", done.error());
   return {};
 }
 
@@ -724,7 +720,7 @@ Result<std::vector<ArticleView>> PgArticleStore::recent_junk(int limit) {
     q.bind(":limit", std::max(limit, 0));
     return q.run();
   });
-  if (!rows) return std::unexpected(with_context("cannot list junk", rows.error()));
+  if (!rows) return db_error("cannot list junk", rows.error());
   std::vector<ArticleView> out;
   for (int r = 0; r < rows->size(); ++r) out.push_back(read_article_view(*rows, r));
   return out;
@@ -739,7 +735,7 @@ Result<std::vector<ArticleView>> PgArticleStore::near_misses(TimePoint since, in
     q.bind(":since", since).bind(":limit", std::max(limit, 0));
     return q.run();
   });
-  if (!rows) return std::unexpected(with_context("cannot list near misses", rows.error()));
+  if (!rows) return db_error("cannot list near misses", rows.error());
   std::vector<ArticleView> out;
   for (int r = 0; r < rows->size(); ++r) out.push_back(read_article_view(*rows, r));
   return out;

@@ -192,7 +192,7 @@ Result<std::int64_t> PgBlogStore::upsert_blog(const BlogSeed& seed) {
     }
     return {};
   });
-  if (!done) return std::unexpected(with_context("cannot upsert blog", done.error()));
+  if (!done) return db_error("cannot upsert blog", done.error());
   return id;
 }
 
@@ -202,7 +202,7 @@ Result<std::optional<model::Blog>> PgBlogStore::blog(std::int64_t id) {
     q.bind(":id", id);
     return q.run();
   });
-  if (!rows) return std::unexpected(with_context("cannot read blog", rows.error()));
+  if (!rows) return db_error("cannot read blog", rows.error());
   if (rows->empty()) return std::optional<model::Blog>{};
   return std::optional<model::Blog>{read_blog(*rows, 0)};
 }
@@ -212,7 +212,7 @@ Result<std::vector<model::Blog>> PgBlogStore::blogs() {
     return c.exec("SELECT " LONGREAD_PG_BLOG_COLUMNS
                   " FROM blogs b ORDER BY LOWER(b.title) COLLATE \"C\", b.id");
   });
-  if (!rows) return std::unexpected(with_context("cannot list blogs", rows.error()));
+  if (!rows) return db_error("cannot list blogs", rows.error());
   std::vector<model::Blog> out;
   out.reserve(static_cast<std::size_t>(rows->size()));
   for (int r = 0; r < rows->size(); ++r) out.push_back(read_blog(*rows, r));

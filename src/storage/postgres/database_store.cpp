@@ -1,6 +1,7 @@
 #include "storage/postgres/database_store.h"
 
 #include "storage/postgres/rows.h"
+#include "storage/postgres/statement.h"
 
 namespace longread::storage::postgres {
 namespace {
@@ -29,7 +30,7 @@ Result<SiteStats> PgDatabaseStore::site_stats(TimePoint now) {
     q.bind(":now", now);
     return q.run();
   });
-  if (!rows) return std::unexpected(with_context("cannot read the site's totals", rows.error()));
+  if (!rows) return db_error("cannot read the site's totals", rows.error());
   SiteStats stats;
   stats.blogs = rows->int64(0, 0);
   stats.blogs_due = rows->int64(0, 1);
@@ -57,7 +58,7 @@ Result<std::int64_t> PgDatabaseStore::vacuum() {
     if (auto ok = c.exec_script("VACUUM"); !ok) return std::unexpected(ok.error());
     return c.exec("SELECT pg_database_size(current_database())");
   });
-  if (!rows) return std::unexpected(with_context("cannot vacuum", rows.error()));
+  if (!rows) return db_error("cannot vacuum", rows.error());
   return rows->int64(0, 0);
 }
 

@@ -71,9 +71,13 @@ Result<std::unique_ptr<Store>> open_postgres_store(const std::string& url) {
   return std::make_unique<postgres::PostgresStore>(std::move(*db));
 }
 
-bool is_database_url(std::string_view db) noexcept { return postgres::is_postgres_url(db); }
+bool is_database_url(std::string_view db) noexcept {
+  return postgres::is_postgres_url(db);
+}
 
-std::string display_db(std::string_view db) { return postgres::redact_url(db); }
+std::string display_db(std::string_view db) {
+  return postgres::redact_url(db);
+}
 
 Result<std::unique_ptr<Store>> open_store(const std::string& db) {
   if (postgres::is_postgres_url(db)) return open_postgres_store(db);

@@ -9,7 +9,7 @@
 
 #include "storage/postgres/reader_filter.h"
 #include "storage/postgres/rows.h"
-#include "storage/postgres/statements.h"
+#include "storage/postgres/statement.h"
 
 namespace longread::storage::postgres {
 namespace {
@@ -209,27 +209,30 @@ Result<std::int64_t> age_votes_batch(Database& db, VotePeriod period, std::int64
   std::int64_t result = -1;
   auto done = in_transaction(db.pool(), [&](Connection& c) -> Result<void> {
     result = -1;
-    auto counted = run_in(c, kSelectCountedFrom, kWhat, [&](Query& q) { q.bind(":days", days); });
+    auto counted = run_query(c, kSelectCountedFrom, kWhat, [&](Query& q) { q.bind(":days", days); });
     if (!counted) return std::unexpected(counted.error());
     if (counted->empty()) return {};  // no period counts to age
     const std::int64_t from = counted->int64(0, 0);
     if (from >= target) return {};
     std::int64_t to = target;
-    auto end = run_in(c, kSelectAgingBatchEnd, kWhat,
-                      [&](Query& q) { q.bind(":from", from).bind(":to", target).bind(":n", kAgingBatch); });
+    auto end = run_query(c, kSelectAgingBatchEnd, kWhat, [&](Query& q) {
+      q.bind(":from", from).bind(":to", target).bind(":n", kAgingBatch);
+    });
     if (!end) return std::unexpected(end.error());
     if (!end->empty()) to = std::max(end->int64(0, 0), from + 1);
     auto between = [&](Query& q) { q.bind(":from", from).bind(":to", to); };
-    auto count = run_in(c, kCountVotesBetween, kWhat, between);
+    auto count = run_query(c, kCountVotesBetween, kWhat, between);
     if (!count) return std::unexpected(count.error());
     const std::int64_t n = count->int64(0, 0);
     if (n == 0 && to - from < 3600) return {};
     if (n > 0) {
-      if (auto ok = run_in(c, period == VotePeriod::kWeek ? kAgeWeekVotes : kAgeMonthVotes, kWhat, between);
+      if (auto ok =
+              run_query(c, period == VotePeriod::kWeek ? kAgeWeekVotes : kAgeMonthVotes, kWhat, between);
           !ok)
         return std::unexpected(ok.error());
     }
-    if (auto ok = run_in(c, kSetCountedFrom, kWhat, [&](Query& q) { q.bind(":to", to).bind(":days", days); });
+    if (auto ok =
+            run_query(c, kSetCountedFrom, kWhat, [&](Query& q) { q.bind(":to", to).bind(":days", days); });
         !ok)
       return std::unexpected(ok.error());
     result = n;
@@ -249,23 +252,23 @@ Result<VoteState> PgReaderMarkStore::set_vote(std::int64_t reader_id, std::int64
   VoteState state;
   auto done = in_transaction(db_.pool(), [&](Connection& c) -> Result<void> {
     state = {};
-    auto visible =
-        run_in(c, kLockVisibleArticle, "cannot read article", [&](Query& q) { q.bind(":id", article_id); });
+    auto visible = run_query(c, kLockVisibleArticle, "cannot read article",
+                             [&](Query& q) { q.bind(":id", article_id); });
     if (!visible) return std::unexpected(visible.error());
     if (visible->empty()) return no_visible_article(article_id);
-    auto changed = run_in(c, vote ? kInsertVote : kDeleteVote, kWhat, [&](Query& q) {
+    auto changed = run_query(c, vote ? kInsertVote : kDeleteVote, kWhat, [&](Query& q) {
       q.bind(":reader_id", reader_id).bind(":article_id", article_id);
       if (vote) q.bind(":now", now);
     });
     if (!changed) return std::unexpected(changed.error());
     if (changed->affected() > 0) {  // a repeated vote (or unvote) changes nothing
-      if (auto ok = run_in(c, kAddArticleVotes, kWhat,
-                           [&](Query& q) { q.bind(":delta", vote ? 1 : -1).bind(":id", article_id); });
+      if (auto ok = run_query(c, kAddArticleVotes, kWhat,
+                              [&](Query& q) { q.bind(":delta", vote ? 1 : -1).bind(":id", article_id); });
           !ok)
         return std::unexpected(ok.error());
     }
-    auto rows = run_in(c, kSelectArticleVotes, kWhat,
-                       [&](Query& q) { q.bind(":reader_id", reader_id).bind(":id", article_id); });
+    auto rows = run_query(c, kSelectArticleVotes, kWhat,
+                          [&](Query& q) { q.bind(":reader_id", reader_id).bind(":id", article_id); });
     if (!rows) return std::unexpected(rows.error());
     if (!rows->empty()) {
       state.votes = rows->int32(0, 0);
@@ -301,17 +304,17 @@ Result<ReaderMarks> PgReaderMarkStore::reader_marks(std::int64_t reader_id,
   const std::string ids = id_array(article_ids);
   auto lease = db_.pool().acquire();
   auto bind = [&](Query& q) { q.bind(":reader_id", reader_id).bind(":ids", ids); };
-  auto voted = run_in(*lease, kSelectVotedAmong, kWhat, bind);
+  auto voted = run_query(*lease, kSelectVotedAmong, kWhat, bind);
   if (!voted) return std::unexpected(voted.error());
   marks.voted = first_column(*voted);
-  auto saved = run_in(*lease, kSelectSavedAmong, kWhat, bind);
+  auto saved = run_query(*lease, kSelectSavedAmong, kWhat, bind);
   if (!saved) return std::unexpected(saved.error());
   marks.saved = first_column(*saved);
-  auto read = run_in(*lease,
-                     "SELECT a.id FROM articles a WHERE a.id = ANY(:ids::bigint[]) AND " +
-                         read_expression("a") + " = 1 ORDER BY a.id",
-                     "cannot read read marks",
-                     [&](Query& q) { q.bind(":ids", ids).bind(":filter_reader", reader_id); });
+  auto read = run_query(*lease,
+                        "SELECT a.id FROM articles a WHERE a.id = ANY(:ids::bigint[]) AND " +
+                            read_expression("a") + " = 1 ORDER BY a.id",
+                        "cannot read read marks",
+                        [&](Query& q) { q.bind(":ids", ids).bind(":filter_reader", reader_id); });
   if (!read) return std::unexpected(read.error());
   marks.read = first_column(*read);
   return marks;
@@ -324,12 +327,12 @@ Result<void> PgReaderMarkStore::set_saved(std::int64_t reader_id, std::int64_t a
   constexpr std::string_view kWhat = "cannot change reading list";
   return in_transaction(db_.pool(), [&](Connection& c) -> Result<void> {
     if (saved) {
-      auto visible = run_in(c, kSelectVisibleArticle, "cannot read article",
-                            [&](Query& q) { q.bind(":id", article_id); });
+      auto visible = run_query(c, kSelectVisibleArticle, "cannot read article",
+                               [&](Query& q) { q.bind(":id", article_id); });
       if (!visible) return std::unexpected(visible.error());
       if (visible->empty()) return no_visible_article(article_id);
     }
-    auto rows = run_in(c, saved ? kInsertSaved : kDeleteSaved, kWhat, [&](Query& q) {
+    auto rows = run_query(c, saved ? kInsertSaved : kDeleteSaved, kWhat, [&](Query& q) {
       q.bind(":reader_id", reader_id).bind(":article_id", article_id);
       if (saved) q.bind(":now", now);
     });
@@ -340,7 +343,7 @@ Result<void> PgReaderMarkStore::set_saved(std::int64_t reader_id, std::int64_t a
 
 Result<void> PgReaderMarkStore::set_read(std::int64_t reader_id, std::int64_t article_id, bool read,
                                          TimePoint now) {
-  auto rows = run(db_, kSetRead, "cannot mark read", [&](Query& q) {
+  auto rows = run_pooled(db_.pool(), kSetRead, "cannot mark read", [&](Query& q) {
     q.bind(":reader_id", reader_id).bind(":article_id", article_id);
     q.bind(":read_at", read ? std::optional<TimePoint>(now) : std::nullopt);
   });
@@ -354,7 +357,7 @@ Result<void> PgReaderMarkStore::set_read(std::int64_t reader_id, std::int64_t ar
 
 Result<std::vector<SavedArticle>> PgReaderMarkStore::reading_list(std::int64_t reader_id, int limit,
                                                                   int offset) {
-  auto rows = run(db_, kSelectReadingList, "cannot read reading list", [&](Query& q) {
+  auto rows = run_pooled(db_.pool(), kSelectReadingList, "cannot read reading list", [&](Query& q) {
     q.bind(":reader_id", reader_id).bind(":limit", std::max(limit, 0)).bind(":offset", std::max(offset, 0));
   });
   if (!rows) return std::unexpected(rows.error());
@@ -368,8 +371,8 @@ Result<std::vector<SavedArticle>> PgReaderMarkStore::reading_list(std::int64_t r
 }
 
 Result<std::int64_t> PgReaderMarkStore::reading_list_unread(std::int64_t reader_id) {
-  auto rows =
-      run(db_, kCountUnread, "cannot count reading list", [&](Query& q) { q.bind(":reader_id", reader_id); });
+  auto rows = run_pooled(db_.pool(), kCountUnread, "cannot count reading list",
+                         [&](Query& q) { q.bind(":reader_id", reader_id); });
   if (!rows) return std::unexpected(rows.error());
   return rows->int64(0, 0);
 }
@@ -382,9 +385,9 @@ Result<ImportSummary> PgReaderMarkStore::import_reading_list(std::int64_t reader
   auto done = in_transaction(db_.pool(), [&](Connection& c) -> Result<void> {
     summary = {};
     auto bind_reader = [&](Query& q) { q.bind(":reader_id", reader_id); };
-    if (auto locked = run_in(c, kLockReader, kWhat, bind_reader); !locked)
+    if (auto locked = run_query(c, kLockReader, kWhat, bind_reader); !locked)
       return std::unexpected(locked.error());
-    auto count = run_in(c, kCountLinks, kWhat, bind_reader);
+    auto count = run_query(c, kCountLinks, kWhat, bind_reader);
     if (!count) return std::unexpected(count.error());
     std::int64_t kept = count->int64(0, 0);
     for (const ImportedLink& link : links) {
@@ -398,7 +401,7 @@ Result<ImportSummary> PgReaderMarkStore::import_reading_list(std::int64_t reader
         }
       };
       const std::string scheme = other_scheme(link.url);
-      auto article = run_in(c, kArticleByLink, kWhat, [&](Query& q) {
+      auto article = run_query(c, kArticleByLink, kWhat, [&](Query& q) {
         q.bind(":exact", link.url)
             .bind(":scheme", scheme)
             .bind(":slash", other_slash(link.url))
@@ -406,7 +409,7 @@ Result<ImportSummary> PgReaderMarkStore::import_reading_list(std::int64_t reader
       });
       if (!article) return std::unexpected(article.error());
       if (!article->empty()) {
-        auto saved = run_in(c, kSaveImportedArticle, kWhat, [&](Query& q) {
+        auto saved = run_query(c, kSaveImportedArticle, kWhat, [&](Query& q) {
           q.bind(":reader_id", reader_id)
               .bind(":article_id", article->int64(0, 0))
               .bind(":saved_at", saved_at);
@@ -420,7 +423,7 @@ Result<ImportSummary> PgReaderMarkStore::import_reading_list(std::int64_t reader
         ++summary.over_limit;
         continue;
       }
-      auto inserted = run_in(c, kInsertLink, kWhat, [&](Query& q) {
+      auto inserted = run_query(c, kInsertLink, kWhat, [&](Query& q) {
         q.bind(":reader_id", reader_id)
             .bind(":url", link.url)
             .bind(":title", link.title)
@@ -442,7 +445,7 @@ Result<ImportSummary> PgReaderMarkStore::import_reading_list(std::int64_t reader
 }
 
 Result<std::vector<SavedLink>> PgReaderMarkStore::saved_links(std::int64_t reader_id, int limit, int offset) {
-  auto rows = run(db_, kSelectLinks, "cannot read saved links", [&](Query& q) {
+  auto rows = run_pooled(db_.pool(), kSelectLinks, "cannot read saved links", [&](Query& q) {
     q.bind(":reader_id", reader_id).bind(":limit", std::max(limit, 0)).bind(":offset", std::max(offset, 0));
   });
   if (!rows) return std::unexpected(rows.error());
@@ -459,7 +462,7 @@ Result<std::vector<SavedLink>> PgReaderMarkStore::saved_links(std::int64_t reade
 
 Result<void> PgReaderMarkStore::set_saved_link_read(std::int64_t reader_id, std::int64_t link_id, bool read,
                                                     TimePoint now) {
-  auto rows = run(db_, kSetLinkRead, "cannot mark saved link", [&](Query& q) {
+  auto rows = run_pooled(db_.pool(), kSetLinkRead, "cannot mark saved link", [&](Query& q) {
     q.bind(":reader_id", reader_id).bind(":id", link_id);
     q.bind(":read_at", read ? std::optional<TimePoint>(now) : std::nullopt);
   });
@@ -469,16 +472,16 @@ Result<void> PgReaderMarkStore::set_saved_link_read(std::int64_t reader_id, std:
 }
 
 Result<void> PgReaderMarkStore::remove_saved_link(std::int64_t reader_id, std::int64_t link_id) {
-  auto rows = run(db_, kDeleteLink, "cannot remove saved link",
-                  [&](Query& q) { q.bind(":reader_id", reader_id).bind(":id", link_id); });
+  auto rows = run_pooled(db_.pool(), kDeleteLink, "cannot remove saved link",
+                         [&](Query& q) { q.bind(":reader_id", reader_id).bind(":id", link_id); });
   if (!rows) return std::unexpected(rows.error());
   if (rows->affected() == 0) return no_saved_link(link_id);
   return {};
 }
 
 Result<std::optional<std::string>> PgReaderMarkStore::reading_list_feed_token(std::int64_t reader_id) {
-  auto rows = run(db_, kSelectFeedToken, "cannot read feed token",
-                  [&](Query& q) { q.bind(":reader_id", reader_id); });
+  auto rows = run_pooled(db_.pool(), kSelectFeedToken, "cannot read feed token",
+                         [&](Query& q) { q.bind(":reader_id", reader_id); });
   if (!rows) return std::unexpected(rows.error());
   if (rows->empty() || rows->null(0, 0)) return std::optional<std::string>{};
   return std::optional<std::string>{rows->string(0, 0)};
@@ -486,8 +489,8 @@ Result<std::optional<std::string>> PgReaderMarkStore::reading_list_feed_token(st
 
 Result<void> PgReaderMarkStore::set_reading_list_feed_token(std::int64_t reader_id,
                                                             std::optional<std::string> token) {
-  auto rows = run(db_, kSetFeedToken, "cannot set feed token",
-                  [&](Query& q) { q.bind(":reader_id", reader_id).bind(":token", token); });
+  auto rows = run_pooled(db_.pool(), kSetFeedToken, "cannot set feed token",
+                         [&](Query& q) { q.bind(":reader_id", reader_id).bind(":token", token); });
   if (!rows) return std::unexpected(rows.error());
   if (rows->affected() == 0)
     return fail(ErrorKind::kNotFound, fmt::format("store: no reader {}", reader_id), "No such account.");
@@ -496,8 +499,8 @@ Result<void> PgReaderMarkStore::set_reading_list_feed_token(std::int64_t reader_
 
 Result<std::optional<std::int64_t>> PgReaderMarkStore::reader_by_reading_list_feed_token(
     std::string_view token) {
-  auto rows =
-      run(db_, kReaderByFeedToken, "cannot read feed token", [&](Query& q) { q.bind(":token", token); });
+  auto rows = run_pooled(db_.pool(), kReaderByFeedToken, "cannot read feed token",
+                         [&](Query& q) { q.bind(":token", token); });
   if (!rows) return std::unexpected(rows.error());
   if (rows->empty()) return std::optional<std::int64_t>{};
   return std::optional<std::int64_t>{rows->int64(0, 0)};
@@ -526,7 +529,7 @@ Result<StreamPage> PgReaderMarkStore::reader_stream(std::int64_t reader_id, cons
   sql += query.oldest_first ? " ORDER BY a.display_at, a.id" : " ORDER BY a.display_at DESC, a.id DESC";
   sql += " LIMIT :limit";
   const int size = std::max(query.limit, 0);
-  auto rows = run(db_, sql, "cannot read stream", [&](Query& q) {
+  auto rows = run_pooled(db_.pool(), sql, "cannot read stream", [&](Query& q) {
     q.bind(":reader_id", reader_id);
     if (query.blog_id) q.bind(":blog_id", *query.blog_id);
     if (query.category) q.bind(":category", *query.category);
@@ -556,8 +559,8 @@ Result<std::vector<StreamItem>> PgReaderMarkStore::reader_items(
   std::vector<StreamItem> out;
   auto lease = db_.pool().acquire();
   for (const std::int64_t id : article_ids) {
-    auto rows = run_in(*lease, kSelectItem, "cannot read items",
-                       [&](Query& q) { q.bind(":reader_id", reader_id).bind(":id", id); });
+    auto rows = run_query(*lease, kSelectItem, "cannot read items",
+                          [&](Query& q) { q.bind(":reader_id", reader_id).bind(":id", id); });
     if (!rows) return std::unexpected(rows.error());
     if (!rows->empty()) out.push_back(read_item(*rows, 0));
   }
@@ -571,7 +574,7 @@ Result<int> PgReaderMarkStore::set_articles_read(std::int64_t reader_id,
   auto done = in_transaction(db_.pool(), [&](Connection& c) -> Result<void> {
     marked = 0;
     for (const std::int64_t id : article_ids) {
-      auto rows = run_in(c, kMarkRead, "cannot mark read", [&](Query& q) {
+      auto rows = run_query(c, kMarkRead, "cannot mark read", [&](Query& q) {
         q.bind(":reader_id", reader_id).bind(":is_read", read).bind(":now", now).bind(":id", id);
       });
       if (!rows) return std::unexpected(rows.error());
@@ -590,8 +593,8 @@ Result<void> PgReaderMarkStore::mark_stream_read(std::int64_t reader_id, std::op
     auto bind = [&](Query& q) {
       q.bind(":reader_id", reader_id).bind(":blog_id", blog_id.value_or(0)).bind(":before", before);
     };
-    if (auto ok = run_in(c, kRaiseHorizon, kWhat, bind); !ok) return std::unexpected(ok.error());
-    if (auto ok = run_in(c, kDropMarksUnderHorizon, kWhat, bind); !ok) return std::unexpected(ok.error());
+    if (auto ok = run_query(c, kRaiseHorizon, kWhat, bind); !ok) return std::unexpected(ok.error());
+    if (auto ok = run_query(c, kDropMarksUnderHorizon, kWhat, bind); !ok) return std::unexpected(ok.error());
     return {};
   });
 }

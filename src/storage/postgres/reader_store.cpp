@@ -5,7 +5,7 @@
 #include <cctype>
 #include <string>
 
-#include "storage/postgres/statements.h"
+#include "storage/postgres/statement.h"
 
 namespace longread::storage::postgres {
 namespace {
@@ -132,10 +132,10 @@ Result<bool> set_muted(Database& db, const char* exists_sql, const char* mute_sq
   bool changed = false;
   auto done = in_transaction(db.pool(), [&](Connection& c) -> Result<void> {
     changed = false;
-    auto known = run_in(c, exists_sql, failed, [&](Query& q) { q.bind(key_name, key); });
+    auto known = run_query(c, exists_sql, failed, [&](Query& q) { q.bind(key_name, key); });
     if (!known) return std::unexpected(known.error());
     if (known->empty()) return std::unexpected(not_found);
-    auto rows = run_in(c, muted ? mute_sql : unmute_sql, failed, [&](Query& q) {
+    auto rows = run_query(c, muted ? mute_sql : unmute_sql, failed, [&](Query& q) {
       q.bind(":reader_id", reader_id).bind(key_name, key);
       if (muted) q.bind(":now", now);
     });
@@ -153,7 +153,7 @@ Result<bool> set_muted(Database& db, const char* exists_sql, const char* mute_sq
 
 Result<std::int64_t> PgReaderStore::create_reader(std::string_view email, std::string_view password_hash,
                                                   TimePoint now, std::optional<TimePoint> confirmed_at) {
-  auto rows = run(db_, kInsertReader, "cannot create reader", [&](Query& q) {
+  auto rows = run_pooled(db_.pool(), kInsertReader, "cannot create reader", [&](Query& q) {
     q.bind(":email", email).bind(":email_key", email_key(email)).bind(":password_hash", password_hash);
     q.bind(":created_at", now).bind(":confirmed_at", confirmed_at);
   });
@@ -163,15 +163,15 @@ Result<std::int64_t> PgReaderStore::create_reader(std::string_view email, std::s
 }
 
 Result<std::optional<ReaderAccount>> PgReaderStore::reader_by_email(std::string_view email) {
-  auto rows = run(db_, kSelectReaderByEmail, "cannot read reader",
-                  [&](Query& q) { q.bind(":email_key", email_key(email)); });
+  auto rows = run_pooled(db_.pool(), kSelectReaderByEmail, "cannot read reader",
+                         [&](Query& q) { q.bind(":email_key", email_key(email)); });
   if (!rows) return std::unexpected(rows.error());
   if (rows->empty()) return std::optional<ReaderAccount>{};
   return std::optional<ReaderAccount>{read_reader(*rows, 0)};
 }
 
 Result<std::vector<ReaderAccount>> PgReaderStore::readers() {
-  auto rows = run(db_, kSelectReaders, "cannot list readers", [](Query&) {});
+  auto rows = run_pooled(db_.pool(), kSelectReaders, "cannot list readers", [](Query&) {});
   if (!rows) return std::unexpected(rows.error());
   std::vector<ReaderAccount> out;
   for (int r = 0; r < rows->size(); ++r) out.push_back(read_reader(*rows, r));
@@ -180,7 +180,7 @@ Result<std::vector<ReaderAccount>> PgReaderStore::readers() {
 
 Result<void> PgReaderStore::set_reader_password(std::int64_t reader_id, std::string_view password_hash,
                                                 std::optional<TimePoint> confirm_at) {
-  auto rows = run(db_, kSetReaderPassword, "cannot set password", [&](Query& q) {
+  auto rows = run_pooled(db_.pool(), kSetReaderPassword, "cannot set password", [&](Query& q) {
     q.bind(":id", reader_id).bind(":password_hash", password_hash).bind(":confirm_at", confirm_at);
   });
   if (!rows) return std::unexpected(rows.error());
@@ -189,8 +189,8 @@ Result<void> PgReaderStore::set_reader_password(std::int64_t reader_id, std::str
 }
 
 Result<void> PgReaderStore::confirm_reader(std::int64_t reader_id, TimePoint now) {
-  auto rows = run(db_, kConfirmReader, "cannot confirm reader",
-                  [&](Query& q) { q.bind(":id", reader_id).bind(":now", now); });
+  auto rows = run_pooled(db_.pool(), kConfirmReader, "cannot confirm reader",
+                         [&](Query& q) { q.bind(":id", reader_id).bind(":now", now); });
   if (!rows) return std::unexpected(rows.error());
   if (rows->affected() == 0) return no_such_reader();
   return {};
@@ -199,25 +199,25 @@ Result<void> PgReaderStore::confirm_reader(std::int64_t reader_id, TimePoint now
 Result<void> PgReaderStore::delete_reader(std::int64_t reader_id) {
   return in_transaction(db_.pool(), [&](Connection& c) -> Result<void> {
     auto bind = [&](Query& q) { q.bind(":reader_id", reader_id); };
-    auto locked = run_in(c, kLockReader, "cannot delete reader", bind);
+    auto locked = run_query(c, kLockReader, "cannot delete reader", bind);
     if (!locked) return std::unexpected(locked.error());
     if (locked->empty()) return no_such_reader();  // rolled back
     for (const char* sql : {kWithdrawReaderVotes, kDeleteReader}) {
-      if (auto ok = run_in(c, sql, "cannot delete reader", bind); !ok) return std::unexpected(ok.error());
+      if (auto ok = run_query(c, sql, "cannot delete reader", bind); !ok) return std::unexpected(ok.error());
     }
     return {};
   });
 }
 
 Result<int> PgReaderStore::delete_reader_sessions(std::int64_t reader_id) {
-  auto rows = run(db_, kDeleteReaderSessions, "cannot delete sessions",
-                  [&](Query& q) { q.bind(":reader_id", reader_id); });
+  auto rows = run_pooled(db_.pool(), kDeleteReaderSessions, "cannot delete sessions",
+                         [&](Query& q) { q.bind(":reader_id", reader_id); });
   if (!rows) return std::unexpected(rows.error());
   return static_cast<int>(rows->affected());
 }
 
 Result<void> PgReaderStore::create_session(const SessionRecord& session) {
-  auto rows = run(db_, kInsertSession, "cannot create session", [&](Query& q) {
+  auto rows = run_pooled(db_.pool(), kInsertSession, "cannot create session", [&](Query& q) {
     q.bind(":token_hash", session.token_hash).bind(":reader_id", session.reader_id);
     q.bind(":created_at", session.created_at).bind(":expires_at", session.expires_at);
   });
@@ -227,8 +227,8 @@ Result<void> PgReaderStore::create_session(const SessionRecord& session) {
 
 Result<std::optional<SessionReader>> PgReaderStore::session_reader(std::string_view token_hash,
                                                                    TimePoint now) {
-  auto rows = run(db_, kSelectSessionReader, "cannot read session",
-                  [&](Query& q) { q.bind(":token_hash", token_hash).bind(":now", now); });
+  auto rows = run_pooled(db_.pool(), kSelectSessionReader, "cannot read session",
+                         [&](Query& q) { q.bind(":token_hash", token_hash).bind(":now", now); });
   if (!rows) return std::unexpected(rows.error());
   if (rows->empty()) return std::optional<SessionReader>{};
   return std::optional<SessionReader>{SessionReader{.reader_id = rows->int64(0, 0),
@@ -238,22 +238,23 @@ Result<std::optional<SessionReader>> PgReaderStore::session_reader(std::string_v
 }
 
 Result<void> PgReaderStore::delete_session(std::string_view token_hash) {
-  auto rows =
-      run(db_, kDeleteSession, "cannot delete session", [&](Query& q) { q.bind(":token_hash", token_hash); });
+  auto rows = run_pooled(db_.pool(), kDeleteSession, "cannot delete session",
+                         [&](Query& q) { q.bind(":token_hash", token_hash); });
   if (!rows) return std::unexpected(rows.error());
   return {};
 }
 
 Result<int> PgReaderStore::delete_expired_sessions(TimePoint now) {
-  auto rows =
-      run(db_, kDeleteExpiredSessions, "cannot delete sessions", [&](Query& q) { q.bind(":now", now); });
+  auto rows = run_pooled(db_.pool(), kDeleteExpiredSessions, "cannot delete sessions",
+                         [&](Query& q) { q.bind(":now", now); });
   if (!rows) return std::unexpected(rows.error());
   return static_cast<int>(rows->affected());
 }
 
 Result<void> PgReaderStore::set_reader_operator(std::string_view email, bool is_operator) {
-  auto rows = run(db_, kSetReaderOperator, "cannot change reader role",
-                  [&](Query& q) { q.bind(":operator", is_operator).bind(":email_key", email_key(email)); });
+  auto rows = run_pooled(db_.pool(), kSetReaderOperator, "cannot change reader role", [&](Query& q) {
+    q.bind(":operator", is_operator).bind(":email_key", email_key(email));
+  });
   if (!rows) return std::unexpected(rows.error());
   if (rows->affected() == 0) return no_such_reader();
   return {};
@@ -268,15 +269,15 @@ Result<std::int64_t> PgReaderStore::add_app_password(std::int64_t reader_id, std
   auto done = in_transaction(db_.pool(), [&](Connection& c) -> Result<void> {
     id = 0;
     auto bind_reader = [&](Query& q) { q.bind(":reader_id", reader_id); };
-    if (auto locked = run_in(c, kLockReader, kWhat, bind_reader); !locked)
+    if (auto locked = run_query(c, kLockReader, kWhat, bind_reader); !locked)
       return std::unexpected(locked.error());
-    auto count = run_in(c, kCountAppPasswords, kWhat, bind_reader);
+    auto count = run_query(c, kCountAppPasswords, kWhat, bind_reader);
     if (!count) return std::unexpected(count.error());
     if (count->int64(0, 0) >= kMaxAppPasswords)
       return fail(ErrorKind::kConflict, "store: too many app passwords",
                   fmt::format("You have {} app passwords, the most there can be: revoke one first.",
                               kMaxAppPasswords));
-    auto rows = run_in(c, kInsertAppPassword, kWhat, [&](Query& q) {
+    auto rows = run_query(c, kInsertAppPassword, kWhat, [&](Query& q) {
       q.bind(":reader_id", reader_id).bind(":name", name).bind(":hash", password_hash).bind(":now", now);
     });
     if (!rows) return std::unexpected(rows.error());
@@ -288,8 +289,8 @@ Result<std::int64_t> PgReaderStore::add_app_password(std::int64_t reader_id, std
 }
 
 Result<std::vector<AppPassword>> PgReaderStore::app_passwords(std::int64_t reader_id) {
-  auto rows = run(db_, kSelectAppPasswords, "cannot read app passwords",
-                  [&](Query& q) { q.bind(":reader_id", reader_id); });
+  auto rows = run_pooled(db_.pool(), kSelectAppPasswords, "cannot read app passwords",
+                         [&](Query& q) { q.bind(":reader_id", reader_id); });
   if (!rows) return std::unexpected(rows.error());
   std::vector<AppPassword> out;
   for (int r = 0; r < rows->size(); ++r) {
@@ -303,8 +304,8 @@ Result<std::vector<AppPassword>> PgReaderStore::app_passwords(std::int64_t reade
 }
 
 Result<void> PgReaderStore::revoke_app_password(std::int64_t reader_id, std::int64_t app_password_id) {
-  auto rows = run(db_, kDeleteAppPassword, "cannot revoke app password",
-                  [&](Query& q) { q.bind(":reader_id", reader_id).bind(":id", app_password_id); });
+  auto rows = run_pooled(db_.pool(), kDeleteAppPassword, "cannot revoke app password",
+                         [&](Query& q) { q.bind(":reader_id", reader_id).bind(":id", app_password_id); });
   if (!rows) return std::unexpected(rows.error());
   if (rows->affected() == 0)
     return fail(ErrorKind::kNotFound, fmt::format("store: no app password {}", app_password_id),
@@ -315,10 +316,11 @@ Result<void> PgReaderStore::revoke_app_password(std::int64_t reader_id, std::int
 Result<void> PgReaderStore::add_api_token(const ApiTokenRecord& token) {
   constexpr std::string_view kWhat = "cannot add API token";
   return in_transaction(db_.pool(), [&](Connection& c) -> Result<void> {
-    if (auto ok = run_in(c, kDeleteExpiredTokens, kWhat, [&](Query& q) { q.bind(":now", token.created_at); });
+    if (auto ok =
+            run_query(c, kDeleteExpiredTokens, kWhat, [&](Query& q) { q.bind(":now", token.created_at); });
         !ok)
       return std::unexpected(ok.error());
-    auto rows = run_in(c, kInsertToken, kWhat, [&](Query& q) {
+    auto rows = run_query(c, kInsertToken, kWhat, [&](Query& q) {
       q.bind(":hash", token.token_hash)
           .bind(":now", token.created_at)
           .bind(":expires", token.expires_at)
@@ -329,8 +331,8 @@ Result<void> PgReaderStore::add_api_token(const ApiTokenRecord& token) {
     if (rows->affected() == 0)
       return fail(ErrorKind::kNotFound, "store: the app password is gone", "That app password was revoked.");
     if (auto ok =
-            run_in(c, kNoteAppPasswordUse, kWhat,
-                   [&](Query& q) { q.bind(":now", token.created_at).bind(":id", token.app_password_id); });
+            run_query(c, kNoteAppPasswordUse, kWhat,
+                      [&](Query& q) { q.bind(":now", token.created_at).bind(":id", token.app_password_id); });
         !ok)
       return std::unexpected(ok.error());
     return {};
@@ -339,8 +341,8 @@ Result<void> PgReaderStore::add_api_token(const ApiTokenRecord& token) {
 
 Result<std::optional<std::int64_t>> PgReaderStore::api_token_reader(std::string_view token_hash,
                                                                     TimePoint now) {
-  auto rows = run(db_, kSelectTokenReader, "cannot read API token",
-                  [&](Query& q) { q.bind(":hash", token_hash).bind(":now", now); });
+  auto rows = run_pooled(db_.pool(), kSelectTokenReader, "cannot read API token",
+                         [&](Query& q) { q.bind(":hash", token_hash).bind(":now", now); });
   if (!rows) return std::unexpected(rows.error());
   if (rows->empty()) return std::optional<std::int64_t>{};
   return std::optional<std::int64_t>{rows->int64(0, 0)};
@@ -367,7 +369,7 @@ Result<ReaderMutes> PgReaderStore::reader_mutes(std::int64_t reader_id) {
   ReaderMutes out;
   auto lease = db_.pool().acquire();
   auto bind = [&](Query& q) { q.bind(":reader_id", reader_id); };
-  auto blogs = run_in(*lease, kSelectMutedBlogs, "cannot read mutes", bind);
+  auto blogs = run_query(*lease, kSelectMutedBlogs, "cannot read mutes", bind);
   if (!blogs) return std::unexpected(blogs.error());
   for (int r = 0; r < blogs->size(); ++r) {
     out.blogs.push_back({.blog_id = blogs->int64(r, 0),
@@ -375,7 +377,7 @@ Result<ReaderMutes> PgReaderStore::reader_mutes(std::int64_t reader_id) {
                          .site_url = blogs->string(r, 2),
                          .muted_at = blogs->time(r, 3)});
   }
-  auto categories = run_in(*lease, kSelectMutedCategories, "cannot read mutes", bind);
+  auto categories = run_query(*lease, kSelectMutedCategories, "cannot read mutes", bind);
   if (!categories) return std::unexpected(categories.error());
   for (int r = 0; r < categories->size(); ++r) {
     out.categories.push_back({.slug = categories->string(r, 0),
@@ -389,13 +391,13 @@ Result<ReaderPreferences> PgReaderStore::reader_preferences(std::int64_t reader_
   ReaderPreferences out;
   auto lease = db_.pool().acquire();
   auto bind = [&](Query& q) { q.bind(":reader_id", reader_id); };
-  auto prefs = run_in(*lease, kSelectPreferences, "cannot read preferences", bind);
+  auto prefs = run_query(*lease, kSelectPreferences, "cannot read preferences", bind);
   if (!prefs) return std::unexpected(prefs.error());
   if (!prefs->empty()) {
     out.hide_read = prefs->flag(0, 0);
     out.mark_read_on_scroll = prefs->flag(0, 1);
   }
-  auto categories = run_in(*lease, kSelectNewsletterCategories, "cannot read preferences", bind);
+  auto categories = run_query(*lease, kSelectNewsletterCategories, "cannot read preferences", bind);
   if (!categories) return std::unexpected(categories.error());
   for (int r = 0; r < categories->size(); ++r) out.newsletter_categories.push_back(categories->string(r, 0));
   return out;
@@ -406,26 +408,26 @@ Result<void> PgReaderStore::set_reader_preferences(std::int64_t reader_id,
   constexpr std::string_view kWhat = "cannot save preferences";
   return in_transaction(db_.pool(), [&](Connection& c) -> Result<void> {
     for (const std::string& slug : preferences.newsletter_categories) {
-      auto known = run_in(c, kCategoryExists, kWhat, [&](Query& q) { q.bind(":category", slug); });
+      auto known = run_query(c, kCategoryExists, kWhat, [&](Query& q) { q.bind(":category", slug); });
       if (!known) return std::unexpected(known.error());
       if (known->empty())
         return fail(ErrorKind::kNotFound, fmt::format("store: no category \"{}\"", slug),
                     "No such category.");
     }
     auto bind_reader = [&](Query& q) { q.bind(":reader_id", reader_id); };
-    if (auto ok = run_in(c, kUpsertPreferences, kWhat,
-                         [&](Query& q) {
-                           q.bind(":reader_id", reader_id)
-                               .bind(":hide_read", preferences.hide_read)
-                               .bind(":mark_read_on_scroll", preferences.mark_read_on_scroll);
-                         });
+    if (auto ok = run_query(c, kUpsertPreferences, kWhat,
+                            [&](Query& q) {
+                              q.bind(":reader_id", reader_id)
+                                  .bind(":hide_read", preferences.hide_read)
+                                  .bind(":mark_read_on_scroll", preferences.mark_read_on_scroll);
+                            });
         !ok)
       return std::unexpected(ok.error());
-    if (auto ok = run_in(c, kClearNewsletterCategories, kWhat, bind_reader); !ok)
+    if (auto ok = run_query(c, kClearNewsletterCategories, kWhat, bind_reader); !ok)
       return std::unexpected(ok.error());
     for (const std::string& slug : preferences.newsletter_categories) {
-      if (auto ok = run_in(c, kInsertNewsletterCategory, kWhat,
-                           [&](Query& q) { q.bind(":reader_id", reader_id).bind(":category", slug); });
+      if (auto ok = run_query(c, kInsertNewsletterCategory, kWhat,
+                              [&](Query& q) { q.bind(":reader_id", reader_id).bind(":category", slug); });
           !ok)
         return std::unexpected(ok.error());
     }

@@ -83,10 +83,4 @@ Result<void> ensure_category(Connection& conn, std::string_view slug) {
   return {};
 }
 
-Error with_context(std::string_view what, const Error& error) {
-  std::string_view message = error.message;
-  if (message.starts_with("store: ")) message.remove_prefix(7);
-  return Error{error.kind, fmt::format("store: {}: {}", what, message), error.user_message};
-}
-
 }  // namespace longread::storage::postgres

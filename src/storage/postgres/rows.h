@@ -43,7 +43,4 @@ model::Blog read_blog(const Rows& rows, int row, int first = 0);
 // Adds category `slug` (named from the slug) unless it exists.
 Result<void> ensure_category(Connection& conn, std::string_view slug);
 
-// `error` with what was being done put in front: "store: cannot save crawl: <the server's words>".
-Error with_context(std::string_view what, const Error& error);
-
 }  // namespace longread::storage::postgres

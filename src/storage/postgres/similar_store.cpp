@@ -9,7 +9,7 @@
 
 #include "storage/postgres/reader_filter.h"
 #include "storage/postgres/rows.h"
-#include "storage/postgres/statements.h"
+#include "storage/postgres/statement.h"
 
 namespace longread::storage::postgres {
 namespace {
@@ -132,28 +132,28 @@ std::int64_t stored(std::uint64_t term) {
 Result<void> post(Connection& c, std::int64_t article_id, std::uint64_t term, double weight, int cap) {
   constexpr std::string_view kWhat = "cannot save similar articles";
   auto bind_term = [&](Query& q) { q.bind(":term", stored(term)); };
-  auto posted = run_in(c, kIsPosted, kWhat,
-                       [&](Query& q) { q.bind(":term", stored(term)).bind(":article", article_id); });
+  auto posted = run_query(c, kIsPosted, kWhat,
+                          [&](Query& q) { q.bind(":term", stored(term)).bind(":article", article_id); });
   if (!posted) return std::unexpected(posted.error());
   if (posted->empty()) {
-    auto stats = run_in(c, kPostingStats, kWhat, bind_term);
+    auto stats = run_query(c, kPostingStats, kWhat, bind_term);
     if (!stats) return std::unexpected(stats.error());
     const auto count = stats->int64(0, 0);
     const double lightest = stats->real(0, 1);  // 0 for NULL (no postings)
     if (count >= cap) {
       if (weight <= lightest) return {};
-      auto lightest_row = run_in(c, kLightestPosting, kWhat, bind_term);
+      auto lightest_row = run_query(c, kLightestPosting, kWhat, bind_term);
       if (!lightest_row) return std::unexpected(lightest_row.error());
       if (!lightest_row->empty()) {
         const auto victim = lightest_row->int64(0, 0);
-        if (auto ok = run_in(c, kDeletePosting, kWhat,
-                             [&](Query& q) { q.bind(":term", stored(term)).bind(":article", victim); });
+        if (auto ok = run_query(c, kDeletePosting, kWhat,
+                                [&](Query& q) { q.bind(":term", stored(term)).bind(":article", victim); });
             !ok)
           return std::unexpected(ok.error());
       }
     }
   }
-  auto inserted = run_in(c, kInsertPosting, kWhat, [&](Query& q) {
+  auto inserted = run_query(c, kInsertPosting, kWhat, [&](Query& q) {
     q.bind(":term", stored(term)).bind(":article", article_id).bind(":weight", weight);
   });
   if (!inserted) return std::unexpected(inserted.error());
@@ -161,7 +161,7 @@ Result<void> post(Connection& c, std::int64_t article_id, std::uint64_t term, do
 }
 
 Result<void> insert_pick(Connection& c, const SimilarPickRow& pick) {
-  auto rows = run_in(c, kInsertPick, "cannot save similar articles", [&](Query& q) {
+  auto rows = run_query(c, kInsertPick, "cannot save similar articles", [&](Query& q) {
     q.bind(":article", pick.article_id)
         .bind(":similar", pick.similar_id)
         .bind(":score", pick.score)
@@ -175,23 +175,24 @@ Result<void> insert_pick(Connection& c, const SimilarPickRow& pick) {
 Result<void> offer(Connection& c, const SimilarPickRow& pick, int max_picks) {
   constexpr std::string_view kWhat = "cannot save similar articles";
   auto bind_article = [&](Query& q) { q.bind(":article", pick.article_id); };
-  auto listed = run_in(c, kIsPick, kWhat, [&](Query& q) {
+  auto listed = run_query(c, kIsPick, kWhat, [&](Query& q) {
     q.bind(":article", pick.article_id).bind(":similar", pick.similar_id);
   });
   if (!listed) return std::unexpected(listed.error());
   if (listed->empty()) {
-    auto stats = run_in(c, kPickStats, kWhat, bind_article);
+    auto stats = run_query(c, kPickStats, kWhat, bind_article);
     if (!stats) return std::unexpected(stats.error());
     const auto count = stats->int64(0, 0);
     const double lowest = stats->real(0, 1);  // 0 for NULL (an empty list)
     if (count >= max_picks) {
       if (pick.score <= lowest) return {};
-      auto low = run_in(c, kLowestPick, kWhat, bind_article);
+      auto low = run_query(c, kLowestPick, kWhat, bind_article);
       if (!low) return std::unexpected(low.error());
       if (!low->empty()) {
         const auto victim = low->int64(0, 0);
-        if (auto ok = run_in(c, kDeletePick, kWhat,
-                             [&](Query& q) { q.bind(":article", pick.article_id).bind(":similar", victim); });
+        if (auto ok =
+                run_query(c, kDeletePick, kWhat,
+                          [&](Query& q) { q.bind(":article", pick.article_id).bind(":similar", victim); });
             !ok)
           return std::unexpected(ok.error());
       }
@@ -209,8 +210,8 @@ Result<SimilarTermStats> PgSimilarStore::count_similar_terms(std::span<const std
   distinct.push_back(kDocumentsBucket);
   std::sort(distinct.begin(), distinct.end());
   distinct.erase(std::unique(distinct.begin(), distinct.end()), distinct.end());
-  auto rows = run(db_, count ? kCountTerms : kSelectTerms, "cannot count terms",
-                  [&](Query& q) { q.bind(":buckets", id_array(distinct)); });
+  auto rows = run_pooled(db_.pool(), count ? kCountTerms : kSelectTerms, "cannot count terms",
+                         [&](Query& q) { q.bind(":buckets", id_array(distinct)); });
   if (!rows) return std::unexpected(rows.error());
   std::unordered_map<std::int64_t, std::int64_t> df;
   df.reserve(distinct.size());
@@ -231,8 +232,8 @@ Result<std::vector<SimilarPostingRow>> PgSimilarStore::similar_postings(std::spa
   std::vector<SimilarPostingRow> out;
   auto lease = db_.pool().acquire();
   for (const auto term : terms) {
-    auto rows = run_in(*lease, kSelectPostings, "cannot read postings",
-                       [&](Query& q) { q.bind(":term", stored(term)).bind(":limit", per_term); });
+    auto rows = run_query(*lease, kSelectPostings, "cannot read postings",
+                          [&](Query& q) { q.bind(":term", stored(term)).bind(":limit", per_term); });
     if (!rows) return std::unexpected(rows.error());
     for (int r = 0; r < rows->size(); ++r)
       out.push_back({.article_id = rows->int64(r, 0), .term = term, .weight = rows->real(r, 1)});
@@ -244,8 +245,8 @@ Result<std::vector<SimilarCandidateRow>> PgSimilarStore::similar_candidates(
     std::span<const std::int64_t> ids) {
   std::vector<SimilarCandidateRow> out;
   if (ids.empty()) return out;
-  auto rows =
-      run(db_, kSelectCandidates, "cannot read candidates", [&](Query& q) { q.bind(":ids", id_array(ids)); });
+  auto rows = run_pooled(db_.pool(), kSelectCandidates, "cannot read candidates",
+                         [&](Query& q) { q.bind(":ids", id_array(ids)); });
   if (!rows) return std::unexpected(rows.error());
   for (int r = 0; r < rows->size(); ++r) {
     out.push_back({.id = rows->int64(r, 0),
@@ -259,12 +260,12 @@ Result<std::vector<SimilarCandidateRow>> PgSimilarStore::similar_candidates(
 Result<void> PgSimilarStore::save_similar(const SimilarWrite& write) {
   constexpr std::string_view kWhat = "cannot save similar articles";
   return in_transaction(db_.pool(), [&](Connection& c) -> Result<void> {
-    if (auto ok = run_in(c, kLockSimilarWrites, kWhat, [](Query&) {}); !ok)
+    if (auto ok = run_query(c, kLockSimilarWrites, kWhat, [](Query&) {}); !ok)
       return std::unexpected(ok.error());
     for (const auto& [term, weight] : write.postings) {
       if (auto ok = post(c, write.article_id, term, weight, write.postings_per_term); !ok) return ok;
     }
-    if (auto ok = run_in(c, kDeletePicks, kWhat, [&](Query& q) { q.bind(":article", write.article_id); });
+    if (auto ok = run_query(c, kDeletePicks, kWhat, [&](Query& q) { q.bind(":article", write.article_id); });
         !ok)
       return std::unexpected(ok.error());
     int picks = 0;
@@ -280,8 +281,8 @@ Result<void> PgSimilarStore::save_similar(const SimilarWrite& write) {
 }
 
 Result<std::vector<SimilarArticle>> PgSimilarStore::similar_articles(std::int64_t article_id, int limit) {
-  auto rows = run(db_, kSelectSimilar, "cannot read similar articles",
-                  [&](Query& q) { q.bind(":article", article_id).bind(":limit", limit); });
+  auto rows = run_pooled(db_.pool(), kSelectSimilar, "cannot read similar articles",
+                         [&](Query& q) { q.bind(":article", article_id).bind(":limit", limit); });
   if (!rows) return std::unexpected(rows.error());
   std::vector<SimilarArticle> out;
   for (int r = 0; r < rows->size(); ++r) {
@@ -297,15 +298,15 @@ Result<void> PgSimilarStore::clear_similar() {
   return in_transaction(db_.pool(), [&](Connection& c) -> Result<void> {
     for (const char* sql :
          {"DELETE FROM similar_articles", "DELETE FROM similar_postings", "DELETE FROM similar_terms"}) {
-      if (auto ok = run_in(c, sql, kWhat, [](Query&) {}); !ok) return std::unexpected(ok.error());
+      if (auto ok = run_query(c, sql, kWhat, [](Query&) {}); !ok) return std::unexpected(ok.error());
     }
     return {};
   });
 }
 
 Result<std::vector<ArticleView>> PgSimilarStore::articles_for_similar(std::int64_t after_id, int limit) {
-  auto rows = run(db_, kSelectForSimilar, "cannot read articles",
-                  [&](Query& q) { q.bind(":after", after_id).bind(":limit", limit); });
+  auto rows = run_pooled(db_.pool(), kSelectForSimilar, "cannot read articles",
+                         [&](Query& q) { q.bind(":after", after_id).bind(":limit", limit); });
   if (!rows) return std::unexpected(rows.error());
   std::vector<ArticleView> out;
   for (int r = 0; r < rows->size(); ++r) out.push_back(read_article_view(*rows, r));
@@ -315,13 +316,13 @@ Result<std::vector<ArticleView>> PgSimilarStore::articles_for_similar(std::int64
 Result<ForYou> PgSimilarStore::for_you(const ForYouQuery& query) {
   ForYou out;
   auto lease = db_.pool().acquire();
-  auto seeds = run_in(*lease, kCountSeeds, "cannot read the reader's votes and saves",
-                      [&](Query& q) { q.bind(":reader", query.reader_id); });
+  auto seeds = run_query(*lease, kCountSeeds, "cannot read the reader's votes and saves",
+                         [&](Query& q) { q.bind(":reader", query.reader_id); });
   if (!seeds) return std::unexpected(seeds.error());
   if (!seeds->empty()) out.seeds = seeds->int64(0, 0);
   // Read articles are always left out: the page is for what the reader has not read yet.
   const ReaderFilter filter{.reader_id = query.reader_id, .hide_read = true};
-  auto rows = run_in(*lease, for_you_sql(filter), "cannot read picks for a reader", [&](Query& q) {
+  auto rows = run_query(*lease, for_you_sql(filter), "cannot read picks for a reader", [&](Query& q) {
     bind_reader_filter(q, filter);
     q.bind(":max_seeds", query.max_seeds).bind(":since", query.since).bind(":limit", query.limit);
   });

@@ -1,7 +1,9 @@
 // What the PostgreSQL role implementations share around one statement: the error a failed statement
-// becomes (the same "store: <what>: <reason>" the SQLite backend gives) and running a named-parameter
-// Query with it.
+// becomes (the same "store: <what>: <reason>" the SQLite backend gives), running a named-parameter Query
+// with it, LIMITs and id arrays.
 #pragma once
+
+#include <string>
 
 #include <optional>
 #include <string_view>
@@ -50,6 +52,19 @@ Result<Rows> run_pooled(Pool& pool, std::string_view sql, std::string_view what,
 
 inline Result<Rows> run_pooled(Pool& pool, std::string_view sql, std::string_view what) {
   return run_pooled(pool, sql, what, [](Query&) {});
+}
+
+// "{1,2,3}": ids as a PostgreSQL array literal, for `= ANY(:ids::bigint[])`.
+template <typename Ids>
+std::string id_array(const Ids& ids) {
+  std::string out = "{";
+  bool first = true;
+  for (const auto id : ids) {
+    if (!first) out += ',';
+    first = false;
+    out += std::to_string(id);
+  }
+  return out + "}";
 }
 
 }  // namespace longread::storage::postgres
