@@ -13,6 +13,7 @@
 #include <filesystem>
 #include <map>
 #include <memory>
+#include <ostream>
 #include <string>
 #include <utility>
 #include <vector>
@@ -25,6 +26,11 @@
 namespace longread::testing {
 
 enum class Backend { kSqlite, kPostgres };
+
+// How gtest (and so ctest's list) prints a backend: "PostgreSQL" rather than its bytes.
+inline void PrintTo(Backend backend, std::ostream* os) {
+  *os << (backend == Backend::kSqlite ? "SQLite" : "PostgreSQL");
+}
 
 inline std::string backend_name(const ::testing::TestParamInfo<Backend>& info) {
   return info.param == Backend::kSqlite ? "SQLite" : "PostgreSQL";
