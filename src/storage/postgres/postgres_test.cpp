@@ -170,7 +170,9 @@ TEST(PostgresDatabaseTest, ConnectionsTheServerDroppedAreMadeAgain) {
                   "WHERE datname = current_database() AND pid <> pg_backend_pid()"));
   // The first statement on a dropped connection fails with the reason; the connection is then made again.
   auto lost = (*db)->pool().with([](Connection& c) { return c.exec("SELECT 1"); });
-  if (!lost) EXPECT_EQ(lost.error().kind, ErrorKind::kStorage);
+  if (!lost) {
+    EXPECT_EQ(lost.error().kind, ErrorKind::kStorage);
+  }
   auto again = (*db)->pool().with([](Connection& c) { return c.exec("SELECT 2"); });
   ASSERT_TRUE(again) << again.error().message;
   EXPECT_EQ(again->int64(0, 0), 2);
