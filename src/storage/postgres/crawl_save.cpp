@@ -103,11 +103,6 @@ constexpr const char* kPruneHiddenBodies =
     "UPDATE articles SET summary_html = '', content_html = '', text = '', excerpt = '', pruned_at = :now"
     " WHERE blog_id = :blog_id AND visible = 0 AND pruned_at IS NULL AND first_seen < :before AND held = 0";
 
-std::optional<std::int64_t> optional_unix(const std::optional<TimePoint>& t) {
-  if (!t) return std::nullopt;
-  return to_unix(*t);
-}
-
 Result<void> save_article(Connection& conn, const CrawlRecord& record, const std::string& blog_category,
                           const model::Article& article, SaveStats& stats, VisibleCounts& counts) {
   const std::string hash = effective_content_hash(article);
@@ -135,7 +130,7 @@ Result<void> save_article(Connection& conn, const CrawlRecord& record, const std
   };
   auto bind_content = [&](Query& q) {
     q.bind(":title", article.title).bind(":link", article.link).bind(":author", article.author);
-    q.bind(":published", optional_unix(article.published)).bind(":updated", optional_unix(article.updated));
+    q.bind(":published", article.published).bind(":updated", article.updated);
     q.bind(":undated", article.undated).bind(":summary_html", article.summary_html);
     q.bind(":content_html", article.content_html).bind(":content_hash", hash);
     q.bind(":truncated", article.truncated);
@@ -185,7 +180,7 @@ Result<void> save_blog_state(Connection& conn, const CrawlRecord& record) {
   if (!record.success) error = record.error.empty() ? record.status : record.error;
   q.bind(":attempted_at", record.attempted_at).bind(":success", record.success);
   q.bind(":status", record.status).bind(":error", error);
-  q.bind(":next_due_at", optional_unix(record.next_due_at));
+  q.bind(":next_due_at", record.next_due_at);
   q.bind(":consecutive_failures", record.consecutive_failures);
   q.bind(":etag", record.etag).bind(":last_modified", record.last_modified);
   std::optional<std::int64_t> feed_update_minutes;
