@@ -10,14 +10,12 @@
 #include <cctype>
 #include <charconv>
 #include <cmath>
-#include <condition_variable>
 #include <deque>
 #include <filesystem>
 #include <map>
 #include <mutex>
 #include <set>
 #include <span>
-#include <stop_token>
 #include <system_error>
 #include <thread>
 #include <unordered_map>
@@ -28,9 +26,12 @@
 #include <fmt/ranges.h>
 
 #include "core/strings.h"
+#include "storage/listing_keys.h"
 #include "storage/migrations.h"
+#include "storage/search_terms.h"
 #include "storage/sqlite/article_body.h"
 #include "storage/sqlite/article_rows.h"
+#include "storage/sqlite/checkpointer.h"
 #include "storage/sqlite/for_you.h"
 #include "storage/sqlite/handles.h"
 #include "storage/sqlite/lifecycle.h"
@@ -38,18 +39,18 @@
 #include "storage/sqlite/personal_filters.h"
 #include "storage/sqlite/rate_limits.h"
 #include "storage/sqlite/reader_api.h"
+#include "storage/sqlite/reader_pool.h"
 #include "storage/sqlite/saved_links.h"
 #include "storage/sqlite/search_rank.h"
 #include "storage/sqlite/similar.h"
 #include "storage/sqlite/suggestions.h"
 #include "storage/store.h"
-#include "storage/listing_keys.h"
-#include "storage/search_terms.h"
 #include "storage/values.h"
 
 namespace longread::storage {
 namespace {
 
+using sqlite::BackgroundCheckpointer;
 using sqlite::BodyDictionaries;
 using sqlite::Connection;
 using sqlite::db_error;
@@ -57,17 +58,15 @@ using sqlite::kArticleColumnCount;
 using sqlite::optional_time;
 using sqlite::Query;
 using sqlite::read_article_view;
+using sqlite::ReaderPool;
 using sqlite::Transaction;
 
-// Idle reader connections kept open; more are opened on demand when many threads read at once.
-constexpr std::size_t kMaxIdleReaders = 8;
 // How many of a search word's newest matches are walked to count or estimate its document frequency.
 constexpr std::int64_t kSearchFrequencySampleSize = 500;
 
 // ---------------------------------------------------------------------------------------------- SQL
 
 constexpr const char* kEnableWal = "PRAGMA journal_mode = WAL";
-constexpr const char* kReaderPragmas = "PRAGMA query_only = ON";
 
 constexpr const char* kCreateSchemaMigrations =
     "CREATE TABLE IF NOT EXISTS schema_migrations ("
@@ -874,69 +873,6 @@ Result<void> ensure_category(Connection& db, std::string_view slug) {
   return q->run();
 }
 
-// ------------------------------------------------------------------------------------ connections
-
-// Reader connections, handed out one per call and returned to the pool afterwards.
-class ReaderPool {
- public:
-  ReaderPool(std::string path, std::shared_ptr<BodyDictionaries> bodies)
-      : path_(std::move(path)), bodies_(std::move(bodies)) {}
-
-  class Lease {
-   public:
-    Lease(ReaderPool& pool, std::unique_ptr<Connection> connection)
-        : pool_(&pool), connection_(std::move(connection)) {}
-    ~Lease() {
-      if (connection_) pool_->release(std::move(connection_));
-    }
-    Lease(Lease&& other) noexcept = default;
-    Lease& operator=(Lease&&) = delete;
-    Lease(const Lease&) = delete;
-    Lease& operator=(const Lease&) = delete;
-    Connection& operator*() const noexcept { return *connection_; }
-    Connection* operator->() const noexcept { return connection_.get(); }
-
-   private:
-    ReaderPool* pool_;
-    std::unique_ptr<Connection> connection_;
-  };
-
-  Result<Lease> acquire() {
-    {
-      std::lock_guard lock(mutex_);
-      if (!idle_.empty()) {
-        auto connection = std::move(idle_.back());
-        idle_.pop_back();
-        return Lease(*this, std::move(connection));
-      }
-    }
-    auto connection = Connection::open(path_, false);
-    if (!connection) return std::unexpected(connection.error());
-    if (auto ok = (*connection)->exec(kReaderPragmas); !ok) {
-      return fail(ErrorKind::kStorage, fmt::format("store: cannot open {}: {}", path_, ok.error().message));
-    }
-    if (const std::string error = sqlite::register_search_rank((*connection)->raw()); !error.empty()) {
-      return fail(ErrorKind::kStorage, fmt::format("store: cannot open {}: {}", path_, error));
-    }
-    if (const std::string error = sqlite::register_body_functions((*connection)->raw(), bodies_);
-        !error.empty()) {
-      return fail(ErrorKind::kStorage, fmt::format("store: cannot open {}: {}", path_, error));
-    }
-    return Lease(*this, std::move(*connection));
-  }
-
- private:
-  void release(std::unique_ptr<Connection> connection) {
-    std::lock_guard lock(mutex_);
-    if (idle_.size() < kMaxIdleReaders) idle_.push_back(std::move(connection));
-  }
-
-  std::string path_;
-  std::shared_ptr<BodyDictionaries> bodies_;
-  std::mutex mutex_;
-  std::vector<std::unique_ptr<Connection>> idle_;
-};
-
 // Applies every migration the database has not seen, all in one transaction, recording each version.
 Result<void> apply_migrations(Connection& db) {
   auto tx = Transaction::begin(db);
@@ -976,64 +912,6 @@ Result<void> apply_migrations(Connection& db) {
 }
 
 // ------------------------------------------------------------------------------------------ store
-
-// WAL checkpoints off the writer's path. SQLite's automatic checkpoint runs inside the COMMIT that pushes
-// the WAL past 1000 pages, so the writer (the one thread a crawl's saves go through) would copy pages into
-// the database file and fsync it while every other thread waits for it. The WAL page lists that
-// https://sqlite.org/wal.html#automatic_checkpoint suggests instead: the writer's WAL hook only notes the
-// size and wakes this thread, which runs PASSIVE checkpoints (they never block readers or the writer) on
-// its own connection. Whatever is left is checkpointed when the last connection closes, as before.
-class BackgroundCheckpointer {
- public:
-  static constexpr int kPages = 1000;  // SQLite's own automatic-checkpoint threshold
-
-  BackgroundCheckpointer(std::unique_ptr<Connection> connection, sqlite3* writer)
-      : connection_(std::move(connection)), writer_(writer) {
-    // Replaces the automatic checkpoint (sqlite3_wal_autocheckpoint installs the same hook).
-    sqlite3_wal_hook(writer_, &BackgroundCheckpointer::on_commit, this);
-    thread_ = std::jthread([this](std::stop_token stop) { run(std::move(stop)); });
-  }
-  ~BackgroundCheckpointer() {
-    sqlite3_wal_hook(writer_, nullptr, nullptr);  // the writer outlives this object (member order)
-    thread_.request_stop();
-    wake_.notify_all();
-  }  // jthread joins
-  BackgroundCheckpointer(const BackgroundCheckpointer&) = delete;
-  BackgroundCheckpointer& operator=(const BackgroundCheckpointer&) = delete;
-
- private:
-  // Called by SQLite on the writer's thread after each commit, with the WAL's size in pages.
-  static int on_commit(void* self, sqlite3* /*db*/, const char* /*schema*/, int pages) {
-    if (pages < kPages) return SQLITE_OK;
-    auto* checkpointer = static_cast<BackgroundCheckpointer*>(self);
-    {
-      std::lock_guard lock(checkpointer->mutex_);
-      checkpointer->due_ = true;
-    }
-    checkpointer->wake_.notify_one();
-    return SQLITE_OK;
-  }
-
-  void run(std::stop_token stop) {
-    while (true) {
-      {
-        std::unique_lock lock(mutex_);
-        wake_.wait(lock, stop, [this] { return due_; });
-        if (stop.stop_requested()) return;
-        due_ = false;
-      }
-      // A failure (I/O error) leaves the frames in the WAL; the next commit past kPages retries.
-      sqlite3_wal_checkpoint_v2(connection_->raw(), nullptr, SQLITE_CHECKPOINT_PASSIVE, nullptr, nullptr);
-    }
-  }
-
-  std::unique_ptr<Connection> connection_;  // used only by thread_
-  sqlite3* writer_;
-  std::mutex mutex_;
-  std::condition_variable_any wake_;
-  bool due_ = false;  // guarded by mutex_
-  std::jthread thread_;
-};
 
 class SqliteStore final : public Store {
  public:
