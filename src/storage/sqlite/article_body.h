@@ -13,6 +13,13 @@
 
 struct sqlite3;
 
+// A stored body part as SQL reads it, in whichever form the row has it (migration 0021): from the
+// compressed body, else from its old column.
+#define LONGREAD_STORED_SUMMARY "longread_body_part(body, 0, summary_html)"
+#define LONGREAD_STORED_CONTENT "longread_body_part(body, 1, content_html)"
+#define LONGREAD_STORED_TEXT "longread_body_part(body, 2, text)"
+#define LONGREAD_STORED_EXCERPT "longread_body_part(body, 3, excerpt)"
+
 namespace longread::storage::sqlite {
 
 // The big parts of an article: the page reads the HTML, the search index the text, listings the excerpt.

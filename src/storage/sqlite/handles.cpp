@@ -212,6 +212,11 @@ std::optional<TimePoint> optional_time(const Query& q, int column) {
   return from_unix(q.int64(column));
 }
 
+std::optional<std::int64_t> optional_unix(const std::optional<TimePoint>& t) {
+  if (!t) return std::nullopt;
+  return to_unix(*t);
+}
+
 StatementBudget::StatementBudget(Connection& connection, std::chrono::steady_clock::duration budget)
     : db_(connection.raw()), deadline_(std::chrono::steady_clock::now() + budget) {
   sqlite3_progress_handler(db_, 1000, &StatementBudget::check, this);

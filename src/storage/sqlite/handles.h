@@ -171,5 +171,7 @@ class StatementBudget {
 std::unexpected<Error> db_error(std::string_view what, const Error& cause);
 // A nullable Unix-seconds column as a time.
 std::optional<TimePoint> optional_time(const Query& q, int column);
+// A nullable time as Unix seconds, for a nullable column.
+std::optional<std::int64_t> optional_unix(const std::optional<TimePoint>& t);
 
 }  // namespace longread::storage::sqlite

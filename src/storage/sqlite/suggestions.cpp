@@ -100,11 +100,6 @@ std::optional<SuggestionStatus> parse_status(std::string_view text) {
   return std::nullopt;
 }
 
-std::optional<std::int64_t> optional_unix(const std::optional<TimePoint>& t) {
-  if (!t) return std::nullopt;
-  return to_unix(*t);
-}
-
 Suggestion read_suggestion(const Query& q) {
   Suggestion s;
   s.id = q.int64(0);

@@ -1,0 +1,465 @@
+// The SQLite side of BlogStore: blogs, their crawl state, claims, parsing marks and crash quarantine.
+#include "storage/sqlite/sqlite_store.h"
+
+#include <chrono>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <fmt/core.h>
+#include <fmt/ranges.h>
+
+#include "storage/sqlite/lifecycle.h"
+#include "storage/values.h"
+
+namespace longread::storage::sqlite {
+namespace {
+
+// Re-upserting a blog from its list updates what the list says; an empty title or site URL in the list
+// keeps what the feed told us. Crawl state is never touched here, except that a list that un-pauses a
+// paused blog makes it due at once, as `blogs resume` does. A NULL :paused (the list does not say) keeps it.
+constexpr const char* kUpsertBlog =
+    "INSERT INTO blogs (feed_url, site_url, title, category, short_form, paused, allowed_hosts, created_at)"
+    " VALUES (:feed_url, :site_url, :title, :category, :short_form, COALESCE(:paused, 0),"
+    " COALESCE(:allowed_hosts, ''), :created_at)"
+    " ON CONFLICT (feed_url) DO UPDATE SET"
+    "  site_url = CASE WHEN excluded.site_url <> '' THEN excluded.site_url ELSE blogs.site_url END,"
+    "  title = CASE WHEN excluded.title <> '' THEN excluded.title ELSE blogs.title END,"
+    "  category = excluded.category,"
+    "  short_form = excluded.short_form,"
+    "  paused = COALESCE(:paused, blogs.paused),"
+    "  allowed_hosts = COALESCE(:allowed_hosts, blogs.allowed_hosts),"
+    "  next_due_at = CASE WHEN blogs.paused = 1 AND :paused = 0 THEN NULL ELSE blogs.next_due_at END"
+    " RETURNING id";
+
+constexpr const char* kSelectBlogCategoryByFeedUrl = "SELECT category FROM blogs WHERE feed_url = :feed_url";
+
+// Articles that fell back to their blog's category follow the blog when it is re-filed.
+constexpr const char* kRefileBlogArticles =
+    "UPDATE articles SET category = :category WHERE blog_id = :blog_id AND category_from_blog = 1";
+
+// An operator's edit (BlogEdit): NULL keeps a column. Every right-hand side reads the row as it was, so
+// "paused = 1 AND :paused = 0" is a resume, which makes the blog due at once.
+constexpr const char* kSelectBlogEditState = "SELECT category, paused FROM blogs WHERE id = :id";
+
+constexpr const char* kSelectOtherBlogWithFeedUrl =
+    "SELECT id FROM blogs WHERE feed_url = :feed_url AND id <> :id";
+
+constexpr const char* kEditBlog =
+    "UPDATE blogs SET title = COALESCE(:title, title), category = COALESCE(:category, category),"
+    " short_form = COALESCE(:short_form, short_form), feed_url = COALESCE(:feed_url, feed_url),"
+    " paused = COALESCE(:paused, paused), allowed_hosts = COALESCE(:allowed_hosts, allowed_hosts),"
+    // A resume also lifts a crash quarantine (migration 0015) and starts its count again.
+    " quarantined = CASE WHEN :paused = 0 THEN 0 ELSE quarantined END,"
+    " crashes = CASE WHEN :paused = 0 THEN 0 ELSE crashes END,"
+    // A new feed URL drops the old URL's validators (they belong to the other resource) and is read at once.
+    " etag = CASE WHEN :feed_url IS NOT NULL AND :feed_url <> feed_url THEN '' ELSE etag END,"
+    " last_modified = CASE WHEN :feed_url IS NOT NULL AND :feed_url <> feed_url THEN '' ELSE last_modified "
+    "END,"
+    " next_due_at = CASE WHEN ((paused = 1 OR quarantined = 1) AND :paused = 0) OR (:feed_url IS NOT NULL"
+    " AND :feed_url <> feed_url)"
+    " THEN NULL ELSE next_due_at END"
+    " WHERE id = :id";
+
+// A category an edit left without blogs and articles goes, so the site does not list it with 0 articles.
+constexpr const char* kDropEmptyCategory =
+    "DELETE FROM categories WHERE slug = :slug AND NOT EXISTS (SELECT 1 FROM blogs WHERE category = :slug)"
+    " AND NOT EXISTS (SELECT 1 FROM articles WHERE category = :slug)";
+
+// article_count is the trigger-kept count of visible articles (migration 0004).
+#define LONGREAD_BLOG_COLUMNS                                                                           \
+  "b.id, b.feed_url, b.site_url, b.title, b.author, b.category, b.short_form, b.etag, b.last_modified," \
+  " b.last_attempt_at, b.last_success_at, b.next_due_at, b.consecutive_failures, b.last_status,"        \
+  " b.last_error, b.last_error_at, b.visible_articles, b.feed_update_minutes, b.paused, b.crashes,"     \
+  " b.quarantined, b.allowed_hosts"
+
+constexpr const char* kSelectBlogById = "SELECT " LONGREAD_BLOG_COLUMNS " FROM blogs b WHERE b.id = :id";
+
+constexpr const char* kSelectBlogByFeedUrl =
+    "SELECT " LONGREAD_BLOG_COLUMNS " FROM blogs b WHERE b.feed_url = :feed_url";
+
+constexpr const char* kSelectBlogs =
+    "SELECT " LONGREAD_BLOG_COLUMNS " FROM blogs b ORDER BY LOWER(b.title), b.id";
+
+// "IS NOT NULL" first: never-crawled blogs lead, whatever the engine's NULL ordering. Paused blogs
+// (migration 0011) and quarantined ones (0015) are never due.
+// A blog another crawler has claimed (migration 0030) is not due until the claim lapses.
+#define LONGREAD_DUE_BLOGS                                                                                 \
+  " FROM blogs b WHERE b.paused = 0 AND b.quarantined = 0 AND (b.next_due_at IS NULL OR b.next_due_at <= " \
+  ":now) AND (b.claimed_until IS NULL OR b.claimed_until <= :now)"                                         \
+  " ORDER BY b.next_due_at IS NOT NULL, b.next_due_at, b.id"
+
+constexpr const char* kSelectDueBlogs = "SELECT " LONGREAD_BLOG_COLUMNS LONGREAD_DUE_BLOGS;
+
+// LIMIT -1: no limit.
+constexpr const char* kSelectDueBlogsToClaim =
+    "SELECT " LONGREAD_BLOG_COLUMNS LONGREAD_DUE_BLOGS " LIMIT :limit";
+
+constexpr const char* kClaimBlog =
+    "UPDATE blogs SET claimed_by = :owner, claimed_until = :lease_until WHERE id = :blog_id";
+
+constexpr const char* kReleaseBlogClaims =
+    "UPDATE blogs SET claimed_by = '', claimed_until = NULL WHERE claimed_by = :owner";
+
+// The per-blog subqueries read the (blog_id, display_at) index of migration 0012.
+constexpr const char* kSelectBlogHealth =
+    "SELECT " LONGREAD_BLOG_COLUMNS
+    ", b.created_at,"
+    " (SELECT MAX(a.display_at) FROM articles a WHERE a.blog_id = b.id),"
+    " (SELECT COUNT(*) FROM articles a WHERE a.blog_id = b.id AND a.display_at >= :since),"
+    " (SELECT COUNT(*) FROM articles a WHERE a.blog_id = b.id)"
+    " FROM blogs b ORDER BY LOWER(b.title), b.id";
+
+constexpr const char* kCountBlogs = "SELECT COUNT(*) FROM blogs";
+
+// Crash quarantine (migration 0015). A mark is one autocommitted UPDATE.
+constexpr const char* kMarkParsing =
+    "UPDATE blogs SET parsing_by = :owner, parsing_since = :since WHERE id = :blog_id";
+
+constexpr const char* kSelectParsingMarks =
+    "SELECT id, parsing_by, parsing_since FROM blogs WHERE parsing_by <> '' ORDER BY id";
+
+constexpr const char* kClearParsingMarks =
+    "UPDATE blogs SET parsing_by = '', parsing_since = NULL WHERE parsing_by = :owner";
+
+// Only while the blog still carries the mark that was read: of two processes finding the same dead mark,
+// one records the crash.
+constexpr const char* kRecordCrawlerCrash =
+    "UPDATE blogs SET crashes = :crashes, quarantined = :quarantined, parsing_by = '', parsing_since = NULL,"
+    " last_attempt_at = :now, last_status = :status, last_error = :status, last_error_at = :now,"
+    " consecutive_failures = consecutive_failures + 1, next_due_at = :next_due_at"
+    " WHERE id = :blog_id AND parsing_by = :owner AND parsing_since = :since";
+
+// Articles go by ON DELETE CASCADE (migration 0001); their triggers keep the search index (0003) and the
+// visible counts (0004) right, and votes and reading-list rows cascade from the articles (0005).
+constexpr const char* kDeleteBlog = "DELETE FROM blogs WHERE id = :id";
+
+model::Blog read_blog(const Query& q) {
+  model::Blog b;
+  b.id = q.int64(0);
+  b.feed_url = q.text(1);
+  b.site_url = q.text(2);
+  b.title = q.text(3);
+  b.author = q.text(4);
+  b.category = q.text(5);
+  b.short_form = q.int64(6) != 0;
+  b.etag = q.text(7);
+  b.last_modified = q.text(8);
+  b.last_attempt_at = optional_time(q, 9);
+  b.last_success_at = optional_time(q, 10);
+  b.next_due_at = optional_time(q, 11);
+  b.consecutive_failures = q.integer(12);
+  b.last_status = q.text(13);
+  b.last_error = q.text(14);
+  b.last_error_at = optional_time(q, 15);
+  b.article_count = q.int64(16);
+  if (const auto minutes = q.optional_int64(17); minutes && *minutes > 0)
+    b.feed_update_interval = std::chrono::minutes{*minutes};
+  b.paused = q.int64(18) != 0;
+  b.crashes = q.integer(19);
+  b.quarantined = q.int64(20) != 0;
+  b.allowed_hosts = split_words(q.text(21));
+  return b;
+}
+
+}  // namespace
+
+Result<std::int64_t> SqliteStore::upsert_blog(const BlogSeed& seed) {
+  const std::string category = seed.category.empty() ? kDefaultCategory : seed.category;
+  std::lock_guard lock(writer_mutex_);
+  Connection& db = *writer_;
+  auto tx = Transaction::begin(db);
+  if (!tx) return db_error("cannot upsert blog", tx.error());
+
+  std::optional<std::string> old_category;
+  {
+    auto q = db.query(kSelectBlogCategoryByFeedUrl);
+    if (!q) return db_error("cannot upsert blog", q.error());
+    q->bind(":feed_url", seed.feed_url);
+    auto row = q->step();
+    if (!row) return db_error("cannot upsert blog", row.error());
+    if (*row) old_category = q->text(0);
+  }
+  if (auto ok = ensure_category(db, category); !ok) return db_error("cannot upsert blog", ok.error());
+
+  std::int64_t id = 0;
+  {
+    auto q = db.query(kUpsertBlog);
+    if (!q) return db_error("cannot upsert blog", q.error());
+    q->bind(":feed_url", seed.feed_url).bind(":site_url", seed.site_url).bind(":title", seed.title);
+    q->bind(":category", category).bind(":short_form", seed.short_form).bind(":paused", seed.paused);
+    std::optional<std::string> allowed_hosts;
+    if (seed.allowed_hosts) allowed_hosts = fmt::format("{}", fmt::join(*seed.allowed_hosts, " "));
+    q->bind(":allowed_hosts", allowed_hosts);
+    q->bind(":created_at", to_unix(now_seconds()));
+    auto row = q->step();
+    if (!row) return db_error("cannot upsert blog", row.error());
+    id = q->int64(0);
+  }
+  if (old_category && *old_category != category) {
+    auto q = db.query(kRefileBlogArticles);
+    if (!q) return db_error("cannot upsert blog", q.error());
+    q->bind(":category", category).bind(":blog_id", id);
+    if (auto ok = q->run(); !ok) return db_error("cannot upsert blog", ok.error());
+  }
+  if (auto ok = tx->commit(); !ok) return db_error("cannot upsert blog", ok.error());
+  return id;
+}
+
+Result<model::Blog> SqliteStore::edit_blog(std::int64_t blog_id, const BlogEdit& edit) {
+  std::optional<std::string> category = edit.category;
+  if (category && category->empty()) category = kDefaultCategory;
+  std::lock_guard lock(writer_mutex_);
+  Connection& db = *writer_;
+  auto tx = Transaction::begin(db);
+  if (!tx) return db_error("cannot edit blog", tx.error());
+
+  std::string old_category;
+  {
+    auto q = db.query(kSelectBlogEditState);
+    if (!q) return db_error("cannot edit blog", q.error());
+    q->bind(":id", blog_id);
+    auto row = q->step();
+    if (!row) return db_error("cannot edit blog", row.error());
+    if (!*row) return fail(ErrorKind::kNotFound, fmt::format("store: no blog {}", blog_id));
+    old_category = q->text(0);
+  }
+  if (edit.feed_url) {
+    auto q = db.query(kSelectOtherBlogWithFeedUrl);
+    if (!q) return db_error("cannot edit blog", q.error());
+    q->bind(":feed_url", *edit.feed_url).bind(":id", blog_id);
+    auto row = q->step();
+    if (!row) return db_error("cannot edit blog", row.error());
+    if (*row)
+      return fail(ErrorKind::kConflict,
+                  fmt::format("store: feed URL {} is already blog {}'s", *edit.feed_url, q->int64(0)));
+  }
+  if (category) {
+    if (auto ok = ensure_category(db, *category); !ok) return db_error("cannot edit blog", ok.error());
+  }
+  {
+    auto q = db.query(kEditBlog);
+    if (!q) return db_error("cannot edit blog", q.error());
+    q->bind(":title", edit.title).bind(":category", category).bind(":short_form", edit.short_form);
+    q->bind(":feed_url", edit.feed_url).bind(":paused", edit.paused).bind(":id", blog_id);
+    std::optional<std::string> allowed_hosts;
+    if (edit.allowed_hosts) allowed_hosts = fmt::format("{}", fmt::join(*edit.allowed_hosts, " "));
+    q->bind(":allowed_hosts", allowed_hosts);
+    if (auto ok = q->run(); !ok) return db_error("cannot edit blog", ok.error());
+  }
+  if (category && *category != old_category) {
+    auto q = db.query(kRefileBlogArticles);
+    if (!q) return db_error("cannot edit blog", q.error());
+    q->bind(":category", *category).bind(":blog_id", blog_id);
+    if (auto ok = q->run(); !ok) return db_error("cannot edit blog", ok.error());
+    auto drop = db.query(kDropEmptyCategory);
+    if (!drop) return db_error("cannot edit blog", drop.error());
+    drop->bind(":slug", old_category);
+    if (auto ok = drop->run(); !ok) return db_error("cannot edit blog", ok.error());
+  }
+  model::Blog after;
+  {
+    auto q = db.query(kSelectBlogById);
+    if (!q) return db_error("cannot edit blog", q.error());
+    q->bind(":id", blog_id);
+    auto row = q->step();
+    if (!row) return db_error("cannot edit blog", row.error());
+    after = read_blog(*q);
+  }
+  if (auto ok = tx->commit(); !ok) return db_error("cannot edit blog", ok.error());
+  return after;
+}
+
+Result<std::optional<model::Blog>> SqliteStore::blog(std::int64_t id) {
+  return read_one_blog(kSelectBlogById, [&](Query& q) { q.bind(":id", id); });
+}
+
+Result<std::optional<model::Blog>> SqliteStore::blog_by_feed_url(std::string_view feed_url) {
+  return read_one_blog(kSelectBlogByFeedUrl, [&](Query& q) { q.bind(":feed_url", feed_url); });
+}
+
+Result<std::vector<model::Blog>> SqliteStore::blogs() {
+  return read_blogs(kSelectBlogs, [](Query&) {});
+}
+
+Result<std::vector<model::Blog>> SqliteStore::due_blogs(TimePoint now) {
+  return read_blogs(kSelectDueBlogs, [&](Query& q) { q.bind(":now", to_unix(now)); });
+}
+
+Result<std::vector<model::Blog>> SqliteStore::claim_due_blogs(std::string_view owner, TimePoint now,
+                                                              TimePoint lease_until, int limit) {
+  constexpr std::string_view kFailed = "cannot claim due blogs";
+  std::lock_guard lock(writer_mutex_);
+  // BEGIN IMMEDIATE takes the database's write lock before the read, so two crawler processes claim one
+  // after the other and the second sees the first one's claims.
+  auto tx = Transaction::begin(*writer_);
+  if (!tx) return db_error(kFailed, tx.error());
+  std::vector<model::Blog> claimed;
+  {
+    auto q = writer_->query(kSelectDueBlogsToClaim);
+    if (!q) return db_error(kFailed, q.error());
+    q->bind(":now", to_unix(now)).bind(":limit", limit > 0 ? limit : -1);
+    for (;;) {
+      auto row = q->step();
+      if (!row) return db_error(kFailed, row.error());
+      if (!*row) break;
+      claimed.push_back(read_blog(*q));
+    }
+  }
+  for (const auto& blog : claimed) {
+    auto q = writer_->query(kClaimBlog);
+    if (!q) return db_error(kFailed, q.error());
+    q->bind(":owner", owner).bind(":lease_until", to_unix(lease_until)).bind(":blog_id", blog.id);
+    if (auto ok = q->run(); !ok) return db_error(kFailed, ok.error());
+  }
+  if (auto ok = tx->commit(); !ok) return db_error(kFailed, ok.error());
+  return claimed;
+}
+
+Result<void> SqliteStore::release_blog_claims(std::string_view owner) {
+  std::lock_guard lock(writer_mutex_);
+  auto q = writer_->query(kReleaseBlogClaims);
+  if (!q) return db_error("cannot release blog claims", q.error());
+  q->bind(":owner", owner);
+  if (auto ok = q->run(); !ok) return db_error("cannot release blog claims", ok.error());
+  return {};
+}
+
+Result<std::int64_t> SqliteStore::blog_count() {
+  return read_count(kCountBlogs, "cannot count blogs");
+}
+
+Result<void> SqliteStore::mark_parsing(std::int64_t blog_id, std::string_view owner, TimePoint since) {
+  std::lock_guard lock(writer_mutex_);
+  auto q = writer_->query(kMarkParsing);
+  if (!q) return db_error("cannot mark blog", q.error());
+  q->bind(":owner", owner).bind(":since", to_unix(since)).bind(":blog_id", blog_id);
+  if (auto ok = q->run(); !ok) return db_error("cannot mark blog", ok.error());
+  return {};
+}
+
+Result<std::vector<ParsingMark>> SqliteStore::parsing_marks() {
+  auto db = readers_.acquire();
+  if (!db) return std::unexpected(db.error());
+  auto q = (*db)->query(kSelectParsingMarks);
+  if (!q) return db_error("cannot read parsing marks", q.error());
+  std::vector<ParsingMark> out;
+  for (;;) {
+    auto row = q->step();
+    if (!row) return db_error("cannot read parsing marks", row.error());
+    if (!*row) break;
+    out.push_back({.blog_id = q->int64(0),
+                   .owner = q->text(1),
+                   .since = q->is_null(2) ? TimePoint{} : from_unix(q->int64(2))});
+  }
+  return out;
+}
+
+Result<void> SqliteStore::clear_parsing_marks(std::string_view owner) {
+  std::lock_guard lock(writer_mutex_);
+  auto q = writer_->query(kClearParsingMarks);
+  if (!q) return db_error("cannot clear parsing marks", q.error());
+  q->bind(":owner", owner);
+  if (auto ok = q->run(); !ok) return db_error("cannot clear parsing marks", ok.error());
+  return {};
+}
+
+Result<bool> SqliteStore::record_crawler_crash(const CrawlerCrash& crash) {
+  std::lock_guard lock(writer_mutex_);
+  auto q = writer_->query(kRecordCrawlerCrash);
+  if (!q) return db_error("cannot record crash", q.error());
+  q->bind(":crashes", crash.crashes).bind(":quarantined", crash.quarantine);
+  q->bind(":now", to_unix(crash.now)).bind(":status", crash.status);
+  q->bind(":next_due_at", optional_unix(crash.next_due_at)).bind(":blog_id", crash.mark.blog_id);
+  q->bind(":owner", crash.mark.owner).bind(":since", to_unix(crash.mark.since));
+  if (auto ok = q->run(); !ok) return db_error("cannot record crash", ok.error());
+  return writer_->changes() > 0;
+}
+
+Result<void> SqliteStore::delete_blog(std::int64_t blog_id) {
+  std::lock_guard lock(writer_mutex_);
+  auto tx = Transaction::begin(*writer_);
+  if (!tx) return db_error("cannot delete blog", tx.error());
+  auto q = writer_->query(kDeleteBlog);
+  if (!q) return db_error("cannot delete blog", q.error());
+  q->bind(":id", blog_id);
+  if (auto ok = q->run(); !ok) return db_error("cannot delete blog", ok.error());
+  if (writer_->changes() == 0) return fail(ErrorKind::kNotFound, fmt::format("store: no blog {}", blog_id));
+  if (auto ok = tx->commit(); !ok) return db_error("cannot delete blog", ok.error());
+  return {};
+}
+
+Result<std::vector<BlogHealth>> SqliteStore::blog_health(TimePoint since) {
+  auto db = readers_.acquire();
+  if (!db) return std::unexpected(db.error());
+  auto q = (*db)->query(kSelectBlogHealth);
+  if (!q) return db_error("cannot read blog health", q.error());
+  q->bind(":since", to_unix(since));
+  std::vector<BlogHealth> out;
+  constexpr int kFirst = 22;  // the column after LONGREAD_BLOG_COLUMNS
+  while (true) {
+    auto row = q->step();
+    if (!row) return db_error("cannot read blog health", row.error());
+    if (!*row) break;
+    out.push_back(BlogHealth{.blog = read_blog(*q),
+                             .followed_at = from_unix(q->int64(kFirst)),
+                             .newest_article_at = optional_time(*q, kFirst + 1),
+                             .recent_articles = q->int64(kFirst + 2),
+                             .stored_articles = q->int64(kFirst + 3)});
+  }
+  return out;
+}
+
+Result<std::vector<BlogLifecycle>> SqliteStore::blog_lifecycle() {
+  auto db = readers_.acquire();
+  if (!db) return std::unexpected(db.error());
+  return sqlite::blog_lifecycle(**db);
+}
+
+Result<bool> SqliteStore::retire_blog(std::int64_t blog_id, std::string_view reason, TimePoint now) {
+  std::lock_guard lock(writer_mutex_);
+  return sqlite::retire_blog(*writer_, blog_id, reason, now);
+}
+
+Result<bool> SqliteStore::unretire_blog(std::int64_t blog_id) {
+  std::lock_guard lock(writer_mutex_);
+  return sqlite::unretire_blog(*writer_, blog_id);
+}
+
+Result<bool> SqliteStore::clear_blog_move(std::int64_t blog_id) {
+  std::lock_guard lock(writer_mutex_);
+  return sqlite::clear_blog_move(*writer_, blog_id);
+}
+
+template <typename Bind>
+Result<std::optional<model::Blog>> SqliteStore::read_one_blog(const char* sql, Bind bind) {
+  auto db = readers_.acquire();
+  if (!db) return std::unexpected(db.error());
+  auto q = (*db)->query(sql);
+  if (!q) return db_error("cannot read blog", q.error());
+  bind(*q);
+  auto row = q->step();
+  if (!row) return db_error("cannot read blog", row.error());
+  if (!*row) return std::optional<model::Blog>{};
+  return std::optional<model::Blog>{read_blog(*q)};
+}
+
+template <typename Bind>
+Result<std::vector<model::Blog>> SqliteStore::read_blogs(const char* sql, Bind bind) {
+  auto db = readers_.acquire();
+  if (!db) return std::unexpected(db.error());
+  auto q = (*db)->query(sql);
+  if (!q) return db_error("cannot list blogs", q.error());
+  bind(*q);
+  std::vector<model::Blog> out;
+  for (;;) {
+    auto row = q->step();
+    if (!row) return db_error("cannot list blogs", row.error());
+    if (!*row) break;
+    out.push_back(read_blog(*q));
+  }
+  return out;
+}
+
+}  // namespace longread::storage::sqlite

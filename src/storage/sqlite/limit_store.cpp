@@ -1,0 +1,72 @@
+// The SQLite side of LimitStore: rate limits (rate_limits.cpp, migration 0029) and the mail throttle.
+#include "storage/sqlite/sqlite_store.h"
+
+#include <chrono>
+#include <mutex>
+#include <vector>
+
+#include "storage/sqlite/rate_limits.h"
+
+namespace longread::storage::sqlite {
+namespace {
+
+// claim_mail_slot: the upsert changes a row only when the recorded mail is older than the gap
+// (SQLite counts a DO UPDATE whose WHERE fails as no change).
+constexpr const char* kPruneMailThrottle = "DELETE FROM mail_throttle WHERE sent_at <= :cutoff";
+
+constexpr const char* kClaimMailSlot =
+    "INSERT INTO mail_throttle (recipient, kind, sent_at) VALUES (:recipient, :kind, :now)"
+    " ON CONFLICT (recipient, kind) DO UPDATE SET sent_at = excluded.sent_at"
+    " WHERE mail_throttle.sent_at <= :cutoff";
+
+}  // namespace
+
+Result<std::vector<TimePoint>> SqliteStore::recent_attempts(std::string_view key, TimePoint since,
+                                                            int limit) {
+  auto db = readers_.acquire();
+  if (!db) return std::unexpected(db.error());
+  return sqlite::recent_attempts(**db, key, since, limit);
+}
+
+Result<void> SqliteStore::record_attempt(std::string_view key, TimePoint at, TimePoint expires_at,
+                                         int keep_per_key, std::int64_t max_rows) {
+  std::lock_guard lock(writer_mutex_);
+  return sqlite::record_attempt(*writer_, key, at, expires_at, keep_per_key, max_rows);
+}
+
+Result<void> SqliteStore::clear_attempts(std::string_view key) {
+  std::lock_guard lock(writer_mutex_);
+  return sqlite::clear_attempts(*writer_, key);
+}
+
+Result<void> SqliteStore::clear_attempts_with_prefix(std::string_view prefix) {
+  std::lock_guard lock(writer_mutex_);
+  return sqlite::clear_attempts_with_prefix(*writer_, prefix);
+}
+
+Result<bool> SqliteStore::claim_mail_slot(std::string_view recipient, std::string_view kind, TimePoint now,
+                                          std::chrono::seconds gap) {
+  const std::int64_t cutoff = to_unix(now - gap);
+  std::lock_guard lock(writer_mutex_);
+  Connection& db = *writer_;
+  auto tx = Transaction::begin(db);
+  if (!tx) return db_error("cannot record mail", tx.error());
+  {
+    auto q = db.query(kPruneMailThrottle);
+    if (!q) return db_error("cannot record mail", q.error());
+    q->bind(":cutoff", cutoff);
+    if (auto ok = q->run(); !ok) return db_error("cannot record mail", ok.error());
+  }
+  bool claimed = false;
+  {
+    auto q = db.query(kClaimMailSlot);
+    if (!q) return db_error("cannot record mail", q.error());
+    q->bind(":recipient", recipient).bind(":kind", kind).bind(":now", to_unix(now)).bind(":cutoff", cutoff);
+    if (auto ok = q->run(); !ok) return db_error("cannot record mail", ok.error());
+    claimed = db.changes() > 0;
+  }
+  if (auto ok = tx->commit(); !ok) return db_error("cannot record mail", ok.error());
+  return claimed;
+}
+
+}  // namespace longread::storage::sqlite

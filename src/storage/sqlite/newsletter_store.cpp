@@ -1,0 +1,202 @@
+// The SQLite side of NewsletterStore: subscribers, issues and deliveries.
+#include "storage/sqlite/sqlite_store.h"
+
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "core/strings.h"
+
+namespace longread::storage::sqlite {
+namespace {
+
+constexpr const char* kUpsertSubscriber =
+    "INSERT INTO subscribers (email, email_key, created_at) VALUES (:email, :email_key, :now)"
+    " ON CONFLICT (email_key) DO UPDATE SET unsubscribed_at = NULL,"
+    "  confirmed_at = CASE WHEN subscribers.unsubscribed_at IS NULL THEN subscribers.confirmed_at END"
+    " RETURNING id, email, created_at, confirmed_at";
+
+constexpr const char* kConfirmSubscriber =
+    "UPDATE subscribers SET confirmed_at = COALESCE(confirmed_at, :now)"
+    " WHERE email_key = :email_key AND unsubscribed_at IS NULL";
+
+constexpr const char* kUnsubscribe =
+    "UPDATE subscribers SET unsubscribed_at = :now, confirmed_at = NULL"
+    " WHERE email_key = :email_key AND unsubscribed_at IS NULL";
+
+// With the confirmed account of the same address (email_key, as accounts compare addresses), whose
+// personal filters shape the subscriber's issue. Only a confirmed account: whoever signs up with someone
+// else's address without confirming it cannot change what that subscriber receives.
+constexpr const char* kSelectConfirmedSubscribers =
+    "SELECT s.id, s.email, s.created_at, s.confirmed_at, r.id FROM subscribers s"
+    " LEFT JOIN readers r ON r.email_key = s.email_key AND r.confirmed_at IS NOT NULL"
+    " WHERE s.confirmed_at IS NOT NULL AND s.unsubscribed_at IS NULL ORDER BY s.id";
+
+constexpr const char* kSetSubscriberError =
+    "UPDATE subscribers SET last_error = :error, last_error_at = :now WHERE id = :id";
+
+constexpr const char* kInsertIssue =
+    "INSERT INTO newsletter_issues (issue_key, article_ids, created_at) VALUES (:key, :article_ids, :now)"
+    " ON CONFLICT (issue_key) DO NOTHING";
+
+constexpr const char* kSelectIssue =
+    "SELECT id, issue_key, article_ids, created_at FROM newsletter_issues WHERE issue_key = :key";
+
+constexpr const char* kSelectDeliveryState =
+    "SELECT state FROM newsletter_deliveries WHERE issue_id = :issue_id AND subscriber_id = :subscriber_id";
+
+constexpr const char* kClaimDelivery =
+    "INSERT INTO newsletter_deliveries (issue_id, subscriber_id, state, attempts, updated_at)"
+    " VALUES (:issue_id, :subscriber_id, 'sending', 1, :now)"
+    " ON CONFLICT (issue_id, subscriber_id) DO UPDATE SET state = 'sending',"
+    "  attempts = newsletter_deliveries.attempts + 1, updated_at = :now";
+
+constexpr const char* kFinishDelivery =
+    "UPDATE newsletter_deliveries SET state = :state, last_error = :error, updated_at = :now"
+    " WHERE issue_id = :issue_id AND subscriber_id = :subscriber_id";
+
+constexpr const char* kCountDeliveries =
+    "SELECT COUNT(*) FROM newsletter_deliveries WHERE issue_id = :issue_id AND state = :state";
+
+const char* delivery_state_name(DeliveryState state) {
+  switch (state) {
+    case DeliveryState::kSending:
+      return "sending";
+    case DeliveryState::kSent:
+      return "sent";
+    case DeliveryState::kRetry:
+      return "retry";
+    case DeliveryState::kFailed:
+      return "failed";
+  }
+  return "sending";
+}
+
+Subscriber read_subscriber(const Query& q) {
+  return {.id = q.int64(0),
+          .email = q.text(1),
+          .created_at = from_unix(q.int64(2)),
+          .confirmed_at = optional_time(q, 3)};
+}
+
+}  // namespace
+
+Result<Subscriber> SqliteStore::add_subscriber(std::string_view email, TimePoint now) {
+  std::lock_guard lock(writer_mutex_);
+  auto q = writer_->query(kUpsertSubscriber);
+  if (!q) return db_error("cannot add subscriber", q.error());
+  q->bind(":email", email).bind(":email_key", email_key(email)).bind(":now", to_unix(now));
+  auto row = q->step();
+  if (!row) return db_error("cannot add subscriber", row.error());
+  return read_subscriber(*q);
+}
+
+Result<bool> SqliteStore::confirm_subscriber(std::string_view email, TimePoint now) {
+  return write_changes(kConfirmSubscriber, "cannot confirm subscriber",
+                       [&](Query& q) { q.bind(":email_key", email_key(email)).bind(":now", to_unix(now)); });
+}
+
+Result<bool> SqliteStore::unsubscribe(std::string_view email, TimePoint now) {
+  return write_changes(kUnsubscribe, "cannot unsubscribe",
+                       [&](Query& q) { q.bind(":email_key", email_key(email)).bind(":now", to_unix(now)); });
+}
+
+Result<std::vector<Subscriber>> SqliteStore::confirmed_subscribers() {
+  auto db = readers_.acquire();
+  if (!db) return std::unexpected(db.error());
+  auto q = (*db)->query(kSelectConfirmedSubscribers);
+  if (!q) return db_error("cannot list subscribers", q.error());
+  std::vector<Subscriber> out;
+  for (;;) {
+    auto row = q->step();
+    if (!row) return db_error("cannot list subscribers", row.error());
+    if (!*row) break;
+    Subscriber subscriber = read_subscriber(*q);
+    subscriber.reader_id = q->optional_int64(4);
+    out.push_back(std::move(subscriber));
+  }
+  return out;
+}
+
+Result<void> SqliteStore::record_subscriber_error(std::int64_t subscriber_id, std::string_view error,
+                                                  TimePoint now) {
+  return write_one(kSetSubscriberError, "cannot record delivery error", [&](Query& q) {
+    q.bind(":error", error).bind(":now", to_unix(now)).bind(":id", subscriber_id);
+  });
+}
+
+Result<NewsletterIssue> SqliteStore::newsletter_issue(std::string_view key,
+                                                      const std::vector<std::int64_t>& article_ids,
+                                                      TimePoint now) {
+  std::lock_guard lock(writer_mutex_);
+  Connection& db = *writer_;
+  auto tx = Transaction::begin(db);
+  if (!tx) return db_error("cannot create issue", tx.error());
+  {
+    std::string ids;
+    for (const auto id : article_ids) ids += (ids.empty() ? "" : ",") + std::to_string(id);
+    auto q = db.query(kInsertIssue);
+    if (!q) return db_error("cannot create issue", q.error());
+    q->bind(":key", key).bind(":article_ids", ids).bind(":now", to_unix(now));
+    if (auto ok = q->run(); !ok) return db_error("cannot create issue", ok.error());
+  }
+  NewsletterIssue issue;
+  {
+    auto q = db.query(kSelectIssue);
+    if (!q) return db_error("cannot create issue", q.error());
+    q->bind(":key", key);
+    auto row = q->step();
+    if (!row) return db_error("cannot create issue", row.error());
+    issue.id = q->int64(0);
+    issue.key = q->text(1);
+    const std::string ids = q->text(2);
+    for (const std::string_view id : split(ids, ',')) {
+      if (!id.empty()) issue.article_ids.push_back(std::stoll(std::string(id)));
+    }
+    issue.created_at = from_unix(q->int64(3));
+  }
+  if (auto ok = tx->commit(); !ok) return db_error("cannot create issue", ok.error());
+  return issue;
+}
+
+Result<bool> SqliteStore::claim_delivery(std::int64_t issue_id, std::int64_t subscriber_id, TimePoint now) {
+  std::lock_guard lock(writer_mutex_);
+  Connection& db = *writer_;
+  auto tx = Transaction::begin(db);
+  if (!tx) return db_error("cannot claim delivery", tx.error());
+  {
+    auto q = db.query(kSelectDeliveryState);
+    if (!q) return db_error("cannot claim delivery", q.error());
+    q->bind(":issue_id", issue_id).bind(":subscriber_id", subscriber_id);
+    auto row = q->step();
+    if (!row) return db_error("cannot claim delivery", row.error());
+    if (*row && q->text(0) != "retry") return false;
+  }
+  auto q = db.query(kClaimDelivery);
+  if (!q) return db_error("cannot claim delivery", q.error());
+  q->bind(":issue_id", issue_id).bind(":subscriber_id", subscriber_id).bind(":now", to_unix(now));
+  if (auto ok = q->run(); !ok) return db_error("cannot claim delivery", ok.error());
+  if (auto ok = tx->commit(); !ok) return db_error("cannot claim delivery", ok.error());
+  return true;
+}
+
+Result<void> SqliteStore::finish_delivery(std::int64_t issue_id, std::int64_t subscriber_id,
+                                          DeliveryState state, std::string_view error, TimePoint now) {
+  return write_one(kFinishDelivery, "cannot record delivery", [&](Query& q) {
+    q.bind(":state", delivery_state_name(state)).bind(":error", error).bind(":now", to_unix(now));
+    q.bind(":issue_id", issue_id).bind(":subscriber_id", subscriber_id);
+  });
+}
+
+Result<std::int64_t> SqliteStore::count_deliveries(std::int64_t issue_id, DeliveryState state) {
+  auto db = readers_.acquire();
+  if (!db) return std::unexpected(db.error());
+  auto q = (*db)->query(kCountDeliveries);
+  if (!q) return db_error("cannot count deliveries", q.error());
+  q->bind(":issue_id", issue_id).bind(":state", delivery_state_name(state));
+  auto row = q->step();
+  if (!row) return db_error("cannot count deliveries", row.error());
+  return q->int64(0);
+}
+
+}  // namespace longread::storage::sqlite

@@ -1,0 +1,367 @@
+// The SQLite side of ReaderMarkStore: votes and their period counts, the reading list, saved links
+// (saved_links.cpp) and the feed-app stream (reader_api.cpp).
+#include "storage/sqlite/sqlite_store.h"
+
+#include <algorithm>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <fmt/core.h>
+
+#include "storage/sqlite/article_rows.h"
+#include "storage/sqlite/personal_filters.h"
+#include "storage/sqlite/query_helpers.h"
+#include "storage/sqlite/reader_api.h"
+#include "storage/sqlite/saved_links.h"
+
+namespace longread::storage::sqlite {
+namespace {
+
+constexpr const char* kSelectVisibleArticle = "SELECT 1 FROM articles WHERE id = :id AND visible = 1";
+
+constexpr const char* kInsertVote =
+    "INSERT INTO votes (reader_id, article_id, created_at) VALUES (:reader_id, :article_id, :now)"
+    " ON CONFLICT (reader_id, article_id) DO NOTHING";
+
+constexpr const char* kDeleteVote =
+    "DELETE FROM votes WHERE reader_id = :reader_id AND article_id = :article_id";
+
+// The hot score follows votes: it is a generated column (migration 0006).
+constexpr const char* kAddArticleVotes = "UPDATE articles SET votes = votes + :delta WHERE id = :id";
+
+// Aging Top's period counts (migration 0019): the votes a period's start passes, in batches of votes.
+constexpr const char* kSelectCountedFrom = "SELECT counted_from FROM vote_periods WHERE days = :days";
+
+constexpr const char* kSelectAgingBatchEnd =
+    "SELECT created_at FROM votes WHERE created_at >= :from AND created_at < :to"
+    " ORDER BY created_at LIMIT 1 OFFSET :n";
+
+constexpr const char* kCountVotesBetween =
+    "SELECT COUNT(*) FROM votes WHERE created_at >= :from AND created_at < :to";
+
+#define LONGREAD_VOTES_BETWEEN                                                                        \
+  " FROM (SELECT article_id, COUNT(*) AS n FROM votes WHERE created_at >= :from AND created_at < :to" \
+  " GROUP BY article_id) AS c WHERE articles.id = c.article_id"
+
+constexpr const char* kAgeWeekVotes =
+    "UPDATE articles SET votes_week = votes_week - c.n" LONGREAD_VOTES_BETWEEN;
+
+constexpr const char* kAgeMonthVotes =
+    "UPDATE articles SET votes_month = votes_month - c.n" LONGREAD_VOTES_BETWEEN;
+
+constexpr const char* kSetCountedFrom = "UPDATE vote_periods SET counted_from = :to WHERE days = :days";
+
+constexpr const char* kSelectArticleVotes =
+    "SELECT a.votes, EXISTS (SELECT 1 FROM votes v WHERE v.reader_id = :reader_id AND v.article_id = a.id)"
+    " FROM articles a WHERE a.id = :id";
+
+constexpr const char* kSelectVotedAmong =
+    "SELECT article_id FROM votes WHERE reader_id = :reader_id AND article_id IN (SELECT value FROM "
+    "json_each(:ids))";
+
+constexpr const char* kSelectSavedAmong =
+    "SELECT article_id FROM reading_list WHERE reader_id = :reader_id AND article_id IN (SELECT value FROM "
+    "json_each(:ids))";
+
+constexpr const char* kInsertSaved =
+    "INSERT INTO reading_list (reader_id, article_id, saved_at) VALUES (:reader_id, :article_id, :now)"
+    " ON CONFLICT (reader_id, article_id) DO NOTHING";
+
+constexpr const char* kDeleteSaved =
+    "DELETE FROM reading_list WHERE reader_id = :reader_id AND article_id = :article_id";
+
+constexpr const char* kSetRead =
+    "UPDATE reading_list SET read_at = :read_at WHERE reader_id = :reader_id AND article_id = :article_id";
+
+constexpr const char* kSelectReadingList =
+    "SELECT " LONGREAD_ARTICLE_COLUMNS_HEAD " '', '', ''," LONGREAD_ARTICLE_COLUMNS_TAIL
+    ", l.saved_at, l.read_at FROM reading_list l JOIN articles a ON a.id = l.article_id"
+    " JOIN blogs b ON b.id = a.blog_id WHERE l.reader_id = :reader_id"
+    " ORDER BY l.saved_at DESC, l.article_id DESC LIMIT :limit OFFSET :offset";
+
+constexpr const char* kCountUnread =
+    "SELECT COUNT(*) FROM reading_list WHERE reader_id = :reader_id AND read_at IS NULL";
+
+Result<void> visible_article(Connection& db, std::int64_t article_id) {
+  auto q = db.query(kSelectVisibleArticle);
+  if (!q) return db_error("cannot read article", q.error());
+  q->bind(":id", article_id);
+  auto row = q->step();
+  if (!row) return db_error("cannot read article", row.error());
+  if (!*row) {
+    return fail(ErrorKind::kNotFound, fmt::format("store: no visible article {}", article_id),
+                "No such article.");
+  }
+  return {};
+}
+
+}  // namespace
+
+Result<VoteState> SqliteStore::set_vote(std::int64_t reader_id, std::int64_t article_id, bool vote,
+                                        TimePoint now) {
+  std::lock_guard lock(writer_mutex_);
+  Connection& db = *writer_;
+  auto tx = Transaction::begin(db);
+  if (!tx) return db_error("cannot vote", tx.error());
+  if (auto visible = visible_article(db, article_id); !visible) {
+    return std::unexpected(visible.error());
+  }
+  {
+    auto q = db.query(vote ? kInsertVote : kDeleteVote);
+    if (!q) return db_error("cannot vote", q.error());
+    q->bind(":reader_id", reader_id).bind(":article_id", article_id);
+    if (vote) q->bind(":now", to_unix(now));
+    if (auto ok = q->run(); !ok) return db_error("cannot vote", ok.error());
+  }
+  if (db.changes() > 0) {  // a repeated vote (or unvote) changes nothing
+    auto q = db.query(kAddArticleVotes);
+    if (!q) return db_error("cannot vote", q.error());
+    q->bind(":delta", vote ? 1 : -1).bind(":id", article_id);
+    if (auto ok = q->run(); !ok) return db_error("cannot vote", ok.error());
+  }
+  VoteState state;
+  {
+    auto q = db.query(kSelectArticleVotes);
+    if (!q) return db_error("cannot vote", q.error());
+    q->bind(":reader_id", reader_id).bind(":id", article_id);
+    auto row = q->step();
+    if (!row) return db_error("cannot vote", row.error());
+    state.votes = q->integer(0);
+    state.voted = q->int64(1) != 0;
+  }
+  if (auto ok = tx->commit(); !ok) return db_error("cannot vote", ok.error());
+  return state;
+}
+
+Result<std::int64_t> SqliteStore::age_period_votes(TimePoint now) {
+  std::lock_guard lock(writer_mutex_);
+  std::int64_t aged = 0;
+  // The week first: its start then stays at or after the month's, as the triggers of migration 0019
+  // assume (a vote that counts in the week counts in the month).
+  for (const VotePeriod period : {VotePeriod::kWeek, VotePeriod::kMonth}) {
+    const int days = period_days(period);
+    const std::int64_t target = to_unix(now) - std::int64_t{days} * 86400;
+    for (;;) {
+      auto batch = age_votes_batch(period, target);
+      if (!batch) return std::unexpected(batch.error());
+      if (*batch < 0) break;  // reached the target
+      aged += *batch;
+    }
+  }
+  return aged;
+}
+
+// One transaction of age_period_votes: moves `period`'s start towards `target` over at most
+// kAgingBatch votes (all votes of one second together) and takes them out of its counts. Returns how
+// many it took out, or -1 when the start had already reached the target. An idle site writes nothing
+// until an hour has passed or a vote leaves the period, so the page cache is not emptied every minute.
+Result<std::int64_t> SqliteStore::age_votes_batch(VotePeriod period, std::int64_t target) {
+  static constexpr std::int64_t kAgingBatch = 10000;
+  const int days = period_days(period);
+  Connection& db = *writer_;
+  auto tx = Transaction::begin(db);
+  if (!tx) return db_error("cannot age period votes", tx.error());
+  std::int64_t from = 0;
+  {
+    auto q = db.query(kSelectCountedFrom);
+    if (!q) return db_error("cannot age period votes", q.error());
+    q->bind(":days", days);
+    auto row = q->step();
+    if (!row) return db_error("cannot age period votes", row.error());
+    if (!*row) return std::int64_t{-1};  // a database from before the period counts has none to age
+    from = q->int64(0);
+  }
+  if (from >= target) return std::int64_t{-1};
+  std::int64_t to = target;
+  {
+    auto q = db.query(kSelectAgingBatchEnd);
+    if (!q) return db_error("cannot age period votes", q.error());
+    q->bind(":from", from).bind(":to", target).bind(":n", kAgingBatch);
+    auto row = q->step();
+    if (!row) return db_error("cannot age period votes", row.error());
+    if (*row) to = std::max(q->int64(0), from + 1);
+  }
+  std::int64_t count = 0;
+  {
+    auto q = db.query(kCountVotesBetween);
+    if (!q) return db_error("cannot age period votes", q.error());
+    q->bind(":from", from).bind(":to", to);
+    auto row = q->step();
+    if (!row) return db_error("cannot age period votes", row.error());
+    count = q->int64(0);
+  }
+  if (count == 0 && to - from < 3600) return std::int64_t{-1};
+  if (count > 0) {
+    auto q = db.query(period == VotePeriod::kWeek ? kAgeWeekVotes : kAgeMonthVotes);
+    if (!q) return db_error("cannot age period votes", q.error());
+    q->bind(":from", from).bind(":to", to);
+    if (auto ok = q->run(); !ok) return db_error("cannot age period votes", ok.error());
+  }
+  {
+    auto q = db.query(kSetCountedFrom);
+    if (!q) return db_error("cannot age period votes", q.error());
+    q->bind(":to", to).bind(":days", days);
+    if (auto ok = q->run(); !ok) return db_error("cannot age period votes", ok.error());
+  }
+  if (auto ok = tx->commit(); !ok) return db_error("cannot age period votes", ok.error());
+  return count;
+}
+
+Result<ReaderMarks> SqliteStore::reader_marks(std::int64_t reader_id,
+                                              const std::vector<std::int64_t>& article_ids) {
+  ReaderMarks marks;
+  if (article_ids.empty()) return marks;
+  auto db = readers_.acquire();
+  if (!db) return std::unexpected(db.error());
+  const std::string ids = ids_json(article_ids);
+  for (const bool voted : {true, false}) {
+    auto q = (*db)->query(voted ? kSelectVotedAmong : kSelectSavedAmong);
+    if (!q) return db_error("cannot read reader marks", q.error());
+    q->bind(":reader_id", reader_id).bind(":ids", ids);
+    for (;;) {
+      auto row = q->step();
+      if (!row) return db_error("cannot read reader marks", row.error());
+      if (!*row) break;
+      (voted ? marks.voted : marks.saved).push_back(q->int64(0));
+    }
+  }
+  auto read = sqlite::read_among(**db, reader_id, ids);
+  if (!read) return std::unexpected(read.error());
+  marks.read = std::move(*read);
+  return marks;
+}
+
+Result<void> SqliteStore::set_saved(std::int64_t reader_id, std::int64_t article_id, bool saved,
+                                    TimePoint now) {
+  std::lock_guard lock(writer_mutex_);
+  Connection& db = *writer_;
+  auto tx = Transaction::begin(db);
+  if (!tx) return db_error("cannot change reading list", tx.error());
+  if (saved) {
+    if (auto visible = visible_article(db, article_id); !visible) return std::unexpected(visible.error());
+  }
+  auto q = db.query(saved ? kInsertSaved : kDeleteSaved);
+  if (!q) return db_error("cannot change reading list", q.error());
+  q->bind(":reader_id", reader_id).bind(":article_id", article_id);
+  if (saved) q->bind(":now", to_unix(now));
+  if (auto ok = q->run(); !ok) return db_error("cannot change reading list", ok.error());
+  if (auto ok = tx->commit(); !ok) return db_error("cannot change reading list", ok.error());
+  return {};
+}
+
+Result<void> SqliteStore::set_read(std::int64_t reader_id, std::int64_t article_id, bool read,
+                                   TimePoint now) {
+  std::lock_guard lock(writer_mutex_);
+  auto q = writer_->query(kSetRead);
+  if (!q) return db_error("cannot mark read", q.error());
+  q->bind(":reader_id", reader_id).bind(":article_id", article_id);
+  q->bind(":read_at", read ? std::optional<std::int64_t>(to_unix(now)) : std::nullopt);
+  if (auto ok = q->run(); !ok) return db_error("cannot mark read", ok.error());
+  if (writer_->changes() == 0) {
+    return fail(ErrorKind::kNotFound, fmt::format("store: article {} is not on the reading list", article_id),
+                "That article is not on your reading list.");
+  }
+  return {};
+}
+
+Result<std::vector<SavedArticle>> SqliteStore::reading_list(std::int64_t reader_id, int limit, int offset) {
+  auto db = readers_.acquire();
+  if (!db) return std::unexpected(db.error());
+  auto q = (*db)->query(kSelectReadingList);
+  if (!q) return db_error("cannot read reading list", q.error());
+  q->bind(":reader_id", reader_id).bind(":limit", std::max(limit, 0)).bind(":offset", std::max(offset, 0));
+  std::vector<SavedArticle> out;
+  for (;;) {
+    auto row = q->step();
+    if (!row) return db_error("cannot read reading list", row.error());
+    if (!*row) break;
+    out.push_back({.view = read_article_view(*q),
+                   .saved_at = from_unix(q->int64(kArticleColumnCount)),
+                   .read_at = optional_time(*q, kArticleColumnCount + 1)});
+  }
+  return out;
+}
+
+Result<std::int64_t> SqliteStore::reading_list_unread(std::int64_t reader_id) {
+  auto db = readers_.acquire();
+  if (!db) return std::unexpected(db.error());
+  auto q = (*db)->query(kCountUnread);
+  if (!q) return db_error("cannot count reading list", q.error());
+  q->bind(":reader_id", reader_id);
+  auto row = q->step();
+  if (!row) return db_error("cannot count reading list", row.error());
+  return q->int64(0);
+}
+
+// --- the portable reading list (saved_links.cpp)
+Result<ImportSummary> SqliteStore::import_reading_list(std::int64_t reader_id,
+                                                       const std::vector<ImportedLink>& links,
+                                                       TimePoint now) {
+  std::lock_guard lock(writer_mutex_);
+  return sqlite::import_reading_list(*writer_, reader_id, links, now);
+}
+
+Result<std::vector<SavedLink>> SqliteStore::saved_links(std::int64_t reader_id, int limit, int offset) {
+  auto db = readers_.acquire();
+  if (!db) return std::unexpected(db.error());
+  return sqlite::saved_links(**db, reader_id, limit, offset);
+}
+
+Result<void> SqliteStore::set_saved_link_read(std::int64_t reader_id, std::int64_t link_id, bool read,
+                                              TimePoint now) {
+  std::lock_guard lock(writer_mutex_);
+  return sqlite::set_saved_link_read(*writer_, reader_id, link_id, read, now);
+}
+
+Result<void> SqliteStore::remove_saved_link(std::int64_t reader_id, std::int64_t link_id) {
+  std::lock_guard lock(writer_mutex_);
+  return sqlite::remove_saved_link(*writer_, reader_id, link_id);
+}
+
+Result<std::optional<std::string>> SqliteStore::reading_list_feed_token(std::int64_t reader_id) {
+  auto db = readers_.acquire();
+  if (!db) return std::unexpected(db.error());
+  return sqlite::reading_list_feed_token(**db, reader_id);
+}
+
+Result<void> SqliteStore::set_reading_list_feed_token(std::int64_t reader_id,
+                                                      std::optional<std::string> token) {
+  std::lock_guard lock(writer_mutex_);
+  return sqlite::set_reading_list_feed_token(*writer_, reader_id, token);
+}
+
+Result<std::optional<std::int64_t>> SqliteStore::reader_by_reading_list_feed_token(std::string_view token) {
+  auto db = readers_.acquire();
+  if (!db) return std::unexpected(db.error());
+  return sqlite::reader_by_reading_list_feed_token(**db, token);
+}
+
+Result<StreamPage> SqliteStore::reader_stream(std::int64_t reader_id, const StreamQuery& query) {
+  auto db = readers_.acquire();
+  if (!db) return std::unexpected(db.error());
+  return sqlite::reader_stream(**db, reader_id, query);
+}
+
+Result<std::vector<StreamItem>> SqliteStore::reader_items(std::int64_t reader_id,
+                                                          const std::vector<std::int64_t>& article_ids) {
+  auto db = readers_.acquire();
+  if (!db) return std::unexpected(db.error());
+  return sqlite::reader_items(**db, reader_id, article_ids);
+}
+
+Result<int> SqliteStore::set_articles_read(std::int64_t reader_id,
+                                           const std::vector<std::int64_t>& article_ids, bool read,
+                                           TimePoint now) {
+  std::lock_guard lock(writer_mutex_);
+  return sqlite::set_articles_read(*writer_, reader_id, article_ids, read, now);
+}
+
+Result<void> SqliteStore::mark_stream_read(std::int64_t reader_id, std::optional<std::int64_t> blog_id,
+                                           TimePoint before, TimePoint now) {
+  std::lock_guard lock(writer_mutex_);
+  return sqlite::mark_stream_read(*writer_, reader_id, blog_id, before, now);
+}
+
+}  // namespace longread::storage::sqlite

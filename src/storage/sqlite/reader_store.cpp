@@ -1,0 +1,261 @@
+// The SQLite side of ReaderStore: accounts and sessions; feed apps (reader_api.cpp) and personal filters
+// (personal_filters.cpp) through the writer or a pooled reader.
+#include "storage/sqlite/sqlite_store.h"
+
+#include <mutex>
+#include <optional>
+#include <vector>
+
+#include "storage/sqlite/personal_filters.h"
+#include "storage/sqlite/reader_api.h"
+
+namespace longread::storage::sqlite {
+namespace {
+
+constexpr const char* kInsertReader =
+    "INSERT INTO readers (email, email_key, password_hash, created_at, confirmed_at)"
+    " VALUES (:email, :email_key, :password_hash, :created_at, :confirmed_at)"
+    " ON CONFLICT (email_key) DO NOTHING";
+
+constexpr const char* kSelectReaderByEmail =
+    "SELECT id, email, password_hash, created_at, confirmed_at, operator FROM readers"
+    " WHERE email_key = :email_key";
+
+constexpr const char* kSelectReaders =
+    "SELECT id, email, password_hash, created_at, confirmed_at, operator FROM readers ORDER BY id";
+
+constexpr const char* kSetReaderOperator =
+    "UPDATE readers SET operator = :operator WHERE email_key = :email_key";
+
+constexpr const char* kSetReaderPassword =
+    "UPDATE readers SET password_hash = :password_hash,"
+    " confirmed_at = COALESCE(confirmed_at, :confirm_at) WHERE id = :id";
+
+constexpr const char* kConfirmReader =
+    "UPDATE readers SET confirmed_at = COALESCE(confirmed_at, :now) WHERE id = :id";
+
+constexpr const char* kDeleteReaderSessions = "DELETE FROM sessions WHERE reader_id = :reader_id";
+
+constexpr const char* kWithdrawReaderVotes =
+    "UPDATE articles SET votes = votes - 1"
+    " WHERE id IN (SELECT article_id FROM votes WHERE reader_id = :reader_id)";
+
+// Sessions, votes and the reading list go with it (ON DELETE CASCADE, migration 0005).
+constexpr const char* kDeleteReader = "DELETE FROM readers WHERE id = :reader_id";
+
+constexpr const char* kInsertSession =
+    "INSERT INTO sessions (token_hash, reader_id, created_at, expires_at)"
+    " VALUES (:token_hash, :reader_id, :created_at, :expires_at)";
+
+constexpr const char* kSelectSessionReader =
+    "SELECT r.id, r.email, s.expires_at, r.operator FROM sessions s JOIN readers r ON r.id = s.reader_id"
+    " WHERE s.token_hash = :token_hash AND s.expires_at > :now";
+
+constexpr const char* kDeleteSession = "DELETE FROM sessions WHERE token_hash = :token_hash";
+
+constexpr const char* kDeleteExpiredSessions = "DELETE FROM sessions WHERE expires_at <= :now";
+
+ReaderAccount read_reader(const Query& q) {
+  return ReaderAccount{.id = q.int64(0),
+                       .email = q.text(1),
+                       .password_hash = q.text(2),
+                       .created_at = from_unix(q.int64(3)),
+                       .confirmed_at = optional_time(q, 4),
+                       .is_operator = q.int64(5) != 0};
+}
+
+}  // namespace
+
+Result<std::int64_t> SqliteStore::create_reader(std::string_view email, std::string_view password_hash,
+                                                TimePoint now, std::optional<TimePoint> confirmed_at) {
+  std::lock_guard lock(writer_mutex_);
+  auto q = writer_->query(kInsertReader);
+  if (!q) return db_error("cannot create reader", q.error());
+  q->bind(":email", email).bind(":email_key", email_key(email)).bind(":password_hash", password_hash);
+  q->bind(":created_at", to_unix(now));
+  q->bind(":confirmed_at", confirmed_at ? std::optional<std::int64_t>(to_unix(*confirmed_at)) : std::nullopt);
+  if (auto ok = q->run(); !ok) return db_error("cannot create reader", ok.error());
+  if (writer_->changes() == 0) return fail(ErrorKind::kConflict, "store: reader email taken");
+  return writer_->last_insert_rowid();
+}
+
+Result<std::optional<ReaderAccount>> SqliteStore::reader_by_email(std::string_view email) {
+  auto db = readers_.acquire();
+  if (!db) return std::unexpected(db.error());
+  auto q = (*db)->query(kSelectReaderByEmail);
+  if (!q) return db_error("cannot read reader", q.error());
+  q->bind(":email_key", email_key(email));
+  auto row = q->step();
+  if (!row) return db_error("cannot read reader", row.error());
+  if (!*row) return std::optional<ReaderAccount>{};
+  return std::optional<ReaderAccount>{read_reader(*q)};
+}
+
+Result<std::vector<ReaderAccount>> SqliteStore::readers() {
+  auto db = readers_.acquire();
+  if (!db) return std::unexpected(db.error());
+  auto q = (*db)->query(kSelectReaders);
+  if (!q) return db_error("cannot list readers", q.error());
+  std::vector<ReaderAccount> out;
+  while (true) {
+    auto row = q->step();
+    if (!row) return db_error("cannot list readers", row.error());
+    if (!*row) break;
+    out.push_back(read_reader(*q));
+  }
+  return out;
+}
+
+Result<void> SqliteStore::set_reader_password(std::int64_t reader_id, std::string_view password_hash,
+                                              std::optional<TimePoint> confirm_at) {
+  auto changed = write_changes(kSetReaderPassword, "cannot set password", [&](Query& q) {
+    q.bind(":id", reader_id).bind(":password_hash", password_hash);
+    q.bind(":confirm_at", confirm_at ? std::optional<std::int64_t>(to_unix(*confirm_at)) : std::nullopt);
+  });
+  if (!changed) return std::unexpected(changed.error());
+  if (!*changed) return fail(ErrorKind::kNotFound, "store: no such reader");
+  return {};
+}
+
+Result<void> SqliteStore::confirm_reader(std::int64_t reader_id, TimePoint now) {
+  auto changed = write_changes(kConfirmReader, "cannot confirm reader",
+                               [&](Query& q) { q.bind(":id", reader_id).bind(":now", to_unix(now)); });
+  if (!changed) return std::unexpected(changed.error());
+  if (!*changed) return fail(ErrorKind::kNotFound, "store: no such reader");
+  return {};
+}
+
+Result<void> SqliteStore::delete_reader(std::int64_t reader_id) {
+  std::lock_guard lock(writer_mutex_);
+  Connection& db = *writer_;
+  auto tx = Transaction::begin(db);
+  if (!tx) return db_error("cannot delete reader", tx.error());
+  for (const char* sql : {kWithdrawReaderVotes, kDeleteReader}) {
+    auto q = db.query(sql);
+    if (!q) return db_error("cannot delete reader", q.error());
+    q->bind(":reader_id", reader_id);
+    if (auto ok = q->run(); !ok) return db_error("cannot delete reader", ok.error());
+  }
+  if (db.changes() == 0) return fail(ErrorKind::kNotFound, "store: no such reader");  // rolled back
+  if (auto ok = tx->commit(); !ok) return db_error("cannot delete reader", ok.error());
+  return {};
+}
+
+Result<int> SqliteStore::delete_reader_sessions(std::int64_t reader_id) {
+  std::lock_guard lock(writer_mutex_);
+  auto q = writer_->query(kDeleteReaderSessions);
+  if (!q) return db_error("cannot delete sessions", q.error());
+  q->bind(":reader_id", reader_id);
+  if (auto ok = q->run(); !ok) return db_error("cannot delete sessions", ok.error());
+  return writer_->changes();
+}
+
+Result<void> SqliteStore::create_session(const SessionRecord& session) {
+  std::lock_guard lock(writer_mutex_);
+  auto q = writer_->query(kInsertSession);
+  if (!q) return db_error("cannot create session", q.error());
+  q->bind(":token_hash", session.token_hash).bind(":reader_id", session.reader_id);
+  q->bind(":created_at", to_unix(session.created_at)).bind(":expires_at", to_unix(session.expires_at));
+  if (auto ok = q->run(); !ok) return db_error("cannot create session", ok.error());
+  return {};
+}
+
+Result<std::optional<SessionReader>> SqliteStore::session_reader(std::string_view token_hash, TimePoint now) {
+  auto db = readers_.acquire();
+  if (!db) return std::unexpected(db.error());
+  auto q = (*db)->query(kSelectSessionReader);
+  if (!q) return db_error("cannot read session", q.error());
+  q->bind(":token_hash", token_hash).bind(":now", to_unix(now));
+  auto row = q->step();
+  if (!row) return db_error("cannot read session", row.error());
+  if (!*row) return std::optional<SessionReader>{};
+  return std::optional<SessionReader>{SessionReader{.reader_id = q->int64(0),
+                                                    .email = q->text(1),
+                                                    .expires_at = from_unix(q->int64(2)),
+                                                    .is_operator = q->int64(3) != 0}};
+}
+
+Result<void> SqliteStore::delete_session(std::string_view token_hash) {
+  return write_one(kDeleteSession, "cannot delete session",
+                   [&](Query& q) { q.bind(":token_hash", token_hash); });
+}
+
+Result<int> SqliteStore::delete_expired_sessions(TimePoint now) {
+  std::lock_guard lock(writer_mutex_);
+  auto q = writer_->query(kDeleteExpiredSessions);
+  if (!q) return db_error("cannot delete sessions", q.error());
+  q->bind(":now", to_unix(now));
+  if (auto ok = q->run(); !ok) return db_error("cannot delete sessions", ok.error());
+  return writer_->changes();
+}
+
+Result<void> SqliteStore::set_reader_operator(std::string_view email, bool is_operator) {
+  auto changed = write_changes(kSetReaderOperator, "cannot change reader role", [&](Query& q) {
+    q.bind(":operator", is_operator).bind(":email_key", email_key(email));
+  });
+  if (!changed) return std::unexpected(changed.error());
+  if (!*changed) return fail(ErrorKind::kNotFound, "store: no such reader");
+  return {};
+}
+
+// --- feed apps (reader_api.cpp)
+Result<std::int64_t> SqliteStore::add_app_password(std::int64_t reader_id, std::string_view name,
+                                                   std::string_view password_hash, TimePoint now) {
+  std::lock_guard lock(writer_mutex_);
+  return sqlite::add_app_password(*writer_, reader_id, name, password_hash, now);
+}
+
+Result<std::vector<AppPassword>> SqliteStore::app_passwords(std::int64_t reader_id) {
+  auto db = readers_.acquire();
+  if (!db) return std::unexpected(db.error());
+  return sqlite::app_passwords(**db, reader_id);
+}
+
+Result<void> SqliteStore::revoke_app_password(std::int64_t reader_id, std::int64_t app_password_id) {
+  std::lock_guard lock(writer_mutex_);
+  return sqlite::revoke_app_password(*writer_, reader_id, app_password_id);
+}
+
+Result<void> SqliteStore::add_api_token(const ApiTokenRecord& token) {
+  std::lock_guard lock(writer_mutex_);
+  return sqlite::add_api_token(*writer_, token);
+}
+
+Result<std::optional<std::int64_t>> SqliteStore::api_token_reader(std::string_view token_hash,
+                                                                  TimePoint now) {
+  auto db = readers_.acquire();
+  if (!db) return std::unexpected(db.error());
+  return sqlite::api_token_reader(**db, token_hash, now);
+}
+
+Result<bool> SqliteStore::set_blog_muted(std::int64_t reader_id, std::int64_t blog_id, bool muted,
+                                         TimePoint now) {
+  std::lock_guard lock(writer_mutex_);
+  return sqlite::set_blog_muted(*writer_, reader_id, blog_id, muted, now);
+}
+
+Result<bool> SqliteStore::set_category_muted(std::int64_t reader_id, std::string_view category, bool muted,
+                                             TimePoint now) {
+  std::lock_guard lock(writer_mutex_);
+  return sqlite::set_category_muted(*writer_, reader_id, category, muted, now);
+}
+
+Result<ReaderMutes> SqliteStore::reader_mutes(std::int64_t reader_id) {
+  auto db = readers_.acquire();
+  if (!db) return std::unexpected(db.error());
+  return sqlite::reader_mutes(**db, reader_id);
+}
+
+Result<ReaderPreferences> SqliteStore::reader_preferences(std::int64_t reader_id) {
+  auto db = readers_.acquire();
+  if (!db) return std::unexpected(db.error());
+  return sqlite::reader_preferences(**db, reader_id);
+}
+
+Result<void> SqliteStore::set_reader_preferences(std::int64_t reader_id,
+                                                 const ReaderPreferences& preferences) {
+  std::lock_guard lock(writer_mutex_);
+  return sqlite::set_reader_preferences(*writer_, reader_id, preferences);
+}
+
+}  // namespace longread::storage::sqlite
