@@ -206,17 +206,6 @@ void bind_listing_filters(Query& q, const ArticleQuery& query) {
   if (query.reader) sqlite::bind_reader_filter(q, *query.reader);
 }
 
-Result<std::vector<ArticleView>> read_article_views(Query& q, std::string_view what) {
-  std::vector<ArticleView> out;
-  for (;;) {
-    auto row = q.step();
-    if (!row) return db_error(what, row.error());
-    if (!*row) break;
-    out.push_back(read_article_view(q));
-  }
-  return out;
-}
-
 }  // namespace
 
 Result<std::optional<ArticleView>> SqliteStore::article(std::int64_t id) {
@@ -313,12 +302,8 @@ Result<std::int64_t> SqliteStore::count_articles(const ArticleQuery& query) {
   } else {
     sql = kCountAllVisible;
   }
-  auto q = (*db)->query(sql);
-  if (!q) return db_error("cannot count articles", q.error());
-  bind_listing_filters(*q, query);
-  auto row = q->step();
-  if (!row) return db_error("cannot count articles", row.error());
-  return *row ? q->int64(0) : 0;  // no row: no such blog or category
+  // No row: no such blog or category (0).
+  return read_int64(**db, sql, "cannot count articles", [&](Query& q) { bind_listing_filters(q, query); });
 }
 
 Result<HotPage> SqliteStore::hot_page(const HotPageQuery& query) {
@@ -357,15 +342,14 @@ Result<HotPage> SqliteStore::hot_page(const HotPageQuery& query) {
     q->bind(":ids", ids_json(cursor->held));
     if (query.reader) sqlite::bind_reader_filter(*q, *query.reader);
     std::vector<HotEntry> held;
-    for (;;) {
-      auto row = q->step();
-      if (!row) return db_error("cannot list hot articles", row.error());
-      if (!*row) break;
-      const std::int64_t blog_id = q->int64(1);
-      if (query.exclude_blog_id && blog_id == *query.exclude_blog_id) continue;
-      if (query.category && q->text(4) != *query.category) continue;
-      held.push_back({.id = q->int64(0), .blog_id = blog_id, .score = q->real(2), .display_at = q->int64(3)});
-    }
+    auto read = for_each_row(*q, "cannot list hot articles", [&](const Query& row) {
+      const std::int64_t blog_id = row.int64(1);
+      if (query.exclude_blog_id && blog_id == *query.exclude_blog_id) return;
+      if (query.category && row.text(4) != *query.category) return;
+      held.push_back(
+          {.id = row.int64(0), .blog_id = blog_id, .score = row.real(2), .display_at = row.int64(3)});
+    });
+    if (!read) return std::unexpected(read.error());
     std::ranges::sort(held, [](const HotEntry& a, const HotEntry& b) {
       return std::tie(b.score, b.display_at, b.id) < std::tie(a.score, a.display_at, a.id);
     });
@@ -426,10 +410,9 @@ Result<HotPage> SqliteStore::hot_page(const HotPageQuery& query) {
   if (taken.empty()) return out;
   std::vector<std::int64_t> ids;
   for (const HotEntry& e : taken) ids.push_back(e.id);
-  auto q = (*db)->query(kSelectListedByIds);
-  if (!q) return db_error("cannot list hot articles", q.error());
-  q->bind(":ids", ids_json(ids));
-  auto rows = read_article_views(*q, "cannot list hot articles");
+  auto rows = read_rows(
+      **db, kSelectListedByIds, "cannot list hot articles", [&](Query& q) { q.bind(":ids", ids_json(ids)); },
+      read_article_view);
   if (!rows) return std::unexpected(rows.error());
   std::unordered_map<std::int64_t, std::size_t> rank;
   for (std::size_t i = 0; i < ids.size(); ++i) rank.emplace(ids[i], i);
@@ -439,18 +422,13 @@ Result<HotPage> SqliteStore::hot_page(const HotPageQuery& query) {
 }
 
 Result<std::vector<model::Category>> SqliteStore::categories() {
-  auto db = readers_.acquire();
-  if (!db) return std::unexpected(db.error());
-  auto q = (*db)->query(kSelectCategories);
-  if (!q) return db_error("cannot list categories", q.error());
-  std::vector<model::Category> out;
-  for (;;) {
-    auto row = q->step();
-    if (!row) return db_error("cannot list categories", row.error());
-    if (!*row) break;
-    out.push_back({.slug = q->text(0), .name = q->text(1), .article_count = q->int64(2)});
-  }
-  return out;
+  return with_reader([](Connection& db) {
+    return read_rows(
+        db, kSelectCategories, "cannot list categories", [](Query&) {},
+        [](const Query& q) {
+          return model::Category{.slug = q.text(0), .name = q.text(1), .article_count = q.int64(2)};
+        });
+  });
 }
 
 Result<std::int64_t> SqliteStore::article_count() {
@@ -458,40 +436,34 @@ Result<std::int64_t> SqliteStore::article_count() {
 }
 
 Result<std::vector<SimhashEntry>> SqliteStore::simhash_index(std::int64_t after_id) {
-  auto db = readers_.acquire();
-  if (!db) return std::unexpected(db.error());
-  auto q = (*db)->query(kSelectSimhashIndex);
-  if (!q) return db_error("cannot read simhash index", q.error());
-  q->bind(":after_id", after_id);
-  std::vector<SimhashEntry> out;
-  for (;;) {
-    auto row = q->step();
-    if (!row) return db_error("cannot read simhash index", row.error());
-    if (!*row) break;
-    out.push_back({.id = q->int64(0),
-                   .blog_id = q->int64(1),
-                   .simhash = std::bit_cast<std::uint64_t>(q->int64(2)),
-                   .date = from_unix(q->int64(3))});
-  }
-  return out;
+  return with_reader([&](Connection& db) {
+    return read_rows(
+        db, kSelectSimhashIndex, "cannot read simhash index",
+        [&](Query& q) { q.bind(":after_id", after_id); },
+        [](const Query& q) {
+          return SimhashEntry{.id = q.int64(0),
+                              .blog_id = q.int64(1),
+                              .simhash = std::bit_cast<std::uint64_t>(q.int64(2)),
+                              .date = from_unix(q.int64(3))};
+        });
+  });
 }
 
 Result<std::vector<ArticleView>> SqliteStore::recent_junk(int limit) {
-  auto db = readers_.acquire();
-  if (!db) return std::unexpected(db.error());
-  auto q = (*db)->query(kSelectRecentJunk);
-  if (!q) return db_error("cannot list junk", q.error());
-  q->bind(":limit", std::max(limit, 0));
-  return read_article_views(*q, "cannot list junk");
+  return with_reader([&](Connection& db) {
+    return read_rows(
+        db, kSelectRecentJunk, "cannot list junk", [&](Query& q) { q.bind(":limit", std::max(limit, 0)); },
+        read_article_view);
+  });
 }
 
 Result<std::vector<ArticleView>> SqliteStore::near_misses(TimePoint since, int limit) {
-  auto db = readers_.acquire();
-  if (!db) return std::unexpected(db.error());
-  auto q = (*db)->query(kSelectNearMisses);
-  if (!q) return db_error("cannot list near misses", q.error());
-  q->bind(":since", to_unix(since)).bind(":limit", std::max(limit, 0));
-  return read_article_views(*q, "cannot list near misses");
+  return with_reader([&](Connection& db) {
+    return read_rows(
+        db, kSelectNearMisses, "cannot list near misses",
+        [&](Query& q) { q.bind(":since", to_unix(since)).bind(":limit", std::max(limit, 0)); },
+        read_article_view);
+  });
 }
 
 }  // namespace longread::storage::sqlite

@@ -163,167 +163,154 @@ model::Blog read_blog(const Query& q) {
   return b;
 }
 
+constexpr std::string_view kReadFailed = "cannot read blog";
+constexpr std::string_view kListFailed = "cannot list blogs";
+
+// A blog's allowed hosts as the column keeps them, space-separated; none keeps the column as it is.
+std::optional<std::string> joined_hosts(const std::optional<std::vector<std::string>>& hosts) {
+  if (!hosts) return std::nullopt;
+  return fmt::format("{}", fmt::join(*hosts, " "));
+}
+
 }  // namespace
 
 Result<std::int64_t> SqliteStore::upsert_blog(const BlogSeed& seed) {
+  constexpr std::string_view kFailed = "cannot upsert blog";
   const std::string category = seed.category.empty() ? kDefaultCategory : seed.category;
-  std::lock_guard lock(writer_mutex_);
-  Connection& db = *writer_;
-  auto tx = Transaction::begin(db);
-  if (!tx) return db_error("cannot upsert blog", tx.error());
+  return in_write_transaction(kFailed, [&](Connection& db) -> Result<std::int64_t> {
+    std::optional<std::string> old_category;
+    {
+      auto q = db.query(kSelectBlogCategoryByFeedUrl);
+      if (!q) return db_error(kFailed, q.error());
+      q->bind(":feed_url", seed.feed_url);
+      auto row = q->step();
+      if (!row) return db_error(kFailed, row.error());
+      if (*row) old_category = q->text(0);
+    }
+    if (auto ok = ensure_category(db, category); !ok) return db_error(kFailed, ok.error());
 
-  std::optional<std::string> old_category;
-  {
-    auto q = db.query(kSelectBlogCategoryByFeedUrl);
-    if (!q) return db_error("cannot upsert blog", q.error());
-    q->bind(":feed_url", seed.feed_url);
-    auto row = q->step();
-    if (!row) return db_error("cannot upsert blog", row.error());
-    if (*row) old_category = q->text(0);
-  }
-  if (auto ok = ensure_category(db, category); !ok) return db_error("cannot upsert blog", ok.error());
-
-  std::int64_t id = 0;
-  {
-    auto q = db.query(kUpsertBlog);
-    if (!q) return db_error("cannot upsert blog", q.error());
-    q->bind(":feed_url", seed.feed_url).bind(":site_url", seed.site_url).bind(":title", seed.title);
-    q->bind(":category", category).bind(":short_form", seed.short_form).bind(":paused", seed.paused);
-    std::optional<std::string> allowed_hosts;
-    if (seed.allowed_hosts) allowed_hosts = fmt::format("{}", fmt::join(*seed.allowed_hosts, " "));
-    q->bind(":allowed_hosts", allowed_hosts);
-    q->bind(":created_at", to_unix(now_seconds()));
-    auto row = q->step();
-    if (!row) return db_error("cannot upsert blog", row.error());
-    id = q->int64(0);
-  }
-  if (old_category && *old_category != category) {
-    auto q = db.query(kRefileBlogArticles);
-    if (!q) return db_error("cannot upsert blog", q.error());
-    q->bind(":category", category).bind(":blog_id", id);
-    if (auto ok = q->run(); !ok) return db_error("cannot upsert blog", ok.error());
-  }
-  if (auto ok = tx->commit(); !ok) return db_error("cannot upsert blog", ok.error());
-  return id;
+    std::int64_t id = 0;
+    {
+      auto q = db.query(kUpsertBlog);
+      if (!q) return db_error(kFailed, q.error());
+      q->bind(":feed_url", seed.feed_url).bind(":site_url", seed.site_url).bind(":title", seed.title);
+      q->bind(":category", category).bind(":short_form", seed.short_form).bind(":paused", seed.paused);
+      q->bind(":allowed_hosts", joined_hosts(seed.allowed_hosts));
+      q->bind(":created_at", to_unix(now_seconds()));
+      auto row = q->step();
+      if (!row) return db_error(kFailed, row.error());
+      id = q->int64(0);
+    }
+    if (old_category && *old_category != category) {
+      auto ok = run(db, kRefileBlogArticles, kFailed,
+                    [&](Query& q) { q.bind(":category", category).bind(":blog_id", id); });
+      if (!ok) return std::unexpected(ok.error());
+    }
+    return id;
+  });
 }
 
 Result<model::Blog> SqliteStore::edit_blog(std::int64_t blog_id, const BlogEdit& edit) {
+  constexpr std::string_view kFailed = "cannot edit blog";
   std::optional<std::string> category = edit.category;
   if (category && category->empty()) category = kDefaultCategory;
-  std::lock_guard lock(writer_mutex_);
-  Connection& db = *writer_;
-  auto tx = Transaction::begin(db);
-  if (!tx) return db_error("cannot edit blog", tx.error());
-
-  std::string old_category;
-  {
-    auto q = db.query(kSelectBlogEditState);
-    if (!q) return db_error("cannot edit blog", q.error());
-    q->bind(":id", blog_id);
-    auto row = q->step();
-    if (!row) return db_error("cannot edit blog", row.error());
-    if (!*row) return fail(ErrorKind::kNotFound, fmt::format("store: no blog {}", blog_id));
-    old_category = q->text(0);
-  }
-  if (edit.feed_url) {
-    auto q = db.query(kSelectOtherBlogWithFeedUrl);
-    if (!q) return db_error("cannot edit blog", q.error());
-    q->bind(":feed_url", *edit.feed_url).bind(":id", blog_id);
-    auto row = q->step();
-    if (!row) return db_error("cannot edit blog", row.error());
-    if (*row)
-      return fail(ErrorKind::kConflict,
-                  fmt::format("store: feed URL {} is already blog {}'s", *edit.feed_url, q->int64(0)));
-  }
-  if (category) {
-    if (auto ok = ensure_category(db, *category); !ok) return db_error("cannot edit blog", ok.error());
-  }
-  {
-    auto q = db.query(kEditBlog);
-    if (!q) return db_error("cannot edit blog", q.error());
-    q->bind(":title", edit.title).bind(":category", category).bind(":short_form", edit.short_form);
-    q->bind(":feed_url", edit.feed_url).bind(":paused", edit.paused).bind(":id", blog_id);
-    std::optional<std::string> allowed_hosts;
-    if (edit.allowed_hosts) allowed_hosts = fmt::format("{}", fmt::join(*edit.allowed_hosts, " "));
-    q->bind(":allowed_hosts", allowed_hosts);
-    if (auto ok = q->run(); !ok) return db_error("cannot edit blog", ok.error());
-  }
-  if (category && *category != old_category) {
-    auto q = db.query(kRefileBlogArticles);
-    if (!q) return db_error("cannot edit blog", q.error());
-    q->bind(":category", *category).bind(":blog_id", blog_id);
-    if (auto ok = q->run(); !ok) return db_error("cannot edit blog", ok.error());
-    auto drop = db.query(kDropEmptyCategory);
-    if (!drop) return db_error("cannot edit blog", drop.error());
-    drop->bind(":slug", old_category);
-    if (auto ok = drop->run(); !ok) return db_error("cannot edit blog", ok.error());
-  }
-  model::Blog after;
-  {
+  return in_write_transaction(kFailed, [&](Connection& db) -> Result<model::Blog> {
+    std::string old_category;
+    {
+      auto q = db.query(kSelectBlogEditState);
+      if (!q) return db_error(kFailed, q.error());
+      q->bind(":id", blog_id);
+      auto row = q->step();
+      if (!row) return db_error(kFailed, row.error());
+      if (!*row) return fail(ErrorKind::kNotFound, fmt::format("store: no blog {}", blog_id));
+      old_category = q->text(0);
+    }
+    if (edit.feed_url) {
+      auto q = db.query(kSelectOtherBlogWithFeedUrl);
+      if (!q) return db_error(kFailed, q.error());
+      q->bind(":feed_url", *edit.feed_url).bind(":id", blog_id);
+      auto row = q->step();
+      if (!row) return db_error(kFailed, row.error());
+      if (*row)
+        return fail(ErrorKind::kConflict,
+                    fmt::format("store: feed URL {} is already blog {}'s", *edit.feed_url, q->int64(0)));
+    }
+    if (category) {
+      if (auto ok = ensure_category(db, *category); !ok) return db_error(kFailed, ok.error());
+    }
+    auto edited = run(db, kEditBlog, kFailed, [&](Query& q) {
+      q.bind(":title", edit.title).bind(":category", category).bind(":short_form", edit.short_form);
+      q.bind(":feed_url", edit.feed_url).bind(":paused", edit.paused).bind(":id", blog_id);
+      q.bind(":allowed_hosts", joined_hosts(edit.allowed_hosts));
+    });
+    if (!edited) return std::unexpected(edited.error());
+    if (category && *category != old_category) {
+      auto refiled = run(db, kRefileBlogArticles, kFailed,
+                         [&](Query& q) { q.bind(":category", *category).bind(":blog_id", blog_id); });
+      if (!refiled) return std::unexpected(refiled.error());
+      auto dropped = run(db, kDropEmptyCategory, kFailed, [&](Query& q) { q.bind(":slug", old_category); });
+      if (!dropped) return std::unexpected(dropped.error());
+    }
     auto q = db.query(kSelectBlogById);
-    if (!q) return db_error("cannot edit blog", q.error());
+    if (!q) return db_error(kFailed, q.error());
     q->bind(":id", blog_id);
     auto row = q->step();
-    if (!row) return db_error("cannot edit blog", row.error());
-    after = read_blog(*q);
-  }
-  if (auto ok = tx->commit(); !ok) return db_error("cannot edit blog", ok.error());
-  return after;
+    if (!row) return db_error(kFailed, row.error());
+    return read_blog(*q);
+  });
 }
 
 Result<std::optional<model::Blog>> SqliteStore::blog(std::int64_t id) {
-  return read_one_blog(kSelectBlogById, [&](Query& q) { q.bind(":id", id); });
+  return with_reader([&](Connection& db) {
+    return read_optional(
+        db, kSelectBlogById, kReadFailed, [&](Query& q) { q.bind(":id", id); }, read_blog);
+  });
 }
 
 Result<std::optional<model::Blog>> SqliteStore::blog_by_feed_url(std::string_view feed_url) {
-  return read_one_blog(kSelectBlogByFeedUrl, [&](Query& q) { q.bind(":feed_url", feed_url); });
+  return with_reader([&](Connection& db) {
+    return read_optional(
+        db, kSelectBlogByFeedUrl, kReadFailed, [&](Query& q) { q.bind(":feed_url", feed_url); }, read_blog);
+  });
 }
 
 Result<std::vector<model::Blog>> SqliteStore::blogs() {
-  return read_blogs(kSelectBlogs, [](Query&) {});
+  return with_reader([&](Connection& db) {
+    return read_rows(
+        db, kSelectBlogs, kListFailed, [](Query&) {}, read_blog);
+  });
 }
 
 Result<std::vector<model::Blog>> SqliteStore::due_blogs(TimePoint now) {
-  return read_blogs(kSelectDueBlogs, [&](Query& q) { q.bind(":now", to_unix(now)); });
+  return with_reader([&](Connection& db) {
+    return read_rows(
+        db, kSelectDueBlogs, kListFailed, [&](Query& q) { q.bind(":now", to_unix(now)); }, read_blog);
+  });
 }
 
 Result<std::vector<model::Blog>> SqliteStore::claim_due_blogs(std::string_view owner, TimePoint now,
                                                               TimePoint lease_until, int limit) {
   constexpr std::string_view kFailed = "cannot claim due blogs";
-  std::lock_guard lock(writer_mutex_);
   // BEGIN IMMEDIATE takes the database's write lock before the read, so two crawler processes claim one
   // after the other and the second sees the first one's claims.
-  auto tx = Transaction::begin(*writer_);
-  if (!tx) return db_error(kFailed, tx.error());
-  std::vector<model::Blog> claimed;
-  {
-    auto q = writer_->query(kSelectDueBlogsToClaim);
-    if (!q) return db_error(kFailed, q.error());
-    q->bind(":now", to_unix(now)).bind(":limit", limit > 0 ? limit : -1);
-    for (;;) {
-      auto row = q->step();
-      if (!row) return db_error(kFailed, row.error());
-      if (!*row) break;
-      claimed.push_back(read_blog(*q));
+  return in_write_transaction(kFailed, [&](Connection& db) -> Result<std::vector<model::Blog>> {
+    auto claimed = read_rows(
+        db, kSelectDueBlogsToClaim, kFailed,
+        [&](Query& q) { q.bind(":now", to_unix(now)).bind(":limit", limit > 0 ? limit : -1); }, read_blog);
+    if (!claimed) return claimed;
+    for (const auto& blog : *claimed) {
+      auto ok = run(db, kClaimBlog, kFailed, [&](Query& q) {
+        q.bind(":owner", owner).bind(":lease_until", to_unix(lease_until)).bind(":blog_id", blog.id);
+      });
+      if (!ok) return std::unexpected(ok.error());
     }
-  }
-  for (const auto& blog : claimed) {
-    auto q = writer_->query(kClaimBlog);
-    if (!q) return db_error(kFailed, q.error());
-    q->bind(":owner", owner).bind(":lease_until", to_unix(lease_until)).bind(":blog_id", blog.id);
-    if (auto ok = q->run(); !ok) return db_error(kFailed, ok.error());
-  }
-  if (auto ok = tx->commit(); !ok) return db_error(kFailed, ok.error());
-  return claimed;
+    return claimed;
+  });
 }
 
 Result<void> SqliteStore::release_blog_claims(std::string_view owner) {
-  std::lock_guard lock(writer_mutex_);
-  auto q = writer_->query(kReleaseBlogClaims);
-  if (!q) return db_error("cannot release blog claims", q.error());
-  q->bind(":owner", owner);
-  if (auto ok = q->run(); !ok) return db_error("cannot release blog claims", ok.error());
-  return {};
+  return write_one(kReleaseBlogClaims, "cannot release blog claims",
+                   [&](Query& q) { q.bind(":owner", owner); });
 }
 
 Result<std::int64_t> SqliteStore::blog_count() {
@@ -331,135 +318,76 @@ Result<std::int64_t> SqliteStore::blog_count() {
 }
 
 Result<void> SqliteStore::mark_parsing(std::int64_t blog_id, std::string_view owner, TimePoint since) {
-  std::lock_guard lock(writer_mutex_);
-  auto q = writer_->query(kMarkParsing);
-  if (!q) return db_error("cannot mark blog", q.error());
-  q->bind(":owner", owner).bind(":since", to_unix(since)).bind(":blog_id", blog_id);
-  if (auto ok = q->run(); !ok) return db_error("cannot mark blog", ok.error());
-  return {};
+  return write_one(kMarkParsing, "cannot mark blog", [&](Query& q) {
+    q.bind(":owner", owner).bind(":since", to_unix(since)).bind(":blog_id", blog_id);
+  });
 }
 
 Result<std::vector<ParsingMark>> SqliteStore::parsing_marks() {
-  auto db = readers_.acquire();
-  if (!db) return std::unexpected(db.error());
-  auto q = (*db)->query(kSelectParsingMarks);
-  if (!q) return db_error("cannot read parsing marks", q.error());
-  std::vector<ParsingMark> out;
-  for (;;) {
-    auto row = q->step();
-    if (!row) return db_error("cannot read parsing marks", row.error());
-    if (!*row) break;
-    out.push_back({.blog_id = q->int64(0),
-                   .owner = q->text(1),
-                   .since = q->is_null(2) ? TimePoint{} : from_unix(q->int64(2))});
-  }
-  return out;
+  return with_reader([&](Connection& db) {
+    return read_rows(
+        db, kSelectParsingMarks, "cannot read parsing marks", [](Query&) {},
+        [](const Query& q) {
+          return ParsingMark{.blog_id = q.int64(0),
+                             .owner = q.text(1),
+                             .since = q.is_null(2) ? TimePoint{} : from_unix(q.int64(2))};
+        });
+  });
 }
 
 Result<void> SqliteStore::clear_parsing_marks(std::string_view owner) {
-  std::lock_guard lock(writer_mutex_);
-  auto q = writer_->query(kClearParsingMarks);
-  if (!q) return db_error("cannot clear parsing marks", q.error());
-  q->bind(":owner", owner);
-  if (auto ok = q->run(); !ok) return db_error("cannot clear parsing marks", ok.error());
-  return {};
+  return write_one(kClearParsingMarks, "cannot clear parsing marks",
+                   [&](Query& q) { q.bind(":owner", owner); });
 }
 
 Result<bool> SqliteStore::record_crawler_crash(const CrawlerCrash& crash) {
-  std::lock_guard lock(writer_mutex_);
-  auto q = writer_->query(kRecordCrawlerCrash);
-  if (!q) return db_error("cannot record crash", q.error());
-  q->bind(":crashes", crash.crashes).bind(":quarantined", crash.quarantine);
-  q->bind(":now", to_unix(crash.now)).bind(":status", crash.status);
-  q->bind(":next_due_at", optional_unix(crash.next_due_at)).bind(":blog_id", crash.mark.blog_id);
-  q->bind(":owner", crash.mark.owner).bind(":since", to_unix(crash.mark.since));
-  if (auto ok = q->run(); !ok) return db_error("cannot record crash", ok.error());
-  return writer_->changes() > 0;
+  return write_changes(kRecordCrawlerCrash, "cannot record crash", [&](Query& q) {
+    q.bind(":crashes", crash.crashes).bind(":quarantined", crash.quarantine);
+    q.bind(":now", to_unix(crash.now)).bind(":status", crash.status);
+    q.bind(":next_due_at", optional_unix(crash.next_due_at)).bind(":blog_id", crash.mark.blog_id);
+    q.bind(":owner", crash.mark.owner).bind(":since", to_unix(crash.mark.since));
+  });
 }
 
 Result<void> SqliteStore::delete_blog(std::int64_t blog_id) {
-  std::lock_guard lock(writer_mutex_);
-  auto tx = Transaction::begin(*writer_);
-  if (!tx) return db_error("cannot delete blog", tx.error());
-  auto q = writer_->query(kDeleteBlog);
-  if (!q) return db_error("cannot delete blog", q.error());
-  q->bind(":id", blog_id);
-  if (auto ok = q->run(); !ok) return db_error("cannot delete blog", ok.error());
-  if (writer_->changes() == 0) return fail(ErrorKind::kNotFound, fmt::format("store: no blog {}", blog_id));
-  if (auto ok = tx->commit(); !ok) return db_error("cannot delete blog", ok.error());
-  return {};
+  constexpr std::string_view kFailed = "cannot delete blog";
+  return in_write_transaction(kFailed, [&](Connection& db) -> Result<void> {
+    auto deleted = run_changes(db, kDeleteBlog, kFailed, [&](Query& q) { q.bind(":id", blog_id); });
+    if (!deleted) return std::unexpected(deleted.error());
+    if (*deleted == 0) return fail(ErrorKind::kNotFound, fmt::format("store: no blog {}", blog_id));
+    return {};
+  });
 }
 
 Result<std::vector<BlogHealth>> SqliteStore::blog_health(TimePoint since) {
-  auto db = readers_.acquire();
-  if (!db) return std::unexpected(db.error());
-  auto q = (*db)->query(kSelectBlogHealth);
-  if (!q) return db_error("cannot read blog health", q.error());
-  q->bind(":since", to_unix(since));
-  std::vector<BlogHealth> out;
   constexpr int kFirst = 22;  // the column after LONGREAD_BLOG_COLUMNS
-  while (true) {
-    auto row = q->step();
-    if (!row) return db_error("cannot read blog health", row.error());
-    if (!*row) break;
-    out.push_back(BlogHealth{.blog = read_blog(*q),
-                             .followed_at = from_unix(q->int64(kFirst)),
-                             .newest_article_at = optional_time(*q, kFirst + 1),
-                             .recent_articles = q->int64(kFirst + 2),
-                             .stored_articles = q->int64(kFirst + 3)});
-  }
-  return out;
+  return with_reader([&](Connection& db) {
+    return read_rows(
+        db, kSelectBlogHealth, "cannot read blog health", [&](Query& q) { q.bind(":since", to_unix(since)); },
+        [](const Query& q) {
+          return BlogHealth{.blog = read_blog(q),
+                            .followed_at = from_unix(q.int64(kFirst)),
+                            .newest_article_at = optional_time(q, kFirst + 1),
+                            .recent_articles = q.int64(kFirst + 2),
+                            .stored_articles = q.int64(kFirst + 3)};
+        });
+  });
 }
 
 Result<std::vector<BlogLifecycle>> SqliteStore::blog_lifecycle() {
-  auto db = readers_.acquire();
-  if (!db) return std::unexpected(db.error());
-  return sqlite::blog_lifecycle(**db);
+  return with_reader([](Connection& db) { return sqlite::blog_lifecycle(db); });
 }
 
 Result<bool> SqliteStore::retire_blog(std::int64_t blog_id, std::string_view reason, TimePoint now) {
-  std::lock_guard lock(writer_mutex_);
-  return sqlite::retire_blog(*writer_, blog_id, reason, now);
+  return with_writer([&](Connection& db) { return sqlite::retire_blog(db, blog_id, reason, now); });
 }
 
 Result<bool> SqliteStore::unretire_blog(std::int64_t blog_id) {
-  std::lock_guard lock(writer_mutex_);
-  return sqlite::unretire_blog(*writer_, blog_id);
+  return with_writer([&](Connection& db) { return sqlite::unretire_blog(db, blog_id); });
 }
 
 Result<bool> SqliteStore::clear_blog_move(std::int64_t blog_id) {
-  std::lock_guard lock(writer_mutex_);
-  return sqlite::clear_blog_move(*writer_, blog_id);
-}
-
-template <typename Bind>
-Result<std::optional<model::Blog>> SqliteStore::read_one_blog(const char* sql, Bind bind) {
-  auto db = readers_.acquire();
-  if (!db) return std::unexpected(db.error());
-  auto q = (*db)->query(sql);
-  if (!q) return db_error("cannot read blog", q.error());
-  bind(*q);
-  auto row = q->step();
-  if (!row) return db_error("cannot read blog", row.error());
-  if (!*row) return std::optional<model::Blog>{};
-  return std::optional<model::Blog>{read_blog(*q)};
-}
-
-template <typename Bind>
-Result<std::vector<model::Blog>> SqliteStore::read_blogs(const char* sql, Bind bind) {
-  auto db = readers_.acquire();
-  if (!db) return std::unexpected(db.error());
-  auto q = (*db)->query(sql);
-  if (!q) return db_error("cannot list blogs", q.error());
-  bind(*q);
-  std::vector<model::Blog> out;
-  for (;;) {
-    auto row = q->step();
-    if (!row) return db_error("cannot list blogs", row.error());
-    if (!*row) break;
-    out.push_back(read_blog(*q));
-  }
-  return out;
+  return with_writer([&](Connection& db) { return sqlite::clear_blog_move(db, blog_id); });
 }
 
 }  // namespace longread::storage::sqlite

@@ -158,9 +158,7 @@ constexpr const char* kRedirectBlog =
 // save_crawls: one savepoint per crawl record inside the group's transaction
 // (https://sqlite.org/lang_savepoint.html).
 constexpr const char* kSavepointRecord = "SAVEPOINT crawl_record";
-
 constexpr const char* kRollbackToRecord = "ROLLBACK TO crawl_record";
-
 constexpr const char* kReleaseRecord = "RELEASE crawl_record";
 
 // What save_crawl writes once per crawl instead of once per new article: the visible-article counters
@@ -178,16 +176,15 @@ class DeferredWrites {
 
   // Counters commute with the update triggers' -1/+1, so they may be written at any point of the crawl.
   Result<void> write_counts(Connection& db, std::int64_t blog_id) {
+    constexpr std::string_view kFailed = "cannot count articles";
     if (visible_ == 0) return {};
-    auto q = db.query(kAddBlogVisibleCount);
-    if (!q) return db_error("cannot count articles", q.error());
-    q->bind(":n", visible_).bind(":blog_id", blog_id);
-    if (auto ok = q->run(); !ok) return db_error("cannot count articles", ok.error());
-    for (const auto& [category, n] : visible_by_category_) {
-      auto c = db.query(kAddCategoryVisibleCount);
-      if (!c) return db_error("cannot count articles", c.error());
-      c->bind(":n", n).bind(":category", category);
-      if (auto ok = c->run(); !ok) return db_error("cannot count articles", ok.error());
+    auto blog = run(db, kAddBlogVisibleCount, kFailed,
+                    [&](Query& q) { q.bind(":n", visible_).bind(":blog_id", blog_id); });
+    if (!blog) return blog;
+    for (const auto& count : visible_by_category_) {
+      auto ok = run(db, kAddCategoryVisibleCount, kFailed,
+                    [&](Query& q) { q.bind(":n", count.second).bind(":category", count.first); });
+      if (!ok) return ok;
     }
     visible_ = 0;
     visible_by_category_.clear();
@@ -196,11 +193,11 @@ class DeferredWrites {
 
   // Must come after every other statement of the crawl (migration 0007).
   Result<void> write_search_entries(Connection& db) {
-    for (const auto& [id, article] : entries_) {
-      auto q = db.query(kInsertSearchEntry);
-      if (!q) return db_error("cannot index article", q.error());
-      q->bind(":id", id).bind(":title", article->title).bind(":text", article->text);
-      if (auto ok = q->run(); !ok) return db_error("cannot index article", ok.error());
+    for (const auto& entry : entries_) {
+      auto ok = run(db, kInsertSearchEntry, "cannot index article", [&](Query& q) {
+        q.bind(":id", entry.first).bind(":title", entry.second->title).bind(":text", entry.second->text);
+      });
+      if (!ok) return ok;
     }
     entries_.clear();
     ids_.clear();
@@ -224,19 +221,14 @@ Result<void> save_article(Connection& db, const CrawlRecord& record, const std::
     if (auto ok = ensure_category(db, category); !ok) return db_error("cannot insert article", ok.error());
   }
 
-  std::optional<std::int64_t> existing_id;
-  std::string existing_hash;
-  {
-    auto q = db.query(kSelectArticleIdentity);
-    if (!q) return db_error("cannot read article", q.error());
-    q->bind(":blog_id", record.blog_id).bind(":guid", article.guid);
-    auto row = q->step();
-    if (!row) return db_error("cannot read article", row.error());
-    if (*row) {
-      existing_id = q->int64(0);
-      existing_hash = q->text(1);
-    }
-  }
+  // The stored article of this guid: its id and content hash.
+  auto existing = read_optional(
+      db, kSelectArticleIdentity, "cannot read article",
+      [&](Query& q) { q.bind(":blog_id", record.blog_id).bind(":guid", article.guid); },
+      [](const Query& q) {
+        return std::pair{q.int64(0), q.text(1)};
+      });
+  if (!existing) return std::unexpected(existing.error());
 
   auto bind_curation = [&](Query& q) {
     q.bind(":text", article.text).bind(":excerpt", article.excerpt).bind(":word_count", article.word_count);
@@ -257,44 +249,45 @@ Result<void> save_article(Connection& db, const CrawlRecord& record, const std::
     q.bind(":truncated", article.truncated);
   };
 
-  if (!existing_id) {
-    auto q = db.query(kInsertArticle);
-    if (!q) return db_error("cannot insert article", q.error());
+  if (!*existing) {
     const TimePoint first_seen = article.first_seen == TimePoint{} ? record.attempted_at : article.first_seen;
     const bool visible = article.keep_override ? *article.keep_override : !article.junk;
-    bind_content(*q);
-    bind_curation(*q);
-    q->bind(":blog_id", record.blog_id).bind(":guid", article.guid);
-    q->bind(":first_seen", to_unix(first_seen));
-    q->bind(":display_at", to_unix(article.published.value_or(first_seen)));
-    q->bind(":keep_override", article.keep_override).bind(":visible", visible);
-    q->bind(":votes", article.votes);
-    if (auto ok = q->run(); !ok) return db_error("cannot insert article", ok.error());
+    auto ok = run(db, kInsertArticle, "cannot insert article", [&](Query& q) {
+      bind_content(q);
+      bind_curation(q);
+      q.bind(":blog_id", record.blog_id).bind(":guid", article.guid);
+      q.bind(":first_seen", to_unix(first_seen));
+      q.bind(":display_at", to_unix(article.published.value_or(first_seen)));
+      q.bind(":keep_override", article.keep_override).bind(":visible", visible);
+      q.bind(":votes", article.votes);
+    });
+    if (!ok) return ok;
     if (visible) deferred.add_visible(db.last_insert_rowid(), category, article);
     ++stats.inserted;
     return {};
   }
+  const auto& [existing_id, existing_hash] = **existing;
   // The index triggers of an update delete the old entry: it must be in the index first (a feed that
   // repeats a guid inserts and then updates one article in the same crawl).
-  if (deferred.has_search_entry(*existing_id)) {
+  if (deferred.has_search_entry(existing_id)) {
     if (auto ok = deferred.write_search_entries(db); !ok) return std::unexpected(ok.error());
   }
   if (existing_hash != hash) {
-    auto q = db.query(kUpdateArticle);
-    if (!q) return db_error("cannot update article", q.error());
-    bind_content(*q);
-    bind_curation(*q);
-    q->bind(":id", *existing_id);
-    if (auto ok = q->run(); !ok) return db_error("cannot update article", ok.error());
+    auto ok = run(db, kUpdateArticle, "cannot update article", [&](Query& q) {
+      bind_content(q);
+      bind_curation(q);
+      q.bind(":id", existing_id);
+    });
+    if (!ok) return ok;
     ++stats.updated;
   } else {
     // Unchanged. A record that carries curation (non-empty text) may refresh it; one without keeps it.
     if (!article.text.empty()) {
-      auto q = db.query(kRefreshCuration);
-      if (!q) return db_error("cannot update article", q.error());
-      bind_curation(*q);
-      q->bind(":content_html", article.content_html).bind(":id", *existing_id);
-      if (auto ok = q->run(); !ok) return db_error("cannot update article", ok.error());
+      auto ok = run(db, kRefreshCuration, "cannot update article", [&](Query& q) {
+        bind_curation(q);
+        q.bind(":content_html", article.content_html).bind(":id", existing_id);
+      });
+      if (!ok) return ok;
     }
     ++stats.unchanged;
   }
@@ -304,74 +297,68 @@ Result<void> save_article(Connection& db, const CrawlRecord& record, const std::
 // CrawlRecord's budgets, after the record's articles and counts are written. The rows this crawl inserted
 // carry guids of the feed, so they are never deleted here (their search entries are still to be written).
 Result<void> apply_budgets(Connection& db, const CrawlRecord& record, SaveStats& stats) {
+  constexpr std::string_view kFailed = "cannot prune articles";
   if (record.prune_hidden_before) {
-    auto q = db.query(kPruneHiddenBodies);
-    if (!q) return db_error("cannot prune articles", q.error());
-    q->bind(":blog_id", record.blog_id).bind(":before", to_unix(*record.prune_hidden_before));
-    q->bind(":now", to_unix(record.attempted_at));
-    if (auto ok = q->run(); !ok) return db_error("cannot prune articles", ok.error());
-    stats.bodies_pruned = db.changes();
+    auto pruned = run_changes(db, kPruneHiddenBodies, kFailed, [&](Query& q) {
+      q.bind(":blog_id", record.blog_id).bind(":before", to_unix(*record.prune_hidden_before));
+      q.bind(":now", to_unix(record.attempted_at));
+    });
+    if (!pruned) return std::unexpected(pruned.error());
+    stats.bodies_pruned = *pruned;
   }
   if (record.max_articles <= 0 || stats.inserted == 0) return {};
-  std::int64_t rows = 0;
-  {
-    auto q = db.query(kCountBlogArticles);
-    if (!q) return db_error("cannot prune articles", q.error());
-    q->bind(":blog_id", record.blog_id);
-    auto row = q->step();
-    if (!row) return db_error("cannot prune articles", row.error());
-    rows = q->int64(0);
-  }
-  if (rows <= record.max_articles) return {};
+  auto rows =
+      read_int64(db, kCountBlogArticles, kFailed, [&](Query& q) { q.bind(":blog_id", record.blog_id); });
+  if (!rows) return std::unexpected(rows.error());
+  if (*rows <= record.max_articles) return {};
   const std::unordered_set<std::string_view> in_feed(record.feed_guids.begin(), record.feed_guids.end());
   std::vector<std::int64_t> doomed;
   {
     auto q = db.query(kSelectPruneCandidates);
-    if (!q) return db_error("cannot prune articles", q.error());
+    if (!q) return db_error(kFailed, q.error());
     q->bind(":blog_id", record.blog_id);
-    const auto excess = static_cast<std::size_t>(rows - record.max_articles);
+    const auto excess = static_cast<std::size_t>(*rows - record.max_articles);
     while (doomed.size() < excess) {
       auto row = q->step();
-      if (!row) return db_error("cannot prune articles", row.error());
+      if (!row) return db_error(kFailed, row.error());
       if (!*row) break;
       if (!in_feed.contains(q->text(1))) doomed.push_back(q->int64(0));
     }
   }
   for (const std::int64_t id : doomed) {
-    auto q = db.query(kDeleteArticle);
-    if (!q) return db_error("cannot prune articles", q.error());
-    q->bind(":id", id);
-    if (auto ok = q->run(); !ok) return db_error("cannot prune articles", ok.error());
+    if (auto ok = run(db, kDeleteArticle, kFailed, [&](Query& q) { q.bind(":id", id); }); !ok) return ok;
   }
   stats.deleted = static_cast<int>(doomed.size());
   return {};
 }
 
 Result<void> save_blog_state(Connection& db, const CrawlRecord& record) {
-  auto q = db.query(kUpdateBlogCrawlState);
-  if (!q) return db_error("cannot update blog", q.error());
-  // A failure without a separate error text records its status ("HTTP 404") as the error.
-  std::string_view error;
-  if (!record.success) error = record.error.empty() ? record.status : record.error;
-  q->bind(":attempted_at", to_unix(record.attempted_at)).bind(":success", record.success);
-  q->bind(":status", record.status).bind(":error", error);
-  q->bind(":next_due_at", optional_unix(record.next_due_at));
-  q->bind(":consecutive_failures", record.consecutive_failures);
-  q->bind(":etag", record.etag).bind(":last_modified", record.last_modified);
-  std::optional<std::int64_t> feed_update_minutes;
-  if (record.feed_update_interval)
-    feed_update_minutes = std::max<std::int64_t>(0, record.feed_update_interval->count());
-  q->bind(":feed_update_minutes", feed_update_minutes);
-  q->bind(":feed_title", record.feed_title).bind(":site_url", record.site_url).bind(":author", record.author);
-  q->bind(":blog_id", record.blog_id);
-  if (auto ok = q->run(); !ok) return db_error("cannot update blog", ok.error());
+  constexpr std::string_view kFailed = "cannot update blog";
+  auto ok = run(db, kUpdateBlogCrawlState, kFailed, [&](Query& q) {
+    // A failure without a separate error text records its status ("HTTP 404") as the error.
+    std::string_view error;
+    if (!record.success) error = record.error.empty() ? record.status : record.error;
+    q.bind(":attempted_at", to_unix(record.attempted_at)).bind(":success", record.success);
+    q.bind(":status", record.status).bind(":error", error);
+    q.bind(":next_due_at", optional_unix(record.next_due_at));
+    q.bind(":consecutive_failures", record.consecutive_failures);
+    q.bind(":etag", record.etag).bind(":last_modified", record.last_modified);
+    std::optional<std::int64_t> feed_update_minutes;
+    if (record.feed_update_interval)
+      feed_update_minutes = std::max<std::int64_t>(0, record.feed_update_interval->count());
+    q.bind(":feed_update_minutes", feed_update_minutes);
+    q.bind(":feed_title", record.feed_title)
+        .bind(":site_url", record.site_url)
+        .bind(":author", record.author);
+    q.bind(":blog_id", record.blog_id);
+  });
+  if (!ok) return ok;
 
   if (record.new_feed_url && !record.new_feed_url->empty()) {
-    auto r = db.query(kRedirectBlog);
-    if (!r) return db_error("cannot update blog", r.error());
-    r->bind(":feed_url", *record.new_feed_url).bind(":blog_id", record.blog_id);
-    r->bind(":now", to_unix(record.attempted_at));
-    if (auto ok = r->run(); !ok) return db_error("cannot update blog", ok.error());
+    return run(db, kRedirectBlog, kFailed, [&](Query& q) {
+      q.bind(":feed_url", *record.new_feed_url).bind(":blog_id", record.blog_id);
+      q.bind(":now", to_unix(record.attempted_at));
+    });
   }
   return {};
 }
@@ -379,19 +366,14 @@ Result<void> save_blog_state(Connection& db, const CrawlRecord& record) {
 // One crawl record's statements, inside the caller's transaction or savepoint. The search entries stay
 // in `deferred` for the caller to write after every other statement.
 Result<SaveStats> save_record(Connection& db, const CrawlRecord& record, DeferredWrites& deferred) {
-  std::string blog_category;
-  {
-    auto q = db.query(kSelectBlogCategory);
-    if (!q) return db_error("cannot save crawl", q.error());
-    q->bind(":id", record.blog_id);
-    auto row = q->step();
-    if (!row) return db_error("cannot save crawl", row.error());
-    if (!*row) return fail(ErrorKind::kNotFound, fmt::format("store: no blog {}", record.blog_id));
-    blog_category = q->text(0);
-  }
+  auto blog_category = read_optional(
+      db, kSelectBlogCategory, "cannot save crawl", [&](Query& q) { q.bind(":id", record.blog_id); },
+      [](const Query& q) { return q.text(0); });
+  if (!blog_category) return std::unexpected(blog_category.error());
+  if (!*blog_category) return fail(ErrorKind::kNotFound, fmt::format("store: no blog {}", record.blog_id));
   SaveStats stats;
   for (const model::Article& article : record.articles) {
-    auto saved = save_article(db, record, blog_category, article, stats, deferred);
+    auto saved = save_article(db, record, **blog_category, article, stats, deferred);
     if (!saved) return std::unexpected(saved.error());
   }
   if (auto ok = save_blog_state(db, record); !ok) return std::unexpected(ok.error());
@@ -411,35 +393,26 @@ constexpr const char* kCountRecentArticles =
 }  // namespace
 
 Result<std::vector<StoredArticleKey>> SqliteStore::article_keys(std::int64_t blog_id) {
-  auto db = readers_.acquire();
-  if (!db) return std::unexpected(db.error());
-  auto q = (*db)->query(kSelectArticleKeys);
-  if (!q) return db_error("cannot read article keys", q.error());
-  q->bind(":blog_id", blog_id);
-  std::vector<StoredArticleKey> keys;
-  for (;;) {
-    auto row = q->step();
-    if (!row) return db_error("cannot read article keys", row.error());
-    if (!*row) break;
-    keys.push_back({.id = q->int64(0),
-                    .guid = q->text(1),
-                    .content_hash = q->text(2),
-                    .full_text_fetched = q->int64(3) != 0,
-                    .full_text_failures = static_cast<int>(q->int64(4))});
-  }
-  return keys;
+  return with_reader([&](Connection& db) {
+    return read_rows(
+        db, kSelectArticleKeys, "cannot read article keys", [&](Query& q) { q.bind(":blog_id", blog_id); },
+        [](const Query& q) {
+          return StoredArticleKey{.id = q.int64(0),
+                                  .guid = q.text(1),
+                                  .content_hash = q.text(2),
+                                  .full_text_fetched = q.int64(3) != 0,
+                                  .full_text_failures = static_cast<int>(q.int64(4))};
+        });
+  });
 }
 
 Result<std::int64_t> SqliteStore::count_recent_articles(std::int64_t blog_id, TimePoint since) {
-  auto db = readers_.acquire();
-  if (!db) return std::unexpected(db.error());
-  auto q = (*db)->query(kCountRecentArticles);
-  if (!q) return db_error("cannot count recent articles", q.error());
-  q->bind(":blog_id", blog_id);
-  q->bind(":since", to_unix(since));
-  auto row = q->step();
-  if (!row) return db_error("cannot count recent articles", row.error());
-  return q->int64(0);
+  return with_reader([&](Connection& db) {
+    return read_int64(db, kCountRecentArticles, "cannot count recent articles", [&](Query& q) {
+      q.bind(":blog_id", blog_id);
+      q.bind(":since", to_unix(since));
+    });
+  });
 }
 
 Result<SaveStats> SqliteStore::save_crawl(const CrawlRecord& record) {
@@ -449,41 +422,39 @@ Result<SaveStats> SqliteStore::save_crawl(const CrawlRecord& record) {
 }
 
 Result<std::vector<Result<SaveStats>>> SqliteStore::save_crawls(std::span<const CrawlRecord> records) {
-  std::lock_guard lock(writer_mutex_);
-  Connection& db = *writer_;
-  auto tx = Transaction::begin(db);
-  if (!tx) return db_error("cannot save crawl", tx.error());
-  std::vector<Result<SaveStats>> results;
-  results.reserve(records.size());
-  std::vector<DeferredWrites> saved;  // the search entries of the records kept, written last
-  saved.reserve(records.size());
-  std::unordered_set<std::int64_t> blogs_in_group;
-  for (const CrawlRecord& record : records) {
-    // A second record of one blog may update an article the first one inserted, and the update's index
-    // trigger deletes that article's entry: the entries held back so far must be in the index first (an
-    // FTS5 delete of an entry that is not there breaks the index).
-    if (!blogs_in_group.insert(record.blog_id).second) {
-      for (auto& earlier : saved) {
-        if (auto ok = earlier.write_search_entries(db); !ok) return std::unexpected(ok.error());
+  constexpr std::string_view kFailed = "cannot save crawl";
+  return in_write_transaction(kFailed, [&](Connection& db) -> Result<std::vector<Result<SaveStats>>> {
+    std::vector<Result<SaveStats>> results;
+    results.reserve(records.size());
+    std::vector<DeferredWrites> saved;  // the search entries of the records kept, written last
+    saved.reserve(records.size());
+    std::unordered_set<std::int64_t> blogs_in_group;
+    for (const CrawlRecord& record : records) {
+      // A second record of one blog may update an article the first one inserted, and the update's index
+      // trigger deletes that article's entry: the entries held back so far must be in the index first (an
+      // FTS5 delete of an entry that is not there breaks the index).
+      if (!blogs_in_group.insert(record.blog_id).second) {
+        for (auto& earlier : saved) {
+          if (auto ok = earlier.write_search_entries(db); !ok) return std::unexpected(ok.error());
+        }
       }
+      if (auto ok = db.exec(kSavepointRecord); !ok) return db_error(kFailed, ok.error());
+      DeferredWrites deferred;
+      auto stats = save_record(db, record, deferred);
+      if (!stats) {
+        // Undo this record alone; the savepoint stays open until released, so release it too.
+        if (auto ok = db.exec(kRollbackToRecord); !ok) return db_error(kFailed, ok.error());
+      } else {
+        saved.push_back(std::move(deferred));
+      }
+      if (auto ok = db.exec(kReleaseRecord); !ok) return db_error(kFailed, ok.error());
+      results.push_back(std::move(stats));
     }
-    if (auto ok = db.exec(kSavepointRecord); !ok) return db_error("cannot save crawl", ok.error());
-    DeferredWrites deferred;
-    auto stats = save_record(db, record, deferred);
-    if (!stats) {
-      // Undo this record alone; the savepoint stays open until released, so release it too.
-      if (auto ok = db.exec(kRollbackToRecord); !ok) return db_error("cannot save crawl", ok.error());
-    } else {
-      saved.push_back(std::move(deferred));
+    for (auto& deferred : saved) {
+      if (auto ok = deferred.write_search_entries(db); !ok) return std::unexpected(ok.error());
     }
-    if (auto ok = db.exec(kReleaseRecord); !ok) return db_error("cannot save crawl", ok.error());
-    results.push_back(std::move(stats));
-  }
-  for (auto& deferred : saved) {
-    if (auto ok = deferred.write_search_entries(db); !ok) return std::unexpected(ok.error());
-  }
-  if (auto ok = tx->commit(); !ok) return db_error("cannot save crawl", ok.error());
-  return results;
+    return results;
+  });
 }
 
 }  // namespace longread::storage::sqlite

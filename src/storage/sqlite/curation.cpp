@@ -76,120 +76,94 @@ constexpr const char* kMarkDuplicate =
 
 Result<void> SqliteStore::mark_duplicates(std::span<const std::pair<std::int64_t, std::int64_t>> marks) {
   if (marks.empty()) return {};
-  std::lock_guard lock(writer_mutex_);
-  auto tx = Transaction::begin(*writer_);
-  if (!tx) return db_error("cannot mark duplicate", tx.error());
-  for (const auto& [article_id, original_id] : marks) {
-    auto q = writer_->query(kMarkDuplicate);
-    if (!q) return db_error("cannot mark duplicate", q.error());
-    q->bind(":id", article_id).bind(":original", original_id);
-    q->bind(":reason", fmt::format("duplicate of article {}", original_id));
-    if (auto ok = q->run(); !ok) return db_error("cannot mark duplicate", ok.error());
-  }
-  if (auto ok = tx->commit(); !ok) return db_error("cannot mark duplicate", ok.error());
-  return {};
+  constexpr std::string_view kFailed = "cannot mark duplicate";
+  return in_write_transaction(kFailed, [&](Connection& db) -> Result<void> {
+    auto marked = run_each(db, kMarkDuplicate, kFailed, marks, [](Query& q, const auto& mark) {
+      const auto& [article_id, original_id] = mark;
+      q.bind(":id", article_id).bind(":original", original_id);
+      q.bind(":reason", fmt::format("duplicate of article {}", original_id));
+    });
+    if (!marked) return std::unexpected(marked.error());
+    return {};
+  });
 }
 
 Result<void> SqliteStore::set_keep_override(std::int64_t article_id, std::optional<bool> keep) {
-  std::lock_guard lock(writer_mutex_);
-  auto q = writer_->query(kSetKeepOverride);
-  if (!q) return db_error("cannot set keep override", q.error());
-  q->bind(":keep", keep).bind(":id", article_id);
-  if (auto ok = q->run(); !ok) return db_error("cannot set keep override", ok.error());
-  if (writer_->changes() == 0) {
-    return fail(ErrorKind::kNotFound, fmt::format("store: no article {}", article_id));
-  }
+  auto changed = write_changes(kSetKeepOverride, "cannot set keep override",
+                               [&](Query& q) { q.bind(":keep", keep).bind(":id", article_id); });
+  if (!changed) return std::unexpected(changed.error());
+  if (!*changed) return fail(ErrorKind::kNotFound, fmt::format("store: no article {}", article_id));
   return {};
 }
 
 Result<std::int64_t> SqliteStore::set_verdicts(std::span<const VerdictUpdate> updates) {
-  std::lock_guard lock(writer_mutex_);
-  auto tx = Transaction::begin(*writer_);
-  if (!tx) return db_error("cannot set verdicts", tx.error());
-  std::int64_t changed = 0;
-  for (const auto& update : updates) {
-    auto q = writer_->query(kSetVerdict);
-    if (!q) return db_error("cannot set verdicts", q.error());
-    q->bind(":junk", update.junk ? 1 : 0).bind(":reason", update.junk ? update.reason : std::string());
-    q->bind(":id", update.article_id);
-    if (auto ok = q->run(); !ok) return db_error("cannot set verdicts", ok.error());
-    changed += writer_->changes();
-  }
-  if (auto ok = tx->commit(); !ok) return db_error("cannot set verdicts", ok.error());
-  return changed;
+  constexpr std::string_view kFailed = "cannot set verdicts";
+  return in_write_transaction(kFailed, [&](Connection& db) {
+    return run_each(db, kSetVerdict, kFailed, updates, [](Query& q, const VerdictUpdate& update) {
+      q.bind(":junk", update.junk ? 1 : 0).bind(":reason", update.junk ? update.reason : std::string());
+      q.bind(":id", update.article_id);
+    });
+  });
 }
 
 Result<std::int64_t> SqliteStore::set_texts(std::span<const TextUpdate> updates) {
-  std::lock_guard lock(writer_mutex_);
-  auto tx = Transaction::begin(*writer_);
-  if (!tx) return db_error("cannot set texts", tx.error());
-  std::int64_t changed = 0;
-  for (const auto& update : updates) {
-    auto q = writer_->query(kSetText);
-    if (!q) return db_error("cannot set texts", q.error());
-    q->bind(":text", update.text).bind(":excerpt", update.excerpt);
-    q->bind(":word_count", static_cast<std::int64_t>(update.word_count));
-    q->bind(":reading_minutes", static_cast<std::int64_t>(update.reading_minutes));
-    q->bind(":simhash", std::bit_cast<std::int64_t>(update.simhash)).bind(":id", update.article_id);
-    if (auto ok = q->run(); !ok) return db_error("cannot set texts", ok.error());
-    changed += writer_->changes();
-  }
-  if (auto ok = tx->commit(); !ok) return db_error("cannot set texts", ok.error());
-  return changed;
+  constexpr std::string_view kFailed = "cannot set texts";
+  return in_write_transaction(kFailed, [&](Connection& db) {
+    return run_each(db, kSetText, kFailed, updates, [](Query& q, const TextUpdate& update) {
+      q.bind(":text", update.text).bind(":excerpt", update.excerpt);
+      q.bind(":word_count", static_cast<std::int64_t>(update.word_count));
+      q.bind(":reading_minutes", static_cast<std::int64_t>(update.reading_minutes));
+      q.bind(":simhash", std::bit_cast<std::int64_t>(update.simhash)).bind(":id", update.article_id);
+    });
+  });
 }
 
 Result<CompactBatch> SqliteStore::compact_bodies(const CompactOptions& options) {
   std::lock_guard lock(writer_mutex_);
+  Connection& db = *writer_;
   CompactBatch out;
   out.last_id = options.after_id;
   if (options.after_id == 0) {
-    auto current = bodies_->current_id(writer_->raw());
+    auto current = bodies_->current_id(db.raw());
     if (!current) return std::unexpected(current.error());
     if (*current == 0 || options.retrain) {
-      auto tx = Transaction::begin(*writer_);
-      if (!tx) return db_error("cannot train body dictionary", tx.error());
-      auto trained = sqlite::train_body_dictionary(
-          writer_->raw(), *bodies_, kDictionarySamples,
-          to_unix(std::chrono::time_point_cast<std::chrono::seconds>(std::chrono::system_clock::now())));
+      auto trained = in_transaction(db, "cannot train body dictionary", [&] {
+        return sqlite::train_body_dictionary(
+            db.raw(), *bodies_, kDictionarySamples,
+            to_unix(std::chrono::time_point_cast<std::chrono::seconds>(std::chrono::system_clock::now())));
+      });
       if (!trained) return std::unexpected(trained.error());
-      if (auto ok = tx->commit(); !ok) return db_error("cannot train body dictionary", ok.error());
       out.trained_dictionary = *trained;
     }
   }
-  auto current = bodies_->current_id(writer_->raw());
+  auto current = bodies_->current_id(db.raw());
   if (!current) return std::unexpected(current.error());
-  auto tx = Transaction::begin(*writer_);
-  if (!tx) return db_error("cannot compact articles", tx.error());
-  std::vector<std::int64_t> ids;
-  {
-    auto q = writer_->query(kSelectUncompacted);
-    if (!q) return db_error("cannot compact articles", q.error());
-    q->bind(":after", options.after_id)
-        .bind(":dictionary", static_cast<std::int64_t>(*current))
-        .bind(":batch", std::max(options.batch, 1));
-    for (;;) {
-      auto row = q->step();
-      if (!row) return db_error("cannot compact articles", row.error());
-      if (!*row) break;
-      ids.push_back(q->int64(0));
+  constexpr std::string_view kFailed = "cannot compact articles";
+  auto ids = in_transaction(db, kFailed, [&]() -> Result<std::vector<std::int64_t>> {
+    auto batch = read_rows(
+        db, kSelectUncompacted, kFailed,
+        [&](Query& q) {
+          q.bind(":after", options.after_id)
+              .bind(":dictionary", static_cast<std::int64_t>(*current))
+              .bind(":batch", std::max(options.batch, 1));
+        },
+        [](const Query& q) { return q.int64(0); });
+    if (!batch) return batch;
+    for (const std::int64_t id : *batch) {
+      // A body that cannot be read fails its own statement only (SQLite rolls back just that statement):
+      // the row stays as it is, and is reported.
+      if (auto ok = run(db, kCompactArticle, kFailed, [&](Query& q) { q.bind(":id", id); }); !ok) {
+        out.unreadable.push_back(id);
+        continue;
+      }
+      ++out.converted;
     }
-  }
-  for (const std::int64_t id : ids) {
-    auto q = writer_->query(kCompactArticle);
-    if (!q) return db_error("cannot compact articles", q.error());
-    q->bind(":id", id);
-    // A body that cannot be read fails its own statement only (SQLite rolls back just that statement):
-    // the row stays as it is, and is reported.
-    if (auto ok = q->run(); !ok) {
-      out.unreadable.push_back(id);
-      continue;
-    }
-    ++out.converted;
-  }
-  if (options.hold_before_commit.count() > 0) std::this_thread::sleep_for(options.hold_before_commit);
-  if (auto ok = tx->commit(); !ok) return db_error("cannot compact articles", ok.error());
-  if (!ids.empty()) out.last_id = ids.back();
-  out.done = ids.size() < static_cast<std::size_t>(std::max(options.batch, 1));
+    if (options.hold_before_commit.count() > 0) std::this_thread::sleep_for(options.hold_before_commit);
+    return batch;
+  });
+  if (!ids) return std::unexpected(ids.error());
+  if (!ids->empty()) out.last_id = ids->back();
+  out.done = ids->size() < static_cast<std::size_t>(std::max(options.batch, 1));
   return out;
 }
 

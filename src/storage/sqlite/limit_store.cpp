@@ -23,25 +23,22 @@ constexpr const char* kClaimMailSlot =
 
 Result<std::vector<TimePoint>> SqliteStore::recent_attempts(std::string_view key, TimePoint since,
                                                             int limit) {
-  auto db = readers_.acquire();
-  if (!db) return std::unexpected(db.error());
-  return sqlite::recent_attempts(**db, key, since, limit);
+  return with_reader([&](Connection& db) { return sqlite::recent_attempts(db, key, since, limit); });
 }
 
 Result<void> SqliteStore::record_attempt(std::string_view key, TimePoint at, TimePoint expires_at,
                                          int keep_per_key, std::int64_t max_rows) {
-  std::lock_guard lock(writer_mutex_);
-  return sqlite::record_attempt(*writer_, key, at, expires_at, keep_per_key, max_rows);
+  return with_writer([&](Connection& db) {
+    return sqlite::record_attempt(db, key, at, expires_at, keep_per_key, max_rows);
+  });
 }
 
 Result<void> SqliteStore::clear_attempts(std::string_view key) {
-  std::lock_guard lock(writer_mutex_);
-  return sqlite::clear_attempts(*writer_, key);
+  return with_writer([&](Connection& db) { return sqlite::clear_attempts(db, key); });
 }
 
 Result<void> SqliteStore::clear_attempts_with_prefix(std::string_view prefix) {
-  std::lock_guard lock(writer_mutex_);
-  return sqlite::clear_attempts_with_prefix(*writer_, prefix);
+  return with_writer([&](Connection& db) { return sqlite::clear_attempts_with_prefix(db, prefix); });
 }
 
 Result<bool> SqliteStore::claim_mail_slot(std::string_view recipient, std::string_view kind, TimePoint now,

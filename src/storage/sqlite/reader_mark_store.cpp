@@ -299,69 +299,57 @@ Result<std::int64_t> SqliteStore::reading_list_unread(std::int64_t reader_id) {
 Result<ImportSummary> SqliteStore::import_reading_list(std::int64_t reader_id,
                                                        const std::vector<ImportedLink>& links,
                                                        TimePoint now) {
-  std::lock_guard lock(writer_mutex_);
-  return sqlite::import_reading_list(*writer_, reader_id, links, now);
+  return with_writer([&](Connection& db) { return sqlite::import_reading_list(db, reader_id, links, now); });
 }
 
 Result<std::vector<SavedLink>> SqliteStore::saved_links(std::int64_t reader_id, int limit, int offset) {
-  auto db = readers_.acquire();
-  if (!db) return std::unexpected(db.error());
-  return sqlite::saved_links(**db, reader_id, limit, offset);
+  return with_reader([&](Connection& db) { return sqlite::saved_links(db, reader_id, limit, offset); });
 }
 
 Result<void> SqliteStore::set_saved_link_read(std::int64_t reader_id, std::int64_t link_id, bool read,
                                               TimePoint now) {
-  std::lock_guard lock(writer_mutex_);
-  return sqlite::set_saved_link_read(*writer_, reader_id, link_id, read, now);
+  return with_writer(
+      [&](Connection& db) { return sqlite::set_saved_link_read(db, reader_id, link_id, read, now); });
 }
 
 Result<void> SqliteStore::remove_saved_link(std::int64_t reader_id, std::int64_t link_id) {
-  std::lock_guard lock(writer_mutex_);
-  return sqlite::remove_saved_link(*writer_, reader_id, link_id);
+  return with_writer([&](Connection& db) { return sqlite::remove_saved_link(db, reader_id, link_id); });
 }
 
 Result<std::optional<std::string>> SqliteStore::reading_list_feed_token(std::int64_t reader_id) {
-  auto db = readers_.acquire();
-  if (!db) return std::unexpected(db.error());
-  return sqlite::reading_list_feed_token(**db, reader_id);
+  return with_reader([&](Connection& db) { return sqlite::reading_list_feed_token(db, reader_id); });
 }
 
 Result<void> SqliteStore::set_reading_list_feed_token(std::int64_t reader_id,
                                                       std::optional<std::string> token) {
-  std::lock_guard lock(writer_mutex_);
-  return sqlite::set_reading_list_feed_token(*writer_, reader_id, token);
+  return with_writer(
+      [&](Connection& db) { return sqlite::set_reading_list_feed_token(db, reader_id, token); });
 }
 
 Result<std::optional<std::int64_t>> SqliteStore::reader_by_reading_list_feed_token(std::string_view token) {
-  auto db = readers_.acquire();
-  if (!db) return std::unexpected(db.error());
-  return sqlite::reader_by_reading_list_feed_token(**db, token);
+  return with_reader([&](Connection& db) { return sqlite::reader_by_reading_list_feed_token(db, token); });
 }
 
 Result<StreamPage> SqliteStore::reader_stream(std::int64_t reader_id, const StreamQuery& query) {
-  auto db = readers_.acquire();
-  if (!db) return std::unexpected(db.error());
-  return sqlite::reader_stream(**db, reader_id, query);
+  return with_reader([&](Connection& db) { return sqlite::reader_stream(db, reader_id, query); });
 }
 
 Result<std::vector<StreamItem>> SqliteStore::reader_items(std::int64_t reader_id,
                                                           const std::vector<std::int64_t>& article_ids) {
-  auto db = readers_.acquire();
-  if (!db) return std::unexpected(db.error());
-  return sqlite::reader_items(**db, reader_id, article_ids);
+  return with_reader([&](Connection& db) { return sqlite::reader_items(db, reader_id, article_ids); });
 }
 
 Result<int> SqliteStore::set_articles_read(std::int64_t reader_id,
                                            const std::vector<std::int64_t>& article_ids, bool read,
                                            TimePoint now) {
-  std::lock_guard lock(writer_mutex_);
-  return sqlite::set_articles_read(*writer_, reader_id, article_ids, read, now);
+  return with_writer(
+      [&](Connection& db) { return sqlite::set_articles_read(db, reader_id, article_ids, read, now); });
 }
 
 Result<void> SqliteStore::mark_stream_read(std::int64_t reader_id, std::optional<std::int64_t> blog_id,
                                            TimePoint before, TimePoint now) {
-  std::lock_guard lock(writer_mutex_);
-  return sqlite::mark_stream_read(*writer_, reader_id, blog_id, before, now);
+  return with_writer(
+      [&](Connection& db) { return sqlite::mark_stream_read(db, reader_id, blog_id, before, now); });
 }
 
 }  // namespace longread::storage::sqlite

@@ -201,61 +201,52 @@ Result<void> SqliteStore::set_reader_operator(std::string_view email, bool is_op
 // --- feed apps (reader_api.cpp)
 Result<std::int64_t> SqliteStore::add_app_password(std::int64_t reader_id, std::string_view name,
                                                    std::string_view password_hash, TimePoint now) {
-  std::lock_guard lock(writer_mutex_);
-  return sqlite::add_app_password(*writer_, reader_id, name, password_hash, now);
+  return with_writer(
+      [&](Connection& db) { return sqlite::add_app_password(db, reader_id, name, password_hash, now); });
 }
 
 Result<std::vector<AppPassword>> SqliteStore::app_passwords(std::int64_t reader_id) {
-  auto db = readers_.acquire();
-  if (!db) return std::unexpected(db.error());
-  return sqlite::app_passwords(**db, reader_id);
+  return with_reader([&](Connection& db) { return sqlite::app_passwords(db, reader_id); });
 }
 
 Result<void> SqliteStore::revoke_app_password(std::int64_t reader_id, std::int64_t app_password_id) {
-  std::lock_guard lock(writer_mutex_);
-  return sqlite::revoke_app_password(*writer_, reader_id, app_password_id);
+  return with_writer(
+      [&](Connection& db) { return sqlite::revoke_app_password(db, reader_id, app_password_id); });
 }
 
 Result<void> SqliteStore::add_api_token(const ApiTokenRecord& token) {
-  std::lock_guard lock(writer_mutex_);
-  return sqlite::add_api_token(*writer_, token);
+  return with_writer([&](Connection& db) { return sqlite::add_api_token(db, token); });
 }
 
 Result<std::optional<std::int64_t>> SqliteStore::api_token_reader(std::string_view token_hash,
                                                                   TimePoint now) {
-  auto db = readers_.acquire();
-  if (!db) return std::unexpected(db.error());
-  return sqlite::api_token_reader(**db, token_hash, now);
+  return with_reader([&](Connection& db) { return sqlite::api_token_reader(db, token_hash, now); });
 }
 
 Result<bool> SqliteStore::set_blog_muted(std::int64_t reader_id, std::int64_t blog_id, bool muted,
                                          TimePoint now) {
-  std::lock_guard lock(writer_mutex_);
-  return sqlite::set_blog_muted(*writer_, reader_id, blog_id, muted, now);
+  return with_writer(
+      [&](Connection& db) { return sqlite::set_blog_muted(db, reader_id, blog_id, muted, now); });
 }
 
 Result<bool> SqliteStore::set_category_muted(std::int64_t reader_id, std::string_view category, bool muted,
                                              TimePoint now) {
-  std::lock_guard lock(writer_mutex_);
-  return sqlite::set_category_muted(*writer_, reader_id, category, muted, now);
+  return with_writer(
+      [&](Connection& db) { return sqlite::set_category_muted(db, reader_id, category, muted, now); });
 }
 
 Result<ReaderMutes> SqliteStore::reader_mutes(std::int64_t reader_id) {
-  auto db = readers_.acquire();
-  if (!db) return std::unexpected(db.error());
-  return sqlite::reader_mutes(**db, reader_id);
+  return with_reader([&](Connection& db) { return sqlite::reader_mutes(db, reader_id); });
 }
 
 Result<ReaderPreferences> SqliteStore::reader_preferences(std::int64_t reader_id) {
-  auto db = readers_.acquire();
-  if (!db) return std::unexpected(db.error());
-  return sqlite::reader_preferences(**db, reader_id);
+  return with_reader([&](Connection& db) { return sqlite::reader_preferences(db, reader_id); });
 }
 
 Result<void> SqliteStore::set_reader_preferences(std::int64_t reader_id,
                                                  const ReaderPreferences& preferences) {
-  std::lock_guard lock(writer_mutex_);
-  return sqlite::set_reader_preferences(*writer_, reader_id, preferences);
+  return with_writer(
+      [&](Connection& db) { return sqlite::set_reader_preferences(db, reader_id, preferences); });
 }
 
 }  // namespace longread::storage::sqlite

@@ -106,30 +106,24 @@ Result<std::string> document_frequencies(Connection& db, const std::vector<std::
   // With one word or phrase the IDF is a constant factor of every candidate's relevance, a constant
   // term of ln(relevance): the order does not depend on it, so it is not sampled.
   if (phrases.size() == 1) return std::string("1");
-  std::int64_t min_id = 0, max_id = 0;
-  {
-    auto q = db.query(kSearchIdRange);
-    if (!q) return db_error("cannot search", q.error());
-    auto row = q->step();
-    if (!row) return db_error("cannot search", row.error());
-    if (*row) {
-      min_id = q->int64(0);
-      max_id = q->int64(1);
-    }
-  }
+  auto range = read_optional(
+      db, kSearchIdRange, "cannot search", [](Query&) {},
+      [](const Query& q) {
+        return std::pair{q.int64(0), q.int64(1)};
+      });
+  if (!range) return std::unexpected(range.error());
+  const auto [min_id, max_id] = range->value_or(std::pair<std::int64_t, std::int64_t>{0, 0});
   std::string out;
   for (const auto& phrase : phrases) {
     auto q = db.query(kSearchFrequencySample);
     if (!q) return db_error("cannot search", q.error());
     q->bind(":match", phrase).bind(":sample", kSearchFrequencySampleSize);
     std::int64_t count = 0, last = max_id;
-    for (;;) {
-      auto row = q->step();
-      if (!row) return db_error("cannot search", row.error());
-      if (!*row) break;
+    auto walked = for_each_row(*q, "cannot search", [&](const Query& row) {
       ++count;
-      last = q->int64(0);
-    }
+      last = row.int64(0);
+    });
+    if (!walked) return std::unexpected(walked.error());
     double df = static_cast<double>(count);
     if (count >= kSearchFrequencySampleSize && max_id >= last)
       df = static_cast<double>(count) * static_cast<double>(max_id - min_id + 1) /

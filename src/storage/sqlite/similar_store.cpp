@@ -12,49 +12,36 @@ namespace longread::storage::sqlite {
 
 Result<SimilarTermStats> SqliteStore::count_similar_terms(std::span<const std::uint32_t> buckets,
                                                           bool count) {
-  std::lock_guard lock(writer_mutex_);
-  return sqlite::count_similar_terms(*writer_, buckets, count);
+  return with_writer([&](Connection& db) { return sqlite::count_similar_terms(db, buckets, count); });
 }
 
 Result<std::vector<SimilarPostingRow>> SqliteStore::similar_postings(std::span<const std::uint64_t> terms,
                                                                      int per_term) {
-  auto db = readers_.acquire();
-  if (!db) return std::unexpected(db.error());
-  return sqlite::similar_postings(**db, terms, per_term);
+  return with_reader([&](Connection& db) { return sqlite::similar_postings(db, terms, per_term); });
 }
 
 Result<std::vector<SimilarCandidateRow>> SqliteStore::similar_candidates(std::span<const std::int64_t> ids) {
-  auto db = readers_.acquire();
-  if (!db) return std::unexpected(db.error());
-  return sqlite::similar_candidates(**db, ids);
+  return with_reader([&](Connection& db) { return sqlite::similar_candidates(db, ids); });
 }
 
 Result<void> SqliteStore::save_similar(const SimilarWrite& write) {
-  std::lock_guard lock(writer_mutex_);
-  return sqlite::save_similar(*writer_, write);
+  return with_writer([&](Connection& db) { return sqlite::save_similar(db, write); });
 }
 
 Result<std::vector<SimilarArticle>> SqliteStore::similar_articles(std::int64_t article_id, int limit) {
-  auto db = readers_.acquire();
-  if (!db) return std::unexpected(db.error());
-  return sqlite::similar_articles(**db, article_id, limit);
+  return with_reader([&](Connection& db) { return sqlite::similar_articles(db, article_id, limit); });
 }
 
 Result<void> SqliteStore::clear_similar() {
-  std::lock_guard lock(writer_mutex_);
-  return sqlite::clear_similar(*writer_);
+  return with_writer([&](Connection& db) { return sqlite::clear_similar(db); });
 }
 
 Result<std::vector<ArticleView>> SqliteStore::articles_for_similar(std::int64_t after_id, int limit) {
-  auto db = readers_.acquire();
-  if (!db) return std::unexpected(db.error());
-  return sqlite::articles_for_similar(**db, after_id, limit);
+  return with_reader([&](Connection& db) { return sqlite::articles_for_similar(db, after_id, limit); });
 }
 
 Result<ForYou> SqliteStore::for_you(const ForYouQuery& query) {
-  auto db = readers_.acquire();
-  if (!db) return std::unexpected(db.error());
-  return sqlite::for_you(**db, query);
+  return with_reader([&](Connection& db) { return sqlite::for_you(db, query); });
 }
 
 }  // namespace longread::storage::sqlite

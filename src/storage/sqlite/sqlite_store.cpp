@@ -32,40 +32,32 @@ constexpr const char* kEnsureCategory =
 
 // Applies every migration the database has not seen, all in one transaction, recording each version.
 Result<void> apply_migrations(Connection& db) {
-  auto tx = Transaction::begin(db);
-  if (!tx) return db_error("cannot apply migrations", tx.error());
-  if (auto ok = db.exec(kCreateSchemaMigrations); !ok) return db_error("cannot apply migrations", ok.error());
-
-  std::set<std::int64_t> applied;
-  {
-    auto q = db.query(kSelectAppliedVersions);
-    if (!q) return db_error("cannot apply migrations", q.error());
-    for (;;) {
-      auto row = q->step();
-      if (!row) return db_error("cannot apply migrations", row.error());
-      if (!*row) break;
-      applied.insert(q->int64(0));
+  constexpr std::string_view kFailed = "cannot apply migrations";
+  return in_transaction(db, kFailed, [&]() -> Result<void> {
+    if (auto ok = db.exec(kCreateSchemaMigrations); !ok) return db_error(kFailed, ok.error());
+    auto versions = read_rows(
+        db, kSelectAppliedVersions, kFailed, [](Query&) {}, [](const Query& q) { return q.int64(0); });
+    if (!versions) return std::unexpected(versions.error());
+    const std::set<std::int64_t> applied(versions->begin(), versions->end());
+    const auto known = migrations();
+    if (!applied.empty() && !known.empty() && *applied.rbegin() > known.back().version) {
+      return fail(ErrorKind::kStorage,
+                  fmt::format("store: database schema version {} is newer than this longread knows ({})",
+                              *applied.rbegin(), known.back().version));
     }
-  }
-  const auto known = migrations();
-  if (!applied.empty() && !known.empty() && *applied.rbegin() > known.back().version) {
-    return fail(ErrorKind::kStorage,
-                fmt::format("store: database schema version {} is newer than this longread knows ({})",
-                            *applied.rbegin(), known.back().version));
-  }
-  for (const Migration& m : known) {
-    if (applied.contains(m.version)) continue;
-    if (auto ok = db.exec(std::string(m.sql).c_str()); !ok) {
-      return db_error(fmt::format("migration {:04}_{} failed", m.version, m.name), ok.error());
+    for (const Migration& m : known) {
+      if (applied.contains(m.version)) continue;
+      if (auto ok = db.exec(std::string(m.sql).c_str()); !ok) {
+        return db_error(fmt::format("migration {:04}_{} failed", m.version, m.name), ok.error());
+      }
+      auto ok = run(db, kInsertMigration, kFailed, [&](Query& q) {
+        q.bind(":version", static_cast<std::int64_t>(m.version)).bind(":name", m.name);
+        q.bind(":applied_at", to_unix(now_seconds()));
+      });
+      if (!ok) return ok;
     }
-    auto q = db.query(kInsertMigration);
-    if (!q) return db_error("cannot apply migrations", q.error());
-    q->bind(":version", static_cast<std::int64_t>(m.version)).bind(":name", m.name);
-    q->bind(":applied_at", to_unix(now_seconds()));
-    if (auto ok = q->run(); !ok) return db_error("cannot apply migrations", ok.error());
-  }
-  if (auto ok = tx->commit(); !ok) return db_error("cannot apply migrations", ok.error());
-  return {};
+    return {};
+  });
 }
 
 }  // namespace
@@ -77,16 +69,6 @@ SqliteStore::SqliteStore(std::unique_ptr<Connection> writer, std::unique_ptr<Con
       writer_(std::move(writer)),
       checkpointer_(std::move(checkpointer), writer_->raw()),
       readers_(std::move(path), std::move(bodies)) {}
-
-Result<std::int64_t> SqliteStore::read_count(const char* sql, std::string_view what) {
-  auto db = readers_.acquire();
-  if (!db) return std::unexpected(db.error());
-  auto q = (*db)->query(sql);
-  if (!q) return db_error(what, q.error());
-  auto row = q->step();
-  if (!row) return db_error(what, row.error());
-  return q->int64(0);
-}
 
 std::string email_key(std::string_view email) {
   std::string key(email);

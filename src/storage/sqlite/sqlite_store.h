@@ -22,6 +22,7 @@
 #include "storage/sqlite/article_body.h"
 #include "storage/sqlite/checkpointer.h"
 #include "storage/sqlite/handles.h"
+#include "storage/sqlite/query_helpers.h"
 #include "storage/sqlite/reader_pool.h"
 #include "storage/store.h"
 
@@ -222,33 +223,47 @@ class SqliteStore final : public Store {
   Result<void> decide_flags(std::int64_t article_id, FlagDecision decision) override;
 
  private:
-  // blog_store.cpp
-  template <typename Bind>
-  Result<std::optional<model::Blog>> read_one_blog(const char* sql, Bind bind);
-  template <typename Bind>
-  Result<std::vector<model::Blog>> read_blogs(const char* sql, Bind bind);
-
   // reader_mark_store.cpp
   Result<std::int64_t> age_votes_batch(VotePeriod period, std::int64_t target);
 
-  // sqlite_store.cpp
-  Result<std::int64_t> read_count(const char* sql, std::string_view what);
+  // Runs `f` on the writer connection, under its lock.
+  template <typename F>
+  auto with_writer(F&& f) {
+    std::lock_guard lock(writer_mutex_);
+    return f(*writer_);
+  }
 
+  // Runs `body(writer)` in one write transaction on the writer, under its lock (in_transaction).
+  template <typename Body>
+  auto in_write_transaction(std::string_view what, Body&& body) {
+    std::lock_guard lock(writer_mutex_);
+    return in_transaction(*writer_, what, [&] { return body(*writer_); });
+  }
+
+  // Runs `f` on a pooled reader connection.
+  template <typename F>
+  auto with_reader(F&& f) -> decltype(f(std::declval<Connection&>())) {
+    auto db = readers_.acquire();
+    if (!db) return std::unexpected(db.error());
+    return f(**db);
+  }
+
+  // One statement on the writer, with the parameters `bind` sets: whether it changed a row.
   template <typename Bind>
-  Result<void> write_one(const char* sql, std::string_view what, Bind bind) {
-    auto changed = write_changes(sql, what, bind);
+  Result<bool> write_changes(const char* sql, std::string_view what, Bind bind) {
+    auto changed = with_writer([&](Connection& db) { return run_changes(db, sql, what, bind); });
     if (!changed) return std::unexpected(changed.error());
-    return {};
+    return *changed > 0;
   }
 
   template <typename Bind>
-  Result<bool> write_changes(const char* sql, std::string_view what, Bind bind) {
-    std::lock_guard lock(writer_mutex_);
-    auto q = writer_->query(sql);
-    if (!q) return db_error(what, q.error());
-    bind(*q);
-    if (auto ok = q->run(); !ok) return db_error(what, ok.error());
-    return writer_->changes() > 0;
+  Result<void> write_one(const char* sql, std::string_view what, Bind bind) {
+    return with_writer([&](Connection& db) { return run(db, sql, what, bind); });
+  }
+
+  // The first column of `sql`'s row, read on a pooled reader.
+  Result<std::int64_t> read_count(const char* sql, std::string_view what) {
+    return with_reader([&](Connection& db) { return read_int64(db, sql, what); });
   }
 
   std::string path_;
