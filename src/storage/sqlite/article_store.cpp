@@ -209,16 +209,16 @@ void bind_listing_filters(Query& q, const ArticleQuery& query) {
 }  // namespace
 
 Result<std::optional<ArticleView>> SqliteStore::article(std::int64_t id) {
-  auto db = readers_.acquire();
-  if (!db) return std::unexpected(db.error());
-  auto q = (*db)->query(kSelectFullArticle);
-  if (!q) return db_error("cannot read article", q.error());
-  q->bind(":id", id);
-  auto row = q->step();
-  // A body that cannot be decompressed fails this article's read, with the reason, and nothing else.
-  if (!row) return db_error(fmt::format("cannot read article {}", id), row.error());
-  if (!*row) return std::optional<ArticleView>{};
-  return std::optional<ArticleView>{read_article_view(*q)};
+  return with_reader([&](Connection& db) -> Result<std::optional<ArticleView>> {
+    auto q = db.query(kSelectFullArticle);
+    if (!q) return db_error("cannot read article", q.error());
+    q->bind(":id", id);
+    auto row = q->step();
+    // A body that cannot be decompressed fails this article's read, with the reason, and nothing else.
+    if (!row) return db_error(fmt::format("cannot read article {}", id), row.error());
+    if (!*row) return std::optional<ArticleView>{};
+    return std::optional<ArticleView>{read_article_view(*q)};
+  });
 }
 
 Result<std::vector<ArticleView>> SqliteStore::articles(const ArticleQuery& query) {
@@ -286,8 +286,6 @@ Result<ArticlePage> SqliteStore::article_page(const ArticleQuery& query) {
 }
 
 Result<std::int64_t> SqliteStore::count_articles(const ArticleQuery& query) {
-  auto db = readers_.acquire();
-  if (!db) return std::unexpected(db.error());
   const bool only_blog_or_category = !query.include_junk && !query.since && !query.until &&
                                      !query.exclude_blog_id && !query.exclude_article_id &&
                                      !(query.blog_id && query.category) && !query.vote_period &&
@@ -302,8 +300,10 @@ Result<std::int64_t> SqliteStore::count_articles(const ArticleQuery& query) {
   } else {
     sql = kCountAllVisible;
   }
-  // No row: no such blog or category (0).
-  return read_int64(**db, sql, "cannot count articles", [&](Query& q) { bind_listing_filters(q, query); });
+  return with_reader([&](Connection& db) {
+    // No row: no such blog or category (0).
+    return read_int64(db, sql, "cannot count articles", [&](Query& q) { bind_listing_filters(q, query); });
+  });
 }
 
 Result<HotPage> SqliteStore::hot_page(const HotPageQuery& query) {

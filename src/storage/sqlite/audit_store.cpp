@@ -1,7 +1,7 @@
 // The SQLite side of AuditStore: the operators' audit log.
 #include "storage/sqlite/sqlite_store.h"
 
-#include <mutex>
+#include "storage/sqlite/query_helpers.h"
 
 namespace longread::storage::sqlite {
 namespace {
@@ -18,35 +18,33 @@ constexpr const char* kSelectAuditEntries =
 }  // namespace
 
 Result<std::int64_t> SqliteStore::add_audit_entry(const AuditEntry& entry) {
-  std::lock_guard lock(writer_mutex_);
-  auto q = writer_->query(kInsertAuditEntry);
-  if (!q) return db_error("cannot write audit entry", q.error());
-  q->bind(":at", to_unix(entry.at)).bind(":actor_id", entry.actor_id).bind(":actor", entry.actor);
-  q->bind(":action", entry.action).bind(":target", entry.target).bind(":detail", entry.detail);
-  if (auto ok = q->run(); !ok) return db_error("cannot write audit entry", ok.error());
-  return writer_->last_insert_rowid();
+  return with_writer([&](Connection& db) {
+    return run_insert(db, kInsertAuditEntry, "cannot write audit entry", [&](Query& q) {
+      q.bind(":at", to_unix(entry.at)).bind(":actor_id", entry.actor_id).bind(":actor", entry.actor);
+      q.bind(":action", entry.action).bind(":target", entry.target).bind(":detail", entry.detail);
+    });
+  });
 }
 
 Result<AuditPage> SqliteStore::audit_entries(int limit, std::int64_t before) {
   if (limit <= 0) return AuditPage{};
-  auto db = readers_.acquire();
-  if (!db) return std::unexpected(db.error());
-  auto q = (*db)->query(kSelectAuditEntries);
-  if (!q) return db_error("cannot read audit log", q.error());
-  q->bind(":before", before).bind(":limit", limit + 1);
+  auto entries = with_reader([&](Connection& db) {
+    return read_rows(
+        db, kSelectAuditEntries, "cannot read audit log",
+        [&](Query& q) { q.bind(":before", before).bind(":limit", limit + 1); },
+        [](const Query& q) {
+          return AuditEntry{.id = q.int64(0),
+                            .at = from_unix(q.int64(1)),
+                            .actor_id = q.optional_int64(2),
+                            .actor = q.text(3),
+                            .action = q.text(4),
+                            .target = q.text(5),
+                            .detail = q.text(6)};
+        });
+  });
+  if (!entries) return std::unexpected(entries.error());
   AuditPage page;
-  while (true) {
-    auto row = q->step();
-    if (!row) return db_error("cannot read audit log", row.error());
-    if (!*row) break;
-    page.entries.push_back(AuditEntry{.id = q->int64(0),
-                                      .at = from_unix(q->int64(1)),
-                                      .actor_id = q->optional_int64(2),
-                                      .actor = q->text(3),
-                                      .action = q->text(4),
-                                      .target = q->text(5),
-                                      .detail = q->text(6)});
-  }
+  page.entries = std::move(*entries);
   if (page.entries.size() > static_cast<std::size_t>(limit)) {
     page.entries.pop_back();
     page.next_before = page.entries.back().id;

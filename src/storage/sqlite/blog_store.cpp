@@ -2,7 +2,6 @@
 #include "storage/sqlite/sqlite_store.h"
 
 #include <chrono>
-#include <mutex>
 #include <optional>
 #include <string>
 #include <vector>
@@ -11,6 +10,7 @@
 #include <fmt/ranges.h>
 
 #include "storage/sqlite/lifecycle.h"
+#include "storage/sqlite/query_helpers.h"
 #include "storage/values.h"
 
 namespace longread::storage::sqlite {

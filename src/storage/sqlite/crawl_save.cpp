@@ -4,7 +4,6 @@
 #include <algorithm>
 #include <bit>
 #include <map>
-#include <mutex>
 #include <optional>
 #include <span>
 #include <string>
@@ -14,6 +13,7 @@
 #include <fmt/core.h>
 
 #include "storage/sqlite/article_body.h"
+#include "storage/sqlite/query_helpers.h"
 #include "storage/values.h"
 
 namespace longread::storage::sqlite {

@@ -15,6 +15,7 @@
 #include <fmt/core.h>
 
 #include "storage/sqlite/article_body.h"
+#include "storage/sqlite/query_helpers.h"
 
 namespace longread::storage::sqlite {
 namespace {

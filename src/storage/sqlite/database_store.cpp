@@ -7,6 +7,8 @@
 
 #include <fmt/core.h>
 
+#include "storage/sqlite/query_helpers.h"
+
 namespace longread::storage::sqlite {
 namespace {
 
@@ -31,27 +33,27 @@ constexpr const char* kDataVersion = "PRAGMA data_version";
 }  // namespace
 
 Result<SiteStats> SqliteStore::site_stats(TimePoint now) {
-  auto db = readers_.acquire();
-  if (!db) return std::unexpected(db.error());
-  auto q = (*db)->query(kSiteStats);
-  if (!q) return db_error("cannot read the site's totals", q.error());
-  q->bind(":now", to_unix(now));
-  auto row = q->step();
-  if (!row) return db_error("cannot read the site's totals", row.error());
-  SiteStats stats;
-  stats.blogs = q->int64(0);
-  stats.blogs_due = q->int64(1);
-  stats.blogs_paused = q->int64(2);
-  stats.blogs_quarantined = q->int64(3);
-  stats.blogs_failing = q->int64(4);
-  stats.articles_visible = q->int64(5);
-  stats.articles_junk = q->int64(6);
-  stats.readers = q->int64(7);
-  stats.subscribers = q->int64(8);
-  stats.outbox_queued = q->int64(9);
-  if (const auto sent = q->optional_int64(10)) stats.last_newsletter_sent = from_unix(*sent);
-  stats.articles_held = q->int64(11);
-  return stats;
+  return with_reader([&](Connection& db) -> Result<SiteStats> {
+    auto q = db.query(kSiteStats);
+    if (!q) return db_error("cannot read the site's totals", q.error());
+    q->bind(":now", to_unix(now));
+    auto row = q->step();
+    if (!row) return db_error("cannot read the site's totals", row.error());
+    SiteStats stats;
+    stats.blogs = q->int64(0);
+    stats.blogs_due = q->int64(1);
+    stats.blogs_paused = q->int64(2);
+    stats.blogs_quarantined = q->int64(3);
+    stats.blogs_failing = q->int64(4);
+    stats.articles_visible = q->int64(5);
+    stats.articles_junk = q->int64(6);
+    stats.readers = q->int64(7);
+    stats.subscribers = q->int64(8);
+    stats.outbox_queued = q->int64(9);
+    if (const auto sent = q->optional_int64(10)) stats.last_newsletter_sent = from_unix(*sent);
+    stats.articles_held = q->int64(11);
+    return stats;
+  });
 }
 
 // PRAGMA data_version on a connection that never writes changes whenever any other connection, of
@@ -64,24 +66,21 @@ Result<std::int64_t> SqliteStore::data_version() {
     if (!connection) return std::unexpected(connection.error());
     version_ = std::move(*connection);
   }
-  auto q = version_->query(kDataVersion);
-  if (!q) return db_error("cannot read data version", q.error());
-  auto row = q->step();
-  if (!row) return db_error("cannot read data version", row.error());
-  return *row ? q->int64(0) : 0;
+  return read_int64(*version_, kDataVersion, "cannot read data version");
 }
 
 Result<std::int64_t> SqliteStore::vacuum() {
-  std::lock_guard lock(writer_mutex_);
-  // VACUUM writes a new copy of the database (https://sqlite.org/lang_vacuum.html), then the WAL
-  // checkpoint moves it into the file and TRUNCATE gives the WAL's space back.
-  if (auto ok = writer_->exec("VACUUM"); !ok) return db_error("cannot vacuum", ok.error());
-  if (auto ok = writer_->exec("PRAGMA wal_checkpoint(TRUNCATE)"); !ok)
-    return db_error("cannot vacuum", ok.error());
-  std::error_code ec;
-  const auto size = std::filesystem::file_size(path_, ec);
-  if (ec) return fail(ErrorKind::kStorage, fmt::format("store: cannot vacuum: {}", ec.message()));
-  return static_cast<std::int64_t>(size);
+  return with_writer([&](Connection& db) -> Result<std::int64_t> {
+    // VACUUM writes a new copy of the database (https://sqlite.org/lang_vacuum.html), then the WAL
+    // checkpoint moves it into the file and TRUNCATE gives the WAL's space back.
+    if (auto ok = db.exec("VACUUM"); !ok) return db_error("cannot vacuum", ok.error());
+    if (auto ok = db.exec("PRAGMA wal_checkpoint(TRUNCATE)"); !ok)
+      return db_error("cannot vacuum", ok.error());
+    std::error_code ec;
+    const auto size = std::filesystem::file_size(path_, ec);
+    if (ec) return fail(ErrorKind::kStorage, fmt::format("store: cannot vacuum: {}", ec.message()));
+    return static_cast<std::int64_t>(size);
+  });
 }
 
 }  // namespace longread::storage::sqlite

@@ -2,9 +2,9 @@
 #include "storage/sqlite/sqlite_store.h"
 
 #include <chrono>
-#include <mutex>
 #include <vector>
 
+#include "storage/sqlite/query_helpers.h"
 #include "storage/sqlite/rate_limits.h"
 
 namespace longread::storage::sqlite {
@@ -43,27 +43,18 @@ Result<void> SqliteStore::clear_attempts_with_prefix(std::string_view prefix) {
 
 Result<bool> SqliteStore::claim_mail_slot(std::string_view recipient, std::string_view kind, TimePoint now,
                                           std::chrono::seconds gap) {
+  constexpr std::string_view kFailed = "cannot record mail";
   const std::int64_t cutoff = to_unix(now - gap);
-  std::lock_guard lock(writer_mutex_);
-  Connection& db = *writer_;
-  auto tx = Transaction::begin(db);
-  if (!tx) return db_error("cannot record mail", tx.error());
-  {
-    auto q = db.query(kPruneMailThrottle);
-    if (!q) return db_error("cannot record mail", q.error());
-    q->bind(":cutoff", cutoff);
-    if (auto ok = q->run(); !ok) return db_error("cannot record mail", ok.error());
-  }
-  bool claimed = false;
-  {
-    auto q = db.query(kClaimMailSlot);
-    if (!q) return db_error("cannot record mail", q.error());
-    q->bind(":recipient", recipient).bind(":kind", kind).bind(":now", to_unix(now)).bind(":cutoff", cutoff);
-    if (auto ok = q->run(); !ok) return db_error("cannot record mail", ok.error());
-    claimed = db.changes() > 0;
-  }
-  if (auto ok = tx->commit(); !ok) return db_error("cannot record mail", ok.error());
-  return claimed;
+  return in_write_transaction(kFailed, [&](Connection& db) -> Result<bool> {
+    if (auto ok = run(db, kPruneMailThrottle, kFailed, [&](Query& q) { q.bind(":cutoff", cutoff); }); !ok) {
+      return std::unexpected(ok.error());
+    }
+    auto claimed = run_changes(db, kClaimMailSlot, kFailed, [&](Query& q) {
+      q.bind(":recipient", recipient).bind(":kind", kind).bind(":now", to_unix(now)).bind(":cutoff", cutoff);
+    });
+    if (!claimed) return std::unexpected(claimed.error());
+    return *claimed > 0;
+  });
 }
 
 }  // namespace longread::storage::sqlite

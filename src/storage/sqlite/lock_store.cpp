@@ -1,8 +1,6 @@
 // The SQLite side of LockStore: process locks.
 #include "storage/sqlite/sqlite_store.h"
 
-#include <mutex>
-
 namespace longread::storage::sqlite {
 namespace {
 
@@ -18,21 +16,14 @@ constexpr const char* kUnlock = "DELETE FROM process_locks WHERE name = :name AN
 
 Result<bool> SqliteStore::try_lock(std::string_view name, std::string_view owner, TimePoint now,
                                    TimePoint until) {
-  std::lock_guard lock(writer_mutex_);
-  auto q = writer_->query(kTryLock);
-  if (!q) return db_error("cannot take a lock", q.error());
-  q->bind(":name", name).bind(":owner", owner).bind(":now", to_unix(now)).bind(":until", to_unix(until));
-  if (auto ok = q->run(); !ok) return db_error("cannot take a lock", ok.error());
-  return writer_->changes() > 0;
+  return write_changes(kTryLock, "cannot take a lock", [&](Query& q) {
+    q.bind(":name", name).bind(":owner", owner).bind(":now", to_unix(now)).bind(":until", to_unix(until));
+  });
 }
 
 Result<void> SqliteStore::unlock(std::string_view name, std::string_view owner) {
-  std::lock_guard lock(writer_mutex_);
-  auto q = writer_->query(kUnlock);
-  if (!q) return db_error("cannot give a lock back", q.error());
-  q->bind(":name", name).bind(":owner", owner);
-  if (auto ok = q->run(); !ok) return db_error("cannot give a lock back", ok.error());
-  return {};
+  return write_one(kUnlock, "cannot give a lock back",
+                   [&](Query& q) { q.bind(":name", name).bind(":owner", owner); });
 }
 
 }  // namespace longread::storage::sqlite

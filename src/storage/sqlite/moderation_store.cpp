@@ -1,7 +1,6 @@
 // The SQLite side of ModerationStore; the SQL lives in sqlite/moderation.cpp (migration 0023).
 #include "storage/sqlite/sqlite_store.h"
 
-#include <mutex>
 #include <optional>
 #include <vector>
 

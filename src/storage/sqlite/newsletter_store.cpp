@@ -1,11 +1,11 @@
 // The SQLite side of NewsletterStore: subscribers, issues and deliveries.
 #include "storage/sqlite/sqlite_store.h"
 
-#include <mutex>
 #include <string>
 #include <vector>
 
 #include "core/strings.h"
+#include "storage/sqlite/query_helpers.h"
 
 namespace longread::storage::sqlite {
 namespace {
@@ -82,13 +82,14 @@ Subscriber read_subscriber(const Query& q) {
 }  // namespace
 
 Result<Subscriber> SqliteStore::add_subscriber(std::string_view email, TimePoint now) {
-  std::lock_guard lock(writer_mutex_);
-  auto q = writer_->query(kUpsertSubscriber);
-  if (!q) return db_error("cannot add subscriber", q.error());
-  q->bind(":email", email).bind(":email_key", email_key(email)).bind(":now", to_unix(now));
-  auto row = q->step();
-  if (!row) return db_error("cannot add subscriber", row.error());
-  return read_subscriber(*q);
+  return with_writer([&](Connection& db) -> Result<Subscriber> {
+    auto q = db.query(kUpsertSubscriber);
+    if (!q) return db_error("cannot add subscriber", q.error());
+    q->bind(":email", email).bind(":email_key", email_key(email)).bind(":now", to_unix(now));
+    auto row = q->step();
+    if (!row) return db_error("cannot add subscriber", row.error());
+    return read_subscriber(*q);
+  });
 }
 
 Result<bool> SqliteStore::confirm_subscriber(std::string_view email, TimePoint now) {
@@ -102,20 +103,15 @@ Result<bool> SqliteStore::unsubscribe(std::string_view email, TimePoint now) {
 }
 
 Result<std::vector<Subscriber>> SqliteStore::confirmed_subscribers() {
-  auto db = readers_.acquire();
-  if (!db) return std::unexpected(db.error());
-  auto q = (*db)->query(kSelectConfirmedSubscribers);
-  if (!q) return db_error("cannot list subscribers", q.error());
-  std::vector<Subscriber> out;
-  for (;;) {
-    auto row = q->step();
-    if (!row) return db_error("cannot list subscribers", row.error());
-    if (!*row) break;
-    Subscriber subscriber = read_subscriber(*q);
-    subscriber.reader_id = q->optional_int64(4);
-    out.push_back(std::move(subscriber));
-  }
-  return out;
+  return with_reader([](Connection& db) {
+    return read_rows(
+        db, kSelectConfirmedSubscribers, "cannot list subscribers", [](Query&) {},
+        [](const Query& q) {
+          Subscriber subscriber = read_subscriber(q);
+          subscriber.reader_id = q.optional_int64(4);
+          return subscriber;
+        });
+  });
 }
 
 Result<void> SqliteStore::record_subscriber_error(std::int64_t subscriber_id, std::string_view error,
@@ -128,56 +124,50 @@ Result<void> SqliteStore::record_subscriber_error(std::int64_t subscriber_id, st
 Result<NewsletterIssue> SqliteStore::newsletter_issue(std::string_view key,
                                                       const std::vector<std::int64_t>& article_ids,
                                                       TimePoint now) {
-  std::lock_guard lock(writer_mutex_);
-  Connection& db = *writer_;
-  auto tx = Transaction::begin(db);
-  if (!tx) return db_error("cannot create issue", tx.error());
-  {
+  constexpr std::string_view kFailed = "cannot create issue";
+  return in_write_transaction(kFailed, [&](Connection& db) -> Result<NewsletterIssue> {
     std::string ids;
     for (const auto id : article_ids) ids += (ids.empty() ? "" : ",") + std::to_string(id);
-    auto q = db.query(kInsertIssue);
-    if (!q) return db_error("cannot create issue", q.error());
-    q->bind(":key", key).bind(":article_ids", ids).bind(":now", to_unix(now));
-    if (auto ok = q->run(); !ok) return db_error("cannot create issue", ok.error());
-  }
-  NewsletterIssue issue;
-  {
+    auto inserted = run(db, kInsertIssue, kFailed, [&](Query& q) {
+      q.bind(":key", key).bind(":article_ids", ids).bind(":now", to_unix(now));
+    });
+    if (!inserted) return std::unexpected(inserted.error());
     auto q = db.query(kSelectIssue);
-    if (!q) return db_error("cannot create issue", q.error());
+    if (!q) return db_error(kFailed, q.error());
     q->bind(":key", key);
     auto row = q->step();
-    if (!row) return db_error("cannot create issue", row.error());
+    if (!row) return db_error(kFailed, row.error());
+    NewsletterIssue issue;
     issue.id = q->int64(0);
     issue.key = q->text(1);
-    const std::string ids = q->text(2);
-    for (const std::string_view id : split(ids, ',')) {
+    const std::string stored_ids = q->text(2);
+    for (const std::string_view id : split(stored_ids, ',')) {
       if (!id.empty()) issue.article_ids.push_back(std::stoll(std::string(id)));
     }
     issue.created_at = from_unix(q->int64(3));
-  }
-  if (auto ok = tx->commit(); !ok) return db_error("cannot create issue", ok.error());
-  return issue;
+    return issue;
+  });
 }
 
 Result<bool> SqliteStore::claim_delivery(std::int64_t issue_id, std::int64_t subscriber_id, TimePoint now) {
-  std::lock_guard lock(writer_mutex_);
-  Connection& db = *writer_;
-  auto tx = Transaction::begin(db);
-  if (!tx) return db_error("cannot claim delivery", tx.error());
-  {
-    auto q = db.query(kSelectDeliveryState);
-    if (!q) return db_error("cannot claim delivery", q.error());
-    q->bind(":issue_id", issue_id).bind(":subscriber_id", subscriber_id);
-    auto row = q->step();
-    if (!row) return db_error("cannot claim delivery", row.error());
-    if (*row && q->text(0) != "retry") return false;
-  }
-  auto q = db.query(kClaimDelivery);
-  if (!q) return db_error("cannot claim delivery", q.error());
-  q->bind(":issue_id", issue_id).bind(":subscriber_id", subscriber_id).bind(":now", to_unix(now));
-  if (auto ok = q->run(); !ok) return db_error("cannot claim delivery", ok.error());
-  if (auto ok = tx->commit(); !ok) return db_error("cannot claim delivery", ok.error());
-  return true;
+  constexpr std::string_view kFailed = "cannot claim delivery";
+  return with_writer([&](Connection& db) -> Result<bool> {
+    // Not in_transaction: a delivery already claimed rolls back rather than commits.
+    auto tx = Transaction::begin(db);
+    if (!tx) return db_error(kFailed, tx.error());
+    auto delivery_state = read_optional(
+        db, kSelectDeliveryState, kFailed,
+        [&](Query& q) { q.bind(":issue_id", issue_id).bind(":subscriber_id", subscriber_id); },
+        [](const Query& q) { return q.text(0); });
+    if (!delivery_state) return std::unexpected(delivery_state.error());
+    if (*delivery_state && **delivery_state != "retry") return false;
+    auto claimed = run(db, kClaimDelivery, kFailed, [&](Query& q) {
+      q.bind(":issue_id", issue_id).bind(":subscriber_id", subscriber_id).bind(":now", to_unix(now));
+    });
+    if (!claimed) return std::unexpected(claimed.error());
+    if (auto ok = tx->commit(); !ok) return db_error(kFailed, ok.error());
+    return true;
+  });
 }
 
 Result<void> SqliteStore::finish_delivery(std::int64_t issue_id, std::int64_t subscriber_id,
@@ -189,14 +179,11 @@ Result<void> SqliteStore::finish_delivery(std::int64_t issue_id, std::int64_t su
 }
 
 Result<std::int64_t> SqliteStore::count_deliveries(std::int64_t issue_id, DeliveryState state) {
-  auto db = readers_.acquire();
-  if (!db) return std::unexpected(db.error());
-  auto q = (*db)->query(kCountDeliveries);
-  if (!q) return db_error("cannot count deliveries", q.error());
-  q->bind(":issue_id", issue_id).bind(":state", delivery_state_name(state));
-  auto row = q->step();
-  if (!row) return db_error("cannot count deliveries", row.error());
-  return q->int64(0);
+  return with_reader([&](Connection& db) {
+    return read_int64(db, kCountDeliveries, "cannot count deliveries", [&](Query& q) {
+      q.bind(":issue_id", issue_id).bind(":state", delivery_state_name(state));
+    });
+  });
 }
 
 }  // namespace longread::storage::sqlite

@@ -1,9 +1,10 @@
 // The SQLite side of OutboxStore: the account-mail outbox (migration 0013).
 #include "storage/sqlite/sqlite_store.h"
 
-#include <mutex>
 #include <optional>
 #include <vector>
+
+#include "storage/sqlite/query_helpers.h"
 
 namespace longread::storage::sqlite {
 namespace {
@@ -43,65 +44,49 @@ constexpr const char* kRetryMail =
 
 constexpr const char* kRetryAllMails = "UPDATE mail_outbox SET next_attempt_at = MIN(next_attempt_at, :now)";
 
-// The rows of a query over LONGREAD_OUTBOX_COLUMNS.
-Result<std::vector<OutboxMail>> read_outbox_mails(Query& q) {
-  std::vector<OutboxMail> out;
-  for (;;) {
-    auto row = q.step();
-    if (!row) return std::unexpected(row.error());
-    if (!*row) break;
-    out.push_back({.id = q.int64(0),
-                   .kind = q.text(1),
-                   .recipient = q.text(2),
-                   .message = q.text(3),
-                   .created_at = from_unix(q.int64(4)),
-                   .not_after = from_unix(q.int64(5)),
-                   .attempts = q.integer(6),
-                   .next_attempt_at = from_unix(q.int64(7)),
-                   .last_error = q.text(8)});
-  }
-  return out;
+// A row of a query over LONGREAD_OUTBOX_COLUMNS.
+OutboxMail read_outbox_mail(const Query& q) {
+  return {.id = q.int64(0),
+          .kind = q.text(1),
+          .recipient = q.text(2),
+          .message = q.text(3),
+          .created_at = from_unix(q.int64(4)),
+          .not_after = from_unix(q.int64(5)),
+          .attempts = q.integer(6),
+          .next_attempt_at = from_unix(q.int64(7)),
+          .last_error = q.text(8)};
 }
 
 }  // namespace
 
 // --- account-mail outbox (migration 0013)
 Result<std::int64_t> SqliteStore::enqueue_mail(const OutboxMail& mail) {
-  std::lock_guard lock(writer_mutex_);
-  auto q = writer_->query(kInsertOutboxMail);
-  if (!q) return db_error("cannot queue mail", q.error());
-  q->bind(":kind", mail.kind).bind(":recipient", mail.recipient).bind(":message", mail.message);
-  q->bind(":created_at", to_unix(mail.created_at)).bind(":not_after", to_unix(mail.not_after));
-  q->bind(":next_attempt_at", to_unix(mail.next_attempt_at));
-  if (auto ok = q->run(); !ok) return db_error("cannot queue mail", ok.error());
-  return writer_->last_insert_rowid();
+  return with_writer([&](Connection& db) {
+    return run_insert(db, kInsertOutboxMail, "cannot queue mail", [&](Query& q) {
+      q.bind(":kind", mail.kind).bind(":recipient", mail.recipient).bind(":message", mail.message);
+      q.bind(":created_at", to_unix(mail.created_at)).bind(":not_after", to_unix(mail.not_after));
+      q.bind(":next_attempt_at", to_unix(mail.next_attempt_at));
+    });
+  });
 }
 
 Result<std::vector<OutboxMail>> SqliteStore::claim_due_mails(TimePoint now, TimePoint lease_until,
                                                              int limit) {
-  std::lock_guard lock(writer_mutex_);
-  Connection& db = *writer_;
-  auto tx = Transaction::begin(db);
-  if (!tx) return db_error("cannot claim mail", tx.error());
-  std::vector<OutboxMail> claimed;
-  {
-    auto q = db.query(kSelectDueMails);
-    if (!q) return db_error("cannot claim mail", q.error());
-    q->bind(":now", to_unix(now)).bind(":limit", limit);
-    auto rows = read_outbox_mails(*q);
-    if (!rows) return db_error("cannot claim mail", rows.error());
-    claimed = std::move(*rows);
-  }
-  for (auto& mail : claimed) {
-    auto q = db.query(kClaimMail);
-    if (!q) return db_error("cannot claim mail", q.error());
-    q->bind(":lease_until", to_unix(lease_until)).bind(":id", mail.id);
-    if (auto ok = q->run(); !ok) return db_error("cannot claim mail", ok.error());
-    ++mail.attempts;
-    mail.next_attempt_at = lease_until;
-  }
-  if (auto ok = tx->commit(); !ok) return db_error("cannot claim mail", ok.error());
-  return claimed;
+  constexpr std::string_view kFailed = "cannot claim mail";
+  return in_write_transaction(kFailed, [&](Connection& db) -> Result<std::vector<OutboxMail>> {
+    auto claimed = read_rows(
+        db, kSelectDueMails, kFailed, [&](Query& q) { q.bind(":now", to_unix(now)).bind(":limit", limit); },
+        read_outbox_mail);
+    if (!claimed) return claimed;
+    for (auto& mail : *claimed) {
+      auto ok = run(db, kClaimMail, kFailed,
+                    [&](Query& q) { q.bind(":lease_until", to_unix(lease_until)).bind(":id", mail.id); });
+      if (!ok) return std::unexpected(ok.error());
+      ++mail.attempts;
+      mail.next_attempt_at = lease_until;
+    }
+    return claimed;
+  });
 }
 
 Result<bool> SqliteStore::delete_mail(std::int64_t id) {
@@ -116,56 +101,44 @@ Result<void> SqliteStore::mark_mail_failed(std::int64_t id, std::string_view err
 }
 
 Result<std::vector<OutboxMail>> SqliteStore::drop_expired_mails(TimePoint now) {
-  std::lock_guard lock(writer_mutex_);
-  Connection& db = *writer_;
-  auto tx = Transaction::begin(db);
-  if (!tx) return db_error("cannot drop expired mail", tx.error());
-  std::vector<OutboxMail> expired;
-  {
-    auto q = db.query(kSelectExpiredMails);
-    if (!q) return db_error("cannot drop expired mail", q.error());
-    q->bind(":now", to_unix(now));
-    auto rows = read_outbox_mails(*q);
-    if (!rows) return db_error("cannot drop expired mail", rows.error());
-    expired = std::move(*rows);
-  }
-  if (expired.empty()) return expired;  // nothing written: the transaction just rolls back
-  auto q = db.query(kDeleteExpiredMails);
-  if (!q) return db_error("cannot drop expired mail", q.error());
-  q->bind(":now", to_unix(now));
-  if (auto ok = q->run(); !ok) return db_error("cannot drop expired mail", ok.error());
-  if (auto ok = tx->commit(); !ok) return db_error("cannot drop expired mail", ok.error());
-  return expired;
+  constexpr std::string_view kFailed = "cannot drop expired mail";
+  const auto bind_now = [&](Query& q) { q.bind(":now", to_unix(now)); };
+  return with_writer([&](Connection& db) -> Result<std::vector<OutboxMail>> {
+    // Not in_transaction: with nothing expired, nothing is written and the transaction just rolls back.
+    auto tx = Transaction::begin(db);
+    if (!tx) return db_error(kFailed, tx.error());
+    auto expired = read_rows(db, kSelectExpiredMails, kFailed, bind_now, read_outbox_mail);
+    if (!expired || expired->empty()) return expired;
+    if (auto ok = run(db, kDeleteExpiredMails, kFailed, bind_now); !ok) return std::unexpected(ok.error());
+    if (auto ok = tx->commit(); !ok) return db_error(kFailed, ok.error());
+    return expired;
+  });
 }
 
 Result<std::vector<OutboxMail>> SqliteStore::outbox_mails() {
-  auto db = readers_.acquire();
-  if (!db) return std::unexpected(db.error());
-  auto q = (*db)->query(kSelectOutboxMails);
-  if (!q) return db_error("cannot list queued mail", q.error());
-  auto rows = read_outbox_mails(*q);
-  if (!rows) return db_error("cannot list queued mail", rows.error());
-  return rows;
+  return with_reader([](Connection& db) {
+    return read_rows(
+        db, kSelectOutboxMails, "cannot list queued mail", [](Query&) {}, read_outbox_mail);
+  });
 }
 
 Result<int> SqliteStore::retry_mails(std::optional<std::int64_t> id, TimePoint now) {
-  std::lock_guard lock(writer_mutex_);
-  auto q = writer_->query(id ? kRetryMail : kRetryAllMails);
-  if (!q) return db_error("cannot retry mail", q.error());
-  q->bind(":now", to_unix(now));
-  if (id) q->bind(":id", *id);
-  if (auto ok = q->run(); !ok) return db_error("cannot retry mail", ok.error());
-  return writer_->changes();
+  return with_writer([&](Connection& db) {
+    return run_changes(db, id ? kRetryMail : kRetryAllMails, "cannot retry mail", [&](Query& q) {
+      q.bind(":now", to_unix(now));
+      if (id) q.bind(":id", *id);
+    });
+  });
 }
 
 Result<std::optional<TimePoint>> SqliteStore::next_mail_due() {
-  auto db = readers_.acquire();
-  if (!db) return std::unexpected(db.error());
-  auto q = (*db)->query(kSelectNextMailDue);
-  if (!q) return db_error("cannot read queued mail", q.error());
-  auto row = q->step();
-  if (!row) return db_error("cannot read queued mail", row.error());
-  return optional_time(*q, 0);
+  return with_reader([](Connection& db) -> Result<std::optional<TimePoint>> {
+    auto q = db.query(kSelectNextMailDue);
+    if (!q) return db_error("cannot read queued mail", q.error());
+    auto row = q->step();
+    if (!row) return db_error("cannot read queued mail", row.error());
+    return optional_time(*q, 0);
+  });
 }
 
 }  // namespace longread::storage::sqlite

@@ -33,6 +33,13 @@ Result<int> run_changes(Connection& db, std::string_view sql, std::string_view w
   return db.changes();
 }
 
+// As run, then the rowid of the row the statement inserted.
+template <typename Bind>
+Result<std::int64_t> run_insert(Connection& db, std::string_view sql, std::string_view what, Bind&& bind) {
+  if (auto ok = run(db, sql, what, std::forward<Bind>(bind)); !ok) return std::unexpected(ok.error());
+  return db.last_insert_rowid();
+}
+
 // The first column of the first row as an integer (a COUNT, a MAX); 0 when there is no row.
 template <typename Bind>
 Result<std::int64_t> read_int64(Connection& db, std::string_view sql, std::string_view what, Bind&& bind) {

@@ -85,54 +85,87 @@ constexpr const char* kCountUnread =
     "SELECT COUNT(*) FROM reading_list WHERE reader_id = :reader_id AND read_at IS NULL";
 
 Result<void> visible_article(Connection& db, std::int64_t article_id) {
-  auto q = db.query(kSelectVisibleArticle);
-  if (!q) return db_error("cannot read article", q.error());
-  q->bind(":id", article_id);
-  auto row = q->step();
-  if (!row) return db_error("cannot read article", row.error());
-  if (!*row) {
+  auto found = read_optional(
+      db, kSelectVisibleArticle, "cannot read article", [&](Query& q) { q.bind(":id", article_id); },
+      [](const Query&) { return true; });
+  if (!found) return std::unexpected(found.error());
+  if (!*found) {
     return fail(ErrorKind::kNotFound, fmt::format("store: no visible article {}", article_id),
                 "No such article.");
   }
   return {};
 }
 
+// One transaction of age_period_votes: moves `period`'s start towards `target` over at most
+// kAgingBatch votes (all votes of one second together) and takes them out of its counts. Returns how
+// many it took out, or -1 when the start had already reached the target. An idle site writes nothing
+// until an hour has passed or a vote leaves the period, so the page cache is not emptied every minute.
+Result<std::int64_t> age_votes_batch(Connection& db, VotePeriod period, std::int64_t target) {
+  static constexpr std::int64_t kAgingBatch = 10000;
+  constexpr std::string_view kFailed = "cannot age period votes";
+  const int days = period_days(period);
+  // Not in_transaction: a batch with nothing to age rolls back rather than commits.
+  auto tx = Transaction::begin(db);
+  if (!tx) return db_error(kFailed, tx.error());
+  auto counted_from = read_optional(
+      db, kSelectCountedFrom, kFailed, [&](Query& q) { q.bind(":days", days); },
+      [](const Query& q) { return q.int64(0); });
+  if (!counted_from) return std::unexpected(counted_from.error());
+  if (!*counted_from) return std::int64_t{-1};  // a database from before the period counts has none to age
+  const std::int64_t from = **counted_from;
+  if (from >= target) return std::int64_t{-1};
+  auto batch_end = read_optional(
+      db, kSelectAgingBatchEnd, kFailed,
+      [&](Query& q) { q.bind(":from", from).bind(":to", target).bind(":n", kAgingBatch); },
+      [](const Query& q) { return q.int64(0); });
+  if (!batch_end) return std::unexpected(batch_end.error());
+  const std::int64_t to = *batch_end ? std::max(**batch_end, from + 1) : target;
+  auto count =
+      read_int64(db, kCountVotesBetween, kFailed, [&](Query& q) { q.bind(":from", from).bind(":to", to); });
+  if (!count) return count;
+  if (*count == 0 && to - from < 3600) return std::int64_t{-1};
+  if (*count > 0) {
+    auto ok = run(db, period == VotePeriod::kWeek ? kAgeWeekVotes : kAgeMonthVotes, kFailed,
+                  [&](Query& q) { q.bind(":from", from).bind(":to", to); });
+    if (!ok) return std::unexpected(ok.error());
+  }
+  if (auto ok = run(db, kSetCountedFrom, kFailed, [&](Query& q) { q.bind(":to", to).bind(":days", days); });
+      !ok) {
+    return std::unexpected(ok.error());
+  }
+  if (auto ok = tx->commit(); !ok) return db_error(kFailed, ok.error());
+  return count;
+}
+
 }  // namespace
 
 Result<VoteState> SqliteStore::set_vote(std::int64_t reader_id, std::int64_t article_id, bool vote,
                                         TimePoint now) {
-  std::lock_guard lock(writer_mutex_);
-  Connection& db = *writer_;
-  auto tx = Transaction::begin(db);
-  if (!tx) return db_error("cannot vote", tx.error());
-  if (auto visible = visible_article(db, article_id); !visible) {
-    return std::unexpected(visible.error());
-  }
-  {
-    auto q = db.query(vote ? kInsertVote : kDeleteVote);
-    if (!q) return db_error("cannot vote", q.error());
-    q->bind(":reader_id", reader_id).bind(":article_id", article_id);
-    if (vote) q->bind(":now", to_unix(now));
-    if (auto ok = q->run(); !ok) return db_error("cannot vote", ok.error());
-  }
-  if (db.changes() > 0) {  // a repeated vote (or unvote) changes nothing
-    auto q = db.query(kAddArticleVotes);
-    if (!q) return db_error("cannot vote", q.error());
-    q->bind(":delta", vote ? 1 : -1).bind(":id", article_id);
-    if (auto ok = q->run(); !ok) return db_error("cannot vote", ok.error());
-  }
-  VoteState state;
-  {
+  constexpr std::string_view kFailed = "cannot vote";
+  return in_write_transaction(kFailed, [&](Connection& db) -> Result<VoteState> {
+    if (auto visible = visible_article(db, article_id); !visible) {
+      return std::unexpected(visible.error());
+    }
+    auto changed = run_changes(db, vote ? kInsertVote : kDeleteVote, kFailed, [&](Query& q) {
+      q.bind(":reader_id", reader_id).bind(":article_id", article_id);
+      if (vote) q.bind(":now", to_unix(now));
+    });
+    if (!changed) return std::unexpected(changed.error());
+    if (*changed > 0) {  // a repeated vote (or unvote) changes nothing
+      auto ok = run(db, kAddArticleVotes, kFailed,
+                    [&](Query& q) { q.bind(":delta", vote ? 1 : -1).bind(":id", article_id); });
+      if (!ok) return std::unexpected(ok.error());
+    }
     auto q = db.query(kSelectArticleVotes);
-    if (!q) return db_error("cannot vote", q.error());
+    if (!q) return db_error(kFailed, q.error());
     q->bind(":reader_id", reader_id).bind(":id", article_id);
     auto row = q->step();
-    if (!row) return db_error("cannot vote", row.error());
+    if (!row) return db_error(kFailed, row.error());
+    VoteState state;
     state.votes = q->integer(0);
     state.voted = q->int64(1) != 0;
-  }
-  if (auto ok = tx->commit(); !ok) return db_error("cannot vote", ok.error());
-  return state;
+    return state;
+  });
 }
 
 Result<std::int64_t> SqliteStore::age_period_votes(TimePoint now) {
@@ -144,7 +177,7 @@ Result<std::int64_t> SqliteStore::age_period_votes(TimePoint now) {
     const int days = period_days(period);
     const std::int64_t target = to_unix(now) - std::int64_t{days} * 86400;
     for (;;) {
-      auto batch = age_votes_batch(period, target);
+      auto batch = age_votes_batch(*writer_, period, target);
       if (!batch) return std::unexpected(batch.error());
       if (*batch < 0) break;  // reached the target
       aged += *batch;
@@ -153,113 +186,50 @@ Result<std::int64_t> SqliteStore::age_period_votes(TimePoint now) {
   return aged;
 }
 
-// One transaction of age_period_votes: moves `period`'s start towards `target` over at most
-// kAgingBatch votes (all votes of one second together) and takes them out of its counts. Returns how
-// many it took out, or -1 when the start had already reached the target. An idle site writes nothing
-// until an hour has passed or a vote leaves the period, so the page cache is not emptied every minute.
-Result<std::int64_t> SqliteStore::age_votes_batch(VotePeriod period, std::int64_t target) {
-  static constexpr std::int64_t kAgingBatch = 10000;
-  const int days = period_days(period);
-  Connection& db = *writer_;
-  auto tx = Transaction::begin(db);
-  if (!tx) return db_error("cannot age period votes", tx.error());
-  std::int64_t from = 0;
-  {
-    auto q = db.query(kSelectCountedFrom);
-    if (!q) return db_error("cannot age period votes", q.error());
-    q->bind(":days", days);
-    auto row = q->step();
-    if (!row) return db_error("cannot age period votes", row.error());
-    if (!*row) return std::int64_t{-1};  // a database from before the period counts has none to age
-    from = q->int64(0);
-  }
-  if (from >= target) return std::int64_t{-1};
-  std::int64_t to = target;
-  {
-    auto q = db.query(kSelectAgingBatchEnd);
-    if (!q) return db_error("cannot age period votes", q.error());
-    q->bind(":from", from).bind(":to", target).bind(":n", kAgingBatch);
-    auto row = q->step();
-    if (!row) return db_error("cannot age period votes", row.error());
-    if (*row) to = std::max(q->int64(0), from + 1);
-  }
-  std::int64_t count = 0;
-  {
-    auto q = db.query(kCountVotesBetween);
-    if (!q) return db_error("cannot age period votes", q.error());
-    q->bind(":from", from).bind(":to", to);
-    auto row = q->step();
-    if (!row) return db_error("cannot age period votes", row.error());
-    count = q->int64(0);
-  }
-  if (count == 0 && to - from < 3600) return std::int64_t{-1};
-  if (count > 0) {
-    auto q = db.query(period == VotePeriod::kWeek ? kAgeWeekVotes : kAgeMonthVotes);
-    if (!q) return db_error("cannot age period votes", q.error());
-    q->bind(":from", from).bind(":to", to);
-    if (auto ok = q->run(); !ok) return db_error("cannot age period votes", ok.error());
-  }
-  {
-    auto q = db.query(kSetCountedFrom);
-    if (!q) return db_error("cannot age period votes", q.error());
-    q->bind(":to", to).bind(":days", days);
-    if (auto ok = q->run(); !ok) return db_error("cannot age period votes", ok.error());
-  }
-  if (auto ok = tx->commit(); !ok) return db_error("cannot age period votes", ok.error());
-  return count;
-}
-
 Result<ReaderMarks> SqliteStore::reader_marks(std::int64_t reader_id,
                                               const std::vector<std::int64_t>& article_ids) {
   ReaderMarks marks;
   if (article_ids.empty()) return marks;
-  auto db = readers_.acquire();
-  if (!db) return std::unexpected(db.error());
-  const std::string ids = ids_json(article_ids);
-  for (const bool voted : {true, false}) {
-    auto q = (*db)->query(voted ? kSelectVotedAmong : kSelectSavedAmong);
-    if (!q) return db_error("cannot read reader marks", q.error());
-    q->bind(":reader_id", reader_id).bind(":ids", ids);
-    for (;;) {
-      auto row = q->step();
-      if (!row) return db_error("cannot read reader marks", row.error());
-      if (!*row) break;
-      (voted ? marks.voted : marks.saved).push_back(q->int64(0));
+  return with_reader([&](Connection& db) -> Result<ReaderMarks> {
+    const std::string ids = ids_json(article_ids);
+    for (const bool voted : {true, false}) {
+      auto q = db.query(voted ? kSelectVotedAmong : kSelectSavedAmong);
+      if (!q) return db_error("cannot read reader marks", q.error());
+      q->bind(":reader_id", reader_id).bind(":ids", ids);
+      auto read = for_each_row(*q, "cannot read reader marks", [&](const Query& row) {
+        (voted ? marks.voted : marks.saved).push_back(row.int64(0));
+      });
+      if (!read) return std::unexpected(read.error());
     }
-  }
-  auto read = sqlite::read_among(**db, reader_id, ids);
-  if (!read) return std::unexpected(read.error());
-  marks.read = std::move(*read);
-  return marks;
+    auto read = sqlite::read_among(db, reader_id, ids);
+    if (!read) return std::unexpected(read.error());
+    marks.read = std::move(*read);
+    return marks;
+  });
 }
 
 Result<void> SqliteStore::set_saved(std::int64_t reader_id, std::int64_t article_id, bool saved,
                                     TimePoint now) {
-  std::lock_guard lock(writer_mutex_);
-  Connection& db = *writer_;
-  auto tx = Transaction::begin(db);
-  if (!tx) return db_error("cannot change reading list", tx.error());
-  if (saved) {
-    if (auto visible = visible_article(db, article_id); !visible) return std::unexpected(visible.error());
-  }
-  auto q = db.query(saved ? kInsertSaved : kDeleteSaved);
-  if (!q) return db_error("cannot change reading list", q.error());
-  q->bind(":reader_id", reader_id).bind(":article_id", article_id);
-  if (saved) q->bind(":now", to_unix(now));
-  if (auto ok = q->run(); !ok) return db_error("cannot change reading list", ok.error());
-  if (auto ok = tx->commit(); !ok) return db_error("cannot change reading list", ok.error());
-  return {};
+  constexpr std::string_view kFailed = "cannot change reading list";
+  return in_write_transaction(kFailed, [&](Connection& db) -> Result<void> {
+    if (saved) {
+      if (auto visible = visible_article(db, article_id); !visible) return std::unexpected(visible.error());
+    }
+    return run(db, saved ? kInsertSaved : kDeleteSaved, kFailed, [&](Query& q) {
+      q.bind(":reader_id", reader_id).bind(":article_id", article_id);
+      if (saved) q.bind(":now", to_unix(now));
+    });
+  });
 }
 
 Result<void> SqliteStore::set_read(std::int64_t reader_id, std::int64_t article_id, bool read,
                                    TimePoint now) {
-  std::lock_guard lock(writer_mutex_);
-  auto q = writer_->query(kSetRead);
-  if (!q) return db_error("cannot mark read", q.error());
-  q->bind(":reader_id", reader_id).bind(":article_id", article_id);
-  q->bind(":read_at", read ? std::optional<std::int64_t>(to_unix(now)) : std::nullopt);
-  if (auto ok = q->run(); !ok) return db_error("cannot mark read", ok.error());
-  if (writer_->changes() == 0) {
+  auto changed = write_changes(kSetRead, "cannot mark read", [&](Query& q) {
+    q.bind(":reader_id", reader_id).bind(":article_id", article_id);
+    q.bind(":read_at", read ? std::optional<std::int64_t>(to_unix(now)) : std::nullopt);
+  });
+  if (!changed) return std::unexpected(changed.error());
+  if (!*changed) {
     return fail(ErrorKind::kNotFound, fmt::format("store: article {} is not on the reading list", article_id),
                 "That article is not on your reading list.");
   }
@@ -267,32 +237,27 @@ Result<void> SqliteStore::set_read(std::int64_t reader_id, std::int64_t article_
 }
 
 Result<std::vector<SavedArticle>> SqliteStore::reading_list(std::int64_t reader_id, int limit, int offset) {
-  auto db = readers_.acquire();
-  if (!db) return std::unexpected(db.error());
-  auto q = (*db)->query(kSelectReadingList);
-  if (!q) return db_error("cannot read reading list", q.error());
-  q->bind(":reader_id", reader_id).bind(":limit", std::max(limit, 0)).bind(":offset", std::max(offset, 0));
-  std::vector<SavedArticle> out;
-  for (;;) {
-    auto row = q->step();
-    if (!row) return db_error("cannot read reading list", row.error());
-    if (!*row) break;
-    out.push_back({.view = read_article_view(*q),
-                   .saved_at = from_unix(q->int64(kArticleColumnCount)),
-                   .read_at = optional_time(*q, kArticleColumnCount + 1)});
-  }
-  return out;
+  return with_reader([&](Connection& db) {
+    return read_rows(
+        db, kSelectReadingList, "cannot read reading list",
+        [&](Query& q) {
+          q.bind(":reader_id", reader_id)
+              .bind(":limit", std::max(limit, 0))
+              .bind(":offset", std::max(offset, 0));
+        },
+        [](const Query& q) {
+          return SavedArticle{.view = read_article_view(q),
+                              .saved_at = from_unix(q.int64(kArticleColumnCount)),
+                              .read_at = optional_time(q, kArticleColumnCount + 1)};
+        });
+  });
 }
 
 Result<std::int64_t> SqliteStore::reading_list_unread(std::int64_t reader_id) {
-  auto db = readers_.acquire();
-  if (!db) return std::unexpected(db.error());
-  auto q = (*db)->query(kCountUnread);
-  if (!q) return db_error("cannot count reading list", q.error());
-  q->bind(":reader_id", reader_id);
-  auto row = q->step();
-  if (!row) return db_error("cannot count reading list", row.error());
-  return q->int64(0);
+  return with_reader([&](Connection& db) {
+    return read_int64(db, kCountUnread, "cannot count reading list",
+                      [&](Query& q) { q.bind(":reader_id", reader_id); });
+  });
 }
 
 // --- the portable reading list (saved_links.cpp)

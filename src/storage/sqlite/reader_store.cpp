@@ -2,11 +2,11 @@
 // (personal_filters.cpp) through the writer or a pooled reader.
 #include "storage/sqlite/sqlite_store.h"
 
-#include <mutex>
 #include <optional>
 #include <vector>
 
 #include "storage/sqlite/personal_filters.h"
+#include "storage/sqlite/query_helpers.h"
 #include "storage/sqlite/reader_api.h"
 
 namespace longread::storage::sqlite {
@@ -64,115 +64,96 @@ ReaderAccount read_reader(const Query& q) {
                        .is_operator = q.int64(5) != 0};
 }
 
+constexpr std::string_view kDeleteSessionsFailed = "cannot delete sessions";
+
+// A write to one reader's row: done, or there is no such reader.
+Result<void> one_reader(const Result<bool>& changed) {
+  if (!changed) return std::unexpected(changed.error());
+  if (!*changed) return fail(ErrorKind::kNotFound, "store: no such reader");
+  return {};
+}
+
 }  // namespace
 
 Result<std::int64_t> SqliteStore::create_reader(std::string_view email, std::string_view password_hash,
                                                 TimePoint now, std::optional<TimePoint> confirmed_at) {
-  std::lock_guard lock(writer_mutex_);
-  auto q = writer_->query(kInsertReader);
-  if (!q) return db_error("cannot create reader", q.error());
-  q->bind(":email", email).bind(":email_key", email_key(email)).bind(":password_hash", password_hash);
-  q->bind(":created_at", to_unix(now));
-  q->bind(":confirmed_at", confirmed_at ? std::optional<std::int64_t>(to_unix(*confirmed_at)) : std::nullopt);
-  if (auto ok = q->run(); !ok) return db_error("cannot create reader", ok.error());
-  if (writer_->changes() == 0) return fail(ErrorKind::kConflict, "store: reader email taken");
-  return writer_->last_insert_rowid();
+  return with_writer([&](Connection& db) -> Result<std::int64_t> {
+    auto inserted = run_changes(db, kInsertReader, "cannot create reader", [&](Query& q) {
+      q.bind(":email", email).bind(":email_key", email_key(email)).bind(":password_hash", password_hash);
+      q.bind(":created_at", to_unix(now));
+      q.bind(":confirmed_at", optional_unix(confirmed_at));
+    });
+    if (!inserted) return std::unexpected(inserted.error());
+    if (*inserted == 0) return fail(ErrorKind::kConflict, "store: reader email taken");
+    return db.last_insert_rowid();
+  });
 }
 
 Result<std::optional<ReaderAccount>> SqliteStore::reader_by_email(std::string_view email) {
-  auto db = readers_.acquire();
-  if (!db) return std::unexpected(db.error());
-  auto q = (*db)->query(kSelectReaderByEmail);
-  if (!q) return db_error("cannot read reader", q.error());
-  q->bind(":email_key", email_key(email));
-  auto row = q->step();
-  if (!row) return db_error("cannot read reader", row.error());
-  if (!*row) return std::optional<ReaderAccount>{};
-  return std::optional<ReaderAccount>{read_reader(*q)};
+  return with_reader([&](Connection& db) {
+    return read_optional(
+        db, kSelectReaderByEmail, "cannot read reader",
+        [&](Query& q) { q.bind(":email_key", email_key(email)); }, read_reader);
+  });
 }
 
 Result<std::vector<ReaderAccount>> SqliteStore::readers() {
-  auto db = readers_.acquire();
-  if (!db) return std::unexpected(db.error());
-  auto q = (*db)->query(kSelectReaders);
-  if (!q) return db_error("cannot list readers", q.error());
-  std::vector<ReaderAccount> out;
-  while (true) {
-    auto row = q->step();
-    if (!row) return db_error("cannot list readers", row.error());
-    if (!*row) break;
-    out.push_back(read_reader(*q));
-  }
-  return out;
+  return with_reader([](Connection& db) {
+    return read_rows(
+        db, kSelectReaders, "cannot list readers", [](Query&) {}, read_reader);
+  });
 }
 
 Result<void> SqliteStore::set_reader_password(std::int64_t reader_id, std::string_view password_hash,
                                               std::optional<TimePoint> confirm_at) {
-  auto changed = write_changes(kSetReaderPassword, "cannot set password", [&](Query& q) {
+  return one_reader(write_changes(kSetReaderPassword, "cannot set password", [&](Query& q) {
     q.bind(":id", reader_id).bind(":password_hash", password_hash);
-    q.bind(":confirm_at", confirm_at ? std::optional<std::int64_t>(to_unix(*confirm_at)) : std::nullopt);
-  });
-  if (!changed) return std::unexpected(changed.error());
-  if (!*changed) return fail(ErrorKind::kNotFound, "store: no such reader");
-  return {};
+    q.bind(":confirm_at", optional_unix(confirm_at));
+  }));
 }
 
 Result<void> SqliteStore::confirm_reader(std::int64_t reader_id, TimePoint now) {
-  auto changed = write_changes(kConfirmReader, "cannot confirm reader",
-                               [&](Query& q) { q.bind(":id", reader_id).bind(":now", to_unix(now)); });
-  if (!changed) return std::unexpected(changed.error());
-  if (!*changed) return fail(ErrorKind::kNotFound, "store: no such reader");
-  return {};
+  return one_reader(write_changes(kConfirmReader, "cannot confirm reader",
+                                  [&](Query& q) { q.bind(":id", reader_id).bind(":now", to_unix(now)); }));
 }
 
 Result<void> SqliteStore::delete_reader(std::int64_t reader_id) {
-  std::lock_guard lock(writer_mutex_);
-  Connection& db = *writer_;
-  auto tx = Transaction::begin(db);
-  if (!tx) return db_error("cannot delete reader", tx.error());
-  for (const char* sql : {kWithdrawReaderVotes, kDeleteReader}) {
-    auto q = db.query(sql);
-    if (!q) return db_error("cannot delete reader", q.error());
-    q->bind(":reader_id", reader_id);
-    if (auto ok = q->run(); !ok) return db_error("cannot delete reader", ok.error());
-  }
-  if (db.changes() == 0) return fail(ErrorKind::kNotFound, "store: no such reader");  // rolled back
-  if (auto ok = tx->commit(); !ok) return db_error("cannot delete reader", ok.error());
-  return {};
+  constexpr std::string_view kFailed = "cannot delete reader";
+  return in_write_transaction(kFailed, [&](Connection& db) -> Result<void> {
+    for (const char* sql : {kWithdrawReaderVotes, kDeleteReader}) {
+      if (auto ok = run(db, sql, kFailed, [&](Query& q) { q.bind(":reader_id", reader_id); }); !ok) return ok;
+    }
+    if (db.changes() == 0) return fail(ErrorKind::kNotFound, "store: no such reader");  // rolled back
+    return {};
+  });
 }
 
 Result<int> SqliteStore::delete_reader_sessions(std::int64_t reader_id) {
-  std::lock_guard lock(writer_mutex_);
-  auto q = writer_->query(kDeleteReaderSessions);
-  if (!q) return db_error("cannot delete sessions", q.error());
-  q->bind(":reader_id", reader_id);
-  if (auto ok = q->run(); !ok) return db_error("cannot delete sessions", ok.error());
-  return writer_->changes();
+  return with_writer([&](Connection& db) {
+    return run_changes(db, kDeleteReaderSessions, kDeleteSessionsFailed,
+                       [&](Query& q) { q.bind(":reader_id", reader_id); });
+  });
 }
 
 Result<void> SqliteStore::create_session(const SessionRecord& session) {
-  std::lock_guard lock(writer_mutex_);
-  auto q = writer_->query(kInsertSession);
-  if (!q) return db_error("cannot create session", q.error());
-  q->bind(":token_hash", session.token_hash).bind(":reader_id", session.reader_id);
-  q->bind(":created_at", to_unix(session.created_at)).bind(":expires_at", to_unix(session.expires_at));
-  if (auto ok = q->run(); !ok) return db_error("cannot create session", ok.error());
-  return {};
+  return write_one(kInsertSession, "cannot create session", [&](Query& q) {
+    q.bind(":token_hash", session.token_hash).bind(":reader_id", session.reader_id);
+    q.bind(":created_at", to_unix(session.created_at)).bind(":expires_at", to_unix(session.expires_at));
+  });
 }
 
 Result<std::optional<SessionReader>> SqliteStore::session_reader(std::string_view token_hash, TimePoint now) {
-  auto db = readers_.acquire();
-  if (!db) return std::unexpected(db.error());
-  auto q = (*db)->query(kSelectSessionReader);
-  if (!q) return db_error("cannot read session", q.error());
-  q->bind(":token_hash", token_hash).bind(":now", to_unix(now));
-  auto row = q->step();
-  if (!row) return db_error("cannot read session", row.error());
-  if (!*row) return std::optional<SessionReader>{};
-  return std::optional<SessionReader>{SessionReader{.reader_id = q->int64(0),
-                                                    .email = q->text(1),
-                                                    .expires_at = from_unix(q->int64(2)),
-                                                    .is_operator = q->int64(3) != 0}};
+  return with_reader([&](Connection& db) {
+    return read_optional(
+        db, kSelectSessionReader, "cannot read session",
+        [&](Query& q) { q.bind(":token_hash", token_hash).bind(":now", to_unix(now)); },
+        [](const Query& q) {
+          return SessionReader{.reader_id = q.int64(0),
+                               .email = q.text(1),
+                               .expires_at = from_unix(q.int64(2)),
+                               .is_operator = q.int64(3) != 0};
+        });
+  });
 }
 
 Result<void> SqliteStore::delete_session(std::string_view token_hash) {
@@ -181,21 +162,16 @@ Result<void> SqliteStore::delete_session(std::string_view token_hash) {
 }
 
 Result<int> SqliteStore::delete_expired_sessions(TimePoint now) {
-  std::lock_guard lock(writer_mutex_);
-  auto q = writer_->query(kDeleteExpiredSessions);
-  if (!q) return db_error("cannot delete sessions", q.error());
-  q->bind(":now", to_unix(now));
-  if (auto ok = q->run(); !ok) return db_error("cannot delete sessions", ok.error());
-  return writer_->changes();
+  return with_writer([&](Connection& db) {
+    return run_changes(db, kDeleteExpiredSessions, kDeleteSessionsFailed,
+                       [&](Query& q) { q.bind(":now", to_unix(now)); });
+  });
 }
 
 Result<void> SqliteStore::set_reader_operator(std::string_view email, bool is_operator) {
-  auto changed = write_changes(kSetReaderOperator, "cannot change reader role", [&](Query& q) {
+  return one_reader(write_changes(kSetReaderOperator, "cannot change reader role", [&](Query& q) {
     q.bind(":operator", is_operator).bind(":email_key", email_key(email));
-  });
-  if (!changed) return std::unexpected(changed.error());
-  if (!*changed) return fail(ErrorKind::kNotFound, "store: no such reader");
-  return {};
+  }));
 }
 
 // --- feed apps (reader_api.cpp)

@@ -12,6 +12,7 @@
 #include "storage/search_terms.h"
 #include "storage/sqlite/article_rows.h"
 #include "storage/sqlite/personal_filters.h"
+#include "storage/sqlite/query_helpers.h"
 
 namespace longread::storage::sqlite {
 namespace {

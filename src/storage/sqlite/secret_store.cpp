@@ -1,8 +1,9 @@
 // The SQLite side of SecretStore.
 #include "storage/sqlite/sqlite_store.h"
 
-#include <mutex>
 #include <string>
+
+#include "storage/sqlite/query_helpers.h"
 
 namespace longread::storage::sqlite {
 namespace {
@@ -16,19 +17,18 @@ constexpr const char* kSelectSecret = "SELECT value FROM secrets WHERE name = :n
 }  // namespace
 
 Result<std::string> SqliteStore::secret(std::string_view name, std::string_view candidate) {
-  std::lock_guard lock(writer_mutex_);
-  {
-    auto q = writer_->query(kInsertSecret);
-    if (!q) return db_error("cannot store secret", q.error());
-    q->bind(":name", name).bind(":value", candidate).bind(":now", to_unix(now_seconds()));
-    if (auto ok = q->run(); !ok) return db_error("cannot store secret", ok.error());
-  }
-  auto q = writer_->query(kSelectSecret);
-  if (!q) return db_error("cannot read secret", q.error());
-  q->bind(":name", name);
-  auto row = q->step();
-  if (!row) return db_error("cannot read secret", row.error());
-  return q->text(0);
+  return with_writer([&](Connection& db) -> Result<std::string> {
+    auto stored = run(db, kInsertSecret, "cannot store secret", [&](Query& q) {
+      q.bind(":name", name).bind(":value", candidate).bind(":now", to_unix(now_seconds()));
+    });
+    if (!stored) return std::unexpected(stored.error());
+    auto q = db.query(kSelectSecret);
+    if (!q) return db_error("cannot read secret", q.error());
+    q->bind(":name", name);
+    auto row = q->step();
+    if (!row) return db_error("cannot read secret", row.error());
+    return q->text(0);
+  });
 }
 
 }  // namespace longread::storage::sqlite

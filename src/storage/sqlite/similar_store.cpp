@@ -1,7 +1,6 @@
 // The SQLite side of SimilarStore; the SQL lives in sqlite/similar.cpp and sqlite/for_you.cpp.
 #include "storage/sqlite/sqlite_store.h"
 
-#include <mutex>
 #include <span>
 #include <vector>
 

@@ -223,9 +223,6 @@ class SqliteStore final : public Store {
   Result<void> decide_flags(std::int64_t article_id, FlagDecision decision) override;
 
  private:
-  // reader_mark_store.cpp
-  Result<std::int64_t> age_votes_batch(VotePeriod period, std::int64_t target);
-
   // Runs `f` on the writer connection, under its lock.
   template <typename F>
   auto with_writer(F&& f) {

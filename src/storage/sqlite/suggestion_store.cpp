@@ -1,7 +1,6 @@
 // The SQLite side of SuggestionStore; the SQL lives in sqlite/suggestions.cpp.
 #include "storage/sqlite/sqlite_store.h"
 
-#include <mutex>
 #include <optional>
 #include <vector>
 
