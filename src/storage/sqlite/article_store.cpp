@@ -33,9 +33,7 @@ constexpr const char* kSelectCategories =
 
 // count_articles without filters, or by blog or category alone, reads the trigger-kept counts.
 constexpr const char* kCountAllVisible = "SELECT COALESCE(SUM(visible_articles), 0) FROM categories";
-
 constexpr const char* kCountVisibleInBlog = "SELECT visible_articles FROM blogs WHERE id = :blog_id";
-
 constexpr const char* kCountVisibleInCategory =
     "SELECT visible_articles FROM categories WHERE slug = :category";
 
@@ -44,91 +42,62 @@ constexpr const char* kSelectFullArticle =
     " longread_body_part(a.body, 0, a.summary_html), longread_body_part(a.body, 1, a.content_html),"
     " longread_body_part(a.body, 2, a.text)," LONGREAD_ARTICLE_COLUMNS_TAIL LONGREAD_ARTICLE_FROM
     " WHERE a.id = :id";
-
 // After the article columns: the parts of the sort key that ArticleView does not hold (display_at; the
 // period's votes for Top by period), for the next page's cursor. The period's count is a column of its own
 // (votes_week, votes_month: migration 0019), so Top by period is one walk of that period's partial index.
 constexpr const char* kSelectListedArticles =
     "SELECT " LONGREAD_ARTICLE_COLUMNS_HEAD " '', '', ''," LONGREAD_ARTICLE_COLUMNS_TAIL
     ", a.display_at, 0" LONGREAD_ARTICLE_FROM;
-
 constexpr const char* kSelectListedByWeek =
     "SELECT " LONGREAD_ARTICLE_COLUMNS_HEAD " '', '', ''," LONGREAD_ARTICLE_COLUMNS_TAIL
     ", a.display_at, a.votes_week" LONGREAD_ARTICLE_FROM;
-
 constexpr const char* kSelectListedByMonth =
     "SELECT " LONGREAD_ARTICLE_COLUMNS_HEAD " '', '', ''," LONGREAD_ARTICLE_COLUMNS_TAIL
     ", a.display_at, a.votes_month" LONGREAD_ARTICLE_FROM;
-
 constexpr const char* kCountListedArticles = "SELECT COUNT(*) FROM articles a";
 
 // ArticleQuery filters, appended (as text without values) to the two statements above.
 constexpr const char* kWhereAll = " WHERE 1 = 1";
-
 constexpr const char* kWhereVisible = " WHERE a.visible = 1";
-
 constexpr const char* kAndBlog = " AND a.blog_id = :blog_id";
-
 constexpr const char* kAndCategory = " AND a.category = :category";
-
 constexpr const char* kAndSince = " AND a.display_at >= :since";
-
 constexpr const char* kAndUntil = " AND a.display_at < :until";
-
 constexpr const char* kAndNotBlog = " AND a.blog_id <> :exclude_blog_id";
-
 constexpr const char* kAndNotArticle = " AND a.id <> :exclude_article_id";
-
 constexpr const char* kAndVoted = " AND a.votes > 0";
-
 constexpr const char* kOrderNewest = " ORDER BY a.display_at DESC, a.id DESC";
-
 constexpr const char* kOrderTop = " ORDER BY a.votes DESC, a.display_at DESC, a.id DESC";
-
 constexpr const char* kOrderHot = " ORDER BY a.score DESC, a.display_at DESC, a.id DESC";
-
 // The partial indexes of migration 0019 are used only when the query says their WHERE clause itself.
 constexpr const char* kAndVotedThisWeek = " AND a.votes_week > 0";
-
 constexpr const char* kAndVotedThisMonth = " AND a.votes_month > 0";
-
 constexpr const char* kOrderWeek = " ORDER BY a.votes_week DESC, a.votes DESC, a.display_at DESC, a.id DESC";
-
 constexpr const char* kOrderMonth =
     " ORDER BY a.votes_month DESC, a.votes DESC, a.display_at DESC, a.id DESC";
-
 constexpr const char* kLimitOffset = " LIMIT :limit OFFSET :offset";
-
 // Keyset pagination (ArticleQuery::after): the rows after the cursor's sort key, in the order's direction.
 // A row value compared with `<` is the order's lexicographic "after" for an all-descending order, and
 // SQLite seeks the listing's index to it (https://sqlite.org/rowvalue.html#scrolling_window_queries), so a
 // deep page costs what the first does.
 constexpr const char* kAfterNewest = " AND (a.display_at, a.id) < (:c_display_at, :c_id)";
-
 constexpr const char* kAfterTop = " AND (a.votes, a.display_at, a.id) < (:c_votes, :c_display_at, :c_id)";
-
 constexpr const char* kAfterHot = " AND (a.score, a.display_at, a.id) < (:c_score, :c_display_at, :c_id)";
-
 constexpr const char* kAfterWeek =
     " AND (a.votes_week, a.votes, a.display_at, a.id) < (:c_period_votes, :c_votes, :c_display_at, :c_id)";
-
 constexpr const char* kAfterMonth =
     " AND (a.votes_month, a.votes, a.display_at, a.id) < (:c_period_votes, :c_votes, :c_display_at, :c_id)";
 
 #define LONGREAD_HOT_AFTER " AND (a.score, a.display_at, a.id) < (:c_score, :c_display_at, :c_id)"
-
 // hot_page's walk down the hot order: the (id, blog_id) entries of articles_hot or articles_category_hot
 // (migration 0018), then the page's rows by id.
 // (hot_walk_sql), by category or not, resumed after a cursor (HotPageQuery::after) or not, with a reader's
 // filters or not; and the entries a cursor held back.
 constexpr const char* kWalkHotSelect = "SELECT a.id, a.blog_id, a.score, a.display_at FROM articles a WHERE";
-
 constexpr const char* kWalkHotOrder = " ORDER BY a.score DESC, a.display_at DESC, a.id DESC";
-
 constexpr const char* kSelectHotEntriesByIds =
     "SELECT a.id, a.blog_id, a.score, a.display_at, a.category FROM articles a"
     " WHERE a.id IN (SELECT value FROM json_each(:ids)) AND a.visible = 1";
-
 constexpr const char* kSelectListedByIds =
     "SELECT " LONGREAD_ARTICLE_COLUMNS_HEAD " '', '', ''," LONGREAD_ARTICLE_COLUMNS_TAIL LONGREAD_ARTICLE_FROM
     " WHERE a.id IN (SELECT value FROM json_each(:ids))";

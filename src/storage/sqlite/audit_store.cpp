@@ -9,7 +9,6 @@ namespace {
 constexpr const char* kInsertAuditEntry =
     "INSERT INTO admin_audit (at, actor_id, actor, action, target, detail)"
     " VALUES (:at, :actor_id, :actor, :action, :target, :detail)";
-
 // One more row than the page holds tells whether an older page exists.
 constexpr const char* kSelectAuditEntries =
     "SELECT id, at, actor_id, actor, action, target, detail FROM admin_audit"

@@ -32,20 +32,16 @@ constexpr const char* kUpsertBlog =
     "  allowed_hosts = COALESCE(:allowed_hosts, blogs.allowed_hosts),"
     "  next_due_at = CASE WHEN blogs.paused = 1 AND :paused = 0 THEN NULL ELSE blogs.next_due_at END"
     " RETURNING id";
-
 constexpr const char* kSelectBlogCategoryByFeedUrl = "SELECT category FROM blogs WHERE feed_url = :feed_url";
 
 // Articles that fell back to their blog's category follow the blog when it is re-filed.
 constexpr const char* kRefileBlogArticles =
     "UPDATE articles SET category = :category WHERE blog_id = :blog_id AND category_from_blog = 1";
-
 // An operator's edit (BlogEdit): NULL keeps a column. Every right-hand side reads the row as it was, so
 // "paused = 1 AND :paused = 0" is a resume, which makes the blog due at once.
 constexpr const char* kSelectBlogEditState = "SELECT category, paused FROM blogs WHERE id = :id";
-
 constexpr const char* kSelectOtherBlogWithFeedUrl =
     "SELECT id FROM blogs WHERE feed_url = :feed_url AND id <> :id";
-
 constexpr const char* kEditBlog =
     "UPDATE blogs SET title = COALESCE(:title, title), category = COALESCE(:category, category),"
     " short_form = COALESCE(:short_form, short_form), feed_url = COALESCE(:feed_url, feed_url),"
@@ -61,7 +57,6 @@ constexpr const char* kEditBlog =
     " AND :feed_url <> feed_url)"
     " THEN NULL ELSE next_due_at END"
     " WHERE id = :id";
-
 // A category an edit left without blogs and articles goes, so the site does not list it with 0 articles.
 constexpr const char* kDropEmptyCategory =
     "DELETE FROM categories WHERE slug = :slug AND NOT EXISTS (SELECT 1 FROM blogs WHERE category = :slug)"
@@ -75,13 +70,10 @@ constexpr const char* kDropEmptyCategory =
   " b.quarantined, b.allowed_hosts"
 
 constexpr const char* kSelectBlogById = "SELECT " LONGREAD_BLOG_COLUMNS " FROM blogs b WHERE b.id = :id";
-
 constexpr const char* kSelectBlogByFeedUrl =
     "SELECT " LONGREAD_BLOG_COLUMNS " FROM blogs b WHERE b.feed_url = :feed_url";
-
 constexpr const char* kSelectBlogs =
     "SELECT " LONGREAD_BLOG_COLUMNS " FROM blogs b ORDER BY LOWER(b.title), b.id";
-
 // "IS NOT NULL" first: never-crawled blogs lead, whatever the engine's NULL ordering. Paused blogs
 // (migration 0011) and quarantined ones (0015) are never due.
 // A blog another crawler has claimed (migration 0030) is not due until the claim lapses.
@@ -89,19 +81,14 @@ constexpr const char* kSelectBlogs =
   " FROM blogs b WHERE b.paused = 0 AND b.quarantined = 0 AND (b.next_due_at IS NULL OR b.next_due_at <= " \
   ":now) AND (b.claimed_until IS NULL OR b.claimed_until <= :now)"                                         \
   " ORDER BY b.next_due_at IS NOT NULL, b.next_due_at, b.id"
-
 constexpr const char* kSelectDueBlogs = "SELECT " LONGREAD_BLOG_COLUMNS LONGREAD_DUE_BLOGS;
-
 // LIMIT -1: no limit.
 constexpr const char* kSelectDueBlogsToClaim =
     "SELECT " LONGREAD_BLOG_COLUMNS LONGREAD_DUE_BLOGS " LIMIT :limit";
-
 constexpr const char* kClaimBlog =
     "UPDATE blogs SET claimed_by = :owner, claimed_until = :lease_until WHERE id = :blog_id";
-
 constexpr const char* kReleaseBlogClaims =
     "UPDATE blogs SET claimed_by = '', claimed_until = NULL WHERE claimed_by = :owner";
-
 // The per-blog subqueries read the (blog_id, display_at) index of migration 0012.
 constexpr const char* kSelectBlogHealth =
     "SELECT " LONGREAD_BLOG_COLUMNS
@@ -110,19 +97,15 @@ constexpr const char* kSelectBlogHealth =
     " (SELECT COUNT(*) FROM articles a WHERE a.blog_id = b.id AND a.display_at >= :since),"
     " (SELECT COUNT(*) FROM articles a WHERE a.blog_id = b.id)"
     " FROM blogs b ORDER BY LOWER(b.title), b.id";
-
 constexpr const char* kCountBlogs = "SELECT COUNT(*) FROM blogs";
 
 // Crash quarantine (migration 0015). A mark is one autocommitted UPDATE.
 constexpr const char* kMarkParsing =
     "UPDATE blogs SET parsing_by = :owner, parsing_since = :since WHERE id = :blog_id";
-
 constexpr const char* kSelectParsingMarks =
     "SELECT id, parsing_by, parsing_since FROM blogs WHERE parsing_by <> '' ORDER BY id";
-
 constexpr const char* kClearParsingMarks =
     "UPDATE blogs SET parsing_by = '', parsing_since = NULL WHERE parsing_by = :owner";
-
 // Only while the blog still carries the mark that was read: of two processes finding the same dead mark,
 // one records the crash.
 constexpr const char* kRecordCrawlerCrash =
@@ -189,18 +172,17 @@ Result<std::int64_t> SqliteStore::upsert_blog(const BlogSeed& seed) {
     }
     if (auto ok = ensure_category(db, category); !ok) return db_error(kFailed, ok.error());
 
-    std::int64_t id = 0;
-    {
-      auto q = db.query(kUpsertBlog);
-      if (!q) return db_error(kFailed, q.error());
-      q->bind(":feed_url", seed.feed_url).bind(":site_url", seed.site_url).bind(":title", seed.title);
-      q->bind(":category", category).bind(":short_form", seed.short_form).bind(":paused", seed.paused);
-      q->bind(":allowed_hosts", joined_hosts(seed.allowed_hosts));
-      q->bind(":created_at", to_unix(now_seconds()));
-      auto row = q->step();
-      if (!row) return db_error(kFailed, row.error());
-      id = q->int64(0);
-    }
+    auto upserted = read_one(
+        db, kUpsertBlog, kFailed,
+        [&](Query& q) {
+          q.bind(":feed_url", seed.feed_url).bind(":site_url", seed.site_url).bind(":title", seed.title);
+          q.bind(":category", category).bind(":short_form", seed.short_form).bind(":paused", seed.paused);
+          q.bind(":allowed_hosts", joined_hosts(seed.allowed_hosts));
+          q.bind(":created_at", to_unix(now_seconds()));
+        },
+        [](const Query& q) { return q.int64(0); });
+    if (!upserted) return upserted;
+    const std::int64_t id = *upserted;
     if (old_category && *old_category != category) {
       auto ok = run(db, kRefileBlogArticles, kFailed,
                     [&](Query& q) { q.bind(":category", category).bind(":blog_id", id); });
@@ -251,12 +233,8 @@ Result<model::Blog> SqliteStore::edit_blog(std::int64_t blog_id, const BlogEdit&
       auto dropped = run(db, kDropEmptyCategory, kFailed, [&](Query& q) { q.bind(":slug", old_category); });
       if (!dropped) return std::unexpected(dropped.error());
     }
-    auto q = db.query(kSelectBlogById);
-    if (!q) return db_error(kFailed, q.error());
-    q->bind(":id", blog_id);
-    auto row = q->step();
-    if (!row) return db_error(kFailed, row.error());
-    return read_blog(*q);
+    return read_one(
+        db, kSelectBlogById, kFailed, [&](Query& q) { q.bind(":id", blog_id); }, read_blog);
   });
 }
 

@@ -24,7 +24,6 @@ constexpr const char* kSelectBlogCategory = "SELECT category FROM blogs WHERE id
 constexpr const char* kSelectArticleKeys =
     "SELECT id, guid, content_hash, full_text_fetched, full_text_failures FROM articles WHERE blog_id = "
     ":blog_id";
-
 constexpr const char* kSelectArticleIdentity =
     "SELECT id, content_hash FROM articles WHERE blog_id = :blog_id AND guid = :guid";
 
@@ -35,7 +34,6 @@ constexpr const char* kSelectArticleIdentity =
 // summary, content, text and excerpt go into the compressed body (migration 0021, article_body.h); their
 // old columns keep their '' default.
 #define LONGREAD_PACK_BODY "longread_body_pack(:summary_html, :content_html, :text, :excerpt)"
-
 constexpr const char* kInsertArticle =
     "INSERT INTO articles (blog_id, guid, title, link, author, published, updated, undated, body,"
     " first_seen, display_at, content_hash, word_count, reading_minutes, "
@@ -58,7 +56,6 @@ constexpr const char* kInsertSearchEntry =
 // A crawl's new visible articles are counted once per crawl (migration 0008), per blog and per category.
 constexpr const char* kAddBlogVisibleCount =
     "UPDATE blogs SET visible_articles = visible_articles + :n WHERE id = :blog_id";
-
 constexpr const char* kAddCategoryVisibleCount =
     "UPDATE categories SET visible_articles = visible_articles + :n WHERE slug = :category";
 
@@ -125,7 +122,6 @@ constexpr const char* kUpdateBlogCrawlState =
 // Budgets (migration 0015, docs/storage.md "Budgets"). The rows a blog has, read from the covering index
 // articles_blog_display_at (migration 0012).
 constexpr const char* kCountBlogArticles = "SELECT COUNT(*) FROM articles WHERE blog_id = :blog_id";
-
 // What a blog over its cap may lose, in the order it loses it: hidden (junk) first, then the oldest. Never an
 // article with a vote, on a reading list, kept by the operator or held by readers' flags (it waits for an
 // operator's decision, migration 0023); the feed's current guids are left out by
@@ -136,10 +132,8 @@ constexpr const char* kSelectPruneCandidates =
     " AND NOT EXISTS (SELECT 1 FROM votes v WHERE v.article_id = a.id)"
     " AND NOT EXISTS (SELECT 1 FROM reading_list r WHERE r.article_id = a.id)"
     " ORDER BY a.visible, a.display_at, a.id";
-
 // The delete triggers (migrations 0003, 0004) take a visible article out of the search index and the counts.
 constexpr const char* kDeleteArticle = "DELETE FROM articles WHERE id = :id";
-
 // Hidden articles past curate.junk_retention_days keep their row (guid, content hash, verdict) and lose the
 // bodies; a held one keeps them (an operator's "keep" shows it again, whole). Hidden articles are not in the
 // search index, so the index's update trigger writes nothing.
@@ -147,7 +141,6 @@ constexpr const char* kPruneHiddenBodies =
     "UPDATE articles SET summary_html = '', content_html = '', text = '', body = NULL, excerpt = '',"
     " pruned_at = :now"
     " WHERE blog_id = :blog_id AND visible = 0 AND pruned_at IS NULL AND first_seen < :before AND held = 0";
-
 // A permanent redirect onto a feed URL another blog already has is not applied (it would break the
 // unique feed URL); the crawl is still saved. The URL it replaces and when are kept for the blog
 // lifecycle's "moved" list (migration 0026).

@@ -57,13 +57,11 @@ constexpr const char* kSelectUncompacted =
     "SELECT id FROM articles WHERE id > :after AND ((body IS NULL"
     " AND (summary_html <> '' OR content_html <> '' OR text <> '' OR excerpt <> ''))"
     " OR (body IS NOT NULL AND longread_body_dictionary(body) <> :dictionary)) ORDER BY id LIMIT :batch";
-
 // The search index's update trigger compares the derived text, which is unchanged, so it writes nothing.
 constexpr const char* kCompactArticle =
     "UPDATE articles SET body = longread_body_pack(" LONGREAD_STORED_SUMMARY ", " LONGREAD_STORED_CONTENT
     ", " LONGREAD_STORED_TEXT ", " LONGREAD_STORED_EXCERPT
     "), summary_html = '', content_html = '', text = '', excerpt = '' WHERE id = :id";
-
 // How many samples a dictionary is trained on: zstd advises ~100x the dictionary's size in samples, and
 // 4,000 articles of a few KB each give that.
 constexpr int kDictionarySamples = 4000;

@@ -33,26 +33,25 @@ constexpr const char* kDataVersion = "PRAGMA data_version";
 }  // namespace
 
 Result<SiteStats> SqliteStore::site_stats(TimePoint now) {
-  return with_reader([&](Connection& db) -> Result<SiteStats> {
-    auto q = db.query(kSiteStats);
-    if (!q) return db_error("cannot read the site's totals", q.error());
-    q->bind(":now", to_unix(now));
-    auto row = q->step();
-    if (!row) return db_error("cannot read the site's totals", row.error());
-    SiteStats stats;
-    stats.blogs = q->int64(0);
-    stats.blogs_due = q->int64(1);
-    stats.blogs_paused = q->int64(2);
-    stats.blogs_quarantined = q->int64(3);
-    stats.blogs_failing = q->int64(4);
-    stats.articles_visible = q->int64(5);
-    stats.articles_junk = q->int64(6);
-    stats.readers = q->int64(7);
-    stats.subscribers = q->int64(8);
-    stats.outbox_queued = q->int64(9);
-    if (const auto sent = q->optional_int64(10)) stats.last_newsletter_sent = from_unix(*sent);
-    stats.articles_held = q->int64(11);
-    return stats;
+  return with_reader([&](Connection& db) {
+    return read_one(
+        db, kSiteStats, "cannot read the site's totals", [&](Query& q) { q.bind(":now", to_unix(now)); },
+        [](const Query& q) {
+          SiteStats stats;
+          stats.blogs = q.int64(0);
+          stats.blogs_due = q.int64(1);
+          stats.blogs_paused = q.int64(2);
+          stats.blogs_quarantined = q.int64(3);
+          stats.blogs_failing = q.int64(4);
+          stats.articles_visible = q.int64(5);
+          stats.articles_junk = q.int64(6);
+          stats.readers = q.int64(7);
+          stats.subscribers = q.int64(8);
+          stats.outbox_queued = q.int64(9);
+          if (const auto sent = q.optional_int64(10)) stats.last_newsletter_sent = from_unix(*sent);
+          stats.articles_held = q.int64(11);
+          return stats;
+        });
   });
 }
 

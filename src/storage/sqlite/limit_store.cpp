@@ -13,7 +13,6 @@ namespace {
 // claim_mail_slot: the upsert changes a row only when the recorded mail is older than the gap
 // (SQLite counts a DO UPDATE whose WHERE fails as no change).
 constexpr const char* kPruneMailThrottle = "DELETE FROM mail_throttle WHERE sent_at <= :cutoff";
-
 constexpr const char* kClaimMailSlot =
     "INSERT INTO mail_throttle (recipient, kind, sent_at) VALUES (:recipient, :kind, :now)"
     " ON CONFLICT (recipient, kind) DO UPDATE SET sent_at = excluded.sent_at"

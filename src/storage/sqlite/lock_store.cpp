@@ -9,7 +9,6 @@ constexpr const char* kTryLock =
     "INSERT INTO process_locks (name, owner, held_until) VALUES (:name, :owner, :until)"
     " ON CONFLICT (name) DO UPDATE SET owner = excluded.owner, held_until = excluded.held_until"
     " WHERE process_locks.held_until <= :now OR process_locks.owner = excluded.owner";
-
 constexpr const char* kUnlock = "DELETE FROM process_locks WHERE name = :name AND owner = :owner";
 
 }  // namespace

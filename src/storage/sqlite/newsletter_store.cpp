@@ -15,15 +15,12 @@ constexpr const char* kUpsertSubscriber =
     " ON CONFLICT (email_key) DO UPDATE SET unsubscribed_at = NULL,"
     "  confirmed_at = CASE WHEN subscribers.unsubscribed_at IS NULL THEN subscribers.confirmed_at END"
     " RETURNING id, email, created_at, confirmed_at";
-
 constexpr const char* kConfirmSubscriber =
     "UPDATE subscribers SET confirmed_at = COALESCE(confirmed_at, :now)"
     " WHERE email_key = :email_key AND unsubscribed_at IS NULL";
-
 constexpr const char* kUnsubscribe =
     "UPDATE subscribers SET unsubscribed_at = :now, confirmed_at = NULL"
     " WHERE email_key = :email_key AND unsubscribed_at IS NULL";
-
 // With the confirmed account of the same address (email_key, as accounts compare addresses), whose
 // personal filters shape the subscriber's issue. Only a confirmed account: whoever signs up with someone
 // else's address without confirming it cannot change what that subscriber receives.
@@ -31,30 +28,23 @@ constexpr const char* kSelectConfirmedSubscribers =
     "SELECT s.id, s.email, s.created_at, s.confirmed_at, r.id FROM subscribers s"
     " LEFT JOIN readers r ON r.email_key = s.email_key AND r.confirmed_at IS NOT NULL"
     " WHERE s.confirmed_at IS NOT NULL AND s.unsubscribed_at IS NULL ORDER BY s.id";
-
 constexpr const char* kSetSubscriberError =
     "UPDATE subscribers SET last_error = :error, last_error_at = :now WHERE id = :id";
-
 constexpr const char* kInsertIssue =
     "INSERT INTO newsletter_issues (issue_key, article_ids, created_at) VALUES (:key, :article_ids, :now)"
     " ON CONFLICT (issue_key) DO NOTHING";
-
 constexpr const char* kSelectIssue =
     "SELECT id, issue_key, article_ids, created_at FROM newsletter_issues WHERE issue_key = :key";
-
 constexpr const char* kSelectDeliveryState =
     "SELECT state FROM newsletter_deliveries WHERE issue_id = :issue_id AND subscriber_id = :subscriber_id";
-
 constexpr const char* kClaimDelivery =
     "INSERT INTO newsletter_deliveries (issue_id, subscriber_id, state, attempts, updated_at)"
     " VALUES (:issue_id, :subscriber_id, 'sending', 1, :now)"
     " ON CONFLICT (issue_id, subscriber_id) DO UPDATE SET state = 'sending',"
     "  attempts = newsletter_deliveries.attempts + 1, updated_at = :now";
-
 constexpr const char* kFinishDelivery =
     "UPDATE newsletter_deliveries SET state = :state, last_error = :error, updated_at = :now"
     " WHERE issue_id = :issue_id AND subscriber_id = :subscriber_id";
-
 constexpr const char* kCountDeliveries =
     "SELECT COUNT(*) FROM newsletter_deliveries WHERE issue_id = :issue_id AND state = :state";
 
@@ -82,13 +72,13 @@ Subscriber read_subscriber(const Query& q) {
 }  // namespace
 
 Result<Subscriber> SqliteStore::add_subscriber(std::string_view email, TimePoint now) {
-  return with_writer([&](Connection& db) -> Result<Subscriber> {
-    auto q = db.query(kUpsertSubscriber);
-    if (!q) return db_error("cannot add subscriber", q.error());
-    q->bind(":email", email).bind(":email_key", email_key(email)).bind(":now", to_unix(now));
-    auto row = q->step();
-    if (!row) return db_error("cannot add subscriber", row.error());
-    return read_subscriber(*q);
+  return with_writer([&](Connection& db) {
+    return read_one(
+        db, kUpsertSubscriber, "cannot add subscriber",
+        [&](Query& q) {
+          q.bind(":email", email).bind(":email_key", email_key(email)).bind(":now", to_unix(now));
+        },
+        read_subscriber);
   });
 }
 
@@ -132,20 +122,19 @@ Result<NewsletterIssue> SqliteStore::newsletter_issue(std::string_view key,
       q.bind(":key", key).bind(":article_ids", ids).bind(":now", to_unix(now));
     });
     if (!inserted) return std::unexpected(inserted.error());
-    auto q = db.query(kSelectIssue);
-    if (!q) return db_error(kFailed, q.error());
-    q->bind(":key", key);
-    auto row = q->step();
-    if (!row) return db_error(kFailed, row.error());
-    NewsletterIssue issue;
-    issue.id = q->int64(0);
-    issue.key = q->text(1);
-    const std::string stored_ids = q->text(2);
-    for (const std::string_view id : split(stored_ids, ',')) {
-      if (!id.empty()) issue.article_ids.push_back(std::stoll(std::string(id)));
-    }
-    issue.created_at = from_unix(q->int64(3));
-    return issue;
+    return read_one(
+        db, kSelectIssue, kFailed, [&](Query& q) { q.bind(":key", key); },
+        [](const Query& q) {
+          NewsletterIssue issue;
+          issue.id = q.int64(0);
+          issue.key = q.text(1);
+          const std::string stored_ids = q.text(2);
+          for (const std::string_view id : split(stored_ids, ',')) {
+            if (!id.empty()) issue.article_ids.push_back(std::stoll(std::string(id)));
+          }
+          issue.created_at = from_unix(q.int64(3));
+          return issue;
+        });
   });
 }
 

@@ -12,36 +12,25 @@ namespace {
 // Account-mail outbox (migration 0013).
 #define LONGREAD_OUTBOX_COLUMNS \
   "id, kind, recipient, message, created_at, not_after, attempts, next_attempt_at, last_error"
-
 constexpr const char* kInsertOutboxMail =
     "INSERT INTO mail_outbox (kind, recipient, message, created_at, not_after, next_attempt_at)"
     " VALUES (:kind, :recipient, :message, :created_at, :not_after, :next_attempt_at)";
-
 constexpr const char* kSelectDueMails = "SELECT " LONGREAD_OUTBOX_COLUMNS
                                         " FROM mail_outbox WHERE next_attempt_at <= :now AND not_after > :now"
                                         " ORDER BY next_attempt_at, id LIMIT :limit";
-
 constexpr const char* kClaimMail =
     "UPDATE mail_outbox SET attempts = attempts + 1, next_attempt_at = :lease_until WHERE id = :id";
-
 constexpr const char* kDeleteMail = "DELETE FROM mail_outbox WHERE id = :id";
-
 constexpr const char* kMarkMailFailed =
     "UPDATE mail_outbox SET last_error = :error, next_attempt_at = :next_attempt_at WHERE id = :id";
-
 constexpr const char* kSelectExpiredMails =
     "SELECT " LONGREAD_OUTBOX_COLUMNS " FROM mail_outbox WHERE not_after <= :now ORDER BY id";
-
 constexpr const char* kDeleteExpiredMails = "DELETE FROM mail_outbox WHERE not_after <= :now";
-
 constexpr const char* kSelectOutboxMails = "SELECT " LONGREAD_OUTBOX_COLUMNS " FROM mail_outbox ORDER BY id";
-
 constexpr const char* kSelectNextMailDue = "SELECT MIN(next_attempt_at) FROM mail_outbox";
-
 // `mail retry`: MIN keeps a mail already due as it is; UPDATE counts every row it matched, changed or not.
 constexpr const char* kRetryMail =
     "UPDATE mail_outbox SET next_attempt_at = MIN(next_attempt_at, :now) WHERE id = :id";
-
 constexpr const char* kRetryAllMails = "UPDATE mail_outbox SET next_attempt_at = MIN(next_attempt_at, :now)";
 
 // A row of a query over LONGREAD_OUTBOX_COLUMNS.
@@ -132,12 +121,10 @@ Result<int> SqliteStore::retry_mails(std::optional<std::int64_t> id, TimePoint n
 }
 
 Result<std::optional<TimePoint>> SqliteStore::next_mail_due() {
-  return with_reader([](Connection& db) -> Result<std::optional<TimePoint>> {
-    auto q = db.query(kSelectNextMailDue);
-    if (!q) return db_error("cannot read queued mail", q.error());
-    auto row = q->step();
-    if (!row) return db_error("cannot read queued mail", row.error());
-    return optional_time(*q, 0);
+  return with_reader([](Connection& db) {
+    return read_one(
+        db, kSelectNextMailDue, "cannot read queued mail", [](Query&) {},
+        [](const Query& q) { return optional_time(q, 0); });
   });
 }
 

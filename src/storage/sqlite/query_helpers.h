@@ -94,6 +94,19 @@ Result<std::int64_t> run_each(Connection& db, std::string_view sql, std::string_
   return changed;
 }
 
+// The row of a statement that always returns one (an aggregate, an upsert's RETURNING), bound by `bind`,
+// made a value by `read`.
+template <typename Bind, typename Read>
+auto read_one(Connection& db, std::string_view sql, std::string_view what, Bind&& bind, Read&& read)
+    -> Result<decltype(read(std::declval<const Query&>()))> {
+  auto q = db.query(sql);
+  if (!q) return db_error(what, q.error());
+  bind(*q);
+  auto row = q->step();
+  if (!row) return db_error(what, row.error());
+  return read(*q);
+}
+
 // The first row of the cached statement `sql`, bound by `bind`, made a value by `read`; none when there is
 // no row.
 template <typename Bind, typename Read>

@@ -20,47 +20,34 @@ namespace longread::storage::sqlite {
 namespace {
 
 constexpr const char* kSelectVisibleArticle = "SELECT 1 FROM articles WHERE id = :id AND visible = 1";
-
 constexpr const char* kInsertVote =
     "INSERT INTO votes (reader_id, article_id, created_at) VALUES (:reader_id, :article_id, :now)"
     " ON CONFLICT (reader_id, article_id) DO NOTHING";
-
 constexpr const char* kDeleteVote =
     "DELETE FROM votes WHERE reader_id = :reader_id AND article_id = :article_id";
-
 // The hot score follows votes: it is a generated column (migration 0006).
 constexpr const char* kAddArticleVotes = "UPDATE articles SET votes = votes + :delta WHERE id = :id";
-
 // Aging Top's period counts (migration 0019): the votes a period's start passes, in batches of votes.
 constexpr const char* kSelectCountedFrom = "SELECT counted_from FROM vote_periods WHERE days = :days";
-
 constexpr const char* kSelectAgingBatchEnd =
     "SELECT created_at FROM votes WHERE created_at >= :from AND created_at < :to"
     " ORDER BY created_at LIMIT 1 OFFSET :n";
-
 constexpr const char* kCountVotesBetween =
     "SELECT COUNT(*) FROM votes WHERE created_at >= :from AND created_at < :to";
-
 #define LONGREAD_VOTES_BETWEEN                                                                        \
   " FROM (SELECT article_id, COUNT(*) AS n FROM votes WHERE created_at >= :from AND created_at < :to" \
   " GROUP BY article_id) AS c WHERE articles.id = c.article_id"
-
 constexpr const char* kAgeWeekVotes =
     "UPDATE articles SET votes_week = votes_week - c.n" LONGREAD_VOTES_BETWEEN;
-
 constexpr const char* kAgeMonthVotes =
     "UPDATE articles SET votes_month = votes_month - c.n" LONGREAD_VOTES_BETWEEN;
-
 constexpr const char* kSetCountedFrom = "UPDATE vote_periods SET counted_from = :to WHERE days = :days";
-
 constexpr const char* kSelectArticleVotes =
     "SELECT a.votes, EXISTS (SELECT 1 FROM votes v WHERE v.reader_id = :reader_id AND v.article_id = a.id)"
     " FROM articles a WHERE a.id = :id";
-
 constexpr const char* kSelectVotedAmong =
     "SELECT article_id FROM votes WHERE reader_id = :reader_id AND article_id IN (SELECT value FROM "
     "json_each(:ids))";
-
 constexpr const char* kSelectSavedAmong =
     "SELECT article_id FROM reading_list WHERE reader_id = :reader_id AND article_id IN (SELECT value FROM "
     "json_each(:ids))";
@@ -68,19 +55,15 @@ constexpr const char* kSelectSavedAmong =
 constexpr const char* kInsertSaved =
     "INSERT INTO reading_list (reader_id, article_id, saved_at) VALUES (:reader_id, :article_id, :now)"
     " ON CONFLICT (reader_id, article_id) DO NOTHING";
-
 constexpr const char* kDeleteSaved =
     "DELETE FROM reading_list WHERE reader_id = :reader_id AND article_id = :article_id";
-
 constexpr const char* kSetRead =
     "UPDATE reading_list SET read_at = :read_at WHERE reader_id = :reader_id AND article_id = :article_id";
-
 constexpr const char* kSelectReadingList =
     "SELECT " LONGREAD_ARTICLE_COLUMNS_HEAD " '', '', ''," LONGREAD_ARTICLE_COLUMNS_TAIL
     ", l.saved_at, l.read_at FROM reading_list l JOIN articles a ON a.id = l.article_id"
     " JOIN blogs b ON b.id = a.blog_id WHERE l.reader_id = :reader_id"
     " ORDER BY l.saved_at DESC, l.article_id DESC LIMIT :limit OFFSET :offset";
-
 constexpr const char* kCountUnread =
     "SELECT COUNT(*) FROM reading_list WHERE reader_id = :reader_id AND read_at IS NULL";
 
@@ -156,15 +139,15 @@ Result<VoteState> SqliteStore::set_vote(std::int64_t reader_id, std::int64_t art
                     [&](Query& q) { q.bind(":delta", vote ? 1 : -1).bind(":id", article_id); });
       if (!ok) return std::unexpected(ok.error());
     }
-    auto q = db.query(kSelectArticleVotes);
-    if (!q) return db_error(kFailed, q.error());
-    q->bind(":reader_id", reader_id).bind(":id", article_id);
-    auto row = q->step();
-    if (!row) return db_error(kFailed, row.error());
-    VoteState state;
-    state.votes = q->integer(0);
-    state.voted = q->int64(1) != 0;
-    return state;
+    return read_one(
+        db, kSelectArticleVotes, kFailed,
+        [&](Query& q) { q.bind(":reader_id", reader_id).bind(":id", article_id); },
+        [](const Query& q) {
+          VoteState state;
+          state.votes = q.integer(0);
+          state.voted = q.int64(1) != 0;
+          return state;
+        });
   });
 }
 

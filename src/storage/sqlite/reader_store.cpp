@@ -16,43 +16,32 @@ constexpr const char* kInsertReader =
     "INSERT INTO readers (email, email_key, password_hash, created_at, confirmed_at)"
     " VALUES (:email, :email_key, :password_hash, :created_at, :confirmed_at)"
     " ON CONFLICT (email_key) DO NOTHING";
-
 constexpr const char* kSelectReaderByEmail =
     "SELECT id, email, password_hash, created_at, confirmed_at, operator FROM readers"
     " WHERE email_key = :email_key";
 
 constexpr const char* kSelectReaders =
     "SELECT id, email, password_hash, created_at, confirmed_at, operator FROM readers ORDER BY id";
-
 constexpr const char* kSetReaderOperator =
     "UPDATE readers SET operator = :operator WHERE email_key = :email_key";
-
 constexpr const char* kSetReaderPassword =
     "UPDATE readers SET password_hash = :password_hash,"
     " confirmed_at = COALESCE(confirmed_at, :confirm_at) WHERE id = :id";
-
 constexpr const char* kConfirmReader =
     "UPDATE readers SET confirmed_at = COALESCE(confirmed_at, :now) WHERE id = :id";
-
 constexpr const char* kDeleteReaderSessions = "DELETE FROM sessions WHERE reader_id = :reader_id";
-
 constexpr const char* kWithdrawReaderVotes =
     "UPDATE articles SET votes = votes - 1"
     " WHERE id IN (SELECT article_id FROM votes WHERE reader_id = :reader_id)";
-
 // Sessions, votes and the reading list go with it (ON DELETE CASCADE, migration 0005).
 constexpr const char* kDeleteReader = "DELETE FROM readers WHERE id = :reader_id";
-
 constexpr const char* kInsertSession =
     "INSERT INTO sessions (token_hash, reader_id, created_at, expires_at)"
     " VALUES (:token_hash, :reader_id, :created_at, :expires_at)";
-
 constexpr const char* kSelectSessionReader =
     "SELECT r.id, r.email, s.expires_at, r.operator FROM sessions s JOIN readers r ON r.id = s.reader_id"
     " WHERE s.token_hash = :token_hash AND s.expires_at > :now";
-
 constexpr const char* kDeleteSession = "DELETE FROM sessions WHERE token_hash = :token_hash";
-
 constexpr const char* kDeleteExpiredSessions = "DELETE FROM sessions WHERE expires_at <= :now";
 
 ReaderAccount read_reader(const Query& q) {

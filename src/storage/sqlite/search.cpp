@@ -42,17 +42,13 @@ constexpr std::int64_t kSearchFrequencySampleSize = 500;
 // common words walks long posting lists): past this it is cut short (kTimeout, "That search took too long").
 // At 1,000,000 articles the slowest kind measured takes under 60 ms (docs/perf.md).
 constexpr std::chrono::milliseconds kSearchBudget{1000};
-
 constexpr const char* kSearchFrequencySample =
     "SELECT rowid FROM articles_fts WHERE articles_fts MATCH :match ORDER BY rowid DESC LIMIT :sample";
-
 // Two subqueries: SQLite reads a lone MIN() or MAX() from one end of the index, but not both in one query.
 constexpr const char* kSearchIdRange =
     "SELECT (SELECT MIN(id) FROM articles), (SELECT MAX(id) FROM articles)";
-
 #define LONGREAD_SEARCH_RANK \
   "ln(max(-c.relevance, 1e-12)) + a.display_at * 0.6931471805599453 / (:half_life_days * 86400.0)"
-
 // The search statement in two parts, a reader's filters between them (search_sql).
 constexpr const char* kSearchArticlesHead =
     "SELECT " LONGREAD_ARTICLE_COLUMNS_HEAD " '', '', ''," LONGREAD_ARTICLE_COLUMNS_TAIL
@@ -61,7 +57,6 @@ constexpr const char* kSearchArticlesHead =
     " AS rank_score FROM ("
     "    SELECT rowid AS id, longread_rank(articles_fts, 10.0, 1.0, :frequencies) AS relevance"
     "    FROM articles_fts WHERE articles_fts MATCH :match";
-
 constexpr const char* kSearchArticlesTail =
     " ORDER BY rowid DESC LIMIT :candidates"
     "  ) c JOIN articles a ON a.id = c.id"

@@ -11,7 +11,6 @@ namespace {
 constexpr const char* kInsertSecret =
     "INSERT INTO secrets (name, value, created_at) VALUES (:name, :value, :now) ON CONFLICT (name) DO "
     "NOTHING";
-
 constexpr const char* kSelectSecret = "SELECT value FROM secrets WHERE name = :name";
 
 }  // namespace
@@ -22,12 +21,9 @@ Result<std::string> SqliteStore::secret(std::string_view name, std::string_view 
       q.bind(":name", name).bind(":value", candidate).bind(":now", to_unix(now_seconds()));
     });
     if (!stored) return std::unexpected(stored.error());
-    auto q = db.query(kSelectSecret);
-    if (!q) return db_error("cannot read secret", q.error());
-    q->bind(":name", name);
-    auto row = q->step();
-    if (!row) return db_error("cannot read secret", row.error());
-    return q->text(0);
+    return read_one(
+        db, kSelectSecret, "cannot read secret", [&](Query& q) { q.bind(":name", name); },
+        [](const Query& q) { return q.text(0); });
   });
 }
 
