@@ -15,7 +15,11 @@ double seconds_of(std::chrono::milliseconds ms) {
 
 class ProgressBar final : public pipeline::CrawlObserver {
  public:
-  void on_start(int total) override { draw({.total = total}); }
+  void on_start(int total) override {
+    pipeline::CrawlSummary none;
+    none.total = total;
+    draw(none);
+  }
   void on_blog_done(const pipeline::BlogResult& /*result*/, const pipeline::CrawlSummary& s) override {
     draw(s);
   }

@@ -28,7 +28,9 @@
 #include <fmt/ranges.h>
 
 #include "core/strings.h"
+#include "storage/listing_keys.h"
 #include "storage/migrations.h"
+#include "storage/search_terms.h"
 #include "storage/sqlite/article_body.h"
 #include "storage/sqlite/article_rows.h"
 #include "storage/sqlite/for_you.h"
@@ -43,8 +45,6 @@
 #include "storage/sqlite/similar.h"
 #include "storage/sqlite/suggestions.h"
 #include "storage/store.h"
-#include "storage/listing_keys.h"
-#include "storage/search_terms.h"
 #include "storage/values.h"
 
 namespace longread::storage {
@@ -2718,9 +2718,10 @@ class SqliteStore final : public Store {
   // ---------------------------------------------------------------------------- similar articles
   // The SQL lives in sqlite/similar.cpp (migration 0027).
 
-  Result<SimilarTermStats> count_similar_terms(std::span<const std::uint32_t> buckets, bool count) override {
+  Result<SimilarTermStats> count_similar_terms(std::span<const std::uint32_t> buckets,
+                                               int articles) override {
     std::lock_guard lock(writer_mutex_);
-    return sqlite::count_similar_terms(*writer_, buckets, count);
+    return sqlite::count_similar_terms(*writer_, buckets, articles);
   }
 
   Result<std::vector<SimilarPostingRow>> similar_postings(std::span<const std::uint64_t> terms,
@@ -2736,9 +2737,9 @@ class SqliteStore final : public Store {
     return sqlite::similar_candidates(**db, ids);
   }
 
-  Result<void> save_similar(const SimilarWrite& write) override {
+  Result<void> save_similar_all(std::span<const SimilarWrite> writes) override {
     std::lock_guard lock(writer_mutex_);
-    return sqlite::save_similar(*writer_, write);
+    return sqlite::save_similar_all(*writer_, writes);
   }
 
   Result<std::vector<SimilarArticle>> similar_articles(std::int64_t article_id, int limit) override {
