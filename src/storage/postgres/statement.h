@@ -67,4 +67,23 @@ std::string id_array(const Ids& ids) {
   return out + "}";
 }
 
+// {"a","b\"c"}: texts as a PostgreSQL array literal, for `= ANY(:texts::text[])`. Every element is quoted
+// and its quotes and backslashes escaped, so commas, braces, spaces or the word NULL stay one text each.
+template <typename Texts>
+std::string text_array(const Texts& texts) {
+  std::string out = "{";
+  bool first = true;
+  for (const auto& text : texts) {
+    if (!first) out += ',';
+    first = false;
+    out += '"';
+    for (const char c : std::string_view(text)) {
+      if (c == '"' || c == '\\') out += '\\';
+      out += c;
+    }
+    out += '"';
+  }
+  return out + "}";
+}
+
 }  // namespace longread::storage::postgres
