@@ -222,6 +222,17 @@ TEST(PostgresQueryTest, AnUnboundOrUnknownNameIsAnErrorNotANull) {
   EXPECT_NE(r2.error().message.find("no parameter :c"), std::string::npos) << r2.error().message;
 }
 
+// A refused statement reads "store: <what>: <reason>" from the store, and "db copy: <what>: store: <reason>"
+// from the copy tool, which shows whose words the reason is.
+TEST(PostgresQueryTest, ADbErrorNamesItsScopeOnce) {
+  const Error cause{ErrorKind::kConflict, "store: duplicate key (SQLSTATE 23505)"};
+  const auto in_store = db_error("cannot save", cause);
+  EXPECT_EQ(in_store.error().message, "store: cannot save: duplicate key (SQLSTATE 23505)");
+  EXPECT_EQ(in_store.error().kind, ErrorKind::kStorage);
+  EXPECT_EQ(db_error("cannot read PostgreSQL's tables", cause, "db copy").error().message,
+            "db copy: cannot read PostgreSQL's tables: store: duplicate key (SQLSTATE 23505)");
+}
+
 // text_array quotes each text, so any text comes back as one element, as given (less its NUL bytes, which
 // PostgreSQL text cannot hold and Params drops).
 TEST(PostgresQueryTest, ATextArrayKeepsEveryTextWhole) {
