@@ -12,6 +12,7 @@
 
 #include <fmt/format.h>
 
+#include "storage/article_binds.h"
 #include "storage/postgres/rows.h"
 #include "storage/postgres/statement.h"
 #include "storage/values.h"
@@ -201,19 +202,6 @@ Result<void> ensure_categories(Connection& conn, const std::set<std::string>& sl
   return {};
 }
 
-void bind_curation(Query& q, const Planned& plan) {
-  const model::Article& a = *plan.article;
-  q.bind(":text", a.text).bind(":excerpt", a.excerpt).bind(":word_count", a.word_count);
-  q.bind(":reading_minutes", a.reading_minutes).bind(":category", plan.category);
-  q.bind(":category_from_blog", plan.from_blog).bind(":junk", a.junk);
-  q.bind(":junk_reason", a.junk_reason).bind(":duplicate_of", a.duplicate_of);
-  q.bind(":full_text_fetched", a.full_text_fetched);
-  q.bind(":full_text_failures", a.full_text_failures);
-  q.bind(":full_text_error", a.full_text_error);
-  q.bind(":simhash", std::bit_cast<std::int64_t>(a.simhash));
-  q.bind(":rank_prior", a.rank_prior);
-}
-
 void bind_content(Query& q, const Planned& plan) {
   const model::Article& a = *plan.article;
   q.bind(":title", a.title).bind(":link", a.link).bind(":author", a.author);
@@ -400,7 +388,7 @@ Result<SaveStats> save_record(Connection& conn, const CrawlRecord& record, Visib
   statements.reserve(later.size() + 2);
   for (const Later& step : later) {
     Query q(conn, step.content_changed ? kUpdateArticle : kRefreshCuration);
-    bind_curation(q, *step.plan);
+    bind_curation(q, *step.plan->article, step.plan->category, step.plan->from_blog);
     if (step.content_changed) {
       bind_content(q, *step.plan);
     } else {
