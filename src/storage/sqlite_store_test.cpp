@@ -1191,6 +1191,34 @@ TEST_P(StoreTest, GuidsOfAnyTextAreFoundAgainAndNewArticlesTakeIdsInFeedOrder) {
             (std::vector<std::string>{"Braces, edited", "Backslash, edited"}));
 }
 
+// A record with more new articles than one INSERT statement takes on PostgreSQL (1,000 rows) is saved
+// whole, ids in feed order, and found again on the next crawl; a guid it repeats across the boundary
+// updates the article the first sighting inserted.
+TEST_P(StoreTest, ARecordOfManyNewArticlesIsSavedWholeInFeedOrder) {
+  const auto a = add_blog("https://a.example/feed", "programming");
+  std::vector<model::Article> articles;
+  for (int i = 0; i < 1500; ++i) {
+    articles.push_back(make_article(fmt::format("g{:04}", i), fmt::format("Post {}", i), day(1)));
+  }
+  auto repeated = articles[10];
+  repeated.title = "Post 10, again";
+  articles.push_back(repeated);
+  auto stats = save(ok_record(a, day(2), articles));
+  EXPECT_EQ(stats.inserted, 1500);
+  EXPECT_EQ(stats.updated, 1);
+  const auto guids = raw_query(path_, "SELECT guid FROM articles ORDER BY id");
+  ASSERT_EQ(guids.size(), 1500u);
+  EXPECT_TRUE(std::ranges::is_sorted(guids));
+  EXPECT_EQ(raw_query(path_, "SELECT title FROM articles WHERE guid = 'g0010'"),
+            (std::vector<std::string>{"Post 10, again"}));
+  EXPECT_EQ(raw_query(path_, "SELECT visible_articles FROM blogs")[0], "1500");
+  stats = save(ok_record(a, day(3), articles));
+  // The feed still lists "g0010" twice: each sighting differs from what the one before it wrote.
+  EXPECT_EQ(stats.inserted, 0);
+  EXPECT_EQ(stats.updated, 2);
+  EXPECT_EQ(stats.unchanged, 1499);
+}
+
 // PostgreSQL text cannot hold a NUL byte, so the store drops it (SQLite keeps it): the guid is stored
 // without it and found again under it, and a feed listing both spellings has one article.
 TEST_P(StoreTest, ANulInAGuidIsDroppedOnPostgresAndTheArticleFoundAgain) {
