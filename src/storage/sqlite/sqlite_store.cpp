@@ -28,6 +28,7 @@
 #include <fmt/ranges.h>
 
 #include "core/strings.h"
+#include "storage/article_binds.h"
 #include "storage/listing_keys.h"
 #include "storage/migrations.h"
 #include "storage/search_terms.h"
@@ -3050,17 +3051,6 @@ class SqliteStore final : public Store {
       }
     }
 
-    auto bind_curation = [&](Query& q) {
-      q.bind(":text", article.text).bind(":excerpt", article.excerpt).bind(":word_count", article.word_count);
-      q.bind(":reading_minutes", article.reading_minutes).bind(":category", category);
-      q.bind(":category_from_blog", from_blog).bind(":junk", article.junk);
-      q.bind(":junk_reason", article.junk_reason).bind(":duplicate_of", article.duplicate_of);
-      q.bind(":full_text_fetched", article.full_text_fetched);
-      q.bind(":full_text_failures", article.full_text_failures);
-      q.bind(":full_text_error", article.full_text_error);
-      q.bind(":simhash", std::bit_cast<std::int64_t>(article.simhash));
-      q.bind(":rank_prior", article.rank_prior);
-    };
     auto bind_content = [&](Query& q) {
       q.bind(":title", article.title).bind(":link", article.link).bind(":author", article.author);
       q.bind(":published", optional_unix(article.published)).bind(":updated", optional_unix(article.updated));
@@ -3076,7 +3066,7 @@ class SqliteStore final : public Store {
           article.first_seen == TimePoint{} ? record.attempted_at : article.first_seen;
       const bool visible = article.keep_override ? *article.keep_override : !article.junk;
       bind_content(*q);
-      bind_curation(*q);
+      bind_curation(*q, article, category, from_blog);
       q->bind(":blog_id", record.blog_id).bind(":guid", article.guid);
       q->bind(":first_seen", to_unix(first_seen));
       q->bind(":display_at", to_unix(article.published.value_or(first_seen)));
@@ -3096,7 +3086,7 @@ class SqliteStore final : public Store {
       auto q = db.query(kUpdateArticle);
       if (!q) return db_error("cannot update article", q.error());
       bind_content(*q);
-      bind_curation(*q);
+      bind_curation(*q, article, category, from_blog);
       q->bind(":id", *existing_id);
       if (auto ok = q->run(); !ok) return db_error("cannot update article", ok.error());
       ++stats.updated;
@@ -3105,7 +3095,7 @@ class SqliteStore final : public Store {
       if (!article.text.empty()) {
         auto q = db.query(kRefreshCuration);
         if (!q) return db_error("cannot update article", q.error());
-        bind_curation(*q);
+        bind_curation(*q, article, category, from_blog);
         q->bind(":content_html", article.content_html).bind(":id", *existing_id);
         if (auto ok = q->run(); !ok) return db_error("cannot update article", ok.error());
       }
