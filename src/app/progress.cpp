@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 #include <spdlog/spdlog.h>
 
+#include <algorithm>
 #include <cstdio>
 
 namespace longread::app {
@@ -15,8 +16,9 @@ double seconds_of(std::chrono::milliseconds ms) {
 class ProgressBar final : public pipeline::CrawlObserver {
  public:
   void on_start(int total) override {
-    total_ = total;
-    draw({});
+    pipeline::CrawlSummary none;
+    none.total = total;
+    draw(none);
   }
   void on_blog_done(const pipeline::BlogResult& /*result*/, const pipeline::CrawlSummary& s) override {
     draw(s);
@@ -29,20 +31,22 @@ class ProgressBar final : public pipeline::CrawlObserver {
  private:
   void draw(const pipeline::CrawlSummary& s) {
     constexpr int kWidth = 30;
-    const int filled = total_ > 0 ? kWidth * s.done / total_ : kWidth;
+    // The total grows while a pass claims more blogs: each line shows the one it has so far.
+    const int filled = s.total > 0 ? kWidth * std::min(s.done, s.total) / s.total : kWidth;
     const double secs = seconds_of(s.elapsed);
     const double rate = secs > 0 ? s.done / secs : 0.0;
     fmt::print(stderr, "\r[{}{}] {}/{} blogs, {} failed, {} new articles, {:.1f} blogs/s ",
-               std::string(filled, '#'), std::string(kWidth - filled, '.'), s.done, total_, s.failed,
+               std::string(filled, '#'), std::string(kWidth - filled, '.'), s.done, s.total, s.failed,
                s.new_articles, rate);
     std::fflush(stderr);
   }
-  int total_ = 0;
 };
 
 class LogLines final : public pipeline::CrawlObserver {
  public:
-  void on_start(int total) override { spdlog::info("crawl: start blogs={}", total); }
+  void on_start(int total) override {
+    spdlog::info("crawl: start blogs={} (a pass claims more as it goes)", total);
+  }
   void on_blog_done(const pipeline::BlogResult& r, const pipeline::CrawlSummary& /*s*/) override {
     if (r.error_kind) {
       spdlog::warn("crawl: blog_id={} feed_url={} status=\"{}\" error_kind={} elapsed_ms={}", r.blog_id,

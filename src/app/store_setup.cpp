@@ -63,6 +63,7 @@ fetch::ClientOptions client_options(const config::Config& config) {
   o.max_body_bytes = config.crawl.max_body_bytes;
   o.user_agent = config.crawl.user_agent;
   o.address_policy.allow_private = config.fetch.allow_private;
+  o.connect_to = config.fetch.connect_to;
   for (const auto& text : config.fetch.allow_networks) {
     // config::load checked each block; one that still does not parse is left out (allowing less).
     if (auto network = IpNetwork::parse(text)) o.address_policy.allow_networks.push_back(*network);

@@ -75,6 +75,33 @@ std::vector<std::string> split_list(std::string_view v) {
 // "10.1.0.0/16", "127.0.0.1" (one address), "fd00::/8": an address inet_pton reads and an optional prefix
 // length within its family's bits. The fetch stage parses it again into its own type (config does not
 // depend on fetch).
+// "HOST:PORT:CONNECT-TO-HOST:CONNECT-TO-PORT" as curl's --connect-to reads it: four fields, any of them
+// empty, an IPv6 address in brackets, each port empty or 1..65535.
+bool is_connect_to(std::string_view text) {
+  std::vector<std::string_view> fields;
+  std::size_t start = 0;
+  bool bracket = false;
+  for (std::size_t i = 0; i <= text.size(); ++i) {
+    if (i < text.size() && text[i] == '[') bracket = true;
+    if (i < text.size() && text[i] == ']') bracket = false;
+    if (i == text.size() || (text[i] == ':' && !bracket)) {
+      fields.push_back(text.substr(start, i - start));
+      start = i + 1;
+    }
+  }
+  if (fields.size() != 4) return false;
+  for (const std::string_view port : {fields[1], fields[3]}) {
+    if (port.empty()) continue;
+    int n = 0;
+    const auto [end, ec] = std::from_chars(port.data(), port.data() + port.size(), n);
+    if (ec != std::errc{} || end != port.data() + port.size() || n < 1 || n > 65535) return false;
+  }
+  for (const std::string_view host : {fields[0], fields[2]}) {
+    if (host.find_first_of(" \t/@?#") != std::string_view::npos) return false;
+  }
+  return true;
+}
+
 bool is_cidr(std::string_view text) {
   const auto slash = text.find('/');
   const std::string address(text.substr(0, slash));
@@ -286,6 +313,19 @@ std::vector<Setting> settings() {
                                              "\"10.1.0.0/16\" or \"127.0.0.1/32\", got \"{}\"",
                                              item));
                    c.fetch.allow_networks.push_back(item);
+                 }
+                 return {};
+               }});
+  s.push_back({"fetch.connect_to", [](Config& c, std::string_view v) -> Result<void> {
+                 c.fetch.connect_to.clear();
+                 for (const auto& item : split_list(v)) {
+                   if (!is_connect_to(item))
+                     return fail(
+                         ErrorKind::kInvalidInput,
+                         fmt::format("config: fetch.connect_to must be HOST:PORT:CONNECT-TO-HOST:"
+                                     "CONNECT-TO-PORT entries such as \"::127.0.0.1:8080\", got \"{}\"",
+                                     item));
+                   c.fetch.connect_to.push_back(item);
                  }
                  return {};
                }});

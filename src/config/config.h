@@ -54,6 +54,9 @@ struct CrawlConfig {
 struct FetchConfig {
   bool allow_private = false;               // fetch.allow_private: every address allowed
   std::vector<std::string> allow_networks;  // fetch.allow_networks: CIDR blocks allowed ("10.1.0.0/16")
+  // fetch.connect_to: "HOST:PORT:CONNECT-TO-HOST:CONNECT-TO-PORT" entries, as curl's --connect-to (a
+  // staging copy, a benchmark's fixture server); the address connected to still passes the policy above.
+  std::vector<std::string> connect_to;
 };
 
 struct CurateConfig {

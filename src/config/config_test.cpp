@@ -388,5 +388,28 @@ TEST(Config, AllowNetworksThatAreNotCidrBlocksAreErrorsNamingKeyAndSource) {
             "LONGREAD_FETCH_ALLOW_PRIVATE)");
 }
 
+TEST(Config, ConnectToTakesCurlsFourFieldsAndRefusesAnythingElse) {
+  auto defaults = load("", {});
+  ASSERT_TRUE(defaults);
+  EXPECT_TRUE(defaults->fetch.connect_to.empty());
+  const auto path = write_temp("longread_config_connect_to.toml",
+                               "[fetch]\nconnect_to = [\"::127.0.0.1:8080\", "
+                               "\"blog.example:443:[::1]:8443\"]\n");
+  auto from_file = load(path, {});
+  ASSERT_TRUE(from_file) << from_file.error().message;
+  EXPECT_EQ(from_file->fetch.connect_to,
+            (std::vector<std::string>{"::127.0.0.1:8080", "blog.example:443:[::1]:8443"}));
+  for (const char* bad :
+       {"127.0.0.1:8080", "::127.0.0.1:0", "::127.0.0.1:99999", "a:b:c:d", "::http://x/:80", ":::::"}) {
+    auto c = load("", {{"LONGREAD_FETCH_CONNECT_TO", bad}});
+    ASSERT_FALSE(c) << bad;
+    EXPECT_EQ(
+        c.error().message,
+        fmt::format("config: fetch.connect_to must be HOST:PORT:CONNECT-TO-HOST:CONNECT-TO-PORT entries "
+                    "such as \"::127.0.0.1:8080\", got \"{}\" (from LONGREAD_FETCH_CONNECT_TO)",
+                    bad));
+  }
+}
+
 }  // namespace
 }  // namespace longread::config

@@ -10,6 +10,7 @@
 #include <cctype>
 #include <cstring>
 #include <deque>
+#include <new>
 #include <unordered_map>
 #include <utility>
 
@@ -234,6 +235,7 @@ curl_socket_t open_socket(void* user, curlsocktype purpose, curl_sockaddr* addre
 struct HttpClient::Impl {
   ClientOptions options;
   MultiHandle multi;
+  HeaderList connect_to;  // options.connect_to as libcurl's list, made once
   std::atomic<bool> cancelled{false};
 
   explicit Impl(ClientOptions opts) : options(std::move(opts)) {
@@ -243,10 +245,18 @@ struct HttpClient::Impl {
     options.max_redirects = std::max(0, options.max_redirects);
     multi.reset(curl_multi_init());
     if (!multi) throw std::runtime_error("fetch: curl_multi_init failed");
+    for (const auto& entry : options.connect_to) {
+      if (!connect_to.append(entry)) throw std::bad_alloc();
+    }
     // HTTP/2 multiplexing lets several transfers to one host share a connection; curl also queues a
     // transfer that would exceed the per-host connection cap instead of opening more connections.
     curl_multi_setopt(multi.get(), CURLMOPT_PIPELINING, static_cast<long>(CURLPIPE_MULTIPLEX));
-    curl_multi_setopt(multi.get(), CURLMOPT_MAX_HOST_CONNECTIONS, static_cast<long>(options.max_per_host));
+    // libcurl counts a host's connections by the host it connects to: under connect_to that is one host for
+    // every blog, and its cap would hold all of them to max_per_host at once. start_ready's own cap, by the
+    // URL's host, stays.
+    if (options.connect_to.empty()) {
+      curl_multi_setopt(multi.get(), CURLMOPT_MAX_HOST_CONNECTIONS, static_cast<long>(options.max_per_host));
+    }
     curl_multi_setopt(multi.get(), CURLMOPT_MAX_TOTAL_CONNECTIONS, static_cast<long>(options.max_concurrent));
   }
 
@@ -290,6 +300,7 @@ struct HttpClient::Impl {
     curl_easy_setopt(e, CURLOPT_OPENSOCKETFUNCTION, &open_socket);
     curl_easy_setopt(e, CURLOPT_OPENSOCKETDATA, static_cast<void*>(&t));
     curl_easy_setopt(e, CURLOPT_PROXY, "");
+    if (connect_to.get() != nullptr) curl_easy_setopt(e, CURLOPT_CONNECT_TO, connect_to.get());
     curl_easy_setopt(e, CURLOPT_HTTP_VERSION, static_cast<long>(CURL_HTTP_VERSION_2TLS));
     curl_easy_setopt(e, CURLOPT_PIPEWAIT, 1L);
     curl_easy_setopt(e, CURLOPT_ACCEPT_ENCODING, "");  // every encoding this libcurl decodes
@@ -522,19 +533,35 @@ struct HttpClient::Impl {
     return t;
   }
 
-  void run(std::vector<Request> requests, const std::function<void(Response)>& on_done) {
+  void run(std::vector<Request> requests, const std::function<void(Response)>& on_done,
+           const std::function<std::vector<Request>()>& more = nullptr) {
     std::deque<std::unique_ptr<Transfer>> pending;
     std::unordered_map<std::string, int> per_host;
     Running running(multi.get());
+    bool more_left = static_cast<bool>(more);
 
-    for (auto& request : requests) {
-      auto t = make_transfer(std::move(request));
-      if (t->response.error) {
-        finish(*t, on_done);
-      } else {
-        pending.push_back(std::move(t));
+    const auto enqueue = [&](std::vector<Request>& batch) {
+      for (auto& request : batch) {
+        auto t = make_transfer(std::move(request));
+        if (t->response.error) {
+          finish(*t, on_done);
+        } else {
+          pending.push_back(std::move(t));
+        }
       }
-    }
+    };
+    enqueue(requests);
+    // Asks for more while the queue is shorter than the transfers that may run at once.
+    const auto refill = [&] {
+      while (more_left && !cancelled.load() && std::cmp_less(pending.size(), options.max_concurrent)) {
+        auto batch = more();
+        if (batch.empty()) {
+          more_left = false;
+        } else {
+          enqueue(batch);
+        }
+      }
+    };
 
     // Starts queued transfers while there is room overall and for their host; a transfer whose host is
     // busy waits without blocking the ones behind it.
@@ -583,11 +610,17 @@ struct HttpClient::Impl {
       cancel_all();
       return;
     }
+    refill();
     start_ready();
-    while (!running.transfers.empty() || !pending.empty()) {
+    while (!running.transfers.empty() || !pending.empty() || more_left) {
       if (cancelled.load()) {
         cancel_all();
         return;
+      }
+      if (running.transfers.empty()) {  // nothing left running (every start failed): take more, or end
+        refill();
+        start_ready();
+        if (running.transfers.empty() && pending.empty()) break;
       }
       int still_running = 0;
       const CURLMcode mc = curl_multi_perform(multi.get(), &still_running);
@@ -608,7 +641,10 @@ struct HttpClient::Impl {
           finish(*t, on_done);
         }
       }
-      if (freed) start_ready();
+      if (freed) {
+        refill();
+        start_ready();
+      }
       if (!running.transfers.empty() && !cancelled.load()) {
         curl_multi_poll(multi.get(), nullptr, 0, 1000, nullptr);
       }
@@ -623,6 +659,11 @@ HttpClient& HttpClient::operator=(HttpClient&&) noexcept = default;
 
 void HttpClient::fetch_all(std::vector<Request> requests, const std::function<void(Response)>& on_done) {
   impl_->run(std::move(requests), on_done);
+}
+
+void HttpClient::fetch_all(std::vector<Request> requests, const std::function<void(Response)>& on_done,
+                           const std::function<std::vector<Request>()>& more) {
+  impl_->run(std::move(requests), on_done, more);
 }
 
 Response HttpClient::fetch(Request request) {

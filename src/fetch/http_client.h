@@ -31,6 +31,12 @@ struct ClientOptions {
   // Checked at connect time for every connection every request opens (each redirect hop, each address a
   // name resolves to, so DNS rebinding too): by default only public addresses (fetch/address_policy.h).
   AddressPolicy address_policy{};
+  // Connect somewhere else than a URL's host says, as curl's --connect-to does: each entry is
+  // "HOST:PORT:CONNECT-TO-HOST:CONNECT-TO-PORT", an empty field matching any ("::127.0.0.1:8080" sends
+  // every request to 127.0.0.1:8080 while the URL, the Host header and TLS's name stay the blog's). For a
+  // staging copy of a site or a benchmark's fixture server; the address connected to still passes
+  // address_policy.
+  std::vector<std::string> connect_to{};
 };
 
 // Limits every hop of a request to some sites: a full-text page stays on its blog's own site. A hop's host
@@ -101,6 +107,11 @@ class HttpClient {
 
   // Every request gets exactly one on_done call, in completion order. Returns when all are done.
   void fetch_all(std::vector<Request> requests, const std::function<void(Response)>& on_done);
+  // The same, with more requests as it goes: `more` is called on this thread whenever fewer requests wait
+  // than can run at once, and its requests join the queue; once it returns none it is not called again.
+  // A crawl claims its blogs in batches this way, so transfers never drain between batches.
+  void fetch_all(std::vector<Request> requests, const std::function<void(Response)>& on_done,
+                 const std::function<std::vector<Request>()>& more);
   // One request, blocking.
   [[nodiscard]] Response fetch(Request request);
   // Thread-safe: makes a running fetch_all finish soon; unfinished transfers end with kTimeout

@@ -514,6 +514,53 @@ TEST(HttpClientMany, FiftyRequestsOverThreeHostsAllComeBackTagged) {
   EXPECT_EQ(v4_seen.size() + v6_seen.size(), 50u + 12u);
 }
 
+TEST(HttpClientMany, MoreRequestsJoinWhileTheQueueIsShortUntilNoneAreLeft) {
+  auto server = testing_server::start(kTestdata);
+  ASSERT_TRUE(server) << server.error().message;
+  ClientOptions options = fixture_options();
+  options.max_concurrent = 3;
+  HttpClient client(options);
+  // Two requests to start with, then four batches of five, then none: `more` is not called again after that.
+  std::uint64_t next_tag = 2;
+  int more_calls = 0;
+  int done_before_last_batch = -1;
+  std::set<std::uint64_t> tags;
+  const auto more = [&]() -> std::vector<Request> {
+    ++more_calls;
+    std::vector<Request> batch;
+    if (next_tag >= 22) return batch;
+    if (next_tag == 17) done_before_last_batch = static_cast<int>(tags.size());
+    for (int i = 0; i < 5; ++i) batch.push_back({.url = server->url("/feed.xml"), .tag = next_tag++});
+    return batch;
+  };
+  client.fetch_all(
+      {{.url = server->url("/feed.xml"), .tag = 0}, {.url = server->url("/feed.xml"), .tag = 1}},
+      [&](Response r) {
+        EXPECT_TRUE(r.ok()) << r.url;
+        tags.insert(r.tag);
+      },
+      more);
+  EXPECT_EQ(tags.size(), 22u);
+  EXPECT_EQ(*tags.rbegin(), 21u);
+  EXPECT_EQ(more_calls, 5);  // four batches, then the empty answer
+  // The queue is topped up as it runs short, not all at the start.
+  EXPECT_GT(done_before_last_batch, 0);
+  EXPECT_EQ(nlohmann::json::parse(server->requests_json()).size(), 22u);
+}
+
+TEST(HttpClientNoServer, MoreIsAskedEvenWhenTheFirstBatchIsEmpty) {
+  HttpClient client(fixture_options());
+  int calls = 0, done = 0;
+  client.fetch_all(
+      {}, [&](Response r) { done += r.error ? 1 : 0; },
+      [&]() -> std::vector<Request> {
+        if (calls++ > 0) return {};
+        return {{.url = "ftp://example.invalid/feed", .tag = 1}};  // fails before any transfer
+      });
+  EXPECT_EQ(calls, 2);
+  EXPECT_EQ(done, 1);
+}
+
 TEST(HttpClientMany, PerHostLimitIsRespected) {
   auto server = testing_server::start(kTestdata);
   ASSERT_TRUE(server) << server.error().message;

@@ -86,6 +86,29 @@ TEST_F(OutboundPolicyTest, AllowPrivateOrAnAllowedNetworkLetsTheFixtureThrough) 
   EXPECT_EQ(r.error->kind, ErrorKind::kForbidden);
 }
 
+TEST_F(OutboundPolicyTest, ConnectToReachesTheFixtureUnderAnyNameAndStillPassesThePolicy) {
+  const std::string port = std::to_string(server_->port());
+  // A name that does not resolve anywhere: only connect_to can reach it.
+  const std::string feed = "http://blog-" + port + ".invalid:" + port + "/feed.xml";
+  ClientOptions redirected = allowing({"127.0.0.1/32"});
+  redirected.connect_to = {"::127.0.0.1:" + port};
+  const Response r = HttpClient(redirected).fetch({.url = feed});
+  ASSERT_TRUE(r.ok()) << (r.error ? r.error->message : "");
+  EXPECT_FALSE(r.body.empty());
+  const auto log = nlohmann::json::parse(server_->requests_json());
+  ASSERT_EQ(log.size(), 1u);
+  EXPECT_EQ(log[0]["host"], "blog-" + port + ".invalid:" + port);  // the Host header stays the URL's
+
+  // The address it connects to is what the policy judges: the default refuses 127.0.0.1.
+  ClientOptions closed;
+  closed.connect_to = redirected.connect_to;
+  const Response refused = HttpClient(closed).fetch({.url = feed});
+  ASSERT_TRUE(refused.error);
+  EXPECT_EQ(refused.error->message,
+            "fetch: refused: 127.0.0.1 is a private address (set fetch.allow_private to allow)");
+  EXPECT_EQ(request_count(*server_), 1u);
+}
+
 TEST_F(OutboundPolicyTest, EveryRedirectHopIsCheckedAndARefusedOneMovesNothing) {
   HttpClient client(allowing({"127.0.0.1/32"}));
   const std::string port = std::to_string(server_->port());

@@ -13,6 +13,7 @@
 #include <mutex>
 #include <new>
 #include <random>
+#include <shared_mutex>
 #include <thread>
 #include <unordered_map>
 #include <unordered_set>
@@ -141,35 +142,74 @@ Result<CrawlSummary> Crawler::run(CrawlObserver* observer) {
   const auto pass_start = Clock::now();
   const TimePoint now = now_seconds();
   const auto crashed = record_crashes(now);
-  auto blogs = options_.all ? store_.blogs()
-                            : store_.claim_due_blogs(parsing_owner(), now, now + options_.lease,
-                                                     options_.max_blogs_per_pass);
+  // --all takes every blog at once; otherwise the due blogs are claimed in batches (claim_batch), at most
+  // max_blogs_per_pass in all, until none is left.
+  int claims_left = options_.max_blogs_per_pass > 0 ? options_.max_blogs_per_pass : -1;
+  bool claims_done = options_.all;
+  auto claim = [&]() -> Result<std::vector<model::Blog>> {
+    if (claims_done || stop_requested_) return std::vector<model::Blog>{};
+    const int limit = claims_left < 0 ? std::max(1, options_.claim_batch)
+                                      : std::min(claims_left, std::max(1, options_.claim_batch));
+    auto claimed = store_.claim_due_blogs(parsing_owner(), now, now + options_.lease, limit);
+    if (!claimed) return claimed;
+    if (claims_left > 0) claims_left -= static_cast<int>(claimed->size());
+    claims_done = std::cmp_less(claimed->size(), limit) || claims_left == 0;
+    return claimed;
+  };
+  auto blogs = options_.all ? store_.blogs() : claim();
   if (!blogs) return std::unexpected(blogs.error());
-  // A paused blog (`longread blogs pause`) or a quarantined one (it crashed the crawler) is polled by no
-  // crawl, --all included; due_blogs leaves them out. One found to have crashed the last crawler backs off.
-  std::erase_if(*blogs, [&](const model::Blog& blog) {
-    return blog.paused || blog.quarantined || crashed.contains(blog.id);
-  });
 
-  PassSummary summary(static_cast<int>(blogs->size()), observer, pass_start);
   const BlogRefreshContext context{.store = store_,
                                    .options = options_,
                                    .curation = curation_,
                                    .now = now,
                                    .stop_requested = &stop_requested_};
-  std::unordered_map<std::uint64_t, BlogRefresh> refreshes;  // by the feed request's tag, the blog's id
-  std::vector<fetch::Request> requests;
-  requests.reserve(blogs->size());
-  for (auto& blog : *blogs) {
-    requests.push_back({.url = blog.feed_url,
-                        .etag = blog.etag,
-                        .last_modified = blog.last_modified,
-                        .tag = static_cast<std::uint64_t>(blog.id),
-                        // Stored by the operator (import, blogs add / edit) or moved by a 301/308 hop, which
-                        // is http(s) only: the one kind of URL that may be file://.
-                        .from_operator = true});
-    refreshes.try_emplace(static_cast<std::uint64_t>(blog.id), std::move(blog), context);
-  }
+  // By the feed request's tag, the blog's id. The fetching thread adds a batch while the pool's tasks look
+  // blogs up: `refreshes_mutex` guards the map (its elements never move).
+  std::unordered_map<std::uint64_t, BlogRefresh> refreshes;
+  std::shared_mutex refreshes_mutex;
+  auto requests_for = [&](std::vector<model::Blog>& batch) {
+    // A paused blog (`longread blogs pause`) or a quarantined one (it crashed the crawler) is polled by no
+    // crawl, --all included; due_blogs leaves them out. One found to have crashed the last crawler backs off.
+    std::erase_if(batch, [&](const model::Blog& blog) {
+      return blog.paused || blog.quarantined || crashed.contains(blog.id);
+    });
+    std::vector<fetch::Request> requests;
+    requests.reserve(batch.size());
+    std::unique_lock lock(refreshes_mutex);
+    for (auto& blog : batch) {
+      requests.push_back({.url = blog.feed_url,
+                          .etag = blog.etag,
+                          .last_modified = blog.last_modified,
+                          .tag = static_cast<std::uint64_t>(blog.id),
+                          // Stored by the operator (import, blogs add / edit) or moved by a 301/308 hop,
+                          // which is http(s) only: the one kind of URL that may be file://.
+                          .from_operator = true});
+      refreshes.try_emplace(static_cast<std::uint64_t>(blog.id), std::move(blog), context);
+    }
+    return requests;
+  };
+  std::vector<fetch::Request> requests = requests_for(*blogs);
+  PassSummary summary(static_cast<int>(requests.size()), observer, pass_start);
+  auto more_requests = [&]() -> std::vector<fetch::Request> {
+    // Until one comes back with blogs the pass can poll, or none is left.
+    for (;;) {
+      auto batch = claim();
+      if (!batch) {
+        spdlog::warn("crawl: cannot claim more due blogs: {}", batch.error().message);
+        claims_done = true;
+        return {};
+      }
+      if (batch->empty()) return {};
+      auto more = requests_for(*batch);
+      summary.add_total(static_cast<int>(more.size()));
+      if (!more.empty()) return more;
+    }
+  };
+  auto refresh_of = [&](std::uint64_t tag) -> BlogRefresh& {
+    std::shared_lock lock(refreshes_mutex);
+    return refreshes.at(tag);
+  };
 
   DuplicateIndex duplicates(store_, store_);
   SimilarIndexer similar(store_);
@@ -198,19 +238,22 @@ Result<CrawlSummary> Crawler::run(CrawlObserver* observer) {
   std::vector<PageJob> page_jobs;  // by the page request's tag
   {
     TaskPool pool(std::max(1U, std::thread::hardware_concurrency()));
-    client_.fetch_all(std::move(requests), [&](fetch::Response response) {
-      auto shared = std::make_shared<fetch::Response>(std::move(response));
-      pool.submit([&, shared] {
-        BlogRefresh& refresh = refreshes.at(shared->tag);
-        if (refresh.read_feed(*shared) != BlogRefresh::State::kWaitingForPages) return finish(refresh);
-        std::lock_guard lock(mutex);
-        for (fetch::Request request : refresh.page_requests()) {
-          page_jobs.push_back({&refresh, request.tag});
-          request.tag = page_jobs.size() - 1;
-          page_requests.push_back(std::move(request));
-        }
-      });
-    });
+    client_.fetch_all(
+        std::move(requests),
+        [&](fetch::Response response) {
+          auto shared = std::make_shared<fetch::Response>(std::move(response));
+          pool.submit([&, shared] {
+            BlogRefresh& refresh = refresh_of(shared->tag);
+            if (refresh.read_feed(*shared) != BlogRefresh::State::kWaitingForPages) return finish(refresh);
+            std::lock_guard lock(mutex);
+            for (fetch::Request request : refresh.page_requests()) {
+              page_jobs.push_back({&refresh, request.tag});
+              request.tag = page_jobs.size() - 1;
+              page_requests.push_back(std::move(request));
+            }
+          });
+        },
+        more_requests);
     pool.wait_idle();
     if (!page_requests.empty() && !stop_requested_) {
       client_.fetch_all(std::move(page_requests), [&](fetch::Response response) {

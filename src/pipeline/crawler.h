@@ -47,6 +47,9 @@ struct CrawlOptions {
   // the other crawlers.
   std::chrono::seconds lease{std::chrono::hours(1)};
   int max_blogs_per_pass = 0;
+  // The pass claims its blogs this many at a time, the next batch while the last one's feeds are still being
+  // fetched, so that crawlers started together share the due blogs instead of the first taking them all.
+  int claim_batch = 250;
 };
 
 // Crawler processes in a row that may die while parsing a blog's feed before it is quarantined.

@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 #include <gtest/gtest.h>
 
+#include <array>
 #include <cctype>
 #include <filesystem>
 #include <fstream>
@@ -302,6 +303,67 @@ TEST_F(CrawlTest, ScheduleSkipsBlogsThatAreNotDue) {
   EXPECT_EQ(crawl({}, false).total, 1);
   EXPECT_EQ(crawl({}, false).total, 0);  // due again in an hour
   EXPECT_EQ(crawl({}, true).total, 1);   // --all ignores the schedule
+}
+
+// How many times the fixture server was asked for each path.
+std::map<std::string, int> requests_by_path(const testing::FixtureServer& server) {
+  std::map<std::string, int> out;
+  for (const auto& request : nlohmann::json::parse(server.requests_json())) ++out[request["path"]];
+  return out;
+}
+
+TEST_F(CrawlTest, APassClaimsItsBlogsInBatchesUpToItsCapAndPollsEachOnce) {
+  for (int i = 0; i < 7; ++i) {
+    write(dir_ / fmt::format("www/b{}.xml", i), rss(fmt::format("B{}", i), i * 10, 1));
+    add_blog(fmt::format("/b{}.xml", i));
+  }
+  fetch::HttpClient client(fixture_client_options());
+  CrawlOptions options;
+  options.claim_batch = 2;
+  options.max_blogs_per_pass = 5;
+  Crawler crawler(*store_, client, options, {});
+  auto first = crawler.run();
+  ASSERT_TRUE(first) << first.error().message;
+  EXPECT_EQ(first->total, 5);  // three batches (2, 2, 1): the cap holds across them
+  EXPECT_EQ(first->fetched, 5);
+  auto second = crawler.run();
+  ASSERT_TRUE(second) << second.error().message;
+  EXPECT_EQ(second->total, 2);  // the two left; the five are not due for an hour
+  EXPECT_EQ(crawler.run()->total, 0);
+  const auto polls = requests_by_path(*server_);
+  ASSERT_EQ(polls.size(), 7u);
+  for (const auto& [path, n] : polls) EXPECT_EQ(n, 1) << path;
+}
+
+TEST_F(CrawlTest, TwoCrawlersStartedTogetherShareTheDueBlogsAndPollEachOnce) {
+  constexpr int kBlogs = 24;
+  for (int i = 0; i < kBlogs; ++i) {
+    write(dir_ / fmt::format("www/s{}.xml", i), rss(fmt::format("S{}", i), i * 10, 1));
+    add_blog(fmt::format("/s{}.xml", i));
+  }
+  // Two processes' worth: each its own store connection, client and crawler, one batch of one blog at a time.
+  auto other_store = storage::open_sqlite_store((dir_ / "test.db").string());
+  ASSERT_TRUE(other_store) << other_store.error().message;
+  std::array<Result<CrawlSummary>, 2> summaries;
+  std::array<storage::Store*, 2> stores = {store_.get(), other_store->get()};
+  std::vector<std::thread> crawlers;
+  for (std::size_t i = 0; i < 2; ++i) {
+    crawlers.emplace_back([&, i] {
+      fetch::HttpClient client(fixture_client_options());
+      CrawlOptions options;
+      options.claim_batch = 1;
+      Crawler crawler(*stores[i], client, options, {});
+      summaries[i] = crawler.run();
+    });
+  }
+  for (auto& t : crawlers) t.join();
+  ASSERT_TRUE(summaries[0]) << summaries[0].error().message;
+  ASSERT_TRUE(summaries[1]) << summaries[1].error().message;
+  EXPECT_EQ(summaries[0]->total + summaries[1]->total, kBlogs);
+  EXPECT_EQ(summaries[0]->fetched + summaries[1]->fetched, kBlogs);
+  const auto polls = requests_by_path(*server_);
+  ASSERT_EQ(polls.size(), static_cast<std::size_t>(kBlogs));
+  for (const auto& [path, n] : polls) EXPECT_EQ(n, 1) << path;
 }
 
 TEST_F(CrawlTest, SummaryOnlyEntriesGetTheirPageOnce) {

@@ -27,12 +27,18 @@ constexpr auto kLockPoll = std::chrono::milliseconds(20);
 DuplicateIndex::DuplicateIndex(storage::ArticleStore& articles, storage::LockStore& locks, std::string owner)
     : articles_(articles), locks_(locks), owner_(owner.empty() ? parsing_owner() : std::move(owner)) {
   if (auto loaded = articles_.simhash_index(0)) {
-    entries_ = std::move(*loaded);
-    for (const auto& entry : entries_) newest_id_ = std::max(newest_id_, entry.id);
+    for (const auto& entry : *loaded) remember(entry);
   } else {
     enabled_ = false;
     spdlog::warn("crawl: near-duplicate detection off: {}", loaded.error().message);
   }
+}
+
+void DuplicateIndex::remember(const storage::SimhashEntry& entry) {
+  index_.add(entry.simhash, static_cast<std::uint32_t>(entries_.size()));
+  entries_.push_back(entry);
+  removed_.push_back(false);
+  newest_id_ = std::max(newest_id_, entry.id);
 }
 
 bool DuplicateIndex::lock_database() {
@@ -67,10 +73,7 @@ void DuplicateIndex::catch_up() {
     spdlog::warn("crawl: cannot read the articles other crawlers stored: {}", added.error().message);
     return;
   }
-  for (auto& entry : *added) {
-    newest_id_ = std::max(newest_id_, entry.id);
-    entries_.push_back(entry);
-  }
+  for (const auto& entry : *added) remember(entry);
 }
 
 DuplicateIndex::LaterCopies DuplicateIndex::mark_copies(storage::CrawlRecord& record) const {
@@ -78,9 +81,11 @@ DuplicateIndex::LaterCopies DuplicateIndex::mark_copies(storage::CrawlRecord& re
   for (auto& article : record.articles) {
     if (article.simhash == 0 || article.junk) continue;
     const storage::SimhashEntry* earliest = nullptr;
-    for (const auto& entry : entries_) {
+    // In the order learnt, as a scan of every entry would see them: the first of equal dates wins.
+    for (const std::uint32_t slot : index_.near(article.simhash)) {
+      const storage::SimhashEntry& entry = entries_[slot];
       // article.id is set for an update: an article is never a copy of itself.
-      if (entry.id == article.id || !curate::near_duplicate(entry.simhash, article.simhash)) continue;
+      if (removed_[slot] || entry.id == article.id) continue;
       if (earliest == nullptr || entry.date < earliest->date) earliest = &entry;
     }
     if (earliest == nullptr) continue;
@@ -112,11 +117,10 @@ std::unordered_map<std::string, std::int64_t> DuplicateIndex::index_saved(const 
     if (article.simhash == 0 || article.junk || article.id != 0) continue;
     const auto id = ids.find(article.guid);
     if (id == ids.end()) continue;
-    entries_.push_back({.id = id->second,
-                        .blog_id = record.blog_id,
-                        .simhash = article.simhash,
-                        .date = article.display_date()});
-    newest_id_ = std::max(newest_id_, id->second);
+    remember({.id = id->second,
+              .blog_id = record.blog_id,
+              .simhash = article.simhash,
+              .date = article.display_date()});
   }
   for (const auto& [guid, copy_id] : later_copies) {
     if (const auto id = ids.find(guid); id != ids.end()) marks.emplace_back(copy_id, id->second);
@@ -235,7 +239,9 @@ std::vector<Result<storage::SaveStats>> DuplicateIndex::save_all(std::span<stora
     if (auto marked = articles_.mark_duplicates(marks); !marked) {
       spdlog::warn("crawl: cannot mark {} duplicates: {}", marks.size(), marked.error().message);
     } else {
-      std::erase_if(entries_, [&copies](const storage::SimhashEntry& e) { return copies.contains(e.id); });
+      for (std::size_t i = 0; i < entries_.size(); ++i) {
+        if (copies.contains(entries_[i].id)) removed_[i] = true;
+      }
     }
   }
   if (locked) unlock_database();

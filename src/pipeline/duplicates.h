@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "core/error.h"
+#include "curate/simhash_index.h"
 #include "storage/roles/article_store.h"
 #include "storage/roles/lock_store.h"
 
@@ -64,8 +65,16 @@ class DuplicateIndex {
   std::string owner_;
   bool enabled_ = true;
   std::mutex mutex_;
-  std::vector<storage::SimhashEntry> entries_;  // guarded by mutex_
-  std::int64_t newest_id_ = 0;                  // the highest article id in entries_ or saved by this index
+  // Adds a stored original to entries_ and index_.
+  void remember(const storage::SimhashEntry& entry);
+
+  // Every original known, in the order learnt; index_ finds the near ones by position. A later copy marked
+  // a duplicate stays in place, flagged in removed_, so the positions index_ holds stay valid. Guarded by
+  // mutex_.
+  std::vector<storage::SimhashEntry> entries_;
+  std::vector<bool> removed_;
+  curate::SimhashIndex index_;
+  std::int64_t newest_id_ = 0;  // the highest article id in entries_ or saved by this index
 };
 
 }  // namespace longread::pipeline

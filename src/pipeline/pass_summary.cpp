@@ -33,6 +33,11 @@ std::chrono::milliseconds PassSummary::elapsed() const {
   return std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - pass_start_);
 }
 
+void PassSummary::add_total(int more) {
+  std::lock_guard lock(mutex_);
+  summary_.total += more;
+}
+
 void PassSummary::add(const BlogResult& result) {
   std::lock_guard lock(mutex_);
   add_blog_result(summary_, result);

@@ -75,6 +75,8 @@ class PassSummary {
   // Tells the observer (may be null) that `total` blogs are to be polled.
   PassSummary(int total, CrawlObserver* observer, Clock::time_point pass_start = Clock::now());
 
+  // Thread-safe: `more` blogs are to be polled too (a pass that claims its blogs in batches).
+  void add_total(int more);
   // Thread-safe: counts a finished blog and reports it with the totals so far.
   void add(const BlogResult& result);
   // The pass's totals, reported to the observer as its end.

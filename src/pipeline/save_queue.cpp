@@ -2,7 +2,6 @@
 
 #include <spdlog/spdlog.h>
 
-#include <algorithm>
 #include <iterator>
 #include <utility>
 
@@ -53,19 +52,25 @@ void SaveQueue::save_queued() {
     originals.clear();
   }
   // Each new original gets its similar articles now, once, so the article page only reads them
-  // (docs/similar.md). A failure costs the picks of that article, never the crawl.
-  for (const auto& original : originals) {
-    const auto& article = records[original.record].articles[original.article];
+  // (docs/similar.md): the group's in one batch, oldest first as saved. A failure costs the picks of the
+  // group, never the crawl.
+  if (!originals.empty()) {
+    std::vector<SimilarSource> sources;
+    sources.reserve(originals.size());
+    for (const auto& original : originals) {
+      const auto& article = records[original.record].articles[original.article];
+      sources.push_back({.id = original.id,
+                         .blog_id = records[original.record].blog_id,
+                         .simhash = article.simhash,
+                         .title = article.title,
+                         .text = article.text});
+    }
     try {
-      auto picked = similar_->add({.id = original.id,
-                                   .blog_id = records[original.record].blog_id,
-                                   .simhash = article.simhash,
-                                   .title = article.title,
-                                   .text = article.text});
-      if (!picked)
-        spdlog::warn("crawl: no similar articles for article_id={}: {}", original.id, picked.error().message);
+      if (auto picked = similar_->add_all(sources); !picked)
+        spdlog::warn("crawl: no similar articles for {} new articles: {}", sources.size(),
+                     picked.error().message);
     } catch (...) {
-      spdlog::warn("crawl: no similar articles for article_id={}: {}", original.id,
+      spdlog::warn("crawl: no similar articles for {} new articles: {}", sources.size(),
                    exception_error("similar articles", std::current_exception()).message);
     }
   }

@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <span>
 #include <string_view>
 
 #include "core/error.h"
@@ -46,6 +47,11 @@ class SimilarIndexer {
   // and in one transaction stores its picks, posts it under its terms, and offers it to the lists of its
   // `offers` best candidates (it joins one whose lowest pick it beats). Returns how many picks it got.
   [[nodiscard]] Result<int> add(const SimilarSource& article, bool count_terms = true);
+  // Indexes several new articles, oldest first, as add() would one after another (each counted after the
+  // ones before it, and finding them among its candidates), with one transaction to count the batch's terms
+  // and one to store its picks: a crawl's save group at once. Picks per article, in order.
+  [[nodiscard]] Result<std::vector<int>> add_all(std::span<const SimilarSource> articles,
+                                                 bool count_terms = true);
 
   // `longread similar rebuild`: empties the index, counts every visible article's terms, then adds every
   // visible article oldest first (so each is offered to older lists as at crawl time). `progress` is

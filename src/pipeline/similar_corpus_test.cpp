@@ -12,6 +12,7 @@
 #include <iostream>
 #include <map>
 #include <set>
+#include <span>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -165,6 +166,69 @@ TEST_F(SimilarCorpusTest, PicksOfArticlesWithAnObviousTopicMostlyShareIt) {
     // Mostly: more than half of the top-3 picks are on the topic (each topic is a few percent of the posts,
     // so chance would give a few percent).
     EXPECT_GT(picks_on_topic * 2, picks) << topic.name << ": " << picks_on_topic << " of " << picks;
+  }
+}
+
+// A crawl indexes each save group's new articles in one batch (SimilarIndexer::add_all). That must pick what
+// indexing them one at a time picks: the same frequencies per article, and earlier articles of the batch
+// among a later one's candidates.
+TEST_F(SimilarCorpusTest, ABatchPicksWhatOneArticleAtATimePicks) {
+  const fs::path dir = fs::path(LONGREAD_CORPUS_DIR) / "real-feeds";
+  if (!fs::is_directory(dir)) {
+    std::cout << "skipped: ../shared not present\n";
+    GTEST_SKIP() << "skipped: ../shared not present";
+  }
+  const auto posts = corpus_posts(dir);
+  ASSERT_GT(posts.size(), 100u);
+  auto batched_store = storage::open_store((dir_ / "batched.sqlite").string());
+  ASSERT_TRUE(batched_store) << batched_store.error().message;
+  const TimePoint now = now_seconds();
+  std::vector<SimilarSource> sources;
+  std::vector<model::Article> articles(posts.size());
+  for (auto* store : {store_.get(), batched_store->get()}) {
+    sources.clear();
+    for (std::size_t i = 0; i < posts.size(); ++i) {
+      const auto blog = store->upsert_blog({.feed_url = "https://blog" + std::to_string(i) + ".example/feed",
+                                            .title = "blog " + std::to_string(i)});
+      ASSERT_TRUE(blog);
+      model::Article& a = articles[i];
+      a.guid = "post";
+      a.title = posts[i].title;
+      a.link = "https://blog" + std::to_string(i) + ".example/post";
+      a.text = posts[i].text;
+      a.simhash = curate::simhash(a.text);
+      a.first_seen = now;
+      a.published = now - std::chrono::hours(static_cast<int>(i));
+      ASSERT_TRUE(store->save_crawl(
+          {.blog_id = *blog, .attempted_at = now, .success = true, .status = "ok", .articles = {a}}));
+      const auto keys = store->article_keys(*blog).value();
+      ASSERT_EQ(keys.size(), 1u);
+      sources.push_back(
+          {.id = keys[0].id, .blog_id = *blog, .simhash = a.simhash, .title = a.title, .text = a.text});
+    }
+  }
+  SimilarIndexer one_at_a_time(*store_);
+  int picks = 0;
+  for (const auto& source : sources) {
+    auto picked = one_at_a_time.add(source);
+    ASSERT_TRUE(picked) << picked.error().message;
+    picks += *picked;
+  }
+  SimilarIndexer batched(**batched_store);
+  constexpr std::size_t kGroup = 40;  // a crawl's save group of blogs with their new articles
+  for (std::size_t start = 0; start < sources.size(); start += kGroup) {
+    const auto group = std::span(sources).subspan(start, std::min(kGroup, sources.size() - start));
+    ASSERT_TRUE(batched.add_all(group));
+  }
+  EXPECT_GT(picks, static_cast<int>(posts.size()) / 4) << "the corpus gives picks to many posts";
+  for (const auto& source : sources) {
+    const auto expected = store_->similar_articles(source.id, 8).value();
+    const auto got = (*batched_store)->similar_articles(source.id, 8).value();
+    ASSERT_EQ(got.size(), expected.size()) << "article " << source.id;
+    for (std::size_t k = 0; k < got.size(); ++k) {
+      EXPECT_EQ(got[k].view.article.id, expected[k].view.article.id) << "article " << source.id;
+      EXPECT_DOUBLE_EQ(got[k].score, expected[k].score) << "article " << source.id;
+    }
   }
 }
 

@@ -230,9 +230,10 @@ struct SiteStats {
 // --- similar articles (migration 0027, docs/similar.md). The store keeps the index and the picks; the
 // pipeline computes them (curate/similar.h).
 
-// Document frequencies of one article's term buckets (curate::df_bucket), as count_similar_terms gives them.
+// Document frequencies of term buckets (curate::df_bucket), as count_similar_terms gives them: from before
+// the articles it counted.
 struct SimilarTermStats {
-  std::int64_t documents = 0;      // articles counted so far (this one included when it was counted)
+  std::int64_t documents = 0;      // articles counted before
   std::vector<std::int64_t> df{};  // per bucket asked, in the order asked
 };
 

@@ -1,5 +1,7 @@
 #include "storage/values.h"
 
+#include <map>
+
 #include <cctype>
 
 #include "core/strings.h"
@@ -33,6 +35,30 @@ std::vector<std::string> split_words(std::string_view text) {
   for (auto word : split(text, ' ')) {
     if (!word.empty()) out.emplace_back(word);
   }
+  return out;
+}
+
+std::vector<std::pair<std::int64_t, std::int64_t>> similar_term_counts(std::span<const std::uint32_t> buckets,
+                                                                       int articles) {
+  std::map<std::int64_t, std::int64_t> counts;
+  if (articles > 0) counts[kDocumentsBucket] = articles;
+  for (const auto bucket : buckets) ++counts[bucket];
+  return {counts.begin(), counts.end()};
+}
+
+SimilarTermStats similar_terms_before(std::span<const std::uint32_t> buckets,
+                                      const std::vector<std::pair<std::int64_t, std::int64_t>>& counts,
+                                      const std::unordered_map<std::int64_t, std::int64_t>& after) {
+  const std::map<std::int64_t, std::int64_t> added(counts.begin(), counts.end());
+  auto before = [&](std::int64_t bucket) {
+    const auto now = after.find(bucket);
+    const auto plus = added.find(bucket);
+    return (now == after.end() ? 0 : now->second) - (plus == added.end() ? 0 : plus->second);
+  };
+  SimilarTermStats out;
+  out.documents = before(kDocumentsBucket);
+  out.df.reserve(buckets.size());
+  for (const auto bucket : buckets) out.df.push_back(before(bucket));
   return out;
 }
 

@@ -6,6 +6,8 @@
 #include <map>
 #include <set>
 
+#include "storage/postgres/statement.h"
+
 namespace longread::storage::db_copy {
 namespace {
 
@@ -16,9 +18,9 @@ Kind kind_of(std::string_view type) {
   return Kind::kText;
 }
 
-Error with_context(const Error& error) {
-  return Error{error.kind, "db copy: cannot read PostgreSQL's tables: " + error.message};
-}
+// A catalog read the server refused is "db copy: cannot read PostgreSQL's tables: store: <reason>".
+constexpr std::string_view kCannotRead = "cannot read PostgreSQL's tables";
+constexpr std::string_view kScope = "db copy";
 
 }  // namespace
 
@@ -36,13 +38,13 @@ Result<std::vector<Table>> postgres_tables(postgres::Connection& conn) {
   auto names = conn.exec(
       "SELECT table_name FROM information_schema.tables"
       " WHERE table_schema = current_schema() AND table_type = 'BASE TABLE'");
-  if (!names) return std::unexpected(with_context(names.error()));
+  if (!names) return postgres::db_error(kCannotRead, names.error(), kScope);
   for (int r = 0; r < names->size(); ++r) tables[names->string(r, 0)].name = names->string(r, 0);
 
   auto columns = conn.exec(
       "SELECT table_name, column_name, data_type, is_generated, is_identity FROM information_schema.columns"
       " WHERE table_schema = current_schema() ORDER BY table_name, ordinal_position");
-  if (!columns) return std::unexpected(with_context(columns.error()));
+  if (!columns) return postgres::db_error(kCannotRead, columns.error(), kScope);
   for (int r = 0; r < columns->size(); ++r) {
     auto it = tables.find(columns->string(r, 0));
     if (it == tables.end() || columns->text(r, 3) == "ALWAYS") continue;  // a view's, or generated
@@ -63,7 +65,7 @@ Result<std::vector<Table>> postgres_tables(postgres::Connection& conn) {
       " CROSS JOIN LATERAL unnest(i.indkey::int2[]) WITH ORDINALITY AS k(attnum, ord)"
       " JOIN pg_attribute a ON a.attrelid = cl.oid AND a.attnum = k.attnum"
       " WHERE i.indisprimary AND n.nspname = current_schema() ORDER BY cl.relname, k.ord");
-  if (!keys) return std::unexpected(with_context(keys.error()));
+  if (!keys) return postgres::db_error(kCannotRead, keys.error(), kScope);
   for (int r = 0; r < keys->size(); ++r) {
     auto it = tables.find(keys->string(r, 0));
     if (it == tables.end()) continue;
@@ -78,7 +80,7 @@ Result<std::vector<Table>> postgres_tables(postgres::Connection& conn) {
       " JOIN pg_namespace n ON n.oid = a.relnamespace"
       " JOIN pg_attribute att ON att.attrelid = c.conrelid AND att.attnum = ANY (c.conkey)"
       " WHERE c.contype = 'f' AND n.nspname = current_schema()");
-  if (!references) return std::unexpected(with_context(references.error()));
+  if (!references) return postgres::db_error(kCannotRead, references.error(), kScope);
   std::map<std::string, std::set<std::string>> parents;  // table -> the other tables it references
   for (int r = 0; r < references->size(); ++r) {
     const std::string child = references->string(r, 0);

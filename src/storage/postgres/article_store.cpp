@@ -218,14 +218,11 @@ constexpr const char* kCompactArticles =
 }  // namespace
 
 Result<std::vector<StoredArticleKey>> PgArticleStore::article_keys(std::int64_t blog_id) {
-  auto rows = db_.pool().with([&](Connection& c) {
-    Query q(c,
-            "SELECT id, guid, content_hash, full_text_fetched, full_text_failures FROM articles"
-            " WHERE blog_id = :blog_id");
-    q.bind(":blog_id", blog_id);
-    return q.run();
-  });
-  if (!rows) return db_error("cannot read article keys", rows.error());
+  auto rows = run_pooled(db_.pool(),
+                         "SELECT id, guid, content_hash, full_text_fetched, full_text_failures FROM articles"
+                         " WHERE blog_id = :blog_id",
+                         "cannot read article keys", [&](Query& q) { q.bind(":blog_id", blog_id); });
+  if (!rows) return std::unexpected(rows.error());
   std::vector<StoredArticleKey> keys;
   keys.reserve(static_cast<std::size_t>(rows->size()));
   for (int r = 0; r < rows->size(); ++r) {
@@ -271,29 +268,23 @@ Result<std::vector<Result<SaveStats>>> PgArticleStore::save_crawls(std::span<con
 Result<std::int64_t> PgArticleStore::count_recent_articles(std::int64_t blog_id, TimePoint since) {
   // An undated article's date is when it was first seen, so the undated posts of the blog's first crawl
   // (its whole back catalogue) are not counted as recent: only those that appeared after it.
-  auto rows = db_.pool().with([&](Connection& c) {
-    Query q(
-        c,
-        "SELECT COUNT(*) FROM articles WHERE blog_id = :blog_id AND display_at >= :since"
-        " AND (undated = 0 OR first_seen > (SELECT MIN(first_seen) FROM articles WHERE blog_id = :blog_id))");
-    q.bind(":blog_id", blog_id).bind(":since", since);
-    return q.run();
-  });
-  if (!rows) return db_error("cannot count recent articles", rows.error());
+  auto rows = run_pooled(
+      db_.pool(),
+      "SELECT COUNT(*) FROM articles WHERE blog_id = :blog_id AND display_at >= :since"
+      " AND (undated = 0 OR first_seen > (SELECT MIN(first_seen) FROM articles WHERE blog_id = :blog_id))",
+      "cannot count recent articles", [&](Query& q) { q.bind(":blog_id", blog_id).bind(":since", since); });
+  if (!rows) return std::unexpected(rows.error());
   return rows->int64(0, 0);
 }
 
 Result<std::optional<ArticleView>> PgArticleStore::article(std::int64_t id) {
-  auto rows = db_.pool().with([&](Connection& c) {
-    Query q(
-        c,
-        "SELECT " LONGREAD_PG_ARTICLE_COLUMNS_HEAD
-        " a.summary_html, a.content_html, a.text," LONGREAD_PG_ARTICLE_COLUMNS_TAIL LONGREAD_PG_ARTICLE_FROM
-        " WHERE a.id = :id");
-    q.bind(":id", id);
-    return q.run();
-  });
-  if (!rows) return db_error(fmt::format("cannot read article {}", id), rows.error());
+  auto rows = run_pooled(
+      db_.pool(),
+      "SELECT " LONGREAD_PG_ARTICLE_COLUMNS_HEAD
+      " a.summary_html, a.content_html, a.text," LONGREAD_PG_ARTICLE_COLUMNS_TAIL LONGREAD_PG_ARTICLE_FROM
+      " WHERE a.id = :id",
+      fmt::format("cannot read article {}", id), [&](Query& q) { q.bind(":id", id); });
+  if (!rows) return std::unexpected(rows.error());
   if (rows->empty()) return std::optional<ArticleView>{};
   return std::optional<ArticleView>{read_article_view(*rows, 0)};
 }
@@ -319,12 +310,9 @@ Result<std::int64_t> PgArticleStore::count_articles(const ArticleQuery& query) {
   } else {
     sql = "SELECT COALESCE(SUM(visible_articles), 0) FROM categories";
   }
-  auto rows = db_.pool().with([&](Connection& c) {
-    Query q(c, sql);
-    bind_listing_filters(q, query);
-    return q.run();
-  });
-  if (!rows) return db_error("cannot count articles", rows.error());
+  auto rows =
+      run_pooled(db_.pool(), sql, "cannot count articles", [&](Query& q) { bind_listing_filters(q, query); });
+  if (!rows) return std::unexpected(rows.error());
   return rows->empty() ? 0 : rows->int64(0, 0);  // no row: no such blog or category
 }
 
@@ -345,8 +333,7 @@ Result<ArticlePage> PgArticleStore::article_page(const ArticleQuery& query) {
     if (!score) return std::unexpected(score.error());
     after_score = *score;
   }
-  auto rows = db_.pool().with([&](Connection& c) {
-    Query q(c, listing_sql(select, query, true));
+  auto rows = run_pooled(db_.pool(), listing_sql(select, query, true), "cannot list articles", [&](Query& q) {
     bind_listing_filters(q, query);
     if (cursor) {
       const auto& k = cursor->key;
@@ -364,9 +351,8 @@ Result<ArticlePage> PgArticleStore::article_page(const ArticleQuery& query) {
       }
     }
     q.bind(":limit", size + 1).bind(":offset", cursor ? 0 : std::max(query.offset, 0));
-    return q.run();
   });
-  if (!rows) return db_error("cannot list articles", rows.error());
+  if (!rows) return std::unexpected(rows.error());
   ArticlePage out;
   std::vector<std::int64_t> last_key;
   for (int r = 0; r < rows->size(); ++r) {
@@ -578,12 +564,12 @@ Result<std::vector<SearchHit>> PgArticleStore::search(std::string_view query, in
 }
 
 Result<std::vector<model::Category>> PgArticleStore::categories() {
-  auto rows = db_.pool().with([](Connection& c) {
-    return c.exec(
-        "SELECT slug, name, visible_articles FROM categories ORDER BY name COLLATE \"C\", slug COLLATE "
-        "\"C\"");
-  });
-  if (!rows) return db_error("cannot list categories", rows.error());
+  auto rows = run_pooled(
+      db_.pool(),
+      "SELECT slug, name, visible_articles FROM categories ORDER BY name COLLATE \"C\", slug COLLATE "
+      "\"C\"",
+      "cannot list categories");
+  if (!rows) return std::unexpected(rows.error());
   std::vector<model::Category> out;
   for (int r = 0; r < rows->size(); ++r) {
     out.push_back(
@@ -593,20 +579,17 @@ Result<std::vector<model::Category>> PgArticleStore::categories() {
 }
 
 Result<std::int64_t> PgArticleStore::article_count() {
-  auto rows = db_.pool().with([](Connection& c) { return c.exec("SELECT COUNT(*) FROM articles"); });
-  if (!rows) return db_error("cannot count articles", rows.error());
+  auto rows = run_pooled(db_.pool(), "SELECT COUNT(*) FROM articles", "cannot count articles");
+  if (!rows) return std::unexpected(rows.error());
   return rows->int64(0, 0);
 }
 
 Result<void> PgArticleStore::set_keep_override(std::int64_t article_id, std::optional<bool> keep) {
   std::optional<std::int64_t> value;
   if (keep) value = *keep ? 1 : 0;
-  auto rows = db_.pool().with([&](Connection& c) {
-    Query q(c, kSetKeepOverride);
-    q.bind(":keep", value).bind(":id", article_id);
-    return q.run();
-  });
-  if (!rows) return db_error("cannot set keep override", rows.error());
+  auto rows = run_pooled(db_.pool(), kSetKeepOverride, "cannot set keep override",
+                         [&](Query& q) { q.bind(":keep", value).bind(":id", article_id); });
+  if (!rows) return std::unexpected(rows.error());
   if (rows->affected() == 0)
     return fail(ErrorKind::kNotFound, fmt::format("store: no article {}", article_id));
   return {};
@@ -678,15 +661,12 @@ Result<CompactBatch> PgArticleStore::compact_bodies(const CompactOptions& option
 
 Result<std::vector<SimhashEntry>> PgArticleStore::simhash_index(std::int64_t after_id) {
   // Originals only: an article already marked a duplicate never becomes the original of another.
-  auto rows = db_.pool().with([&](Connection& c) {
-    Query q(
-        c,
-        "SELECT id, blog_id, simhash, display_at FROM articles WHERE duplicate_of IS NULL AND simhash <> 0"
-        " AND id > :after_id");
-    q.bind(":after_id", after_id);
-    return q.run();
-  });
-  if (!rows) return db_error("cannot read simhash index", rows.error());
+  auto rows = run_pooled(
+      db_.pool(),
+      "SELECT id, blog_id, simhash, display_at FROM articles WHERE duplicate_of IS NULL AND simhash <> 0"
+      " AND id > :after_id",
+      "cannot read simhash index", [&](Query& q) { q.bind(":after_id", after_id); });
+  if (!rows) return std::unexpected(rows.error());
   std::vector<SimhashEntry> out;
   out.reserve(static_cast<std::size_t>(rows->size()));
   for (int r = 0; r < rows->size(); ++r) {
@@ -714,13 +694,12 @@ Result<void> PgArticleStore::mark_duplicates(std::span<const std::pair<std::int6
 }
 
 Result<std::vector<ArticleView>> PgArticleStore::recent_junk(int limit) {
-  auto rows = db_.pool().with([&](Connection& c) {
-    Query q(c, LONGREAD_PG_LISTED LONGREAD_PG_ARTICLE_FROM
-            " WHERE a.junk = 1 OR a.keep_override = 0 ORDER BY a.first_seen DESC, a.id DESC LIMIT :limit");
-    q.bind(":limit", std::max(limit, 0));
-    return q.run();
-  });
-  if (!rows) return db_error("cannot list junk", rows.error());
+  auto rows = run_pooled(
+      db_.pool(),
+      LONGREAD_PG_LISTED LONGREAD_PG_ARTICLE_FROM
+      " WHERE a.junk = 1 OR a.keep_override = 0 ORDER BY a.first_seen DESC, a.id DESC LIMIT :limit",
+      "cannot list junk", [&](Query& q) { q.bind(":limit", std::max(limit, 0)); });
+  if (!rows) return std::unexpected(rows.error());
   std::vector<ArticleView> out;
   for (int r = 0; r < rows->size(); ++r) out.push_back(read_article_view(*rows, r));
   return out;
@@ -728,14 +707,14 @@ Result<std::vector<ArticleView>> PgArticleStore::recent_junk(int limit) {
 
 Result<std::vector<ArticleView>> PgArticleStore::near_misses(TimePoint since, int limit) {
   // A range of the articles_newest index (visible, display_at), then the shortest first.
-  auto rows = db_.pool().with([&](Connection& c) {
-    Query q(c, LONGREAD_PG_LISTED LONGREAD_PG_ARTICLE_FROM
-            " WHERE a.visible = 1 AND a.display_at >= :since AND a.junk = 0 AND a.keep_override IS NULL"
-            " ORDER BY a.word_count, a.id DESC LIMIT :limit");
-    q.bind(":since", since).bind(":limit", std::max(limit, 0));
-    return q.run();
-  });
-  if (!rows) return db_error("cannot list near misses", rows.error());
+  auto rows =
+      run_pooled(db_.pool(),
+                 LONGREAD_PG_LISTED LONGREAD_PG_ARTICLE_FROM
+                 " WHERE a.visible = 1 AND a.display_at >= :since AND a.junk = 0 AND a.keep_override IS NULL"
+                 " ORDER BY a.word_count, a.id DESC LIMIT :limit",
+                 "cannot list near misses",
+                 [&](Query& q) { q.bind(":since", since).bind(":limit", std::max(limit, 0)); });
+  if (!rows) return std::unexpected(rows.error());
   std::vector<ArticleView> out;
   for (int r = 0; r < rows->size(); ++r) out.push_back(read_article_view(*rows, r));
   return out;

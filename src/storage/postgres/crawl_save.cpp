@@ -1,13 +1,20 @@
 #include "storage/postgres/crawl_save.h"
 
 #include <algorithm>
+#include <array>
 #include <bit>
+#include <set>
+#include <span>
+#include <string_view>
+#include <unordered_map>
 #include <unordered_set>
 #include <vector>
 
 #include <fmt/format.h>
 
+#include "storage/article_binds.h"
 #include "storage/postgres/rows.h"
+#include "storage/postgres/statement.h"
 #include "storage/values.h"
 
 namespace longread::storage::postgres {
@@ -16,18 +23,20 @@ namespace {
 // A duplicate_of that names no stored article is dropped (NULL) instead of failing the whole crawl.
 #define LONGREAD_PG_DUPLICATE_OF "(SELECT d.id FROM articles d WHERE d.id = :duplicate_of::bigint)"
 
-// score and search_vector are generated columns: derived from votes, dates and texts.
-constexpr const char* kInsertArticle =
-    "INSERT INTO articles (blog_id, guid, title, link, author, published, updated, undated, summary_html,"
-    " content_html, text, excerpt, first_seen, display_at, content_hash, word_count, reading_minutes, "
-    "category,"
+// The columns a new article is inserted with, in the order insert_values binds them. score and
+// search_vector are generated columns: derived from votes, dates and texts.
+constexpr std::string_view kInsertColumns =
+    "blog_id, guid, title, link, author, published, updated, undated, summary_html, content_html, text,"
+    " excerpt, first_seen, display_at, content_hash, word_count, reading_minutes, category,"
     " category_from_blog, junk, junk_reason, duplicate_of, keep_override, visible, full_text_fetched,"
-    " full_text_failures, full_text_error, simhash, votes, truncated, rank_prior)"
-    " VALUES (:blog_id, :guid, :title, :link, :author, :published, :updated, :undated, :summary_html,"
-    " :content_html, :text, :excerpt, :first_seen, :display_at, :content_hash, :word_count, :reading_minutes,"
-    " :category, :category_from_blog, :junk, :junk_reason, " LONGREAD_PG_DUPLICATE_OF
-    ", :keep_override, :visible, :full_text_fetched, :full_text_failures, :full_text_error, :simhash, :votes,"
-    " :truncated, :rank_prior)";
+    " full_text_failures, full_text_error, simhash, votes, truncated, rank_prior";
+constexpr std::size_t kInsertColumnCount = 31;
+static_assert(std::ranges::count(kInsertColumns, ',') + 1 == kInsertColumnCount);
+constexpr std::size_t kDuplicateOfColumn = 21;
+// Rows per INSERT: a statement takes at most 65,535 parameters.
+constexpr std::size_t kInsertChunk = 1000;
+// Statements per pipeline: their small results must fit the socket while the rest is still being sent.
+constexpr std::size_t kPipelineChunk = 256;
 
 // Content changed: everything the feed and curation say is replaced; id, votes, score, first_seen and
 // the operator's keep_override stay.
@@ -103,77 +112,107 @@ constexpr const char* kPruneHiddenBodies =
     "UPDATE articles SET summary_html = '', content_html = '', text = '', excerpt = '', pruned_at = :now"
     " WHERE blog_id = :blog_id AND visible = 0 AND pruned_at IS NULL AND first_seen < :before AND held = 0";
 
-Result<void> save_article(Connection& conn, const CrawlRecord& record, const std::string& blog_category,
-                          const model::Article& article, SaveStats& stats, VisibleCounts& counts) {
-  const std::string hash = effective_content_hash(article);
-  const bool from_blog = article.category.empty() || article.category == blog_category;
-  const std::string& category = from_blog ? blog_category : article.category;
-  if (!from_blog) {
-    if (auto ok = ensure_category(conn, category); !ok) return ok;
-  }
+// A guid as the server keeps it: Params drops NUL bytes, so a row comes back under the guid without them.
+std::string stored_guid(std::string_view guid) {
+  std::string out(guid);
+  std::erase(out, '\0');
+  return out;
+}
 
-  Query identity(conn, "SELECT id, content_hash FROM articles WHERE blog_id = :blog_id AND guid = :guid");
-  identity.bind(":blog_id", record.blog_id).bind(":guid", article.guid);
-  auto existing = identity.run();
-  if (!existing) return std::unexpected(existing.error());
+// What one article of the record comes to, decided in feed order before any statement runs.
+struct Planned {
+  const model::Article* article;
+  std::string hash;
+  std::string category;
+  bool from_blog;
+};
 
-  auto bind_curation = [&](Query& q) {
-    q.bind(":text", article.text).bind(":excerpt", article.excerpt).bind(":word_count", article.word_count);
-    q.bind(":reading_minutes", article.reading_minutes).bind(":category", category);
-    q.bind(":category_from_blog", from_blog).bind(":junk", article.junk);
-    q.bind(":junk_reason", article.junk_reason).bind(":duplicate_of", article.duplicate_of);
-    q.bind(":full_text_fetched", article.full_text_fetched);
-    q.bind(":full_text_failures", article.full_text_failures);
-    q.bind(":full_text_error", article.full_text_error);
-    q.bind(":simhash", std::bit_cast<std::int64_t>(article.simhash));
-    q.bind(":rank_prior", article.rank_prior);
-  };
-  auto bind_content = [&](Query& q) {
-    q.bind(":title", article.title).bind(":link", article.link).bind(":author", article.author);
-    q.bind(":published", article.published).bind(":updated", article.updated);
-    q.bind(":undated", article.undated).bind(":summary_html", article.summary_html);
-    q.bind(":content_html", article.content_html).bind(":content_hash", hash);
-    q.bind(":truncated", article.truncated);
-  };
+// A row the record writes: stored already (id), or inserted by this record (its id known once inserted).
+struct Target {
+  std::optional<std::int64_t> id;
+  std::string hash;  // the row's content hash once the steps before have run
+};
 
-  if (existing->empty()) {
-    Query q(conn, kInsertArticle);
-    const TimePoint first_seen = article.first_seen == TimePoint{} ? record.attempted_at : article.first_seen;
-    const bool visible = article.keep_override ? *article.keep_override : !article.junk;
-    bind_content(q);
-    bind_curation(q);
-    q.bind(":blog_id", record.blog_id).bind(":guid", article.guid);
-    q.bind(":first_seen", first_seen).bind(":display_at", article.published.value_or(first_seen));
-    std::optional<std::int64_t> keep;
-    if (article.keep_override) keep = *article.keep_override ? 1 : 0;
-    q.bind(":keep_override", keep).bind(":visible", visible).bind(":votes", article.votes);
-    if (auto ok = q.run(); !ok) return std::unexpected(ok.error());
-    if (visible) counts.count(record.blog_id, category);
-    ++stats.inserted;
-    return {};
+std::string insert_sql(std::size_t rows) {
+  std::string sql = fmt::format("INSERT INTO articles ({}) VALUES ", kInsertColumns);
+  int n = 0;
+  for (std::size_t r = 0; r < rows; ++r) {
+    sql += r == 0 ? "(" : ", (";
+    for (std::size_t c = 0; c < kInsertColumnCount; ++c) {
+      if (c > 0) sql += ", ";
+      ++n;
+      // As LONGREAD_PG_DUPLICATE_OF.
+      sql += c == kDuplicateOfColumn
+                 ? fmt::format("(SELECT d.id FROM articles d WHERE d.id = ${}::bigint)", n)
+                 : fmt::format("${}", n);
+    }
+    sql += ')';
   }
-  const std::int64_t id = existing->int64(0, 0);
-  if (existing->text(0, 1) != hash) {
-    Query q(conn, kUpdateArticle);
-    bind_content(q);
-    bind_curation(q);
-    q.bind(":id", id);
-    if (auto ok = q.run(); !ok) return std::unexpected(ok.error());
-    ++stats.updated;
-    return {};
+  return sql + " RETURNING id, guid";
+}
+
+bool inserted_visible(const model::Article& a) {
+  return a.keep_override ? *a.keep_override : !a.junk;
+}
+
+// The values of one inserted row, in kInsertColumns' order.
+void insert_values(Params& p, const CrawlRecord& record, const Planned& plan) {
+  const model::Article& a = *plan.article;
+  const TimePoint first_seen = a.first_seen == TimePoint{} ? record.attempted_at : a.first_seen;
+  std::optional<std::int64_t> keep;
+  if (a.keep_override) keep = *a.keep_override ? 1 : 0;
+  p.add(record.blog_id).add(a.guid).add(a.title).add(a.link).add(a.author);
+  p.add(a.published).add(a.updated).add(a.undated).add(a.summary_html).add(a.content_html);
+  p.add(a.text).add(a.excerpt).add(first_seen).add(a.published.value_or(first_seen)).add(plan.hash);
+  p.add(a.word_count).add(a.reading_minutes).add(plan.category).add(plan.from_blog).add(a.junk);
+  p.add(a.junk_reason).add(a.duplicate_of).add(keep).add(inserted_visible(a)).add(a.full_text_fetched);
+  p.add(a.full_text_failures).add(a.full_text_error).add(std::bit_cast<std::int64_t>(a.simhash)).add(a.votes);
+  p.add(a.truncated).add(a.rank_prior);
+}
+
+// Inserts `rows` (first sightings of their guids, in feed order, so ids ascend as the feed lists them) and
+// returns each one's new id, by stored guid.
+Result<std::unordered_map<std::string, std::int64_t>> insert_articles(
+    Connection& conn, const CrawlRecord& record, const std::vector<const Planned*>& rows) {
+  std::unordered_map<std::string, std::int64_t> ids;
+  for (std::size_t from = 0; from < rows.size(); from += kInsertChunk) {
+    const std::size_t n = std::min(kInsertChunk, rows.size() - from);
+    Params params;
+    for (std::size_t i = from; i < from + n; ++i) insert_values(params, record, *rows[i]);
+    auto inserted = conn.exec(insert_sql(n), params);
+    if (!inserted) return std::unexpected(inserted.error());
+    for (int r = 0; r < inserted->size(); ++r) ids.emplace(inserted->string(r, 1), inserted->int64(r, 0));
   }
-  // Unchanged. A record that carries curation (non-empty text) may refresh it; one without keeps it.
-  if (!article.text.empty()) {
-    Query q(conn, kRefreshCuration);
-    bind_curation(q);
-    q.bind(":content_html", article.content_html).bind(":id", id);
-    if (auto ok = q.run(); !ok) return std::unexpected(ok.error());
-  }
-  ++stats.unchanged;
+  return ids;
+}
+
+// New categories the articles were filed under (not their blog's), in one statement, in slug order so two
+// crawlers adding the same ones never wait on each other crosswise.
+Result<void> ensure_categories(Connection& conn, const std::set<std::string>& slugs) {
+  if (slugs.empty()) return {};
+  std::vector<std::string> names;
+  names.reserve(slugs.size());
+  for (const std::string& slug : slugs) names.push_back(category_name(slug));
+  Query q(
+      conn,
+      "INSERT INTO categories (slug, name) SELECT s, n FROM unnest(:slugs::text[], :names::text[]) AS c(s, n)"
+      " ORDER BY s ON CONFLICT (slug) DO NOTHING");
+  q.bind(":slugs", text_array(slugs)).bind(":names", text_array(names));
+  if (auto ok = q.run(); !ok) return std::unexpected(ok.error());
   return {};
 }
 
-Result<void> save_blog_state(Connection& conn, const CrawlRecord& record) {
+void bind_content(Query& q, const Planned& plan) {
+  const model::Article& a = *plan.article;
+  q.bind(":title", a.title).bind(":link", a.link).bind(":author", a.author);
+  q.bind(":published", a.published).bind(":updated", a.updated);
+  q.bind(":undated", a.undated).bind(":summary_html", a.summary_html);
+  q.bind(":content_html", a.content_html).bind(":content_hash", plan.hash);
+  q.bind(":truncated", a.truncated);
+}
+
+// The record's blog state (and its redirect), after its articles, as statements for the record's pipeline.
+Result<void> blog_state_statements(Connection& conn, const CrawlRecord& record, std::vector<Statement>& out) {
   Query q(conn, kUpdateBlogCrawlState);
   // A failure without a separate error text records its status ("HTTP 404") as the error.
   std::string_view error;
@@ -189,14 +228,27 @@ Result<void> save_blog_state(Connection& conn, const CrawlRecord& record) {
   q.bind(":feed_update_minutes", feed_update_minutes);
   q.bind(":feed_title", record.feed_title).bind(":site_url", record.site_url).bind(":author", record.author);
   q.bind(":blog_id", record.blog_id);
-  if (auto ok = q.run(); !ok) return std::unexpected(ok.error());
+  auto state = q.statement();
+  if (!state) return std::unexpected(state.error());
+  out.push_back(std::move(*state));
 
   if (record.new_feed_url && !record.new_feed_url->empty()) {
     Query r(conn, kRedirectBlog);
     r.bind(":feed_url", *record.new_feed_url)
         .bind(":blog_id", record.blog_id)
         .bind(":now", record.attempted_at);
-    if (auto ok = r.run(); !ok) return std::unexpected(ok.error());
+    auto redirect = r.statement();
+    if (!redirect) return std::unexpected(redirect.error());
+    out.push_back(std::move(*redirect));
+  }
+  return {};
+}
+
+// Runs `statements` in order, a pipeline (one round trip) per kPipelineChunk.
+Result<void> run_pipelined(Connection& conn, std::span<const Statement> statements) {
+  for (std::size_t from = 0; from < statements.size(); from += kPipelineChunk) {
+    const auto chunk = statements.subspan(from, std::min(kPipelineChunk, statements.size() - from));
+    if (auto ok = conn.exec_pipeline(chunk); !ok) return ok;
   }
   return {};
 }
@@ -233,7 +285,7 @@ Result<void> apply_budgets(Connection& conn, const CrawlRecord& record, SaveStat
   }
   if (doomed.empty()) return {};
   Query del(conn, "DELETE FROM articles WHERE id = ANY(:ids::bigint[])");
-  del.bind(":ids", fmt::format("{{{}}}", fmt::join(doomed, ",")));
+  del.bind(":ids", id_array(doomed));
   if (auto ok = del.run(); !ok) return std::unexpected(ok.error());
   stats.deleted = static_cast<int>(doomed.size());
   return {};
@@ -247,33 +299,108 @@ void VisibleCounts::add(const VisibleCounts& other) {
 }
 
 Result<void> VisibleCounts::write(Connection& conn) const {
+  std::vector<Statement> statements;
   for (const auto& [blog, n] : by_blog_) {
     Query q(conn, "UPDATE blogs SET visible_articles = visible_articles + :n WHERE id = :blog_id");
     q.bind(":n", n).bind(":blog_id", blog);
-    if (auto ok = q.run(); !ok) return std::unexpected(ok.error());
+    auto statement = q.statement();
+    if (!statement) return std::unexpected(statement.error());
+    statements.push_back(std::move(*statement));
   }
   for (const auto& [category, n] : by_category_) {
     Query q(conn, "UPDATE categories SET visible_articles = visible_articles + :n WHERE slug = :category");
     q.bind(":n", n).bind(":category", category);
-    if (auto ok = q.run(); !ok) return std::unexpected(ok.error());
+    auto statement = q.statement();
+    if (!statement) return std::unexpected(statement.error());
+    statements.push_back(std::move(*statement));
   }
-  return {};
+  // One statement per row, in key order (one round trip): the locks are taken in that order.
+  return run_pipelined(conn, statements);
 }
 
 Result<SaveStats> save_record(Connection& conn, const CrawlRecord& record, VisibleCounts& counts) {
-  Query blog(conn, "SELECT category FROM blogs WHERE id = :id");
-  blog.bind(":id", record.blog_id);
-  auto rows = blog.run();
+  std::vector<std::string> guids;
+  guids.reserve(record.articles.size());
+  for (const model::Article& article : record.articles) guids.push_back(stored_guid(article.guid));
+  // The blog's category and the record's stored articles in one statement: no row at all is no blog.
+  Query known(conn,
+              "SELECT b.category, a.guid, a.id, a.content_hash FROM blogs b LEFT JOIN articles a"
+              " ON a.blog_id = b.id AND a.guid = ANY(:guids::text[]) WHERE b.id = :blog_id");
+  known.bind(":blog_id", record.blog_id).bind(":guids", text_array(guids));
+  auto rows = known.run();
   if (!rows) return std::unexpected(rows.error());
   if (rows->empty()) return fail(ErrorKind::kNotFound, fmt::format("store: no blog {}", record.blog_id));
   const std::string blog_category = rows->string(0, 0);
+  std::unordered_map<std::string, Target> targets;
+  for (int r = 0; r < rows->size(); ++r) {
+    if (!rows->null(r, 1)) targets.emplace(rows->string(r, 1), Target{rows->int64(r, 2), rows->string(r, 3)});
+  }
+
+  // Decided in feed order, as if each article were written before the next is looked up: a guid the
+  // record repeats updates (or leaves) the row its first sighting inserted or updated.
+  struct Later {
+    const Planned* plan;
+    const Target* target;
+    bool content_changed;  // an update; else a curation refresh
+  };
   SaveStats stats;
-  for (const model::Article& article : record.articles) {
-    if (auto saved = save_article(conn, record, blog_category, article, stats, counts); !saved) {
-      return std::unexpected(saved.error());
+  std::vector<Planned> plans;
+  plans.reserve(record.articles.size());
+  std::set<std::string> new_categories;
+  std::vector<const Planned*> inserts;
+  std::vector<Later> later;
+  for (std::size_t i = 0; i < record.articles.size(); ++i) {
+    const model::Article& article = record.articles[i];
+    const bool from_blog = article.category.empty() || article.category == blog_category;
+    const Planned& plan = plans.emplace_back(Planned{
+        &article, effective_content_hash(article), from_blog ? blog_category : article.category, from_blog});
+    if (!from_blog) new_categories.insert(plan.category);
+    auto [it, first_sighting] = targets.try_emplace(guids[i]);
+    Target& target = it->second;
+    if (first_sighting) {
+      target.hash = plan.hash;
+      inserts.push_back(&plan);
+      if (inserted_visible(article)) counts.count(record.blog_id, plan.category);
+      ++stats.inserted;
+    } else if (target.hash != plan.hash) {
+      target.hash = plan.hash;
+      later.push_back({&plan, &target, true});
+      ++stats.updated;
+    } else {
+      // Unchanged. A record that carries curation (non-empty text) may refresh it; one without keeps it.
+      if (!article.text.empty()) later.push_back({&plan, &target, false});
+      ++stats.unchanged;
     }
   }
-  if (auto ok = save_blog_state(conn, record); !ok) return std::unexpected(ok.error());
+
+  if (auto ok = ensure_categories(conn, new_categories); !ok) return std::unexpected(ok.error());
+  auto ids = insert_articles(conn, record, inserts);
+  if (!ids) return std::unexpected(ids.error());
+  for (auto& [guid, target] : targets) {
+    if (target.id) continue;
+    const auto id = ids->find(guid);
+    if (id == ids->end())
+      return fail(ErrorKind::kInternal, "store: an inserted article's id did not come back");
+    target.id = id->second;
+  }
+
+  std::vector<Statement> statements;
+  statements.reserve(later.size() + 2);
+  for (const Later& step : later) {
+    Query q(conn, step.content_changed ? kUpdateArticle : kRefreshCuration);
+    bind_curation(q, *step.plan->article, step.plan->category, step.plan->from_blog);
+    if (step.content_changed) {
+      bind_content(q, *step.plan);
+    } else {
+      q.bind(":content_html", step.plan->article->content_html);
+    }
+    q.bind(":id", *step.target->id);
+    auto statement = q.statement();
+    if (!statement) return std::unexpected(statement.error());
+    statements.push_back(std::move(*statement));
+  }
+  if (auto ok = blog_state_statements(conn, record, statements); !ok) return std::unexpected(ok.error());
+  if (auto ok = run_pipelined(conn, statements); !ok) return std::unexpected(ok.error());
   if (auto ok = apply_budgets(conn, record, stats); !ok) return std::unexpected(ok.error());
   return stats;
 }

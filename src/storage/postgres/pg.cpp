@@ -183,6 +183,50 @@ Result<Rows> Connection::exec(std::string_view sql, const Params& params) {
   return Rows(result);
 }
 
+Result<void> Connection::exec_pipeline(std::span<const Statement> statements) {
+  if (statements.size() == 1) {
+    auto rows = exec(statements.front().sql, statements.front().params);
+    if (!rows) return std::unexpected(rows.error());
+    return {};
+  }
+  if (statements.empty()) return {};
+  if (PQenterPipelineMode(conn_) != 1) {
+    return fail(ErrorKind::kStorage, "store: " + first_line(PQerrorMessage(conn_)));
+  }
+  std::optional<Error> error;
+  std::size_t sent = 0;
+  for (const Statement& s : statements) {
+    const std::vector<const char*> values = s.params.pointers();
+    if (PQsendQueryParams(conn_, s.sql.c_str(), s.params.size(), nullptr,
+                          values.empty() ? nullptr : values.data(), nullptr, nullptr, 0) != 1) {
+      error = statement_error(conn_, nullptr);
+      break;
+    }
+    ++sent;
+  }
+  if (PQpipelineSync(conn_) != 1 && !error) error = statement_error(conn_, nullptr);
+  // Each statement sent gives its result and then a NULL; the sync gives PGRES_PIPELINE_SYNC. After the
+  // first error the server skips the rest (PGRES_PIPELINE_ABORTED). A lost connection gives NULLs only,
+  // so the NULLs are counted to never wait past the statements sent.
+  std::size_t ends = 0;
+  bool synced = false;
+  while (!synced && ends <= sent && PQstatus(conn_) == CONNECTION_OK) {
+    PGresult* result = PQgetResult(conn_);
+    if (result == nullptr) {
+      ++ends;
+      continue;
+    }
+    const ExecStatusType status = PQresultStatus(result);
+    synced = status == PGRES_PIPELINE_SYNC;
+    if (status == PGRES_FATAL_ERROR && !error) error = statement_error(conn_, result);
+    PQclear(result);
+  }
+  if (!synced && !error) error = statement_error(conn_, nullptr);
+  if (PQexitPipelineMode(conn_) != 1 && !error) error = statement_error(conn_, nullptr);
+  if (error) return std::unexpected(std::move(*error));
+  return {};
+}
+
 Result<void> Connection::exec_script(std::string_view sql) {
   const std::string script(sql);
   PGresult* result = PQexec(conn_, script.c_str());
@@ -218,12 +262,14 @@ Result<int> Connection::drain_notifications() {
 }
 
 bool Connection::healthy() const noexcept {
-  return conn_ != nullptr && PQstatus(conn_) == CONNECTION_OK && PQtransactionStatus(conn_) == PQTRANS_IDLE;
+  return conn_ != nullptr && PQstatus(conn_) == CONNECTION_OK && PQtransactionStatus(conn_) == PQTRANS_IDLE &&
+         PQpipelineStatus(conn_) == PQ_PIPELINE_OFF;
 }
 
 void Connection::reset() noexcept {
   if (conn_ == nullptr) return;
-  if (PQstatus(conn_) != CONNECTION_OK) {
+  // A pipeline left unfinished (a lost connection) cannot be ended cleanly: start a new connection.
+  if (PQstatus(conn_) != CONNECTION_OK || PQpipelineStatus(conn_) != PQ_PIPELINE_OFF) {
     PQreset(conn_);
   } else if (PQtransactionStatus(conn_) != PQTRANS_IDLE) {
     // A transaction left open by an error path: end it so the next user starts clean.
@@ -318,18 +364,24 @@ int Query::index(std::string_view name) {
   return static_cast<int>(it - names_.begin());
 }
 
-Result<Rows> Query::run() {
+Result<Statement> Query::statement() const {
   if (!unknown_.empty()) {
     return fail(ErrorKind::kInternal, fmt::format("store: the statement has no parameter :{}", unknown_));
   }
-  Params all;
+  Statement out{sql_, {}};
   for (std::size_t n = 0; n < values_.size(); ++n) {
     if (!values_[n]) {
       return fail(ErrorKind::kInternal, fmt::format("store: parameter :{} is not bound", names_[n]));
     }
-    all.append(*values_[n]);
+    out.params.append(*values_[n]);
   }
-  return conn_.exec(sql_, all);
+  return out;
+}
+
+Result<Rows> Query::run() {
+  auto s = statement();
+  if (!s) return std::unexpected(s.error());
+  return conn_.exec(s->sql, s->params);
 }
 
 Result<void> in_transaction(Pool& pool, const std::function<Result<void>(Connection&)>& work) {

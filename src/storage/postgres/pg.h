@@ -12,6 +12,7 @@
 #include <memory>
 #include <mutex>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -61,6 +62,12 @@ class Params {
   std::vector<std::optional<std::string>> values_;
 };
 
+// One statement with $n placeholders and its parameters, to send in a pipeline (Connection::exec_pipeline).
+struct Statement {
+  std::string sql;
+  Params params;
+};
+
 // The rows a statement returned. Columns are read by index, as text converted on the way out.
 class Rows {
  public:
@@ -107,6 +114,11 @@ class Connection {
   // Runs one statement. A unique or foreign-key violation is kConflict, anything else the server refused
   // kStorage; the message starts "store: " and carries the server's words.
   Result<Rows> exec(std::string_view sql, const Params& params = {});
+  // Sends `statements` in one round trip (libpq pipeline mode) and runs them in order; stops at the first
+  // one the server refuses and returns its error, as exec would. Their rows are not read, so use it for
+  // statements whose results are small (UPDATEs): a statement returning many rows could fill the socket
+  // while this side is still sending.
+  Result<void> exec_pipeline(std::span<const Statement> statements);
   // Runs a script of several statements (no parameters): migrations.
   Result<void> exec_script(std::string_view sql);
   // Starts listening on `channel` (LISTEN): notifications other sessions raise on it arrive once their
@@ -183,6 +195,8 @@ class Query {
   }
   // Runs the statement; an unbound or unknown name is an error (a bug), never a silent NULL.
   Result<Rows> run();
+  // The statement as $n SQL and its parameters, to run later (in a pipeline); the same checks as run.
+  [[nodiscard]] Result<Statement> statement() const;
 
  private:
   [[nodiscard]] int index(std::string_view name);

@@ -12,6 +12,7 @@
 #include "storage/migrations.h"
 #include "storage/postgres/database.h"
 #include "storage/postgres/pg.h"
+#include "storage/postgres/statement.h"
 #include "testing/postgres_database.h"
 
 namespace longread::storage::postgres {
@@ -219,6 +220,75 @@ TEST(PostgresQueryTest, AnUnboundOrUnknownNameIsAnErrorNotANull) {
   auto r2 = unknown.run();
   ASSERT_FALSE(r2);
   EXPECT_NE(r2.error().message.find("no parameter :c"), std::string::npos) << r2.error().message;
+}
+
+// A refused statement reads "store: <what>: <reason>" from the store, and "db copy: <what>: store: <reason>"
+// from the copy tool, which shows whose words the reason is.
+TEST(PostgresQueryTest, ADbErrorNamesItsScopeOnce) {
+  const Error cause{ErrorKind::kConflict, "store: duplicate key (SQLSTATE 23505)"};
+  const auto in_store = db_error("cannot save", cause);
+  EXPECT_EQ(in_store.error().message, "store: cannot save: duplicate key (SQLSTATE 23505)");
+  EXPECT_EQ(in_store.error().kind, ErrorKind::kStorage);
+  EXPECT_EQ(db_error("cannot read PostgreSQL's tables", cause, "db copy").error().message,
+            "db copy: cannot read PostgreSQL's tables: store: duplicate key (SQLSTATE 23505)");
+}
+
+// text_array quotes each text, so any text comes back as one element, as given (less its NUL bytes, which
+// PostgreSQL text cannot hold and Params drops).
+TEST(PostgresQueryTest, ATextArrayKeepsEveryTextWhole) {
+  PostgresDatabase pg;
+  ASSERT_FALSE(pg.url().empty());
+  auto conn = Connection::open(pg.url());
+  ASSERT_TRUE(conn) << conn.error().message;
+  const std::vector<std::string> texts = {"a,b",  "{x}", "q\"uote", "back\\",
+                                          "NULL", "",    " sp ",    std::string("n\0ul", 4)};
+  Query q(*conn, "SELECT t FROM unnest(:texts::text[]) WITH ORDINALITY AS u(t, n) ORDER BY n");
+  q.bind(":texts", text_array(texts));
+  auto rows = q.run();
+  ASSERT_TRUE(rows) << rows.error().message;
+  ASSERT_EQ(rows->size(), static_cast<int>(texts.size()));
+  for (int r = 0; r + 1 < rows->size(); ++r) {
+    EXPECT_FALSE(rows->null(r, 0));
+    EXPECT_EQ(rows->text(r, 0), texts[static_cast<std::size_t>(r)]);
+  }
+  EXPECT_EQ(rows->text(rows->size() - 1, 0), "nul");
+}
+
+// A pipeline runs its statements in order in one round trip; the first the server refuses is the error
+// (a conflict stays a conflict), the ones after it do not run, and the connection is usable afterwards.
+TEST(PostgresQueryTest, APipelineRunsInOrderAndStopsAtTheFirstError) {
+  PostgresDatabase pg;
+  ASSERT_FALSE(pg.url().empty());
+  auto conn = Connection::open(pg.url());
+  ASSERT_TRUE(conn) << conn.error().message;
+  ASSERT_TRUE(conn->exec_script("CREATE TABLE t (k TEXT PRIMARY KEY, n BIGINT NOT NULL)"));
+  const std::vector<Statement> good = {
+      {"INSERT INTO t VALUES ($1, $2)", Params("a", 1)},
+      {"UPDATE t SET n = n * 10 WHERE k = $1", Params("a")},
+      {"INSERT INTO t VALUES ($1, $2)", Params("b", 2)},
+  };
+  ASSERT_TRUE(conn->exec_pipeline(good));
+  auto rows = conn->exec("SELECT k, n FROM t ORDER BY k");
+  ASSERT_TRUE(rows) << rows.error().message;
+  ASSERT_EQ(rows->size(), 2);
+  EXPECT_EQ(rows->int64(0, 1), 10);
+  EXPECT_EQ(rows->int64(1, 1), 2);
+
+  ASSERT_TRUE(conn->exec_script("BEGIN"));
+  const std::vector<Statement> bad = {
+      {"INSERT INTO t VALUES ($1, $2)", Params("c", 3)},
+      {"INSERT INTO t VALUES ($1, $2)", Params("a", 4)},
+      {"INSERT INTO t VALUES ($1, $2)", Params("d", 5)},
+  };
+  auto failed = conn->exec_pipeline(bad);
+  ASSERT_FALSE(failed);
+  EXPECT_EQ(failed.error().kind, ErrorKind::kConflict) << failed.error().message;
+  EXPECT_NE(failed.error().message.find("23505"), std::string::npos) << failed.error().message;
+  ASSERT_TRUE(conn->exec_script("ROLLBACK"));
+  EXPECT_TRUE(conn->healthy());
+  auto after = conn->exec("SELECT COUNT(*) FROM t");
+  ASSERT_TRUE(after) << after.error().message;
+  EXPECT_EQ(after->int64(0, 0), 2);
 }
 
 }  // namespace

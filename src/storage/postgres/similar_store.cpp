@@ -10,18 +10,18 @@
 #include "storage/postgres/reader_filter.h"
 #include "storage/postgres/rows.h"
 #include "storage/postgres/statement.h"
+#include "storage/values.h"
 
 namespace longread::storage::postgres {
 namespace {
 
-// Bucket -1 of similar_terms counts the documents.
-constexpr std::int64_t kDocumentsBucket = -1;
-
-// One statement for all of an article's buckets (distinct and sorted, so two indexers counting at once lock
-// the rows in the same order and never deadlock).
+// One statement for all of a batch's buckets (distinct and sorted, so two indexers counting at once lock the
+// rows in the same order and never deadlock).
+// :buckets and :counts are parallel arrays: each bucket and how many to add to it.
 constexpr const char* kCountTerms =
-    "INSERT INTO similar_terms (bucket, df) SELECT b, 1 FROM unnest(:buckets::bigint[]) AS b"
-    " ON CONFLICT (bucket) DO UPDATE SET df = similar_terms.df + 1 RETURNING bucket, df";
+    "INSERT INTO similar_terms (bucket, df) SELECT b, n FROM unnest(:buckets::bigint[], :counts::bigint[]) "
+    "AS t(b, n)"
+    " ON CONFLICT (bucket) DO UPDATE SET df = similar_terms.df + EXCLUDED.df RETURNING bucket, df";
 constexpr const char* kSelectTerms =
     "SELECT bucket, df FROM similar_terms WHERE bucket = ANY(:buckets::bigint[])";
 
@@ -204,27 +204,24 @@ Result<void> offer(Connection& c, const SimilarPickRow& pick, int max_picks) {
 }  // namespace
 
 Result<SimilarTermStats> PgSimilarStore::count_similar_terms(std::span<const std::uint32_t> buckets,
-                                                             bool count) {
-  // An article's terms may share a bucket: each bucket is counted once.
-  std::vector<std::int64_t> distinct(buckets.begin(), buckets.end());
-  distinct.push_back(kDocumentsBucket);
-  std::sort(distinct.begin(), distinct.end());
-  distinct.erase(std::unique(distinct.begin(), distinct.end()), distinct.end());
-  auto rows = run_pooled(db_.pool(), count ? kCountTerms : kSelectTerms, "cannot count terms",
-                         [&](Query& q) { q.bind(":buckets", id_array(distinct)); });
+                                                             int articles) {
+  const auto counts = similar_term_counts(buckets, articles);
+  std::vector<std::int64_t> keys, added;
+  for (const auto& [bucket, n] : counts) {
+    keys.push_back(bucket);
+    added.push_back(n);
+  }
+  if (articles <= 0) keys.push_back(kDocumentsBucket);
+  auto rows =
+      run_pooled(db_.pool(), articles > 0 ? kCountTerms : kSelectTerms, "cannot count terms", [&](Query& q) {
+        q.bind(":buckets", id_array(keys));
+        if (articles > 0) q.bind(":counts", id_array(added));
+      });
   if (!rows) return std::unexpected(rows.error());
-  std::unordered_map<std::int64_t, std::int64_t> df;
-  df.reserve(distinct.size());
-  for (int r = 0; r < rows->size(); ++r) df[rows->int64(r, 0)] = rows->int64(r, 1);
-  auto frequency = [&](std::int64_t bucket) {
-    const auto it = df.find(bucket);
-    return it == df.end() ? std::int64_t{0} : it->second;
-  };
-  SimilarTermStats out;
-  out.documents = frequency(kDocumentsBucket);
-  out.df.reserve(buckets.size());
-  for (const auto bucket : buckets) out.df.push_back(frequency(static_cast<std::int64_t>(bucket)));
-  return out;
+  std::unordered_map<std::int64_t, std::int64_t> after;
+  after.reserve(keys.size());
+  for (int r = 0; r < rows->size(); ++r) after[rows->int64(r, 0)] = rows->int64(r, 1);
+  return similar_terms_before(buckets, articles > 0 ? counts : decltype(counts){}, after);
 }
 
 Result<std::vector<SimilarPostingRow>> PgSimilarStore::similar_postings(std::span<const std::uint64_t> terms,
@@ -257,24 +254,27 @@ Result<std::vector<SimilarCandidateRow>> PgSimilarStore::similar_candidates(
   return out;
 }
 
-Result<void> PgSimilarStore::save_similar(const SimilarWrite& write) {
+Result<void> PgSimilarStore::save_similar_all(std::span<const SimilarWrite> writes) {
   constexpr std::string_view kWhat = "cannot save similar articles";
   return in_transaction(db_.pool(), [&](Connection& c) -> Result<void> {
     if (auto ok = run_query(c, kLockSimilarWrites, kWhat, [](Query&) {}); !ok)
       return std::unexpected(ok.error());
-    for (const auto& [term, weight] : write.postings) {
-      if (auto ok = post(c, write.article_id, term, weight, write.postings_per_term); !ok) return ok;
-    }
-    if (auto ok = run_query(c, kDeletePicks, kWhat, [&](Query& q) { q.bind(":article", write.article_id); });
-        !ok)
-      return std::unexpected(ok.error());
-    int picks = 0;
-    for (const auto& pick : write.picks) {
-      if (picks++ >= write.picks_per_article) break;
-      if (auto ok = insert_pick(c, pick); !ok) return ok;
-    }
-    for (const auto& pick : write.offers) {
-      if (auto ok = offer(c, pick, write.picks_per_article); !ok) return ok;
+    for (const SimilarWrite& write : writes) {
+      for (const auto& [term, weight] : write.postings) {
+        if (auto ok = post(c, write.article_id, term, weight, write.postings_per_term); !ok) return ok;
+      }
+      if (auto ok =
+              run_query(c, kDeletePicks, kWhat, [&](Query& q) { q.bind(":article", write.article_id); });
+          !ok)
+        return std::unexpected(ok.error());
+      int picks = 0;
+      for (const auto& pick : write.picks) {
+        if (picks++ >= write.picks_per_article) break;
+        if (auto ok = insert_pick(c, pick); !ok) return ok;
+      }
+      for (const auto& pick : write.offers) {
+        if (auto ok = offer(c, pick, write.picks_per_article); !ok) return ok;
+      }
     }
     return {};
   });

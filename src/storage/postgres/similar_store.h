@@ -10,11 +10,11 @@ class PgSimilarStore : public virtual SimilarStore {
  public:
   explicit PgSimilarStore(Database& db) noexcept : db_(db) {}
 
-  Result<SimilarTermStats> count_similar_terms(std::span<const std::uint32_t> buckets, bool count) override;
+  Result<SimilarTermStats> count_similar_terms(std::span<const std::uint32_t> buckets, int articles) override;
   Result<std::vector<SimilarPostingRow>> similar_postings(std::span<const std::uint64_t> terms,
                                                           int per_term) override;
   Result<std::vector<SimilarCandidateRow>> similar_candidates(std::span<const std::int64_t> ids) override;
-  Result<void> save_similar(const SimilarWrite& write) override;
+  Result<void> save_similar_all(std::span<const SimilarWrite> writes) override;
   Result<std::vector<SimilarArticle>> similar_articles(std::int64_t article_id, int limit) override;
   Result<void> clear_similar() override;
   Result<std::vector<ArticleView>> articles_for_similar(std::int64_t after_id, int limit) override;

@@ -16,12 +16,17 @@
 
 namespace longread::storage::postgres {
 
-// `cause` (a statement the server refused) as the error of `what`. The server's reason keeps its SQLSTATE,
-// so in_transaction still sees a deadlock or serialization failure and runs the transaction again.
-inline std::unexpected<Error> db_error(std::string_view what, const Error& cause) {
+// `cause` (a statement the server refused) as the error of `what`: "<scope>: <what>: <reason>", where
+// scope names who speaks ("store", or a tool such as "db copy") and a reason already under that scope is
+// not prefixed twice. The server's reason keeps its SQLSTATE, so in_transaction still sees a deadlock or
+// serialization failure and runs the transaction again.
+inline std::unexpected<Error> db_error(std::string_view what, const Error& cause,
+                                       std::string_view scope = "store") {
   std::string_view reason = cause.message;
-  if (reason.starts_with("store: ")) reason.remove_prefix(7);
-  return fail(ErrorKind::kStorage, fmt::format("store: {}: {}", what, reason));
+  if (reason.starts_with(scope) && reason.substr(scope.size()).starts_with(": ")) {
+    reason.remove_prefix(scope.size() + 2);
+  }
+  return fail(ErrorKind::kStorage, fmt::format("{}: {}: {}", scope, what, reason));
 }
 
 // A LIMIT parameter: SQLite reads a negative LIMIT as no limit; PostgreSQL refuses one and reads NULL so.
@@ -63,6 +68,25 @@ std::string id_array(const Ids& ids) {
     if (!first) out += ',';
     first = false;
     out += std::to_string(id);
+  }
+  return out + "}";
+}
+
+// {"a","b\"c"}: texts as a PostgreSQL array literal, for `= ANY(:texts::text[])`. Every element is quoted
+// and its quotes and backslashes escaped, so commas, braces, spaces or the word NULL stay one text each.
+template <typename Texts>
+std::string text_array(const Texts& texts) {
+  std::string out = "{";
+  bool first = true;
+  for (const auto& text : texts) {
+    if (!first) out += ',';
+    first = false;
+    out += '"';
+    for (const char c : std::string_view(text)) {
+      if (c == '"' || c == '\\') out += '\\';
+      out += c;
+    }
+    out += '"';
   }
   return out + "}";
 }

@@ -19,17 +19,21 @@ class SimilarStore {
  public:
   virtual ~SimilarStore() = default;
 
-  // Counts one article's term buckets (each distinct bucket once) and the article as a document, in one
-  // transaction, and returns the frequencies after counting. `count` false: only reads them.
+  // Counts a batch of `articles` articles in one transaction: each bucket once for every time it is in
+  // `buckets` (each article's distinct buckets, one article after another) and the articles as documents.
+  // Returns the frequencies from before the batch, so a caller can give each article its own (the
+  // frequencies after the articles before it and itself). `articles` 0: only reads them.
   virtual Result<SimilarTermStats> count_similar_terms(std::span<const std::uint32_t> buckets,
-                                                       bool count) = 0;
+                                                       int articles) = 0;
   // The postings of each term, heaviest first, at most `per_term` of each.
   virtual Result<std::vector<SimilarPostingRow>> similar_postings(std::span<const std::uint64_t> terms,
                                                                   int per_term) = 0;
   // The articles among `ids` that still exist, with their blog, SimHash and visibility.
   virtual Result<std::vector<SimilarCandidateRow>> similar_candidates(std::span<const std::int64_t> ids) = 0;
-  // Writes one article's postings, picks and offers (SimilarWrite) in one transaction.
-  virtual Result<void> save_similar(const SimilarWrite& write) = 0;
+  // Writes articles' postings, picks and offers (SimilarWrite), in order, in one transaction.
+  virtual Result<void> save_similar_all(std::span<const SimilarWrite> writes) = 0;
+  // One article's.
+  Result<void> save_similar(const SimilarWrite& write) { return save_similar_all(std::span(&write, 1)); }
   // The article's stored picks that are visible now and of another blog, best first, at most `limit`.
   virtual Result<std::vector<SimilarArticle>> similar_articles(std::int64_t article_id, int limit) = 0;
   // Empties the index and every list (`longread similar rebuild` starts from nothing).

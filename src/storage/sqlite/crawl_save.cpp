@@ -12,6 +12,7 @@
 
 #include <fmt/core.h>
 
+#include "storage/article_binds.h"
 #include "storage/sqlite/article_body.h"
 #include "storage/sqlite/query_helpers.h"
 #include "storage/values.h"
@@ -223,17 +224,6 @@ Result<void> save_article(Connection& db, const CrawlRecord& record, const std::
       });
   if (!existing) return std::unexpected(existing.error());
 
-  auto bind_curation = [&](Query& q) {
-    q.bind(":text", article.text).bind(":excerpt", article.excerpt).bind(":word_count", article.word_count);
-    q.bind(":reading_minutes", article.reading_minutes).bind(":category", category);
-    q.bind(":category_from_blog", from_blog).bind(":junk", article.junk);
-    q.bind(":junk_reason", article.junk_reason).bind(":duplicate_of", article.duplicate_of);
-    q.bind(":full_text_fetched", article.full_text_fetched);
-    q.bind(":full_text_failures", article.full_text_failures);
-    q.bind(":full_text_error", article.full_text_error);
-    q.bind(":simhash", std::bit_cast<std::int64_t>(article.simhash));
-    q.bind(":rank_prior", article.rank_prior);
-  };
   auto bind_content = [&](Query& q) {
     q.bind(":title", article.title).bind(":link", article.link).bind(":author", article.author);
     q.bind(":published", optional_unix(article.published)).bind(":updated", optional_unix(article.updated));
@@ -247,7 +237,7 @@ Result<void> save_article(Connection& db, const CrawlRecord& record, const std::
     const bool visible = article.keep_override ? *article.keep_override : !article.junk;
     auto ok = run(db, kInsertArticle, "cannot insert article", [&](Query& q) {
       bind_content(q);
-      bind_curation(q);
+      bind_curation(q, article, category, from_blog);
       q.bind(":blog_id", record.blog_id).bind(":guid", article.guid);
       q.bind(":first_seen", to_unix(first_seen));
       q.bind(":display_at", to_unix(article.published.value_or(first_seen)));
@@ -268,7 +258,7 @@ Result<void> save_article(Connection& db, const CrawlRecord& record, const std::
   if (existing_hash != hash) {
     auto ok = run(db, kUpdateArticle, "cannot update article", [&](Query& q) {
       bind_content(q);
-      bind_curation(q);
+      bind_curation(q, article, category, from_blog);
       q.bind(":id", existing_id);
     });
     if (!ok) return ok;
@@ -277,7 +267,7 @@ Result<void> save_article(Connection& db, const CrawlRecord& record, const std::
     // Unchanged. A record that carries curation (non-empty text) may refresh it; one without keeps it.
     if (!article.text.empty()) {
       auto ok = run(db, kRefreshCuration, "cannot update article", [&](Query& q) {
-        bind_curation(q);
+        bind_curation(q, article, category, from_blog);
         q.bind(":content_html", article.content_html).bind(":id", existing_id);
       });
       if (!ok) return ok;

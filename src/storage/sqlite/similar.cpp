@@ -1,24 +1,26 @@
 #include "storage/sqlite/similar.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <bit>
 #include <unordered_map>
 
 #include "storage/sqlite/article_rows.h"
+#include "storage/values.h"
 
 namespace longread::storage::sqlite {
 namespace {
-
-// Bucket -1 of similar_terms counts the documents (migration 0027).
-constexpr std::int64_t kDocumentsBucket = -1;
 
 // One statement for all of an article's buckets (distinct, as a JSON array): an article has hundreds of
 // terms, and a statement per bucket cost more than the B-tree updates themselves. ("WHERE true" lets
 // SQLite parse ON CONFLICT after INSERT ... SELECT: https://sqlite.org/lang_upsert.html, "Parsing
 // Ambiguity".)
+// :counts is a JSON array of [bucket, how many] pairs.
 constexpr const char* kCountTerms =
-    "INSERT INTO similar_terms (bucket, df) SELECT value, 1 FROM json_each(:buckets) WHERE true"
-    " ON CONFLICT (bucket) DO UPDATE SET df = df + 1 RETURNING bucket, df";
+    "INSERT INTO similar_terms (bucket, df)"
+    " SELECT json_extract(value, '$[0]'), json_extract(value, '$[1]') FROM json_each(:counts) WHERE true"
+    " ON CONFLICT (bucket) DO UPDATE SET df = df + excluded.df RETURNING bucket, df";
 constexpr const char* kSelectTerms =
     "SELECT bucket, df FROM similar_terms WHERE bucket IN (SELECT value FROM json_each(:buckets))";
 
@@ -173,37 +175,39 @@ Result<void> offer(Connection& writer, const SimilarPickRow& pick, int max_picks
 }  // namespace
 
 Result<SimilarTermStats> count_similar_terms(Connection& writer, std::span<const std::uint32_t> buckets,
-                                             bool count) {
-  // An article's terms may share a bucket: each bucket is counted once.
-  std::vector<std::int64_t> distinct(buckets.begin(), buckets.end());
-  distinct.push_back(kDocumentsBucket);
-  std::sort(distinct.begin(), distinct.end());
-  distinct.erase(std::unique(distinct.begin(), distinct.end()), distinct.end());
+                                             int articles) {
+  const auto counts = articles > 0 ? similar_term_counts(buckets, articles)
+                                   : std::vector<std::pair<std::int64_t, std::int64_t>>{};
+  std::string json = "[";
+  std::vector<std::int64_t> distinct;
+  if (articles > 0) {
+    for (const auto& [bucket, n] : counts)
+      json += fmt::format("{}[{},{}]", json.size() > 1 ? "," : "", bucket, n);
+  } else {
+    for (const auto& [bucket, n] : similar_term_counts(buckets, 0)) distinct.push_back(bucket);
+    distinct.push_back(kDocumentsBucket);
+  }
+  json += "]";
   auto tx = Transaction::begin(writer);
   if (!tx) return db_error("cannot count terms", tx.error());
-  std::unordered_map<std::int64_t, std::int64_t> df;
-  df.reserve(distinct.size());
+  std::unordered_map<std::int64_t, std::int64_t> after;
   {
-    auto q = writer.query(count ? kCountTerms : kSelectTerms);
+    auto q = writer.query(articles > 0 ? kCountTerms : kSelectTerms);
     if (!q) return db_error("cannot count terms", q.error());
-    q->bind(":buckets", json_ids(distinct));
+    if (articles > 0) {
+      q->bind(":counts", json);
+    } else {
+      q->bind(":buckets", json_ids(distinct));
+    }
     for (;;) {
       auto row = q->step();
       if (!row) return db_error("cannot count terms", row.error());
       if (!*row) break;
-      df[q->int64(0)] = q->int64(1);
+      after[q->int64(0)] = q->int64(1);
     }
   }
   if (auto ok = tx->commit(); !ok) return db_error("cannot count terms", ok.error());
-  auto frequency = [&](std::int64_t bucket) {
-    const auto it = df.find(bucket);
-    return it == df.end() ? std::int64_t{0} : it->second;
-  };
-  SimilarTermStats out;
-  out.documents = frequency(kDocumentsBucket);
-  out.df.reserve(buckets.size());
-  for (const auto bucket : buckets) out.df.push_back(frequency(static_cast<std::int64_t>(bucket)));
-  return out;
+  return similar_terms_before(buckets, counts, after);
 }
 
 Result<std::vector<SimilarPostingRow>> similar_postings(Connection& db, std::span<const std::uint64_t> terms,
@@ -242,27 +246,30 @@ Result<std::vector<SimilarCandidateRow>> similar_candidates(Connection& db,
   return out;
 }
 
-Result<void> save_similar(Connection& writer, const SimilarWrite& write) {
+Result<void> save_similar_all(Connection& writer, std::span<const SimilarWrite> writes) {
   auto tx = Transaction::begin(writer);
   if (!tx) return db_error("cannot save similar articles", tx.error());
-  for (const auto& [term, weight] : write.postings) {
-    if (auto ok = post(writer, write.article_id, term, weight, write.postings_per_term); !ok)
-      return db_error("cannot save similar articles", ok.error());
-  }
-  {
-    auto del = writer.query(kDeletePicks);
-    if (!del) return db_error("cannot save similar articles", del.error());
-    del->bind(":article", write.article_id);
-    if (auto ok = del->run(); !ok) return db_error("cannot save similar articles", ok.error());
-  }
-  int picks = 0;
-  for (const auto& pick : write.picks) {
-    if (picks++ >= write.picks_per_article) break;
-    if (auto ok = insert_pick(writer, pick); !ok) return db_error("cannot save similar articles", ok.error());
-  }
-  for (const auto& pick : write.offers) {
-    if (auto ok = offer(writer, pick, write.picks_per_article); !ok)
-      return db_error("cannot save similar articles", ok.error());
+  for (const SimilarWrite& write : writes) {
+    for (const auto& [term, weight] : write.postings) {
+      if (auto ok = post(writer, write.article_id, term, weight, write.postings_per_term); !ok)
+        return db_error("cannot save similar articles", ok.error());
+    }
+    {
+      auto del = writer.query(kDeletePicks);
+      if (!del) return db_error("cannot save similar articles", del.error());
+      del->bind(":article", write.article_id);
+      if (auto ok = del->run(); !ok) return db_error("cannot save similar articles", ok.error());
+    }
+    int picks = 0;
+    for (const auto& pick : write.picks) {
+      if (picks++ >= write.picks_per_article) break;
+      if (auto ok = insert_pick(writer, pick); !ok)
+        return db_error("cannot save similar articles", ok.error());
+    }
+    for (const auto& pick : write.offers) {
+      if (auto ok = offer(writer, pick, write.picks_per_article); !ok)
+        return db_error("cannot save similar articles", ok.error());
+    }
   }
   if (auto ok = tx->commit(); !ok) return db_error("cannot save similar articles", ok.error());
   return {};

@@ -14,12 +14,12 @@
 namespace longread::storage::sqlite {
 
 Result<SimilarTermStats> count_similar_terms(Connection& writer, std::span<const std::uint32_t> buckets,
-                                             bool count);
+                                             int articles);
 Result<std::vector<SimilarPostingRow>> similar_postings(Connection& db, std::span<const std::uint64_t> terms,
                                                         int per_term);
 Result<std::vector<SimilarCandidateRow>> similar_candidates(Connection& db,
                                                             std::span<const std::int64_t> ids);
-Result<void> save_similar(Connection& writer, const SimilarWrite& write);
+Result<void> save_similar_all(Connection& writer, std::span<const SimilarWrite> writes);
 Result<std::vector<SimilarArticle>> similar_articles(Connection& db, std::int64_t article_id, int limit);
 Result<void> clear_similar(Connection& writer);
 Result<std::vector<ArticleView>> articles_for_similar(Connection& db, std::int64_t after_id, int limit);

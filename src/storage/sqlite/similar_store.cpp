@@ -10,8 +10,8 @@
 namespace longread::storage::sqlite {
 
 Result<SimilarTermStats> SqliteStore::count_similar_terms(std::span<const std::uint32_t> buckets,
-                                                          bool count) {
-  return with_writer([&](Connection& db) { return sqlite::count_similar_terms(db, buckets, count); });
+                                                          int articles) {
+  return with_writer([&](Connection& db) { return sqlite::count_similar_terms(db, buckets, articles); });
 }
 
 Result<std::vector<SimilarPostingRow>> SqliteStore::similar_postings(std::span<const std::uint64_t> terms,
@@ -23,8 +23,8 @@ Result<std::vector<SimilarCandidateRow>> SqliteStore::similar_candidates(std::sp
   return with_reader([&](Connection& db) { return sqlite::similar_candidates(db, ids); });
 }
 
-Result<void> SqliteStore::save_similar(const SimilarWrite& write) {
-  return with_writer([&](Connection& db) { return sqlite::save_similar(db, write); });
+Result<void> SqliteStore::save_similar_all(std::span<const SimilarWrite> writes) {
+  return with_writer([&](Connection& db) { return sqlite::save_similar_all(db, writes); });
 }
 
 Result<std::vector<SimilarArticle>> SqliteStore::similar_articles(std::int64_t article_id, int limit) {

@@ -32,17 +32,14 @@
 #include "core/strings.h"
 #include "core/time.h"
 #include "storage/store.h"
+#include "storage/tools/corpus_text.h"
 #include "storage/tools/measure_listings.h"
-
-namespace longread::generate {
-// The model the realistic mode writes from (tools/corpus_model.txt, embedded at build time).
-extern const char* const kCorpusModel;
-}  // namespace longread::generate
 
 namespace {
 
 using longread::TimePoint;
-using longread::generate::kCorpusModel;
+using longread::generate::CorpusModel;
+using longread::generate::RealisticGenerator;
 namespace storage = longread::storage;
 namespace model = longread::model;
 
@@ -137,162 +134,6 @@ class TextGenerator {
 
  private:
   std::mt19937_64 rng_;
-};
-
-// Histograms and vocabularies of a corpus model; see bench/scale/corpus_model.cpp for the format.
-struct CorpusModel {
-  std::vector<std::string> words, title_words;
-  std::vector<double> word_weights, title_word_weights;
-  std::map<char, std::pair<std::vector<int>, std::vector<double>>> histograms;  // S, P, A, L
-  double title_case = 0.5, colon = 0.2, question = 0.03;
-};
-
-std::expected<CorpusModel, std::string> parse_corpus_model(std::string_view text) {
-  CorpusModel m;
-  std::istringstream in{std::string(text)};
-  std::string line;
-  while (std::getline(in, line)) {
-    if (line.empty() || line[0] == '#') continue;
-    std::istringstream fields(line);
-    std::string tag;
-    fields >> tag;
-    if (tag == "w" || tag == "t") {
-      std::string word;
-      double count = 0;
-      if (!(fields >> word >> count) || count <= 0) return std::unexpected("bad line: " + line);
-      (tag == "w" ? m.words : m.title_words).push_back(word);
-      (tag == "w" ? m.word_weights : m.title_word_weights).push_back(count);
-    } else if (tag == "S" || tag == "P" || tag == "A" || tag == "L") {
-      int value = 0;
-      double count = 0;
-      if (!(fields >> value >> count) || value < 0 || count <= 0) return std::unexpected("bad line: " + line);
-      auto& [values, weights] = m.histograms[tag[0]];
-      values.push_back(value);
-      weights.push_back(count);
-    } else if (tag == "style") {
-      double titles = 0, title_case = 0, colon = 0, question = 0;
-      if (!(fields >> titles >> title_case >> colon >> question) || titles <= 0)
-        return std::unexpected("bad line: " + line);
-      m.title_case = title_case / titles;
-      m.colon = colon / titles;
-      m.question = question / titles;
-    } else {
-      return std::unexpected("unknown line: " + line);
-    }
-  }
-  if (m.words.size() < 100 || m.title_words.empty()) return std::unexpected("too few words");
-  for (const char h : {'S', 'P', 'A', 'L'})
-    if (!m.histograms.contains(h)) return std::unexpected(std::string("no ") + h + " histogram");
-  return m;
-}
-
-// Writes like the corpus: sentences of words drawn by corpus frequency, with an article's own topic words
-// recurring in it (real posts repeat their subject; drawing every word independently would spread each
-// mid-frequency word over far more articles than it is in).
-class RealisticGenerator {
- public:
-  RealisticGenerator(const CorpusModel& model, std::uint64_t seed)
-      : model_(model),
-        rng_(seed),
-        word_(model.word_weights.begin(), model.word_weights.end()),
-        title_word_(model.title_word_weights.begin(), model.title_word_weights.end()),
-        sentence_words_(histogram('S')),
-        paragraph_sentences_(histogram('P')),
-        article_paragraphs_(histogram('A')),
-        title_length_(histogram('L')) {}
-
-  template <typename Array>
-  const char* pick(const Array& words) {
-    return words[std::uniform_int_distribution<std::size_t>(0, words.size() - 1)(rng_)];
-  }
-  int between(int lo, int hi) { return std::uniform_int_distribution<int>(lo, hi)(rng_); }
-  double unit() { return std::uniform_real_distribution<double>(0.0, 1.0)(rng_); }
-  std::mt19937_64& rng() { return rng_; }
-
-  std::string title() {
-    const int length = std::max(1, draw('L', title_length_));
-    const bool title_case = unit() < model_.title_case;
-    const int colon_after = unit() < model_.colon && length >= 3 ? between(1, length - 2) : -1;
-    std::string t;
-    const std::string* previous = nullptr;
-    for (int i = 0; i < length; ++i) {
-      // A third of the title words are the article's topic words, as a title names what the post is about.
-      const std::string* w = nullptr;
-      do {
-        w = !topic_.empty() && unit() < 0.33 ? &model_.words[topic_[rng_() % topic_.size()]]
-                                             : &model_.title_words[title_word_(rng_)];
-      } while (w == previous);
-      previous = w;
-      if (i > 0) t += ' ';
-      if (i == 0 || (title_case && w->size() >= 4)) {
-        t += static_cast<char>(std::toupper(static_cast<unsigned char>((*w)[0])));
-        t += std::string_view(*w).substr(1);
-      } else {
-        t += *w;
-      }
-      if (i == colon_after) t += ':';
-    }
-    if (unit() < model_.question) t += '?';
-    return t;
-  }
-
-  // Chooses the next article's topic words (before its title and text).
-  void new_topic() {
-    topic_.clear();
-    const int n = between(3, 12);
-    for (int i = 0; i < n; ++i) {
-      // Topic words come from below the 200 most frequent (those are function words).
-      std::size_t w = 0;
-      do w = word_(rng_);
-      while (w < 200);
-      topic_.push_back(w);
-    }
-  }
-
-  std::vector<std::string> paragraphs() {
-    std::vector<std::string> out(static_cast<std::size_t>(std::max(1, draw('A', article_paragraphs_))));
-    for (auto& p : out) {
-      const int sentences = std::max(1, draw('P', paragraph_sentences_));
-      for (int i = 0; i < sentences; ++i) {
-        if (i > 0) p += ' ';
-        sentence(p);
-      }
-    }
-    return out;
-  }
-
- private:
-  std::discrete_distribution<std::size_t> histogram(char tag) const {
-    const auto& weights = model_.histograms.at(tag).second;
-    return {weights.begin(), weights.end()};
-  }
-  int draw(char tag, std::discrete_distribution<std::size_t>& d) {
-    return model_.histograms.at(tag).first[d(rng_)];
-  }
-
-  void sentence(std::string& out) {
-    const int words = std::max(1, draw('S', sentence_words_));
-    for (int i = 0; i < words; ++i) {
-      const std::string& w = !topic_.empty() && unit() < 0.04 ? model_.words[topic_[rng_() % topic_.size()]]
-                                                              : model_.words[word_(rng_)];
-      if (i == 0) {
-        out += static_cast<char>(std::toupper(static_cast<unsigned char>(w[0])));
-        out += std::string_view(w).substr(1);
-      } else {
-        out += ' ';
-        out += w;
-      }
-      if (i > 2 && i + 2 < words && unit() < 0.06) out += ',';
-    }
-    out += '.';
-  }
-
-  const CorpusModel& model_;
-  std::mt19937_64 rng_;
-  std::discrete_distribution<std::size_t> word_, title_word_;
-  std::discrete_distribution<std::size_t> sentence_words_, paragraph_sentences_, article_paragraphs_,
-      title_length_;
-  std::vector<std::size_t> topic_;
 };
 
 void new_topic(TextGenerator&) {}  // the worst case has no topics: every word is everywhere
@@ -470,7 +311,8 @@ int main(int argc, char** argv) {
   int batch = 5'000;
   std::uint64_t seed = 42;
   int measure_rounds = 0;
-  app.add_option("--db", db_path, "SQLite file (created if missing) or postgresql:// URL")->capture_default_str();
+  app.add_option("--db", db_path, "SQLite file (created if missing) or postgresql:// URL")
+      ->capture_default_str();
   app.add_option("-n,--articles", article_total,
                  "number of articles (0: only --measure an existing database)")
       ->capture_default_str()
@@ -543,7 +385,7 @@ int main(int argc, char** argv) {
     const int generated = generate(gen, **store, options, now, started);
     return generated != 0 ? generated : finish();
   }
-  std::string model_text = kCorpusModel;
+  std::string model_text = longread::generate::builtin_corpus_model();
   if (!model_path.empty()) {
     std::ifstream in(model_path, std::ios::binary);
     std::stringstream ss;
@@ -554,7 +396,7 @@ int main(int argc, char** argv) {
     }
     model_text = ss.str();
   }
-  auto model = parse_corpus_model(model_text);
+  auto model = longread::generate::parse_corpus_model(model_text);
   if (!model) {
     fmt::print(stderr, "generate: bad corpus model {}: {}\n", model_path.empty() ? "(built in)" : model_path,
                model.error());

@@ -1,0 +1,192 @@
+#!/usr/bin/env bash
+# Crawl at scale: every blog of Kagi Small Web's list (36,515 feeds), each under its own host name, answered
+# by bench/crawl/feed_server on one loopback port (the crawler reaches it through fetch.connect_to), then the
+# site on the database that made.
+#   bench/crawl/run.sh [BUILD_DIR] [BLOGS]
+# Runs, each on a fresh database and a fresh feed server:
+#   sqlite          one `longread crawl` on SQLite
+#   postgresql      one `longread crawl` on PostgreSQL (a throwaway server, bench/common/postgres.sh)
+#   postgresql-x2   two `longread crawl` processes at once on one PostgreSQL database
+# Each run has two passes. Pass 1: every feed is new (~730,000 articles for 36,515 blogs). Then every blog is
+# made due (an hour later, as it were) and pass 2 runs: 80% of feeds answer 304, 15% have new entries, 5%
+# fail (500, 429 with Retry-After, a 5 s stall then 503). For each pass it prints wall time, the crawlers'
+# CPU seconds and peak RSS, the feed server's count of feeds polled twice in the pass (must be 0), the
+# feeds asked for, the articles stored and the database's size. PostgreSQL's own CPU is not in the crawlers'
+# figure: it is printed separately (the server's processes, from /proc).
+# Then wrk -t2 -c64 on the front page, an article page and a search, on the SQLite and the PostgreSQL
+# database (`serve --no-crawl`), with PostgreSQL's share of SQLite's requests/s.
+# Environment: RUNS (default "sqlite postgresql postgresql-x2"), CONCURRENCY (crawl.concurrency, 64),
+# LOAD_SECONDS (10; 0 skips the site), CRAWL_DIR (where the SQLite database goes, /tmp), KEEP=1 keeps it.
+set -euo pipefail
+root="$(cd "$(dirname "$0")/../.." && pwd)"
+build="${1:-$root/build}"
+blogs="${2:-36515}"
+corpus="${LONGREAD_CORPUS_DIR:-$root/../shared/corpus}"
+[ -d "$corpus/real-feeds" ] && [ -f "$corpus/blog-lists/kagi-smallweb/smallweb.txt" ] ||
+  { echo "skipped: ../shared not present"; exit 0; }
+longread="$build/src/app/longread"
+server="$build/bench/crawl/feed_server"
+for tool in "$longread" "$server"; do
+  [ -x "$tool" ] || { echo "bench: build $(basename "$tool") first (ninja -C $build longread feed_server)"; exit 1; }
+done
+for tool in wrk curl /usr/bin/time; do
+  command -v "$tool" >/dev/null || { echo "bench: $tool is not installed (scripts/install-deps.sh all)"; exit 1; }
+done
+source "$root/bench/common/postgres.sh"
+
+work="$(mktemp -d "${CRAWL_DIR:-/tmp}/longread-crawl-XXXXXX")"
+server_pid=""
+site_pid=""
+cleanup() {
+  [ -n "$server_pid" ] && kill "$server_pid" 2>/dev/null || true
+  [ -n "$site_pid" ] && kill "$site_pid" 2>/dev/null || true
+  wait 2>/dev/null || true
+  bench_postgres_stop
+  [ "${KEEP:-0}" = 1 ] && echo "kept $work" || rm -rf "$work"
+}
+trap cleanup EXIT
+
+# The blogs: the first BLOGS feed URLs of the list, over plain HTTP (the feed server has no TLS; the
+# handshakes are not measured).
+head -n "$blogs" "$corpus/blog-lists/kagi-smallweb/smallweb.txt" | sed 's#^https://#http://#' >"$work/urls"
+python3 - "$work/urls" >"$work/blogs.opml" <<'EOF'
+import sys
+from xml.sax.saxutils import quoteattr
+print('<?xml version="1.0"?><opml version="2.0"><head><title>Kagi Small Web</title></head><body>')
+for url in open(sys.argv[1]):
+    url = url.strip()
+    if url:
+        print(f'<outline type="rss" text="blog" xmlUrl={quoteattr(url)}/>')
+print('</body></opml>')
+EOF
+
+start_feed_server() {
+  [ -n "$server_pid" ] && { kill "$server_pid"; wait "$server_pid" 2>/dev/null || true; }
+  "$server" --corpus "$corpus/real-feeds" >"$work/server.out" 2>"$work/server.err" &
+  server_pid=$!
+  for _ in $(seq 1 300); do grep -q '^listening on ' "$work/server.out" 2>/dev/null && break; sleep 0.1; done
+  port="$(sed -n 's/^listening on 127.0.0.1://p' "$work/server.out")"
+  [ -n "$port" ] || { echo "bench: feed_server did not start"; cat "$work/server.err"; exit 1; }
+  export LONGREAD_FETCH_CONNECT_TO="::127.0.0.1:$port"
+}
+
+export LONGREAD_FETCH_ALLOW_NETWORKS="127.0.0.1/32"
+export LONGREAD_CRAWL_CONCURRENCY="${CONCURRENCY:-64}"
+
+pg_started=0
+psql_on() { bench_postgres_as_owner "$BENCH_PG_BIN/psql" -h "$BENCH_PG_DIR" -U postgres -d "$1" -Atqc "$2"; }
+# CPU seconds (user + system) of the PostgreSQL server: the postmaster's own and its exited children's (the
+# kernel adds a reaped child's time to its parent's), plus its live children's.
+pg_cpu() {
+  [ "$pg_started" = 1 ] || { echo 0; return; }
+  local main ticks child
+  main="$(head -1 "$BENCH_PG_DIR/data/postmaster.pid")"
+  ticks="$(awk '{print $14 + $15 + $16 + $17}' "/proc/$main/stat")"
+  for child in $(pgrep -P "$main" || true); do
+    ticks=$((ticks + $(awk '{print $14 + $15}' "/proc/$child/stat" 2>/dev/null || echo 0)))
+  done
+  echo "scale=1; $ticks / $(getconf CLK_TCK)" | bc
+}
+
+declare -A site_db
+one_pass() {
+  local name="$1" db="$2" crawlers="$3" pass="$4" start end i
+  curl -fs "http://127.0.0.1:$port/__bench/pass?n=$pass" >/dev/null
+  local pg_before
+  pg_before="$(pg_cpu)"
+  start="$(date +%s.%N)"
+  for i in $(seq 1 "$crawlers"); do
+    /usr/bin/time -f '%e %U %S %M' -o "$work/time.$i" \
+      "$longread" --db "$db" --log-level "${CRAWL_LOG_LEVEL:-warn}" crawl >"$work/crawl.$name.$pass.$i.log" 2>&1 &
+  done
+  local failed=0
+  for i in $(seq 1 "$crawlers"); do wait -n || failed=1; done
+  end="$(date +%s.%N)"
+  [ "$failed" = 0 ] || { echo "bench: a crawl failed"; tail -5 "$work"/crawl.$name.$pass.*.log; exit 1; }
+  local cpu=0 rss=0
+  for i in $(seq 1 "$crawlers"); do
+    read -r _ user sys kb <"$work/time.$i"
+    cpu="$(echo "$cpu + $user + $sys" | bc)"
+    [ "$kb" -gt "$rss" ] && rss="$kb"
+  done
+  local stats articles size
+  stats="$(curl -fs "http://127.0.0.1:$port/__bench/stats")"
+  if [[ "$db" == postgresql://* ]]; then
+    local database="${db#postgresql:///}"
+    database="${database%%\?*}"
+    articles="$(psql_on "$database" 'SELECT COUNT(*) FROM articles')"
+    size="$(psql_on "$database" 'SELECT pg_database_size(current_database())')"
+  else
+    articles="$(sqlite3 "$db" 'SELECT COUNT(*) FROM articles')"
+    size="$(du -cb "$db"* | tail -1 | cut -f1)"
+  fi
+  printf '%-14s pass %d: %7.1f s wall %7.1f s CPU  peak RSS %4d MB  polled twice %s  feeds asked %s  answers %s  articles %s  db %d MB  postgres CPU %s s\n' \
+    "$name" "$pass" "$(echo "$end - $start" | bc)" "$cpu" $((rss / 1024)) \
+    "$(python3 -c 'import json,sys; print(json.load(sys.stdin)["polled_twice"])' <<<"$stats")" \
+    "$(python3 -c 'import json,sys; print(json.load(sys.stdin)["distinct_feeds"])' <<<"$stats")" \
+    "$(python3 -c 'import json,sys; print(" ".join(f"{k}:{v}" for k, v in json.load(sys.stdin)["by_status"].items()))' <<<"$stats")" \
+    "$articles" $((size / 1048576)) "$(echo "$(pg_cpu) - $pg_before" | bc)"
+}
+
+make_all_due() {
+  local db="$1"
+  if [[ "$db" == postgresql://* ]]; then
+    local database="${db#postgresql:///}"
+    psql_on "${database%%\?*}" 'UPDATE blogs SET next_due_at = 0'
+  else
+    sqlite3 "$db" 'UPDATE blogs SET next_due_at = 0'
+  fi
+}
+
+echo "crawl: $blogs blogs, $(nproc) cores, crawl.concurrency $LONGREAD_CRAWL_CONCURRENCY; load average $(cut -d' ' -f1-3 /proc/loadavg)"
+for run in ${RUNS:-sqlite postgresql postgresql-x2}; do
+  crawlers=1
+  case "$run" in
+    sqlite) db="$work/crawl.db" ;;
+    postgresql | postgresql-x2)
+      if [ "$pg_started" = 0 ]; then bench_postgres_start "$work"; pg_started=1; fi
+      database="crawl_${run//-/_}"
+      bench_postgres_as_owner "$BENCH_PG_BIN/createdb" -h "$BENCH_PG_DIR" -U postgres "$database"
+      db="postgresql:///$database?host=$BENCH_PG_DIR&user=postgres"
+      [ "$run" = postgresql-x2 ] && crawlers=2
+      ;;
+    *) echo "bench: unknown run $run"; exit 1 ;;
+  esac
+  start_feed_server
+  [ "$run" = sqlite ] && head -2 "$work/server.out" | head -1
+  "$longread" --db "$db" --log-level warn import "$work/blogs.opml" >/dev/null
+  one_pass "$run" "$db" "$crawlers" 1
+  make_all_due "$db"
+  one_pass "$run" "$db" "$crawlers" 2
+  site_db[$run]="$db"
+done
+
+[ "${LOAD_SECONDS:-10}" = 0 ] && exit 0
+declare -A rps
+site() {
+  local backend="$1" db="$2" site_port article word
+  site_port="$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')"
+  "$longread" --db "$db" serve --listen "127.0.0.1:$site_port" --no-crawl >"$work/site.log" 2>&1 &
+  site_pid=$!
+  for _ in $(seq 1 600); do curl -fs "http://127.0.0.1:$site_port/healthz" >/dev/null 2>&1 && break; sleep 0.5; done
+  article="$(curl -fs "http://127.0.0.1:$site_port/" | grep -o 'href="/blog/[0-9]*/read/[^"]*"' | head -1 | cut -d'"' -f2)"
+  word="$(curl -fs "http://127.0.0.1:$site_port$article" | grep -o '<h1[^>]*>[^<]*' | sed 's/<[^>]*>//' | tr -cs 'A-Za-z' '\n' | awk 'length > 4' | head -1 || true)"
+  local page path out
+  for page in front article search; do
+    case "$page" in front) path=/ ;; article) path="$article" ;; search) path="/search?q=${word:-system}" ;; esac
+    out="$(wrk -t2 -c64 -d"${LOAD_SECONDS:-10}s" --latency "http://127.0.0.1:$site_port$path")"
+    rps[$backend-$page]="$(awk '/^Requests\/sec:/ {print $2}' <<<"$out")"
+    printf 'site %-11s %-8s %10s req/s  p99 %8s  %s\n' "$backend" "$page" "${rps[$backend-$page]}" \
+      "$(awk '$1 == "99%" {print $2}' <<<"$out")" "$(grep -E 'Non-2xx|Socket errors' <<<"$out" || true)"
+  done
+  kill "$site_pid"; wait "$site_pid" 2>/dev/null || true; site_pid=""
+}
+for backend in sqlite postgresql; do
+  [ -n "${site_db[$backend]:-}" ] && site "$backend" "${site_db[$backend]}"
+done
+if [ -n "${rps[sqlite-front]:-}" ] && [ -n "${rps[postgresql-front]:-}" ]; then
+  for page in front article search; do
+    awk -v a="${rps[postgresql-$page]}" -v b="${rps[sqlite-$page]}" -v p="$page" \
+      'BEGIN { printf "site PostgreSQL / SQLite %-8s %.0f%%\n", p, 100 * a / b }'
+  done
+fi

@@ -1,0 +1,55 @@
+#include "curate/simhash_index.h"
+
+#include <algorithm>
+#include <bit>
+
+#include "curate/curate.h"
+
+namespace longread::curate {
+namespace {
+
+static_assert(kNearDuplicateDistance < 3 * 4,
+              "four blocks with at most 2 differing bits in one cover distances up to 11 only");
+
+std::uint16_t block(std::uint64_t hash, int b) {
+  return static_cast<std::uint16_t>(hash >> (16 * b));
+}
+
+}  // namespace
+
+SimhashIndex::SimhashIndex() : tables_(kBlocks, std::vector<std::vector<std::uint32_t>>(1U << 16)) {
+  masks_.push_back(0);
+  for (int i = 0; i < 16; ++i) {
+    masks_.push_back(static_cast<std::uint16_t>(1U << i));
+    for (int j = i + 1; j < 16; ++j) masks_.push_back(static_cast<std::uint16_t>((1U << i) | (1U << j)));
+  }
+}
+
+void SimhashIndex::add(std::uint64_t hash, std::uint32_t slot) {
+  const auto position = static_cast<std::uint32_t>(hashes_.size());
+  hashes_.push_back(hash);
+  slots_.push_back(slot);
+  for (int b = 0; b < kBlocks; ++b) tables_[static_cast<std::size_t>(b)][block(hash, b)].push_back(position);
+}
+
+std::vector<std::uint32_t> SimhashIndex::near(std::uint64_t hash) const {
+  std::vector<std::uint32_t> found;
+  for (int b = 0; b < kBlocks; ++b) {
+    const auto& table = tables_[static_cast<std::size_t>(b)];
+    const std::uint16_t value = block(hash, b);
+    for (const std::uint16_t mask : masks_) {
+      for (const std::uint32_t position : table[static_cast<std::uint16_t>(value ^ mask)]) {
+        // A hash near in two blocks is found in each: kept only from the first block where it is this near.
+        if (std::popcount(hashes_[position] ^ hash) > kNearDuplicateDistance) continue;
+        bool earlier = false;
+        for (int e = 0; e < b && !earlier; ++e)
+          earlier = std::popcount(static_cast<unsigned>(block(hashes_[position] ^ hash, e))) <= 2;
+        if (!earlier) found.push_back(slots_[position]);
+      }
+    }
+  }
+  std::sort(found.begin(), found.end());
+  return found;
+}
+
+}  // namespace longread::curate
