@@ -39,6 +39,8 @@
 #include <vector>
 
 #include "../common/corpus.h"
+#include "core/strings.h"
+#include "core/time.h"
 #include "feed/feed.h"
 #include "storage/tools/corpus_text.h"
 
@@ -66,46 +68,12 @@ double unit(std::uint64_t h) {
   return static_cast<double>(h >> 11) / static_cast<double>(1ULL << 53);
 }
 
-std::string xml_escape(std::string_view text) {
-  std::string out;
-  out.reserve(text.size());
-  for (const char c : text) {
-    switch (c) {
-      case '&':
-        out += "&amp;";
-        break;
-      case '<':
-        out += "&lt;";
-        break;
-      case '>':
-        out += "&gt;";
-        break;
-      case '"':
-        out += "&quot;";
-        break;
-      default:
-        out += c;
-    }
-  }
-  return out;
-}
-
 std::string http_date(std::int64_t unix) {
-  const std::time_t t = unix;
-  std::tm tm{};
-  gmtime_r(&t, &tm);
-  char buf[64];
-  std::strftime(buf, sizeof buf, "%a, %d %b %Y %H:%M:%S GMT", &tm);
-  return buf;
+  return longread::format_http_date(longread::from_unix(unix));
 }
 
 std::string rfc3339(std::int64_t unix) {
-  const std::time_t t = unix;
-  std::tm tm{};
-  gmtime_r(&t, &tm);
-  char buf[64];
-  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
-  return buf;
+  return longread::format_rfc3339(longread::from_unix(unix));
 }
 
 std::size_t count_words(const std::vector<std::string>& paragraphs) {
@@ -200,14 +168,14 @@ class FeedWorld {
     if (b.atom) {
       out += "<?xml version=\"1.0\" encoding=\"utf-8\"?>\n<feed xmlns=\"http://www.w3.org/2005/Atom\">\n";
       out += fmt::format("<title>{}</title>\n<link href=\"{}/\"/>\n<link rel=\"self\" href=\"{}{}\"/>\n",
-                         xml_escape(title), site, site, xml_escape(path));
+                         longread::html_escape(title), site, site, longread::html_escape(path));
       out += fmt::format("<id>{}/</id>\n<updated>{}</updated>\n", site, rfc3339(modified(b)));
     } else {
       out +=
           "<?xml version=\"1.0\" encoding=\"utf-8\"?>\n<rss version=\"2.0\" "
           "xmlns:content=\"http://purl.org/rss/1.0/modules/content/\">\n<channel>\n";
       out += fmt::format("<title>{}</title>\n<link>{}/</link>\n<description>Notes</description>\n",
-                         xml_escape(title), site);
+                         longread::html_escape(title), site);
     }
     const int newest = b.added + b.entries - 1;
     const std::int64_t gap = 86'400 * (2 + static_cast<std::int64_t>(mix(b.seed + 7) % 20));
@@ -237,13 +205,14 @@ class FeedWorld {
             "<updated>{}</updated>\n<summary type=\"html\">{}</summary>\n<content "
             "type=\"html\">{}</content>\n"
             "</entry>\n",
-            xml_escape(entry_title), link, link, rfc3339(published), rfc3339(published), xml_escape(summary),
-            xml_escape(content));
+            longread::html_escape(entry_title), link, link, rfc3339(published), rfc3339(published),
+            longread::html_escape(summary), longread::html_escape(content));
       } else {
         out += fmt::format(
             "<item>\n<title>{}</title>\n<link>{}</link>\n<guid>{}</guid>\n<pubDate>{}</pubDate>\n"
             "<description>{}</description>\n<content:encoded><![CDATA[{}]]></content:encoded>\n</item>\n",
-            xml_escape(entry_title), link, link, http_date(published), xml_escape(summary), content);
+            longread::html_escape(entry_title), link, link, http_date(published),
+            longread::html_escape(summary), content);
       }
     }
     out += b.atom ? "</feed>\n" : "</channel>\n</rss>\n";

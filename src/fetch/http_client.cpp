@@ -11,6 +11,7 @@
 #include <cstring>
 #include <deque>
 #include <new>
+#include <thread>
 #include <unordered_map>
 #include <utility>
 
@@ -534,7 +535,7 @@ struct HttpClient::Impl {
   }
 
   void run(std::vector<Request> requests, const std::function<void(Response)>& on_done,
-           const std::function<std::vector<Request>()>& more = nullptr) {
+           const std::function<std::optional<std::vector<Request>>()>& more = nullptr) {
     std::deque<std::unique_ptr<Transfer>> pending;
     std::unordered_map<std::string, int> per_host;
     Running running(multi.get());
@@ -555,10 +556,12 @@ struct HttpClient::Impl {
     const auto refill = [&] {
       while (more_left && !cancelled.load() && std::cmp_less(pending.size(), options.max_concurrent)) {
         auto batch = more();
-        if (batch.empty()) {
+        if (!batch) {
           more_left = false;
+        } else if (batch->empty()) {
+          break;  // none for now: asked again when a transfer ends, or shortly
         } else {
-          enqueue(batch);
+          enqueue(*batch);
         }
       }
     };
@@ -620,7 +623,12 @@ struct HttpClient::Impl {
       if (running.transfers.empty()) {  // nothing left running (every start failed): take more, or end
         refill();
         start_ready();
-        if (running.transfers.empty() && pending.empty()) break;
+        if (running.transfers.empty() && pending.empty()) {
+          if (!more_left) break;
+          // `more` has none for now (its caller is catching up): wait a little and ask again.
+          std::this_thread::sleep_for(std::chrono::milliseconds(20));
+          continue;
+        }
       }
       int still_running = 0;
       const CURLMcode mc = curl_multi_perform(multi.get(), &still_running);
@@ -662,7 +670,7 @@ void HttpClient::fetch_all(std::vector<Request> requests, const std::function<vo
 }
 
 void HttpClient::fetch_all(std::vector<Request> requests, const std::function<void(Response)>& on_done,
-                           const std::function<std::vector<Request>()>& more) {
+                           const std::function<std::optional<std::vector<Request>>()>& more) {
   impl_->run(std::move(requests), on_done, more);
 }
 

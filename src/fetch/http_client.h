@@ -108,10 +108,12 @@ class HttpClient {
   // Every request gets exactly one on_done call, in completion order. Returns when all are done.
   void fetch_all(std::vector<Request> requests, const std::function<void(Response)>& on_done);
   // The same, with more requests as it goes: `more` is called on this thread whenever fewer requests wait
-  // than can run at once, and its requests join the queue; once it returns none it is not called again.
-  // A crawl claims its blogs in batches this way, so transfers never drain between batches.
+  // than can run at once, and its requests join the queue. An empty list means none for now (it is asked
+  // again when a transfer ends, or shortly when none is running); nullopt means none is left, and it is not
+  // called again. A crawl claims its blogs in batches this way, so transfers never drain between batches,
+  // and holds back while its saving catches up.
   void fetch_all(std::vector<Request> requests, const std::function<void(Response)>& on_done,
-                 const std::function<std::vector<Request>()>& more);
+                 const std::function<std::optional<std::vector<Request>>()>& more);
   // One request, blocking.
   [[nodiscard]] Response fetch(Request request);
   // Thread-safe: makes a running fetch_all finish soon; unfinished transfers end with kTimeout

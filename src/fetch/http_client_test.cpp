@@ -525,10 +525,10 @@ TEST(HttpClientMany, MoreRequestsJoinWhileTheQueueIsShortUntilNoneAreLeft) {
   int more_calls = 0;
   int done_before_last_batch = -1;
   std::set<std::uint64_t> tags;
-  const auto more = [&]() -> std::vector<Request> {
+  const auto more = [&]() -> std::optional<std::vector<Request>> {
     ++more_calls;
     std::vector<Request> batch;
-    if (next_tag >= 22) return batch;
+    if (next_tag >= 22) return std::nullopt;
     if (next_tag == 17) done_before_last_batch = static_cast<int>(tags.size());
     for (int i = 0; i < 5; ++i) batch.push_back({.url = server->url("/feed.xml"), .tag = next_tag++});
     return batch;
@@ -553,12 +553,33 @@ TEST(HttpClientNoServer, MoreIsAskedEvenWhenTheFirstBatchIsEmpty) {
   int calls = 0, done = 0;
   client.fetch_all(
       {}, [&](Response r) { done += r.error ? 1 : 0; },
-      [&]() -> std::vector<Request> {
-        if (calls++ > 0) return {};
-        return {{.url = "ftp://example.invalid/feed", .tag = 1}};  // fails before any transfer
+      [&]() -> std::optional<std::vector<Request>> {
+        if (calls++ > 0) return std::nullopt;
+        return std::vector<Request>{
+            {.url = "ftp://example.invalid/feed", .tag = 1}};  // fails before any transfer
       });
   EXPECT_EQ(calls, 2);
   EXPECT_EQ(done, 1);
+}
+
+TEST(HttpClientMany, NoneForNowIsAskedAgainUntilMoreComeOrNoneIsLeft) {
+  auto server = testing_server::start(kTestdata);
+  ASSERT_TRUE(server) << server.error().message;
+  HttpClient client(fixture_options());
+  // Empty answers ("none for now") between batches, also while nothing runs: the fetch waits and asks again.
+  int calls = 0;
+  std::set<std::uint64_t> tags;
+  client.fetch_all(
+      {}, [&](Response r) { tags.insert(r.tag); },
+      [&]() -> std::optional<std::vector<Request>> {
+        ++calls;
+        if (calls == 4) return std::vector<Request>{{.url = server->url("/feed.xml"), .tag = 1}};
+        if (calls == 8) return std::vector<Request>{{.url = server->url("/feed.xml"), .tag = 2}};
+        if (calls >= 10) return std::nullopt;
+        return std::vector<Request>{};
+      });
+  EXPECT_EQ(tags, (std::set<std::uint64_t>{1, 2}));
+  EXPECT_EQ(calls, 10);  // asked until it said none is left, and never after
 }
 
 TEST(HttpClientMany, PerHostLimitIsRespected) {

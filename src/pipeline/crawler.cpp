@@ -7,11 +7,13 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cerrno>
 #include <charconv>
 #include <memory>
 #include <mutex>
 #include <new>
+#include <optional>
 #include <random>
 #include <shared_mutex>
 #include <thread>
@@ -191,18 +193,26 @@ Result<CrawlSummary> Crawler::run(CrawlObserver* observer) {
   };
   std::vector<fetch::Request> requests = requests_for(*blogs);
   PassSummary summary(static_cast<int>(requests.size()), observer, pass_start);
-  auto more_requests = [&]() -> std::vector<fetch::Request> {
+  // Blogs handed to the fetcher and blogs finished (saved, failed or stopped). What lies between holds feed
+  // bodies and parsed articles in memory, so no more are claimed while it is over the backlog: the pass's
+  // memory stays bounded when saving is slower than fetching and parsing.
+  int handed_out = static_cast<int>(requests.size());
+  std::atomic<int> finished{0};
+  const int max_backlog = 2 * std::max(1, options_.claim_batch);
+  auto more_requests = [&]() -> std::optional<std::vector<fetch::Request>> {
+    if (handed_out - finished.load() >= max_backlog) return std::vector<fetch::Request>{};  // none for now
     // Until one comes back with blogs the pass can poll, or none is left.
     for (;;) {
       auto batch = claim();
       if (!batch) {
         spdlog::warn("crawl: cannot claim more due blogs: {}", batch.error().message);
         claims_done = true;
-        return {};
+        return std::nullopt;
       }
-      if (batch->empty()) return {};
+      if (batch->empty()) return std::nullopt;
       auto more = requests_for(*batch);
       summary.add_total(static_cast<int>(more.size()));
+      handed_out += static_cast<int>(more.size());
       if (!more.empty()) return more;
     }
   };
@@ -214,13 +224,17 @@ Result<CrawlSummary> Crawler::run(CrawlObserver* observer) {
   DuplicateIndex duplicates(store_, store_);
   SimilarIndexer similar(store_);
   SaveQueue saves(duplicates, options_.similar_articles ? &similar : nullptr,
-                  [&summary](BlogResult& result) { summary.add(result); });
+                  [&summary, &finished](BlogResult& result) {
+                    summary.add(result);
+                    ++finished;
+                  });
   // A blog whose fetch (feed or full-text page) the pass's stop() cut short: nothing is recorded, so it
   // keeps its schedule, validators and failure count, and the next pass polls it again from scratch.
   auto finish = [&](BlogRefresh& refresh) {
     if (refresh.state() == BlogRefresh::State::kStopped) {
       refresh.result().elapsed = since(refresh.started());
       summary.add(refresh.result());
+      ++finished;
     } else {
       saves.push(std::move(refresh.record()), std::move(refresh.result()), refresh.started());
     }

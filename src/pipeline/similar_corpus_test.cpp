@@ -71,6 +71,38 @@ std::vector<Post> corpus_posts(const fs::path& dir) {
   return out;
 }
 
+// Each post as the one article of a blog of its own, as the crawler stores it (with its SimHash, so
+// near-duplicates are no picks), an hour older than the one before; the SimilarSource of each, in order.
+// Empty when a save fails.
+std::vector<SimilarSource> save_posts(storage::Store& store, const std::vector<Post>& posts) {
+  const TimePoint now = now_seconds();
+  std::vector<SimilarSource> sources;
+  for (std::size_t i = 0; i < posts.size(); ++i) {
+    const auto blog = store.upsert_blog({.feed_url = "https://blog" + std::to_string(i) + ".example/feed",
+                                         .title = "blog " + std::to_string(i)});
+    if (!blog) return {};
+    model::Article a;
+    a.guid = "post";
+    a.title = posts[i].title;
+    a.link = "https://blog" + std::to_string(i) + ".example/post";
+    a.text = posts[i].text;
+    a.simhash = curate::simhash(a.text);
+    a.first_seen = now;
+    a.published = now - std::chrono::hours(static_cast<int>(i));
+    if (!store.save_crawl(
+            {.blog_id = *blog, .attempted_at = now, .success = true, .status = "ok", .articles = {a}}))
+      return {};
+    const auto keys = store.article_keys(*blog);
+    if (!keys || keys->size() != 1) return {};
+    sources.push_back({.id = keys->front().id,
+                       .blog_id = *blog,
+                       .simhash = a.simhash,
+                       .title = posts[i].title,
+                       .text = posts[i].text});
+  }
+  return sources;
+}
+
 class SimilarCorpusTest : public longread::testing::StoreTest {
  protected:
   SimilarCorpusTest() : StoreTest("longread-similar-corpus") {}
@@ -85,25 +117,9 @@ TEST_F(SimilarCorpusTest, PicksOfArticlesWithAnObviousTopicMostlyShareIt) {
   const auto posts = corpus_posts(dir);
   ASSERT_GT(posts.size(), 100u) << "the corpus's real feeds give a few hundred posts";
   std::map<std::int64_t, const Post*> stored;  // article id -> post
-  const TimePoint now = now_seconds();
-  for (std::size_t i = 0; i < posts.size(); ++i) {
-    const auto blog = store_->upsert_blog({.feed_url = "https://blog" + std::to_string(i) + ".example/feed",
-                                           .title = "blog " + std::to_string(i)});
-    ASSERT_TRUE(blog);
-    model::Article a;
-    a.guid = "post";
-    a.title = posts[i].title;
-    a.link = "https://blog" + std::to_string(i) + ".example/post";
-    a.text = posts[i].text;
-    a.simhash = curate::simhash(a.text);  // as the crawler stores it: near-duplicates are no picks
-    a.first_seen = now;
-    a.published = now - std::chrono::hours(static_cast<int>(i));
-    ASSERT_TRUE(store_->save_crawl(
-        {.blog_id = *blog, .attempted_at = now, .success = true, .status = "ok", .articles = {a}}));
-    const auto keys = store_->article_keys(*blog).value();
-    ASSERT_EQ(keys.size(), 1u);
-    stored[keys[0].id] = &posts[i];
-  }
+  const auto sources = save_posts(*store_, posts);
+  ASSERT_EQ(sources.size(), posts.size());
+  for (std::size_t i = 0; i < posts.size(); ++i) stored[sources[i].id] = &posts[i];
   SimilarIndexer indexer(*store_);
   const auto rebuilt = indexer.rebuild();
   ASSERT_TRUE(rebuilt) << rebuilt.error().message;
@@ -182,31 +198,10 @@ TEST_F(SimilarCorpusTest, ABatchPicksWhatOneArticleAtATimePicks) {
   ASSERT_GT(posts.size(), 100u);
   auto batched_store = storage::open_store((dir_ / "batched.sqlite").string());
   ASSERT_TRUE(batched_store) << batched_store.error().message;
-  const TimePoint now = now_seconds();
-  std::vector<SimilarSource> sources;
-  std::vector<model::Article> articles(posts.size());
-  for (auto* store : {store_.get(), batched_store->get()}) {
-    sources.clear();
-    for (std::size_t i = 0; i < posts.size(); ++i) {
-      const auto blog = store->upsert_blog({.feed_url = "https://blog" + std::to_string(i) + ".example/feed",
-                                            .title = "blog " + std::to_string(i)});
-      ASSERT_TRUE(blog);
-      model::Article& a = articles[i];
-      a.guid = "post";
-      a.title = posts[i].title;
-      a.link = "https://blog" + std::to_string(i) + ".example/post";
-      a.text = posts[i].text;
-      a.simhash = curate::simhash(a.text);
-      a.first_seen = now;
-      a.published = now - std::chrono::hours(static_cast<int>(i));
-      ASSERT_TRUE(store->save_crawl(
-          {.blog_id = *blog, .attempted_at = now, .success = true, .status = "ok", .articles = {a}}));
-      const auto keys = store->article_keys(*blog).value();
-      ASSERT_EQ(keys.size(), 1u);
-      sources.push_back(
-          {.id = keys[0].id, .blog_id = *blog, .simhash = a.simhash, .title = a.title, .text = a.text});
-    }
-  }
+  const auto sources = save_posts(*store_, posts);
+  ASSERT_EQ(sources.size(), posts.size());
+  const auto batched_sources = save_posts(**batched_store, posts);
+  ASSERT_EQ(batched_sources.size(), posts.size());
   SimilarIndexer one_at_a_time(*store_);
   int picks = 0;
   for (const auto& source : sources) {
@@ -217,7 +212,7 @@ TEST_F(SimilarCorpusTest, ABatchPicksWhatOneArticleAtATimePicks) {
   SimilarIndexer batched(**batched_store);
   constexpr std::size_t kGroup = 40;  // a crawl's save group of blogs with their new articles
   for (std::size_t start = 0; start < sources.size(); start += kGroup) {
-    const auto group = std::span(sources).subspan(start, std::min(kGroup, sources.size() - start));
+    const auto group = std::span(batched_sources).subspan(start, std::min(kGroup, sources.size() - start));
     ASSERT_TRUE(batched.add_all(group));
   }
   EXPECT_GT(picks, static_cast<int>(posts.size()) / 4) << "the corpus gives picks to many posts";

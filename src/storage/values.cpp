@@ -1,8 +1,8 @@
 #include "storage/values.h"
 
-#include <map>
-
+#include <algorithm>
 #include <cctype>
+#include <map>
 
 #include "core/strings.h"
 
@@ -49,11 +49,12 @@ std::vector<std::pair<std::int64_t, std::int64_t>> similar_term_counts(std::span
 SimilarTermStats similar_terms_before(std::span<const std::uint32_t> buckets,
                                       const std::vector<std::pair<std::int64_t, std::int64_t>>& counts,
                                       const std::unordered_map<std::int64_t, std::int64_t>& after) {
-  const std::map<std::int64_t, std::int64_t> added(counts.begin(), counts.end());
+  // `counts` is ascending by bucket (similar_term_counts).
   auto before = [&](std::int64_t bucket) {
     const auto now = after.find(bucket);
-    const auto plus = added.find(bucket);
-    return (now == after.end() ? 0 : now->second) - (plus == added.end() ? 0 : plus->second);
+    const auto plus = std::lower_bound(counts.begin(), counts.end(), std::pair{bucket, std::int64_t{0}});
+    const bool added = plus != counts.end() && plus->first == bucket;
+    return (now == after.end() ? 0 : now->second) - (added ? plus->second : 0);
   };
   SimilarTermStats out;
   out.documents = before(kDocumentsBucket);

@@ -22,8 +22,9 @@ constexpr std::size_t kDictionaryCapacity = 112640;
 // samples) and fails or learns noise.
 constexpr int kMinDictionarySamples = 1000;
 
+// Its id only: a compression needs the dictionary itself once, when its context is made.
 constexpr const char* kSelectNewestDictionary =
-    "SELECT dict_id, dict FROM body_dictionaries ORDER BY seq DESC LIMIT 1";
+    "SELECT dict_id, NULL FROM body_dictionaries ORDER BY seq DESC LIMIT 1";
 constexpr const char* kSelectDictionary = "SELECT dict FROM body_dictionaries WHERE dict_id = ?1";
 constexpr const char* kInsertDictionary =
     "INSERT INTO body_dictionaries (dict_id, created_at, samples, dict) VALUES (?1, ?2, ?3, ?4)";
@@ -123,6 +124,8 @@ Result<std::optional<std::pair<std::uint32_t, std::string>>> read_dictionary(sql
 struct BodyDictionaries::State {
   std::mutex mutex;
   std::map<std::uint32_t, std::unique_ptr<ZSTD_CDict, CDictFree>> cdicts;
+  // Compression contexts not in use: a context keeps its work space from one body to the next.
+  std::vector<std::unique_ptr<ZSTD_CCtx, CCtxFree>> idle_cctxs;
   std::map<std::uint32_t, std::unique_ptr<ZSTD_DDict, DDictFree>> ddicts;
 };
 
@@ -141,25 +144,41 @@ Result<std::string> BodyDictionaries::pack(sqlite3* db, const ArticleBody& body)
   auto newest = read_dictionary(db, kSelectNewestDictionary, 0);
   if (!newest) return std::unexpected(newest.error());
   const std::string raw = layout(body);
-  std::unique_ptr<ZSTD_CCtx, CCtxFree> cctx(ZSTD_createCCtx());
+  std::unique_ptr<ZSTD_CCtx, CCtxFree> cctx;
+  const ZSTD_CDict* cdict = nullptr;
+  {
+    std::lock_guard lock(state_->mutex);
+    if (!state_->idle_cctxs.empty()) {
+      cctx = std::move(state_->idle_cctxs.back());
+      state_->idle_cctxs.pop_back();
+    }
+    if (*newest) cdict = state_->cdicts[(*newest)->first].get();
+  }
+  if (!cctx) cctx.reset(ZSTD_createCCtx());
   if (!cctx) return body_error("cannot compress article body: out of memory");
+  if (*newest && cdict == nullptr) {
+    const std::uint32_t id = (*newest)->first;
+    auto dict = read_dictionary(db, kSelectDictionary, id);
+    if (!dict) return std::unexpected(dict.error());
+    if (!*dict) return body_error(fmt::format("cannot compress article body: dictionary {} is gone", id));
+    std::unique_ptr<ZSTD_CDict, CDictFree> made(
+        ZSTD_createCDict((*dict)->second.data(), (*dict)->second.size(), kBodyCompressionLevel));
+    std::lock_guard lock(state_->mutex);
+    auto& slot = state_->cdicts[id];
+    if (!slot) slot = std::move(made);
+    cdict = slot.get();
+    if (cdict == nullptr) return body_error("cannot compress article body: the dictionary is unusable");
+  }
   std::string out(ZSTD_compressBound(raw.size()), '\0');
   std::size_t n = 0;
-  if (*newest) {
-    const ZSTD_CDict* cdict = nullptr;
-    {
-      std::lock_guard lock(state_->mutex);
-      auto& slot = state_->cdicts[(*newest)->first];
-      if (!slot) {
-        const std::string& dict = (*newest)->second;
-        slot.reset(ZSTD_createCDict(dict.data(), dict.size(), kBodyCompressionLevel));
-      }
-      cdict = slot.get();
-    }
-    if (cdict == nullptr) return body_error("cannot compress article body: the dictionary is unusable");
+  if (cdict != nullptr) {
     n = ZSTD_compress_usingCDict(cctx.get(), out.data(), out.size(), raw.data(), raw.size(), cdict);
   } else {
     n = ZSTD_compressCCtx(cctx.get(), out.data(), out.size(), raw.data(), raw.size(), kBodyCompressionLevel);
+  }
+  {
+    std::lock_guard lock(state_->mutex);
+    state_->idle_cctxs.push_back(std::move(cctx));
   }
   if (ZSTD_isError(n))
     return body_error(fmt::format("cannot compress article body: zstd: {}", ZSTD_getErrorName(n)));
