@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <deque>
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -103,5 +104,35 @@ Result<double> score_from_bits(std::int64_t bits);
 // The key arity of an ArticleQuery's order: (display_at, id), (votes, display_at, id), (score bits,
 // display_at, id), (period votes, votes, display_at, id).
 std::size_t cursor_arity(const ArticleQuery& query);
+
+// Cuts page `pages` of the walk (cut_next_hot_page that many times: the earlier pages are dropped), then
+// sets `out`'s has_more (looking one entry ahead when nothing is carried) and, when more follow, the cursor
+// page + 1 resumes from: the last entry the walk read before that look-ahead, with the ids carried.
+// `last_walked` is the caller's record of the walk's last entry, which `next` keeps up to date.
+template <typename Next>
+Result<std::vector<HotEntry>> cut_hot_page(HotCut& state, Next& next,
+                                           const std::optional<HotEntry>& last_walked, int pages, int size,
+                                           const HotPageQuery& query, HotPage& out) {
+  std::vector<HotEntry> taken;
+  for (int p = 1; p <= pages; ++p) {
+    auto cut = cut_next_hot_page(state, next, size, query.per_blog_cap, query.strict_cap);
+    if (!cut) return std::unexpected(cut.error());
+    taken = std::move(*cut);
+  }
+  const std::optional<HotEntry> resume = last_walked;  // before the look-ahead below moves it
+  out.has_more = !state.carried.empty();
+  if (!out.has_more && !state.exhausted) {
+    auto e = next();
+    if (!e) return std::unexpected(e.error());
+    out.has_more = e->has_value();
+  }
+  if (out.has_more && resume) {
+    std::vector<std::int64_t> held;
+    for (const HotEntry& e : state.carried) held.push_back(e.id);
+    out.next = encode_cursor(
+        std::vector<std::int64_t>{score_bits(resume->score), resume->display_at, resume->id}, held);
+  }
+  return taken;
+}
 
 }  // namespace longread::storage

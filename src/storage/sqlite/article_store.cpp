@@ -356,26 +356,10 @@ Result<HotPage> SqliteStore::hot_page(const HotPageQuery& query) {
       return std::optional<HotEntry>{e};
     }
   };
-  std::vector<HotEntry> taken;
-  for (int p = 1; p <= page; ++p) {
-    auto cut = cut_next_hot_page(state, next, size, query.per_blog_cap, query.strict_cap);
-    if (!cut) return std::unexpected(cut.error());
-    taken = std::move(*cut);
-  }
   HotPage out;
-  const std::optional<HotEntry> resume = last_walked;  // before the look-ahead below moves it
-  out.has_more = !state.carried.empty();
-  if (!out.has_more && !state.exhausted) {
-    auto e = next();
-    if (!e) return std::unexpected(e.error());
-    out.has_more = e->has_value();
-  }
-  if (out.has_more && resume) {
-    std::vector<std::int64_t> held;
-    for (const HotEntry& e : state.carried) held.push_back(e.id);
-    out.next = encode_cursor(
-        std::vector<std::int64_t>{score_bits(resume->score), resume->display_at, resume->id}, held);
-  }
+  auto cut = cut_hot_page(state, next, last_walked, page, size, query, out);
+  if (!cut) return std::unexpected(cut.error());
+  const std::vector<HotEntry> taken = std::move(*cut);
   if (taken.empty()) return out;
   std::vector<std::int64_t> ids;
   for (const HotEntry& e : taken) ids.push_back(e.id);
