@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <bit>
+#include <optional>
 #include <string>
 #include <unordered_map>
 
@@ -25,26 +26,35 @@ constexpr const char* kCountTerms =
 constexpr const char* kSelectTerms =
     "SELECT bucket, df FROM similar_terms WHERE bucket = ANY(:buckets::bigint[])";
 
-// The heaviest postings of one term: a range of similar_postings_weight read backwards.
+// The heaviest postings of each term, in one round trip: each term's rows ranked as similar_postings_weight
+// reads them backwards, the first :limit kept, in the order the terms were asked.
 constexpr const char* kSelectPostings =
-    "SELECT article_id, weight FROM similar_postings WHERE term = :term ORDER BY weight DESC, article_id DESC"
-    " LIMIT :limit";
+    "SELECT article_id, term, weight FROM (SELECT article_id, term, weight, row_number() OVER"
+    " (PARTITION BY term ORDER BY weight DESC, article_id DESC) AS rank"
+    " FROM similar_postings WHERE term = ANY(:terms::bigint[])) ranked WHERE rank <= :limit"
+    " ORDER BY array_position(:terms::bigint[], term), weight DESC, article_id DESC";
 // SQLite's writer mutex made each save_similar alone; here a transaction-scoped advisory lock does, so the
 // per-term and per-list caps (count, then replace the lightest) hold with several indexers at once.
 constexpr const char* kLockSimilarWrites = "SELECT pg_advisory_xact_lock(7102734516930411)";
-constexpr const char* kPostingStats = "SELECT COUNT(*), MIN(weight) FROM similar_postings WHERE term = :term";
-constexpr const char* kIsPosted =
-    "SELECT 1 FROM similar_postings WHERE term = :term AND article_id = :article";
-constexpr const char* kLightestPosting =
-    "SELECT article_id FROM similar_postings WHERE term = :term ORDER BY weight, article_id LIMIT 1";
-constexpr const char* kDeletePosting =
-    "DELETE FROM similar_postings WHERE term = :term AND article_id = :article";
+// For each of an article's terms at once: its postings, their lightest weight, whether the article is
+// already posted, and the lightest posting (the one a heavier newcomer replaces at the cap).
+constexpr const char* kPostingStats =
+    "SELECT t.term, COUNT(p.article_id), COALESCE(MIN(p.weight), 0), COALESCE(bool_or(p.article_id = "
+    ":article),"
+    " false)::int, (SELECT l.article_id FROM similar_postings l WHERE l.term = t.term"
+    "  ORDER BY l.weight, l.article_id LIMIT 1)"
+    " FROM unnest(:terms::bigint[]) AS t(term) LEFT JOIN similar_postings p ON p.term = t.term GROUP BY "
+    "t.term";
+constexpr const char* kDeletePostings =
+    "DELETE FROM similar_postings p USING unnest(:terms::bigint[], :articles::bigint[]) AS v(term, "
+    "article_id)"
+    " WHERE p.term = v.term AND p.article_id = v.article_id";
 // The article may have been deleted since it was read: then nothing is written (rather than a foreign-key
 // failure rolling back the whole write).
-constexpr const char* kInsertPosting =
+constexpr const char* kInsertPostings =
     "INSERT INTO similar_postings (term, article_id, weight)"
-    " SELECT :term::bigint, :article::bigint, :weight::double precision"
-    " WHERE EXISTS (SELECT 1 FROM articles WHERE id = :article)"
+    " SELECT v.term, :article::bigint, v.weight FROM unnest(:terms::bigint[], :weights::double precision[])"
+    " AS v(term, weight) WHERE EXISTS (SELECT 1 FROM articles WHERE id = :article)"
     " ON CONFLICT (term, article_id) DO UPDATE SET weight = excluded.weight";
 
 constexpr const char* kSelectCandidates =
@@ -129,32 +139,57 @@ std::int64_t stored(std::uint64_t term) {
 }
 
 // Adds one posting within the term's cap: see SimilarWrite::postings.
-Result<void> post(Connection& c, std::int64_t article_id, std::uint64_t term, double weight, int cap) {
+// Posts an article under each of its terms, keeping each term's `cap` heaviest postings: a newcomer at the
+// cap replaces the lightest if it is heavier, and is left out otherwise. Three round trips for all the terms
+// (they are distinct, so each term's decision stands alone).
+Result<void> post_all(Connection& c, std::int64_t article_id,
+                      std::span<const std::pair<std::uint64_t, double>> postings, int cap) {
   constexpr std::string_view kWhat = "cannot save similar articles";
-  auto bind_term = [&](Query& q) { q.bind(":term", stored(term)); };
-  auto posted = run_query(c, kIsPosted, kWhat,
-                          [&](Query& q) { q.bind(":term", stored(term)).bind(":article", article_id); });
-  if (!posted) return std::unexpected(posted.error());
-  if (posted->empty()) {
-    auto stats = run_query(c, kPostingStats, kWhat, bind_term);
-    if (!stats) return std::unexpected(stats.error());
-    const auto count = stats->int64(0, 0);
-    const double lightest = stats->real(0, 1);  // 0 for NULL (no postings)
-    if (count >= cap) {
-      if (weight <= lightest) return {};
-      auto lightest_row = run_query(c, kLightestPosting, kWhat, bind_term);
-      if (!lightest_row) return std::unexpected(lightest_row.error());
-      if (!lightest_row->empty()) {
-        const auto victim = lightest_row->int64(0, 0);
-        if (auto ok = run_query(c, kDeletePosting, kWhat,
-                                [&](Query& q) { q.bind(":term", stored(term)).bind(":article", victim); });
-            !ok)
-          return std::unexpected(ok.error());
+  if (postings.empty()) return {};
+  std::vector<std::int64_t> terms;
+  for (const auto& [term, weight] : postings) terms.push_back(stored(term));
+  auto stats = run_query(c, kPostingStats, kWhat,
+                         [&](Query& q) { q.bind(":terms", id_array(terms)).bind(":article", article_id); });
+  if (!stats) return std::unexpected(stats.error());
+  struct TermState {
+    std::int64_t count = 0;
+    double lightest = 0;
+    bool posted = false;
+    std::optional<std::int64_t> lightest_article;
+  };
+  std::unordered_map<std::int64_t, TermState> state;
+  for (int r = 0; r < stats->size(); ++r) {
+    state[stats->int64(r, 0)] = {.count = stats->int64(r, 1),
+                                 .lightest = stats->real(r, 2),
+                                 .posted = stats->int64(r, 3) != 0,
+                                 .lightest_article = stats->optional_int64(r, 4)};
+  }
+  std::vector<std::int64_t> victim_terms, victims, insert_terms;
+  std::vector<double> insert_weights;
+  for (const auto& [term, weight] : postings) {
+    const TermState& s = state[stored(term)];
+    if (!s.posted && s.count >= cap) {
+      if (weight <= s.lightest) continue;
+      if (s.lightest_article) {
+        victim_terms.push_back(stored(term));
+        victims.push_back(*s.lightest_article);
       }
     }
+    insert_terms.push_back(stored(term));
+    insert_weights.push_back(weight);
   }
-  auto inserted = run_query(c, kInsertPosting, kWhat, [&](Query& q) {
-    q.bind(":term", stored(term)).bind(":article", article_id).bind(":weight", weight);
+  if (!victims.empty()) {
+    if (auto ok = run_query(
+            c, kDeletePostings, kWhat,
+            [&](Query& q) { q.bind(":terms", id_array(victim_terms)).bind(":articles", id_array(victims)); });
+        !ok)
+      return std::unexpected(ok.error());
+  }
+  if (insert_terms.empty()) return {};
+  auto inserted = run_query(c, kInsertPostings, kWhat, [&](Query& q) {
+    q.bind(":terms", id_array(insert_terms))
+        .bind(":weights", id_array(insert_weights))
+        .bind(":article", article_id);
   });
   if (!inserted) return std::unexpected(inserted.error());
   return {};
@@ -227,13 +262,16 @@ Result<SimilarTermStats> PgSimilarStore::count_similar_terms(std::span<const std
 Result<std::vector<SimilarPostingRow>> PgSimilarStore::similar_postings(std::span<const std::uint64_t> terms,
                                                                         int per_term) {
   std::vector<SimilarPostingRow> out;
-  auto lease = db_.pool().acquire();
-  for (const auto term : terms) {
-    auto rows = run_query(*lease, kSelectPostings, "cannot read postings",
-                          [&](Query& q) { q.bind(":term", stored(term)).bind(":limit", per_term); });
-    if (!rows) return std::unexpected(rows.error());
-    for (int r = 0; r < rows->size(); ++r)
-      out.push_back({.article_id = rows->int64(r, 0), .term = term, .weight = rows->real(r, 1)});
+  if (terms.empty()) return out;
+  std::vector<std::int64_t> keys;
+  for (const auto term : terms) keys.push_back(stored(term));
+  auto rows = run_pooled(db_.pool(), kSelectPostings, "cannot read postings",
+                         [&](Query& q) { q.bind(":terms", id_array(keys)).bind(":limit", per_term); });
+  if (!rows) return std::unexpected(rows.error());
+  for (int r = 0; r < rows->size(); ++r) {
+    out.push_back({.article_id = rows->int64(r, 0),
+                   .term = std::bit_cast<std::uint64_t>(rows->int64(r, 1)),
+                   .weight = rows->real(r, 2)});
   }
   return out;
 }
@@ -260,9 +298,7 @@ Result<void> PgSimilarStore::save_similar_all(std::span<const SimilarWrite> writ
     if (auto ok = run_query(c, kLockSimilarWrites, kWhat, [](Query&) {}); !ok)
       return std::unexpected(ok.error());
     for (const SimilarWrite& write : writes) {
-      for (const auto& [term, weight] : write.postings) {
-        if (auto ok = post(c, write.article_id, term, weight, write.postings_per_term); !ok) return ok;
-      }
+      if (auto ok = post_all(c, write.article_id, write.postings, write.postings_per_term); !ok) return ok;
       if (auto ok =
               run_query(c, kDeletePicks, kWhat, [&](Query& q) { q.bind(":article", write.article_id); });
           !ok)

@@ -59,7 +59,8 @@ inline Result<Rows> run_pooled(Pool& pool, std::string_view sql, std::string_vie
   return run_pooled(pool, sql, what, [](Query&) {});
 }
 
-// "{1,2,3}": ids as a PostgreSQL array literal, for `= ANY(:ids::bigint[])`.
+// "{1,2,3}": ids as a PostgreSQL array literal, for `= ANY(:ids::bigint[])`; doubles too (in the shortest
+// form that reads back exactly, for `:weights::double precision[]`).
 template <typename Ids>
 std::string id_array(const Ids& ids) {
   std::string out = "{";
@@ -67,7 +68,7 @@ std::string id_array(const Ids& ids) {
   for (const auto id : ids) {
     if (!first) out += ',';
     first = false;
-    out += std::to_string(id);
+    out += fmt::format("{}", id);
   }
   return out + "}";
 }
