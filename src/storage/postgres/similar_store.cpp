@@ -61,20 +61,29 @@ constexpr const char* kSelectCandidates =
     "SELECT id, blog_id, simhash, visible FROM articles WHERE id = ANY(:ids::bigint[])";
 
 constexpr const char* kDeletePicks = "DELETE FROM similar_articles WHERE article_id = :article";
-constexpr const char* kInsertPick =
+// Several picks in one statement (the arrays run in parallel; no (article, similar) twice). An article
+// deleted since it was read gets nothing written rather than a foreign-key failure rolling back the whole
+// write.
+constexpr const char* kInsertPicks =
     "INSERT INTO similar_articles (article_id, similar_id, score, shared)"
-    " SELECT :article::bigint, :similar::bigint, :score::double precision, :shared::text"
-    " WHERE EXISTS (SELECT 1 FROM articles WHERE id = :article)"
-    " AND EXISTS (SELECT 1 FROM articles WHERE id = :similar)"
+    " SELECT v.article, v.other, v.score, v.shared FROM unnest(:articles::bigint[], :similars::bigint[],"
+    " :scores::double precision[], :shared::text[]) AS v(article, other, score, shared)"
+    " WHERE EXISTS (SELECT 1 FROM articles WHERE id = v.article)"
+    " AND EXISTS (SELECT 1 FROM articles WHERE id = v.other)"
     " ON CONFLICT (article_id, similar_id) DO UPDATE SET score = excluded.score, shared = excluded.shared";
-constexpr const char* kPickStats =
-    "SELECT COUNT(*), MIN(score) FROM similar_articles WHERE article_id = :article";
-constexpr const char* kIsPick =
-    "SELECT 1 FROM similar_articles WHERE article_id = :article AND similar_id = :similar";
-constexpr const char* kLowestPick =
-    "SELECT similar_id FROM similar_articles WHERE article_id = :article ORDER BY score, similar_id LIMIT 1";
-constexpr const char* kDeletePick =
-    "DELETE FROM similar_articles WHERE article_id = :article AND similar_id = :similar";
+// For each offer at once (each to another article's list): the list's length and lowest score, whether the
+// offered article is on it already, and its lowest pick (the one a better offer replaces when it is full).
+constexpr const char* kOfferStats =
+    "SELECT t.article, COUNT(s.similar_id), COALESCE(MIN(s.score), 0),"
+    " COALESCE(bool_or(s.similar_id = t.other), false)::int,"
+    " (SELECT l.similar_id FROM similar_articles l WHERE l.article_id = t.article"
+    "  ORDER BY l.score, l.similar_id LIMIT 1)"
+    " FROM unnest(:articles::bigint[], :similars::bigint[]) AS t(article, other)"
+    " LEFT JOIN similar_articles s ON s.article_id = t.article GROUP BY t.article, t.other";
+constexpr const char* kDeletePickPairs =
+    "DELETE FROM similar_articles s USING unnest(:articles::bigint[], :similars::bigint[]) AS v(article, "
+    "other)"
+    " WHERE s.article_id = v.article AND s.similar_id = v.other";
 
 // Picks hidden since they were stored (junk, duplicate, held) or of the article's own blog are left out
 // here, so the page never shows one whatever happened after the crawl.
@@ -195,45 +204,76 @@ Result<void> post_all(Connection& c, std::int64_t article_id,
   return {};
 }
 
-Result<void> insert_pick(Connection& c, const SimilarPickRow& pick) {
-  auto rows = run_query(c, kInsertPick, "cannot save similar articles", [&](Query& q) {
-    q.bind(":article", pick.article_id)
-        .bind(":similar", pick.similar_id)
-        .bind(":score", pick.score)
-        .bind(":shared", pick.shared);
+Result<void> insert_picks(Connection& c, std::span<const SimilarPickRow> picks) {
+  if (picks.empty()) return {};
+  std::vector<std::int64_t> articles, similars;
+  std::vector<double> scores;
+  std::vector<std::string_view> shared;
+  for (const auto& pick : picks) {
+    articles.push_back(pick.article_id);
+    similars.push_back(pick.similar_id);
+    scores.push_back(pick.score);
+    shared.push_back(pick.shared);
+  }
+  auto rows = run_query(c, kInsertPicks, "cannot save similar articles", [&](Query& q) {
+    q.bind(":articles", id_array(articles)).bind(":similars", id_array(similars));
+    q.bind(":scores", id_array(scores)).bind(":shared", text_array(shared));
   });
   if (!rows) return std::unexpected(rows.error());
   return {};
 }
 
-// Offers one pick to an older article's list: see SimilarWrite::offers.
-Result<void> offer(Connection& c, const SimilarPickRow& pick, int max_picks) {
+// Offers the new article to the lists of other articles (one list each), each list keeping its `max_picks`
+// best: an offer to a full list replaces the lowest pick if it scores higher, and is left out otherwise.
+// Three round trips for all of them.
+Result<void> offer_all(Connection& c, std::span<const SimilarPickRow> offers, int max_picks) {
   constexpr std::string_view kWhat = "cannot save similar articles";
-  auto bind_article = [&](Query& q) { q.bind(":article", pick.article_id); };
-  auto listed = run_query(c, kIsPick, kWhat, [&](Query& q) {
-    q.bind(":article", pick.article_id).bind(":similar", pick.similar_id);
+  if (offers.empty()) return {};
+  std::vector<std::int64_t> articles, similars;
+  for (const auto& offer : offers) {
+    articles.push_back(offer.article_id);
+    similars.push_back(offer.similar_id);
+  }
+  auto stats = run_query(c, kOfferStats, kWhat, [&](Query& q) {
+    q.bind(":articles", id_array(articles)).bind(":similars", id_array(similars));
   });
-  if (!listed) return std::unexpected(listed.error());
-  if (listed->empty()) {
-    auto stats = run_query(c, kPickStats, kWhat, bind_article);
-    if (!stats) return std::unexpected(stats.error());
-    const auto count = stats->int64(0, 0);
-    const double lowest = stats->real(0, 1);  // 0 for NULL (an empty list)
-    if (count >= max_picks) {
-      if (pick.score <= lowest) return {};
-      auto low = run_query(c, kLowestPick, kWhat, bind_article);
-      if (!low) return std::unexpected(low.error());
-      if (!low->empty()) {
-        const auto victim = low->int64(0, 0);
-        if (auto ok =
-                run_query(c, kDeletePick, kWhat,
-                          [&](Query& q) { q.bind(":article", pick.article_id).bind(":similar", victim); });
-            !ok)
-          return std::unexpected(ok.error());
+  if (!stats) return std::unexpected(stats.error());
+  struct ListState {
+    std::int64_t count = 0;
+    double lowest = 0;
+    bool listed = false;
+    std::optional<std::int64_t> lowest_pick;
+  };
+  std::unordered_map<std::int64_t, ListState> lists;  // by the list's article
+  for (int r = 0; r < stats->size(); ++r) {
+    lists[stats->int64(r, 0)] = {.count = stats->int64(r, 1),
+                                 .lowest = stats->real(r, 2),
+                                 .listed = stats->int64(r, 3) != 0,
+                                 .lowest_pick = stats->optional_int64(r, 4)};
+  }
+  std::vector<std::int64_t> victim_lists, victims;
+  std::vector<SimilarPickRow> accepted;
+  for (const auto& offer : offers) {
+    const ListState& list = lists[offer.article_id];
+    if (!list.listed && list.count >= max_picks) {
+      if (offer.score <= list.lowest) continue;
+      if (list.lowest_pick) {
+        victim_lists.push_back(offer.article_id);
+        victims.push_back(*list.lowest_pick);
       }
     }
+    accepted.push_back(offer);
   }
-  return insert_pick(c, pick);
+  if (!victims.empty()) {
+    if (auto ok =
+            run_query(c, kDeletePickPairs, kWhat,
+                      [&](Query& q) {
+                        q.bind(":articles", id_array(victim_lists)).bind(":similars", id_array(victims));
+                      });
+        !ok)
+      return std::unexpected(ok.error());
+  }
+  return insert_picks(c, accepted);
 }
 
 }  // namespace
@@ -303,14 +343,11 @@ Result<void> PgSimilarStore::save_similar_all(std::span<const SimilarWrite> writ
               run_query(c, kDeletePicks, kWhat, [&](Query& q) { q.bind(":article", write.article_id); });
           !ok)
         return std::unexpected(ok.error());
-      int picks = 0;
-      for (const auto& pick : write.picks) {
-        if (picks++ >= write.picks_per_article) break;
-        if (auto ok = insert_pick(c, pick); !ok) return ok;
-      }
-      for (const auto& pick : write.offers) {
-        if (auto ok = offer(c, pick, write.picks_per_article); !ok) return ok;
-      }
+      const auto kept = std::span(write.picks)
+                            .first(std::min(write.picks.size(),
+                                            static_cast<std::size_t>(std::max(0, write.picks_per_article))));
+      if (auto ok = insert_picks(c, kept); !ok) return ok;
+      if (auto ok = offer_all(c, write.offers, write.picks_per_article); !ok) return ok;
     }
     return {};
   });
