@@ -1049,6 +1049,56 @@ TEST_P(StoreTest, SearchRanksTheNewestCandidatesAndKeepsARareWordsOldMatch) {
   }
 }
 
+// PostgreSQL looks for the newest candidates in slices of ids, newest first, each wider than the last
+// (docs/storage.md, "Search"): candidates on both sides of a wide gap in the ids are the newest
+// kSearchCandidates all the same, and a rare word's match far below the first slices is still found. (On
+// SQLite, which takes the ids as they come, the same searches must give the same answers.)
+TEST_P(StoreTest, SearchCandidatesOnBothSidesOfAWideIdGapAreTheNewest) {
+  const auto blog = add_blog("https://a.example/feed");
+  constexpr int kEach = 600;  // before and after the gap: more than kSearchCandidates together
+  static_assert(2 * kEach > kSearchCandidates && kEach < kSearchCandidates);
+  auto batch = [&](const std::string& prefix, int day_offset) {
+    std::vector<model::Article> articles;
+    for (int i = 0; i < kEach; ++i) {
+      // Titles and texts differ between the batches, so none is a duplicate of another (and hidden).
+      auto a = make_article(prefix + std::to_string(i), prefix + " item " + std::to_string(i),
+                            day(day_offset + i / 100));
+      a.text = "an ordinary " + prefix + " day number " + std::to_string(i);
+      if (prefix == "old" && i == 0) a.text += " and a quasar";
+      articles.push_back(a);
+    }
+    save(ok_record(blog, day(30), articles));
+  };
+  batch("old", 0);
+  if (backend_ == longread::testing::Backend::kPostgres) {
+    // Ids jump by two million: past the first four slices (5,000 ids, then 4, 16 and 64 times that).
+    auto conn = postgres::Connection::open(path_);
+    ASSERT_TRUE(conn) << conn.error().message;
+    ASSERT_TRUE(
+        conn->exec("SELECT setval(pg_get_serial_sequence('articles', 'id'),"
+                   " (SELECT MAX(id) FROM articles) + 2000000)"));
+  }
+  batch("new", 10);
+  std::vector<std::int64_t> ids;
+  const auto keys = store_->article_keys(blog).value();  // kept: a range-for over .value() would dangle
+  for (const auto& key : keys) ids.push_back(key.id);
+  std::ranges::sort(ids, std::greater<>());
+  ids.resize(kSearchCandidates);
+  const std::set<std::int64_t> newest(ids.begin(), ids.end());
+
+  const auto all = store_->search("ordinary", kSearchCandidates * 2, 0).value();
+  std::set<std::int64_t> found;
+  for (const auto& hit : all) found.insert(hit.view.article.id);
+  EXPECT_EQ(all.size(), static_cast<std::size_t>(kSearchCandidates));
+  EXPECT_EQ(found, newest);
+
+  for (const char* query : {"quasar", "ordinary quasar", "\"and a quasar\""}) {
+    const auto hits = store_->search(query, 10, 0).value();
+    ASSERT_EQ(hits.size(), 1u) << query;
+    EXPECT_EQ(hits[0].view.article.guid, "old0") << query;
+  }
+}
+
 // Words between a pair of double quotes are a phrase: they must follow each other in that order. Without
 // quotes the words may be anywhere in the article.
 TEST_P(StoreTest, SearchTreatsQuotedWordsAsAPhrase) {

@@ -132,32 +132,62 @@ std::string websearch_query(const std::vector<std::string>& terms) {
 }
 
 // Search on PostgreSQL (docs/storage.md, "Search"), in the shape of SQLite's: the newest kSearchCandidates
-// matches among visible articles (the partial GIN index articles_search, newest id first) are ranked by
-// ts_rank (title words weigh 10x the text's: weights 'A' and 'D'), then by age as on SQLite (relevance
-// halved every kSearchHalfLifeDays), paged; ts_headline makes snippets for the page alone, with \x01 and
-// \x02 around matches.
+// matches among visible articles (the partial GIN index articles_search) are ranked by ts_rank (title
+// words weigh 10x the text's: weights 'A' and 'D'), then by age as on SQLite (relevance halved every
+// kSearchHalfLifeDays), paged; ts_headline makes snippets for the page alone, with \x01 and \x02 around
+// matches.
+//
+// The candidates are found slice by slice of ids, newest first (search_candidates_sql): a GIN index
+// yields its matches in no useful order, so "the newest 1,000 of every match" fetched every match's row (a
+// fifth of a million for a word in 20 % of a million articles) to sort them, and the plan PostgreSQL
+// prefers for a LIMIT, walking the primary key backwards and testing each row's tsvector, reads and
+// detoasts rows until it has enough, the whole table for a rare word. A slice ANDs the GIN index's matches
+// with a primary-key range (a BitmapAnd) before any row is read, so it reads the rows that match inside
+// it. The first slice is as wide as the planner's estimate of the matches says 1,000 of them need (at least
+// kFirstSearchSlice ids); each next one is kSearchSliceGrowth times wider, and the last one, once the next
+// would reach the oldest id anyway, has no lower bound, so for a rare word the planner takes the GIN
+// index's few matches alone.
 constexpr std::chrono::milliseconds kSearchBudget{1000};
+constexpr std::int64_t kFirstSearchSlice = 5'000;
+constexpr std::int64_t kSearchSliceGrowth = 4;
 #define LONGREAD_PG_SEARCH_RANK \
   "ln(GREATEST(c.relevance, 1e-12)) + c.display_at * 0.6931471805599453 / (:half_life_days * 86400.0)"
-std::string search_sql(const std::optional<ReaderFilter>& reader) {
+// The matches in ids (:low, :high], newest first, at most :wanted.
+std::string search_candidates_sql(const std::optional<ReaderFilter>& reader) {
   std::string sql =
-      "WITH q AS (SELECT websearch_to_tsquery('longread_search', :match) AS query)"
-      " SELECT " LONGREAD_PG_ARTICLE_COLUMNS_HEAD " '', '', ''," LONGREAD_PG_ARTICLE_COLUMNS_TAIL
-      ", ts_headline('longread_search', a.text, q.query, 'StartSel=' || chr(1) || ', StopSel=' || chr(2) ||"
-      " ', MaxWords=32, MinWords=12, ShortWord=0, MaxFragments=1, FragmentDelimiter=…'),"
-      " left(a.text, 64), right(a.text, 64)"
-      " FROM (SELECT c.id AS id, " LONGREAD_PG_SEARCH_RANK
-      " AS rank_score FROM ("
-      "  SELECT a.id, a.display_at, ts_rank(a.search_vector, q.query) AS relevance FROM articles a, q"
-      "  WHERE a.visible = 1 AND a.search_vector @@ q.query";
+      "SELECT a.id FROM articles a"
+      " WHERE a.visible = 1 AND a.search_vector @@ websearch_to_tsquery('longread_search', :match)"
+      " AND a.id > :low AND a.id <= :high";
   if (reader) sql += reader_filter_sql(*reader);
-  sql +=
-      "  ORDER BY a.id DESC LIMIT :candidates) c"
-      " ORDER BY rank_score DESC, c.id DESC LIMIT :limit OFFSET :offset) s"
-      " JOIN articles a ON a.id = s.id JOIN blogs b ON b.id = a.blog_id CROSS JOIN q"
-      " ORDER BY s.rank_score DESC, s.id DESC";
+  sql += " ORDER BY a.id DESC LIMIT :wanted";
   return sql;
 }
+// What the planner expects of a query's matches: the first line of EXPLAIN's plan ends "rows=N width=W)".
+constexpr const char* kSearchEstimateSql =
+    "EXPLAIN SELECT 1 FROM articles a"
+    " WHERE a.visible = 1 AND a.search_vector @@ websearch_to_tsquery('longread_search', :match)";
+std::int64_t estimated_rows(std::string_view plan_line) {
+  const std::size_t at = plan_line.find(" rows=");
+  if (at == std::string_view::npos) return 0;
+  std::int64_t rows = 0;
+  for (std::size_t i = at + 6; i < plan_line.size() && plan_line[i] >= '0' && plan_line[i] <= '9'; ++i)
+    rows = rows * 10 + (plan_line[i] - '0');
+  return rows;
+}
+// The candidates (:ids) ranked, paged, with their snippets.
+constexpr const char* kSearchRankSql =
+    "WITH q AS (SELECT websearch_to_tsquery('longread_search', :match) AS query)"
+    " SELECT " LONGREAD_PG_ARTICLE_COLUMNS_HEAD " '', '', ''," LONGREAD_PG_ARTICLE_COLUMNS_TAIL
+    ", ts_headline('longread_search', a.text, q.query, 'StartSel=' || chr(1) || ', StopSel=' || chr(2) ||"
+    " ', MaxWords=32, MinWords=12, ShortWord=0, MaxFragments=1, FragmentDelimiter=…'),"
+    " left(a.text, 64), right(a.text, 64)"
+    " FROM (SELECT c.id AS id, " LONGREAD_PG_SEARCH_RANK
+    " AS rank_score FROM ("
+    "  SELECT a.id, a.display_at, ts_rank(a.search_vector, q.query) AS relevance FROM articles a, q"
+    "  WHERE a.id = ANY(:ids::bigint[])) c"
+    " ORDER BY rank_score DESC, c.id DESC LIMIT :limit OFFSET :offset) s"
+    " JOIN articles a ON a.id = s.id JOIN blogs b ON b.id = a.blog_id CROSS JOIN q"
+    " ORDER BY s.rank_score DESC, s.id DESC";
 
 // A snippet marked "…" where it starts after the text's start or ends before its end, as SQLite's
 // snippet() marks it; `head` and `tail` are the text's first and last 64 characters.
@@ -505,25 +535,66 @@ Result<std::vector<SearchHit>> PgArticleStore::search(std::string_view query, in
   const std::vector<std::string> terms = search_terms(query);
   std::vector<SearchHit> hits;
   if (terms.empty()) return hits;
+  const std::string match = websearch_query(terms);
   auto rows = db_.pool().with([&](Connection& c) -> Result<Rows> {
-    // The visitor chooses the query, so its cost too: past the budget the server cancels it, and the
-    // visitor gets a clear answer rather than holding a connection.
-    if (auto ok = c.exec_script(fmt::format("SET statement_timeout = {}", kSearchBudget.count())); !ok) {
-      return std::unexpected(ok.error());
-    }
-    Query q(c, search_sql(reader));
-    if (reader) bind_reader_filter(q, *reader);
-    q.bind(":match", websearch_query(terms))
-        .bind(":candidates", kSearchCandidates)
-        .bind(":half_life_days", kSearchHalfLifeDays)
-        .bind(":limit", std::max(limit, 0))
-        .bind(":offset", std::max(offset, 0));
-    auto found = q.run();
-    (void)c.exec_script("SET statement_timeout = 0");
+    // The visitor chooses the query, so its cost too: each statement gets what is left of the budget, past
+    // which the server cancels it, and the visitor gets a clear answer rather than holding a connection.
+    const auto deadline = std::chrono::steady_clock::now() + kSearchBudget;
+    auto within_budget = [&]() -> Result<void> {
+      const auto left =
+          std::chrono::ceil<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
+      if (left.count() <= 0) return fail(ErrorKind::kTimeout, "store: search: out of budget");
+      // Bitmap scans only: for a slice of a few thousand ids the planner prefers walking the primary key and
+      // testing each row's tsvector, which detoasts every row of the slice (tens of ms), where ANDing the
+      // two indexes reads only the matches.
+      return c.exec_script(
+          fmt::format("SET statement_timeout = {}; SET enable_indexscan = off", left.count()));
+    };
+    auto found = [&]() -> Result<Rows> {
+      auto top = c.exec("SELECT COALESCE(MAX(id), 0) FROM articles");
+      if (!top) return std::unexpected(top.error());
+      std::vector<std::int64_t> ids;
+      std::int64_t high = top->int64(0, 0);
+      // The first slice is sized by the planner's estimate of the matches (from the column's statistics),
+      // to hold kSearchCandidates of them with a quarter to spare, so one slice, one read of each word's
+      // posting list, usually suffices; later slices cover an estimate that was short.
+      Query estimate(c, kSearchEstimateSql);
+      estimate.bind(":match", match);
+      auto plan = estimate.run();
+      if (!plan) return std::unexpected(plan.error());
+      const std::int64_t expected = std::max<std::int64_t>(1, estimated_rows(plan->text(0, 0)));
+      const std::int64_t first = std::clamp<std::int64_t>(
+          kSearchCandidates * high / expected * 5 / 4, kFirstSearchSlice, std::max(kFirstSearchSlice, high));
+      for (std::int64_t width = first; high > 0 && std::ssize(ids) < kSearchCandidates;
+           width *= kSearchSliceGrowth) {
+        if (auto ok = within_budget(); !ok) return std::unexpected(ok.error());
+        const std::int64_t low = high - width <= width * kSearchSliceGrowth ? 0 : high - width;
+        Query slice(c, search_candidates_sql(reader));
+        if (reader) bind_reader_filter(slice, *reader);
+        slice.bind(":match", match)
+            .bind(":low", low)
+            .bind(":high", high)
+            .bind(":wanted", kSearchCandidates - static_cast<int>(ids.size()));
+        auto rows = slice.run();
+        if (!rows) return std::unexpected(rows.error());
+        for (int r = 0; r < rows->size(); ++r) ids.push_back(rows->int64(r, 0));
+        high = low;
+      }
+      if (auto ok = within_budget(); !ok) return std::unexpected(ok.error());
+      Query q(c, kSearchRankSql);
+      q.bind(":match", match)
+          .bind(":ids", id_array(ids))
+          .bind(":half_life_days", kSearchHalfLifeDays)
+          .bind(":limit", std::max(limit, 0))
+          .bind(":offset", std::max(offset, 0));
+      return q.run();
+    }();
+    (void)c.exec_script("SET statement_timeout = 0; RESET enable_indexscan");
     return found;
   });
   if (!rows) {
-    if (rows.error().message.find("57014") != std::string::npos) {  // query_canceled: the budget ran out
+    // query_canceled (57014): the server stopped a statement at what was left of the budget.
+    if (rows.error().kind == ErrorKind::kTimeout || rows.error().message.find("57014") != std::string::npos) {
       return fail(ErrorKind::kTimeout,
                   fmt::format("store: search ran past its {} ms budget", kSearchBudget.count()),
                   "That search took too long. Try more specific words.");
