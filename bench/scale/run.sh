@@ -15,6 +15,14 @@
 # those, how many the old search runs, 10), KEEP=1 keeps the databases, REUSE=1 uses databases already
 # there instead of generating them, MODES (default "realistic worst-case"), VOTES (200000),
 # LOAD_SECONDS (10; 0 skips the serve step), LISTINGS=0 skips the listings.
+# BACKENDS (default "sqlite"; "sqlite postgresql" or "postgresql"): on postgresql, a throwaway PostgreSQL
+# (bench/common/postgres.sh: Debian's server, initdb'd under /tmp/longread-bench-pg-*, a Unix socket only,
+# stopped when the script exits) holds one database per mode, generated the same way; search_bench then
+# runs the same query kinds there, with PostgreSQL's plain full-text search the way Miniflux searches
+# (tsvector + GIN + ts_rank, no candidate cap) as the named peer. REUSE and KEEP apply to SQLite files only:
+# the server and its databases go with the script. Generating a million articles into PostgreSQL takes
+# ~35 minutes here (and the 200,000 votes ~15 more) and ~20 GB of disk; the generator's connections run
+# with synchronous_commit off (PGOPTIONS), as a bulk load may.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/../.." && pwd)"
 build="${1:-$root/build}"
@@ -29,24 +37,56 @@ for tool in "$generate" "$bench"; do
 done
 mkdir -p "$dir"
 echo "scale: $articles articles, $blogs blogs; $(nproc) cores; load average: $(cut -d' ' -f1-3 /proc/loadavg)"
-for mode in ${MODES:-realistic worst-case}; do
-  db="$dir/$mode-$articles.db"
-  flag=""
-  [ "$mode" = worst-case ] && flag="--worst-case"
-  if [ "${REUSE:-0}" = 1 ] && [ -f "$db" ]; then
-    echo "== $mode: reusing $db"
-  else
-    rm -f "$db" "$db-wal" "$db-shm"
-    echo "== $mode: generating"
-    /usr/bin/time -f "generate $mode: %e s wall, %U s user, %S s sys, max RSS %M KB" \
-      "$generate" --db "$db" -n "$articles" -b "$blogs" --votes "${VOTES:-200000}" $flag
-  fi
-  "$bench" "$db" "${QUERIES:-40}" "${PEER_QUERIES:-10}"
-  if [ "${LISTINGS:-1}" = 1 ]; then
-    "$generate" --db "$db" -n 0 --measure 20 --listings-only
-  fi
-  if [ "${LOAD_SECONDS:-10}" != 0 ]; then
-    "$root/bench/scale/serve_rss.sh" "$longread" "$db" "${LOAD_SECONDS:-10}"
-  fi
-  [ "${KEEP:-0}" = 1 ] || rm -f "$db" "$db-wal" "$db-shm"
-done
+if [[ " ${BACKENDS:-sqlite} " == *" sqlite "* ]]; then
+  for mode in ${MODES:-realistic worst-case}; do
+    db="$dir/$mode-$articles.db"
+    flag=""
+    [ "$mode" = worst-case ] && flag="--worst-case"
+    if [ "${REUSE:-0}" = 1 ] && [ -f "$db" ]; then
+      echo "== $mode: reusing $db"
+    else
+      rm -f "$db" "$db-wal" "$db-shm"
+      echo "== $mode: generating"
+      /usr/bin/time -f "generate $mode: %e s wall, %U s user, %S s sys, max RSS %M KB" \
+        "$generate" --db "$db" -n "$articles" -b "$blogs" --votes "${VOTES:-200000}" $flag
+    fi
+    "$bench" "$db" "${QUERIES:-40}" "${PEER_QUERIES:-10}"
+    if [ "${LISTINGS:-1}" = 1 ]; then
+      "$generate" --db "$db" -n 0 --measure 20 --listings-only
+    fi
+    if [ "${LOAD_SECONDS:-10}" != 0 ]; then
+      "$root/bench/scale/serve_rss.sh" "$longread" "$db" "${LOAD_SECONDS:-10}"
+    fi
+    [ "${KEEP:-0}" = 1 ] || rm -f "$db" "$db-wal" "$db-shm"
+  done
+fi
+
+# The PostgreSQL leg: one throwaway server, a database per mode.
+if [[ " ${BACKENDS:-sqlite} " == *" postgresql "* ]]; then
+  # shellcheck source=../common/postgres.sh
+  source "$root/bench/common/postgres.sh"
+  trap bench_postgres_stop EXIT
+  bench_postgres_start "$dir"
+  echo "postgresql: server in $BENCH_PG_DIR ($("$BENCH_PG_BIN/postgres" --version))"
+  for mode in ${MODES:-realistic worst-case}; do
+    flag=""
+    [ "$mode" = worst-case ] && flag="--worst-case"
+    name="${mode//-/_}"
+    bench_postgres_as_owner "$BENCH_PG_BIN/createdb" -h "$BENCH_PG_DIR" -U postgres "$name"
+    url="postgresql:///$name?host=$BENCH_PG_DIR&user=postgres"
+    echo "== postgresql $mode: generating"
+    PGOPTIONS="-c synchronous_commit=off" /usr/bin/time -f \
+      "generate postgresql $mode: %e s wall, %U s user, %S s sys, max RSS %M KB (the client's)" \
+      "$generate" --db "$url" -n "$articles" -b "$blogs" --votes "${VOTES:-200000}" $flag
+    # Statistics and the GIN index's pending list as autovacuum would leave them a while after the load.
+    bench_postgres_as_owner "$BENCH_PG_BIN/vacuumdb" -h "$BENCH_PG_DIR" -U postgres --analyze --quiet "$name"
+    "$bench" "$url" "${QUERIES:-40}" "${PEER_QUERIES:-10}"
+    if [ "${LISTINGS:-1}" = 1 ]; then
+      "$generate" --db "$url" -n 0 --measure 20 --listings-only
+    fi
+    if [ "${LOAD_SECONDS:-10}" != 0 ]; then
+      "$root/bench/scale/serve_rss.sh" "$longread" "$url" "${LOAD_SECONDS:-10}"
+    fi
+    bench_postgres_as_owner "$BENCH_PG_BIN/dropdb" -h "$BENCH_PG_DIR" -U postgres "$name"
+  done
+fi
