@@ -143,12 +143,15 @@ std::string websearch_query(const std::vector<std::string>& terms) {
 // prefers for a LIMIT, walking the primary key backwards and testing each row's tsvector, reads and
 // detoasts rows until it has enough, the whole table for a rare word. A slice ANDs the GIN index's matches
 // with a primary-key range (a BitmapAnd) before any row is read, so it reads the rows that match inside
-// it. The first slice is as wide as the planner's estimate of the matches says 1,000 of them need (at least
-// kFirstSearchSlice ids); each next one is kSearchSliceGrowth times wider, and the last one, once the next
+// it. The first slice is as wide as the planner's estimate of the matches says 1,000 of them need (from
+// kFirstSearchSlice to kWidestFirstSearchSlice ids: the statistics know only common words, and guess
+// low for the rest, which made the slice too wide); each next one as wide as the matches found so far say
+// the rest need (kSearchSliceGrowth times wider when there were none), and the last one, once the next
 // would reach the oldest id anyway, has no lower bound, so for a rare word the planner takes the GIN
 // index's few matches alone.
 constexpr std::chrono::milliseconds kSearchBudget{1000};
 constexpr std::int64_t kFirstSearchSlice = 5'000;
+constexpr std::int64_t kWidestFirstSearchSlice = 100'000;
 constexpr std::int64_t kSearchSliceGrowth = 4;
 #define LONGREAD_PG_SEARCH_RANK \
   "ln(GREATEST(c.relevance, 1e-12)) + c.display_at * 0.6931471805599453 / (:half_life_days * 86400.0)"
@@ -563,10 +566,9 @@ Result<std::vector<SearchHit>> PgArticleStore::search(std::string_view query, in
       auto plan = estimate.run();
       if (!plan) return std::unexpected(plan.error());
       const std::int64_t expected = std::max<std::int64_t>(1, estimated_rows(plan->text(0, 0)));
-      const std::int64_t first = std::clamp<std::int64_t>(
-          kSearchCandidates * high / expected * 5 / 4, kFirstSearchSlice, std::max(kFirstSearchSlice, high));
-      for (std::int64_t width = first; high > 0 && std::ssize(ids) < kSearchCandidates;
-           width *= kSearchSliceGrowth) {
+      std::int64_t width = std::clamp<std::int64_t>(kSearchCandidates * high / expected * 5 / 4,
+                                                    kFirstSearchSlice, kWidestFirstSearchSlice);
+      while (high > 0 && std::ssize(ids) < kSearchCandidates) {
         if (auto ok = within_budget(); !ok) return std::unexpected(ok.error());
         const std::int64_t low = high - width <= width * kSearchSliceGrowth ? 0 : high - width;
         Query slice(c, search_candidates_sql(reader));
@@ -579,6 +581,10 @@ Result<std::vector<SearchHit>> PgArticleStore::search(std::string_view query, in
         if (!rows) return std::unexpected(rows.error());
         for (int r = 0; r < rows->size(); ++r) ids.push_back(rows->int64(r, 0));
         high = low;
+        // The next slice: as wide as this one's density of matches says the rest need, a quarter to spare.
+        const std::int64_t missing = kSearchCandidates - std::ssize(ids);
+        width = rows->empty() ? width * kSearchSliceGrowth
+                              : std::max(width * 2, missing * width / rows->size() * 5 / 4);
       }
       if (auto ok = within_budget(); !ok) return std::unexpected(ok.error());
       Query q(c, kSearchRankSql);
