@@ -20,9 +20,9 @@
 # stopped when the script exits) holds one database per mode, generated the same way; search_bench then
 # runs the same query kinds there, with PostgreSQL's plain full-text search the way Miniflux searches
 # (tsvector + GIN + ts_rank, no candidate cap) as the named peer. REUSE and KEEP apply to SQLite files only:
-# the server and its databases go with the script. Generating a million articles into PostgreSQL takes
-# ~35 minutes here (and the 200,000 votes ~15 more) and ~20 GB of disk; the generator's connections run
-# with synchronous_commit off (PGOPTIONS), as a bulk load may.
+# the server and its databases go with the script. Generating a million articles into PostgreSQL took
+# 32 minutes here (and the 200,000 votes 32 more: docs/perf.md) and ~16 GB of disk; the generator's
+# connections run with synchronous_commit off (PGOPTIONS), as a bulk load may.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/../.." && pwd)"
 build="${1:-$root/build}"
