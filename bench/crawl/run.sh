@@ -13,10 +13,12 @@
 # CPU seconds and peak RSS, the feed server's count of feeds polled twice in the pass (must be 0), the
 # feeds asked for, the articles stored and the database's size. PostgreSQL's own CPU is not in the crawlers'
 # figure: it is printed separately (the server's processes, from /proc).
+# After each pass, `longread similar catch-up` indexes the back catalogue the pass queued for similar
+# articles (crawl.similar_fresh_days; a crawl loop does it between passes), timed on its own line.
 # Then wrk -t2 -c64 on the front page, an article page and a search, on the SQLite and the PostgreSQL
 # database (`serve --no-crawl`), with PostgreSQL's share of SQLite's requests/s.
 # Environment: RUNS (default "sqlite postgresql postgresql-x2"), CONCURRENCY (crawl.concurrency, 64),
-# LOAD_SECONDS (10; 0 skips the site), CRAWL_DIR (where the SQLite database goes, /tmp), KEEP=1 keeps it.
+# LOAD_SECONDS (10; 0 skips the site), CATCH_UP (1; 0 skips the catch-up), CRAWL_DIR (where the SQLite database goes, /tmp), KEEP=1 keeps it.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/../.." && pwd)"
 build="${1:-$root/build}"
@@ -128,6 +130,24 @@ one_pass() {
     "$articles" $((size / 1048576)) "$(echo "$(pg_cpu) - $pg_before" | bc)"
 }
 
+# The similar articles of the back catalogue the pass queued (docs/similar.md): `longread similar catch-up`,
+# which a crawl loop runs between passes, timed on its own.
+catch_up() {
+  local name="$1" db="$2" pass="$3" start end pg_before
+  pg_before="$(pg_cpu)"
+  start="$(date +%s.%N)"
+  /usr/bin/time -f '%e %U %S %M' -o "$work/time.catch-up" \
+    "$longread" --db "$db" --log-level warn similar catch-up >"$work/catch-up.$name.$pass.log" 2>&1 ||
+    { echo "bench: the catch-up failed"; tail -5 "$work/catch-up.$name.$pass.log"; exit 1; }
+  end="$(date +%s.%N)"
+  local user sys kb
+  read -r _ user sys kb <"$work/time.catch-up"
+  printf '%-14s catch-up %d: %7.1f s wall %7.1f s CPU  peak RSS %4d MB  %s  postgres CPU %s s\n' \
+    "$name" "$pass" "$(echo "$end - $start" | bc)" "$(echo "$user + $sys" | bc)" $((kb / 1024)) \
+    "$(tail -1 "$work/catch-up.$name.$pass.log" | sed 's/^similar: //; s/, in [0-9.]* s$//')" \
+    "$(echo "$(pg_cpu) - $pg_before" | bc)"
+}
+
 make_all_due() {
   local db="$1"
   if [[ "$db" == postgresql://* ]]; then
@@ -156,8 +176,10 @@ for run in ${RUNS:-sqlite postgresql postgresql-x2}; do
   [ "$run" = sqlite ] && head -2 "$work/server.out" | head -1
   "$longread" --db "$db" --log-level warn import "$work/blogs.opml" >/dev/null
   one_pass "$run" "$db" "$crawlers" 1
+  [ "${CATCH_UP:-1}" = 1 ] && catch_up "$run" "$db" 1
   make_all_due "$db"
   one_pass "$run" "$db" "$crawlers" 2
+  [ "${CATCH_UP:-1}" = 1 ] && catch_up "$run" "$db" 2
   site_db[$run]="$db"
 done
 

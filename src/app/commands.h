@@ -57,6 +57,7 @@ int cmd_serve(const config::Config& config);
 // `similar rebuild`: empties the similar-articles index and makes every visible article's picks again
 // (docs/similar.md); safe while serve runs (each article is its own transaction).
 int cmd_similar_rebuild(const config::Config& config);
+int cmd_similar_catch_up(const config::Config& config);
 // `db compact [--batch N] [--retrain] [--vacuum]`: article bodies into the compressed form, one transaction
 // per batch; resumable after a kill (docs/storage.md, "Article bodies"). Exit 1 on an error or when some
 // stored body could not be read (those articles are listed and left as they are).

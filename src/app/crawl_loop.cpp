@@ -12,8 +12,33 @@
 #include "curate/curate.h"
 #include "fetch/http_client.h"
 #include "pipeline/crawler.h"
+#include "pipeline/similar.h"
+#include "pipeline/similar_catch_up.h"
 
 namespace longread::app {
+namespace {
+
+// How long the catch-up may run between two passes.
+constexpr auto kCatchUpSlice = std::chrono::seconds{50};
+
+// True when the queue has more for the next slice.
+bool catch_up_slice(std::stop_token stop, storage::Store& store) {
+  pipeline::SimilarIndexer indexer(store);
+  const auto until = std::chrono::steady_clock::now() + kCatchUpSlice;
+  auto done = pipeline::catch_up_similar(indexer, store, store, {}, [&] {
+    return !stop.stop_requested() && std::chrono::steady_clock::now() < until;
+  });
+  if (!done) {
+    spdlog::warn("similar: catch-up failed: {}", done.error().message);
+    return false;
+  }
+  if (done->indexed + done->dropped > 0)
+    spdlog::info("similar: caught up {} queued articles ({} no longer visible){}", done->indexed,
+                 done->dropped, done->finished ? ", queue empty" : "");
+  return !done->finished && !done->busy;
+}
+
+}  // namespace
 
 void crawl_loop(std::stop_token stop, const config::Config& config, storage::Store& store, Metrics& metrics) {
   fetch::HttpClient client(client_options(config));
@@ -37,6 +62,9 @@ void crawl_loop(std::stop_token stop, const config::Config& config, storage::Sto
     }
     // The pass ends with the automatic retirement of dead / inactive blogs (off unless configured).
     if (!stop.stop_requested()) retire_after_crawl(config, store);
+    // Then the similar articles of the back catalogue the passes queued, for a slice of time at most, so
+    // that blogs falling due wait no longer than that; while the queue lasts, the next pass follows at once.
+    if (!stop.stop_requested() && catch_up_slice(stop, store)) continue;
     std::unique_lock lock(mutex);
     wake.wait_for(lock, stop, std::chrono::seconds{60}, [] { return false; });
   }

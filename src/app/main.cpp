@@ -131,6 +131,8 @@ int main(int argc, char** argv) {
   auto* similar_cmd = cli.add_subcommand("similar", "Similar articles");
   auto* similar_rebuild = similar_cmd->add_subcommand(
       "rebuild", "Make every article's similar articles again from the stored texts (docs/similar.md)");
+  auto* similar_catch_up = similar_cmd->add_subcommand(
+      "catch-up", "Index the queued back catalogue now, to the end of the queue (docs/similar.md)");
   similar_cmd->require_subcommand(1);
 
   double holdout = 0.2;
@@ -218,6 +220,7 @@ int main(int argc, char** argv) {
   }
   if (*keep) return app::cmd_override(config, article_id, clear ? std::nullopt : std::optional<bool>(true));
   if (*similar_rebuild) return app::cmd_similar_rebuild(config);
+  if (*similar_catch_up) return app::cmd_similar_catch_up(config);
   if (*serve) return app::cmd_serve(config);
   if (*db_compact) return app::cmd_db_compact(config, compact_options);
   if (*db_copy) return app::cmd_db_copy(copy_options);

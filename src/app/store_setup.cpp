@@ -105,6 +105,7 @@ pipeline::CrawlOptions crawl_options(const config::Config& config, bool all) {
   o.max_articles_per_blog = config.crawl.max_articles_per_blog;
   o.lease = config.crawl.lease;
   o.max_blogs_per_pass = config.crawl.max_blogs_per_pass;
+  o.similar_fresh_days = config.crawl.similar_fresh_days;
   o.junk_retention = config.curate.junk_retention;
   o.ranking = {.depth_weight_days = config.ranking.depth_weight_days,
                .reference_words = config.ranking.reference_words,

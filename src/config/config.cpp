@@ -221,6 +221,8 @@ std::vector<Setting> settings() {
       [](Config& c, long long n) { c.crawl.lease = std::chrono::seconds{std::max(10LL, n)}; });
   num("crawl.max_blogs_per_pass", 10'000'000,
       [](Config& c, long long n) { c.crawl.max_blogs_per_pass = static_cast<int>(n); });
+  num("crawl.similar_fresh_days", 36500,
+      [](Config& c, long long n) { c.crawl.similar_fresh_days = std::chrono::days{n}; });
   num("curate.junk_retention_days", 36500,
       [](Config& c, long long n) { c.curate.junk_retention = std::chrono::days{n}; });
   num("ranking.per_blog_cap", 1000,

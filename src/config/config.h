@@ -46,6 +46,10 @@ struct CrawlConfig {
   // (crawl.max_blogs_per_pass, 0 = every due blog, ..10000000).
   std::chrono::seconds lease{3600};
   int max_blogs_per_pass = 0;
+  // Similar articles (docs/similar.md, "The back catalogue"): a new article dated within this many days
+  // gets them as it is saved; an older one is queued for the catch-up between passes
+  // (crawl.similar_fresh_days, 0 = every new article at once, ..36500).
+  std::chrono::days similar_fresh_days{14};
 };
 
 // The outbound request policy (docs/fetch.md, "Outbound request policy"): which non-public addresses

@@ -111,6 +111,25 @@ TEST(Config, FeedBudgets) {
   }
 }
 
+TEST(Config, SimilarFreshDays) {
+  auto defaults = load("", {});
+  ASSERT_TRUE(defaults) << defaults.error().message;
+  EXPECT_EQ(defaults->crawl.similar_fresh_days, std::chrono::days{14});
+  const auto path = write_temp("longread_config_similar.toml", "[crawl]\nsimilar_fresh_days = 30\n");
+  EXPECT_EQ(load(path, {})->crawl.similar_fresh_days, std::chrono::days{30});
+  EXPECT_EQ(load(path, {{"LONGREAD_CRAWL_SIMILAR_FRESH_DAYS", "0"}})->crawl.similar_fresh_days,
+            std::chrono::days{0});  // every new article at once
+  auto bad = load("", {{"LONGREAD_CRAWL_SIMILAR_FRESH_DAYS", "36501"}});
+  ASSERT_FALSE(bad);
+  EXPECT_EQ(bad.error().message,
+            "config: crawl.similar_fresh_days must be at most 36500, got 36501 (from "
+            "LONGREAD_CRAWL_SIMILAR_FRESH_DAYS)");
+  bad = load("", {{"LONGREAD_CRAWL_SIMILAR_FRESH_DAYS", "-1"}});
+  ASSERT_FALSE(bad);
+  EXPECT_EQ(bad.error().message,
+            "config: crawl.similar_fresh_days must not be negative (from LONGREAD_CRAWL_SIMILAR_FRESH_DAYS)");
+}
+
 TEST(Config, SeveralCrawlersKeys) {
   auto defaults = load("", {});
   ASSERT_TRUE(defaults) << defaults.error().message;

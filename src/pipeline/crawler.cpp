@@ -223,11 +223,15 @@ Result<CrawlSummary> Crawler::run(CrawlObserver* observer) {
 
   DuplicateIndex duplicates(store_, store_);
   SimilarIndexer similar(store_);
-  SaveQueue saves(duplicates, options_.similar_articles ? &similar : nullptr,
-                  [&summary, &finished](BlogResult& result) {
-                    summary.add(result);
-                    ++finished;
-                  });
+  std::optional<TimePoint> fresh_since;
+  if (options_.similar_fresh_days.count() > 0) fresh_since = now - options_.similar_fresh_days;
+  SaveQueue saves(
+      duplicates, options_.similar_articles ? &similar : nullptr,
+      [&summary, &finished](BlogResult& result) {
+        summary.add(result);
+        ++finished;
+      },
+      fresh_since);
   // A blog whose fetch (feed or full-text page) the pass's stop() cut short: nothing is recorded, so it
   // keeps its schedule, validators and failure count, and the next pass polls it again from scratch.
   auto finish = [&](BlogRefresh& refresh) {

@@ -39,8 +39,11 @@ struct CrawlOptions {
   std::int64_t max_articles_per_blog = 2000;
   std::chrono::days junk_retention{30};
   RankingOptions ranking;  // the prior of each stored article (docs/ranking.md)
-  // Compute and store each new article's similar articles as it is saved (docs/similar.md).
+  // Compute and store each new article's similar articles as it is saved (docs/similar.md): at once for
+  // an article dated within `similar_fresh_days` of the pass (0: every one), queued for the catch-up
+  // (pipeline/similar_catch_up.h) otherwise, so a new blog's back catalogue does not hold up its crawl.
   bool similar_articles = true;
+  std::chrono::days similar_fresh_days{14};
   // A pass claims the due blogs it polls (Store::claim_due_blogs) for this long, so that several crawler
   // processes over one database never poll one blog twice; a crashed crawler's blogs are due again after
   // it. At most max_blogs_per_pass blogs are claimed per pass (0: every due blog), which leaves the rest to

@@ -16,6 +16,8 @@
 #include "fetch/http_client.h"
 #include "fixture_server/fixture_server.h"
 #include "pipeline/duplicates.h"
+#include "pipeline/similar.h"
+#include "pipeline/similar_catch_up.h"
 #include "storage/store.h"
 #include "testing/test_dir.h"
 
@@ -1049,45 +1051,84 @@ std::string feed_of(const std::string& title, const std::string& guid, const std
          "</pubDate><description>" + text + "</description></item></channel></rss>";
 }
 
-TEST_F(CrawlTest, ANewPostGetsSimilarPostsOfOtherBlogsAndJoinsTheirLists) {
-  const std::vector<const char*> queues = {
-      "lock-free", "queue", "ring buffer", "producer", "consumer", "atomic",  "cache line", "memory ordering",
-      "head",      "tail",  "the",         "and",      "padding",  "threads", "benchmark"};
-  const std::vector<const char*> buffers = {"ring buffer", "lock-free",    "cache line", "false sharing",
-                                            "atomic",      "producer",     "consumer",   "index",
-                                            "wraparound",  "power of two", "the",        "with",
-                                            "latency",     "queue",        "cores"};
-  const std::vector<const char*> abbeys = {"abbey",       "monks", "founded",    "clairvaux", "marshes",
-                                           "granges",     "wool",  "trade",      "the",       "and",
-                                           "dissolution", "henry", "cistercian", "chapter",   "cloister"};
-  write(dir_ / "www/q1.xml", feed_of("Lock-free queues", "q1", "Mon, 23 May 2022 10:00:00 GMT", queues, 0));
-  write(dir_ / "www/h.xml", feed_of("Cistercian abbeys", "h", "Mon, 23 May 2022 11:00:00 GMT", abbeys, 0));
-  const auto q1 = add_blog("/q1.xml");
-  const auto h = add_blog("/h.xml");
-  crawl();
-  write(dir_ / "www/q2.xml",
-        feed_of("Ring buffers without locks", "q2", "Tue, 24 May 2022 10:00:00 GMT", buffers, 3));
-  const auto q2 = add_blog("/q2.xml");
-  crawl();
-  const auto first = articles_of(q1).at(0).article;
-  const auto second = articles_of(q2).at(0).article;
-  const auto history = articles_of(h).at(0).article;
-  ASSERT_FALSE(first.junk) << first.junk_reason;
-  ASSERT_FALSE(second.junk) << second.junk_reason;
+// Three blogs: two posts on lock-free queues (q1, then q2 a day later) and one on abbeys, dated `days_ago`
+// (q2 a day less). Crawled in two passes, q2 in the second.
+struct SimilarPosts {
+  std::int64_t first = 0, second = 0, history = 0;
+};
 
-  auto picks_of = [&](std::int64_t id) {
+class SimilarCrawlTest : public CrawlTest {
+ protected:
+  SimilarPosts crawl_posts(int days_ago) {
+    const std::vector<const char*> queues = {"lock-free", "queue",   "ring buffer", "producer",
+                                             "consumer",  "atomic",  "cache line",  "memory ordering",
+                                             "head",      "tail",    "the",         "and",
+                                             "padding",   "threads", "benchmark"};
+    const std::vector<const char*> buffers = {"ring buffer", "lock-free",    "cache line", "false sharing",
+                                              "atomic",      "producer",     "consumer",   "index",
+                                              "wraparound",  "power of two", "the",        "with",
+                                              "latency",     "queue",        "cores"};
+    const std::vector<const char*> abbeys = {"abbey",       "monks", "founded",    "clairvaux", "marshes",
+                                             "granges",     "wool",  "trade",      "the",       "and",
+                                             "dissolution", "henry", "cistercian", "chapter",   "cloister"};
+    const auto day = [&](int n) { return format_http_date(now_seconds() - std::chrono::hours{24 * n}); };
+    write(dir_ / "www/q1.xml", feed_of("Lock-free queues", "q1", day(days_ago), queues, 0));
+    write(dir_ / "www/h.xml", feed_of("Cistercian abbeys", "h", day(days_ago), abbeys, 0));
+    const auto q1 = add_blog("/q1.xml");
+    const auto h = add_blog("/h.xml");
+    crawl();
+    write(dir_ / "www/q2.xml", feed_of("Ring buffers without locks", "q2", day(days_ago - 1), buffers, 3));
+    const auto q2 = add_blog("/q2.xml");
+    crawl();
+    SimilarPosts out{.first = articles_of(q1).at(0).article.id,
+                     .second = articles_of(q2).at(0).article.id,
+                     .history = articles_of(h).at(0).article.id};
+    for (const auto id : {out.first, out.second, out.history}) {
+      const auto a = store_->article(id).value().value().article;
+      EXPECT_FALSE(a.junk) << a.title << ": " << a.junk_reason;
+    }
+    return out;
+  }
+  std::vector<std::int64_t> picks_of(std::int64_t id) {
     auto similar = store_->similar_articles(id, 5);
     EXPECT_TRUE(similar) << similar.error().message;
     std::vector<std::int64_t> ids;
     for (const auto& s : similar.value_or(std::vector<storage::SimilarArticle>{}))
       ids.push_back(s.view.article.id);
     return ids;
-  };
-  EXPECT_EQ(picks_of(second.id), std::vector<std::int64_t>{first.id});
-  EXPECT_EQ(picks_of(first.id), std::vector<std::int64_t>{second.id}) << "the older post gains the newer one";
-  EXPECT_TRUE(picks_of(history.id).empty());
-  const auto reason = store_->similar_articles(second.id, 5).value().at(0).shared;
+  }
+};
+
+TEST_F(SimilarCrawlTest, ANewPostGetsSimilarPostsOfOtherBlogsAndJoinsTheirLists) {
+  const auto posts = crawl_posts(3);  // fresh: within CrawlOptions::similar_fresh_days
+  EXPECT_EQ(store_->similar_queue_size().value(), 0) << "fresh posts are indexed as they are saved";
+  EXPECT_EQ(picks_of(posts.second), std::vector<std::int64_t>{posts.first});
+  EXPECT_EQ(picks_of(posts.first), std::vector<std::int64_t>{posts.second})
+      << "the older post gains the newer one";
+  EXPECT_TRUE(picks_of(posts.history).empty());
+  const auto reason = store_->similar_articles(posts.second, 5).value().at(0).shared;
   EXPECT_NE(reason.find("lock free"), std::string::npos) << reason;
+}
+
+// A new blog's back catalogue: posts older than similar_fresh_days are queued, not indexed, by the crawl;
+// the catch-up then gives them the picks a crawl would have.
+TEST_F(SimilarCrawlTest, OldPostsAreQueuedAndTheCatchUpGivesThemThePicksACrawlWould) {
+  const auto posts = crawl_posts(400);
+  EXPECT_EQ(store_->similar_queue_size().value(), 3);
+  EXPECT_TRUE(picks_of(posts.second).empty());
+  EXPECT_TRUE(picks_of(posts.first).empty());
+
+  SimilarIndexer indexer(*store_);
+  auto done = catch_up_similar(indexer, *store_, *store_, {});
+  ASSERT_TRUE(done) << done.error().message;
+  EXPECT_EQ(done->indexed, 3);
+  EXPECT_EQ(done->dropped, 0);
+  EXPECT_TRUE(done->finished);
+  EXPECT_FALSE(done->busy);
+  EXPECT_EQ(store_->similar_queue_size().value(), 0);
+  EXPECT_EQ(picks_of(posts.second), std::vector<std::int64_t>{posts.first});
+  EXPECT_EQ(picks_of(posts.first), std::vector<std::int64_t>{posts.second});
+  EXPECT_TRUE(picks_of(posts.history).empty());
 }
 
 }  // namespace

@@ -11,8 +11,9 @@
 
 namespace longread::pipeline {
 
-SaveQueue::SaveQueue(DuplicateIndex& duplicates, SimilarIndexer* similar, OnSaved on_saved)
-    : duplicates_(duplicates), similar_(similar), on_saved_(std::move(on_saved)) {}
+SaveQueue::SaveQueue(DuplicateIndex& duplicates, SimilarIndexer* similar, OnSaved on_saved,
+                     std::optional<TimePoint> fresh_since)
+    : duplicates_(duplicates), similar_(similar), on_saved_(std::move(on_saved)), fresh_since_(fresh_since) {}
 
 void SaveQueue::push(storage::CrawlRecord record, BlogResult result, Clock::time_point started) {
   {
@@ -51,14 +52,20 @@ void SaveQueue::save_queued() {
     saved.assign(jobs.size(), std::unexpected(error));
     originals.clear();
   }
-  // Each new original gets its similar articles now, once, so the article page only reads them
-  // (docs/similar.md): the group's in one batch, oldest first as saved. A failure costs the picks of the
-  // group, never the crawl.
+  // Each new fresh original gets its similar articles now, once, so the article page only reads them
+  // (docs/similar.md): the group's in one batch, oldest first as saved. An older one (a new blog's back
+  // catalogue, most of a first crawl) is queued for the catch-up, which the index would otherwise hold the
+  // crawl up for. A failure costs the picks of the group, never the crawl.
   if (!originals.empty()) {
     std::vector<SimilarSource> sources;
+    std::vector<std::int64_t> later;
     sources.reserve(originals.size());
     for (const auto& original : originals) {
       const auto& article = records[original.record].articles[original.article];
+      if (fresh_since_ && article.published && *article.published < *fresh_since_) {
+        later.push_back(original.id);
+        continue;
+      }
       sources.push_back({.id = original.id,
                          .blog_id = records[original.record].blog_id,
                          .simhash = article.simhash,
@@ -66,11 +73,18 @@ void SaveQueue::save_queued() {
                          .text = article.text});
     }
     try {
-      if (auto picked = similar_->add_all(sources); !picked)
-        spdlog::warn("crawl: no similar articles for {} new articles: {}", sources.size(),
-                     picked.error().message);
+      if (!sources.empty()) {
+        if (auto picked = similar_->add_all(sources); !picked)
+          spdlog::warn("crawl: no similar articles for {} new articles: {}", sources.size(),
+                       picked.error().message);
+      }
+      if (!later.empty()) {
+        if (auto queued = similar_->defer(later); !queued)
+          spdlog::warn("crawl: {} older articles not queued for similar articles: {}", later.size(),
+                       queued.error().message);
+      }
     } catch (...) {
-      spdlog::warn("crawl: no similar articles for {} new articles: {}", sources.size(),
+      spdlog::warn("crawl: no similar articles for {} new articles: {}", sources.size() + later.size(),
                    exception_error("similar articles", std::current_exception()).message);
     }
   }

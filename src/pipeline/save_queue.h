@@ -9,8 +9,10 @@
 #include <cstddef>
 #include <functional>
 #include <mutex>
+#include <optional>
 #include <vector>
 
+#include "core/time.h"
 #include "pipeline/pass_summary.h"
 #include "pipeline/task_pool.h"
 #include "storage/store.h"
@@ -31,8 +33,11 @@ class SaveQueue {
   // and the time since the blog was started.
   using OnSaved = std::function<void(BlogResult&)>;
 
-  // `similar` (may be null: no similar articles) gets each new original of a saved group.
-  SaveQueue(DuplicateIndex& duplicates, SimilarIndexer* similar, OnSaved on_saved);
+  // `similar` (may be null: no similar articles) gets each new original of a saved group: indexed at once
+  // when it is dated at or after `fresh_since` (or has no date; no `fresh_since`: every one), queued for the
+  // catch-up otherwise.
+  SaveQueue(DuplicateIndex& duplicates, SimilarIndexer* similar, OnSaved on_saved,
+            std::optional<TimePoint> fresh_since = std::nullopt);
   // Saves what is still queued first.
   ~SaveQueue() = default;
   SaveQueue(const SaveQueue&) = delete;
@@ -55,6 +60,7 @@ class SaveQueue {
   DuplicateIndex& duplicates_;
   SimilarIndexer* similar_;
   OnSaved on_saved_;
+  std::optional<TimePoint> fresh_since_;
   std::mutex mutex_;
   std::vector<Job> queue_;  // guarded by mutex_
   TaskPool writer_{1};      // last: its threads stop (saving what is queued) before the members above go

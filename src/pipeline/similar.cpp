@@ -116,6 +116,10 @@ Result<std::vector<int>> SimilarIndexer::add_all(std::span<const SimilarSource> 
   return out;
 }
 
+Result<void> SimilarIndexer::defer(std::span<const std::int64_t> ids) {
+  return store_.queue_similar(ids);
+}
+
 Result<SimilarRebuild> SimilarIndexer::rebuild(const std::function<void(int, std::int64_t)>& progress) {
   constexpr int kBatch = 500;
   if (auto cleared = store_.clear_similar(); !cleared) return std::unexpected(cleared.error());

@@ -53,6 +53,9 @@ class SimilarIndexer {
   [[nodiscard]] Result<std::vector<int>> add_all(std::span<const SimilarSource> articles,
                                                  bool count_terms = true);
 
+  // Leaves new articles to the catch-up (pipeline/similar_catch_up.h): queues them, uncounted and unposted.
+  [[nodiscard]] Result<void> defer(std::span<const std::int64_t> ids);
+
   // `longread similar rebuild`: empties the index, counts every visible article's terms, then adds every
   // visible article oldest first (so each is offered to older lists as at crawl time). `progress` is
   // called after each batch with the articles done in that pass (1: counting, 2: picks).

@@ -171,6 +171,43 @@ TEST_P(SimilarStoreTest, CandidatesClearAndArticlesForTheRebuild) {
   EXPECT_TRUE(store_->similar_articles(ids[0], 5)->empty());
 }
 
+TEST_P(SimilarStoreTest, TheQueueGivesItsArticlesOldestFirstVisibleOnesWithTheirText) {
+  const auto a = add_blog("a");
+  const auto ids = add_articles(a, 4);
+  EXPECT_EQ(store_->similar_queue_size().value(), 0);
+  const std::vector<std::int64_t> later = {ids[3], ids[1], ids[0], ids[2]};
+  ASSERT_TRUE(store_->queue_similar(later));
+  ASSERT_TRUE(store_->queue_similar(later)) << "queuing twice changes nothing";
+  const std::vector<std::int64_t> gone = {999999};
+  ASSERT_TRUE(store_->queue_similar(gone)) << "an article deleted meanwhile is not queued";
+  EXPECT_EQ(store_->similar_queue_size().value(), 4);
+  ASSERT_TRUE(store_->set_keep_override(ids[1], false));  // hidden since it was queued
+
+  auto first = store_->similar_backlog(3);
+  ASSERT_TRUE(first) << first.error().message;
+  EXPECT_EQ(first->queued, (std::vector<std::int64_t>{ids[0], ids[1], ids[2]}));
+  ASSERT_EQ(first->articles.size(), 2u) << "the hidden one is read from the queue but has no text to index";
+  EXPECT_EQ(first->articles[0].article.id, ids[0]);
+  EXPECT_EQ(first->articles[1].article.id, ids[2]);
+  EXPECT_EQ(first->articles[0].article.text, "text of g1");
+  EXPECT_EQ(first->articles[0].article.blog_id, a);
+
+  ASSERT_TRUE(store_->unqueue_similar(first->queued));
+  reopen();
+  EXPECT_EQ(store_->similar_queue_size().value(), 1);
+  EXPECT_EQ(store_->similar_backlog(3)->queued, (std::vector<std::int64_t>{ids[3]}));
+  ASSERT_TRUE(store_->delete_blog(a));
+  EXPECT_EQ(store_->similar_queue_size().value(), 0) << "deleting an article takes it off the queue";
+  EXPECT_TRUE(store_->similar_backlog(3)->queued.empty());
+}
+
+TEST_P(SimilarStoreTest, ClearingTheIndexEmptiesTheQueue) {
+  const auto ids = add_articles(add_blog("a"), 2);
+  ASSERT_TRUE(store_->queue_similar(ids));
+  ASSERT_TRUE(store_->clear_similar());
+  EXPECT_EQ(store_->similar_queue_size().value(), 0);
+}
+
 LONGREAD_STORE_BACKENDS(SimilarStoreTest);
 
 }  // namespace

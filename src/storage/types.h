@@ -276,6 +276,12 @@ struct SimilarWrite {
   int picks_per_article = 8;
 };
 
+// A batch of the similar-articles queue (SimilarStore::similar_backlog), oldest first.
+struct SimilarBacklog {
+  std::vector<std::int64_t> queued{};   // every id read from the queue, visible or not
+  std::vector<ArticleView> articles{};  // those of them still visible, with their text
+};
+
 // A pick as the article page shows it.
 struct SimilarArticle {
   ArticleView view{};

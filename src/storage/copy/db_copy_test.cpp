@@ -65,6 +65,7 @@ const std::set<std::string> kFilledTables = {"categories",
                                              "api_tokens",
                                              "similar_postings",
                                              "similar_articles",
+                                             "similar_queue",
                                              "reader_mutes",
                                              "reader_preferences",
                                              "rate_attempts",
@@ -411,6 +412,8 @@ class DbCopyTest : public ::testing::Test {
       }
       ASSERT_OK(s.save_similar(write));
     }
+    const std::vector<std::int64_t> back_catalogue = {articles[6], articles[7]};
+    ASSERT_OK(s.queue_similar(back_catalogue));
 
     auto secret = s.secret("session_key", "0123456789abcdef");
     ASSERT_TRUE(secret) << secret.error().message;

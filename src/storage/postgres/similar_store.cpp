@@ -100,6 +100,17 @@ constexpr const char* kSelectForSimilar =
     " FROM articles a JOIN blogs b ON b.id = a.blog_id"
     " WHERE a.id > :after AND a.visible = 1 ORDER BY a.id LIMIT :limit";
 
+// The queue (migration 0002): an article deleted meanwhile is never queued.
+constexpr const char* kQueue =
+    "INSERT INTO similar_queue (article_id) SELECT a.id FROM articles a WHERE a.id = ANY(:ids::bigint[])"
+    " ON CONFLICT (article_id) DO NOTHING";
+constexpr const char* kSelectQueued = "SELECT article_id FROM similar_queue ORDER BY article_id LIMIT :limit";
+constexpr const char* kSelectQueuedArticles =
+    "SELECT " LONGREAD_PG_ARTICLE_COLUMNS_HEAD " '', '', a.text," LONGREAD_PG_ARTICLE_COLUMNS_TAIL
+    " FROM articles a JOIN blogs b ON b.id = a.blog_id"
+    " WHERE a.id = ANY(:ids::bigint[]) AND a.visible = 1 ORDER BY a.id";
+constexpr const char* kUnqueue = "DELETE FROM similar_queue WHERE article_id = ANY(:ids::bigint[])";
+
 // "For you": a reader's seeds, the articles they voted for or saved, the most recent max_seeds of them.
 constexpr const char* kSeeds =
     "seeds (article_id, at, saved) AS ("
@@ -369,8 +380,8 @@ Result<std::vector<SimilarArticle>> PgSimilarStore::similar_articles(std::int64_
 Result<void> PgSimilarStore::clear_similar() {
   constexpr std::string_view kWhat = "cannot clear similar articles";
   return in_transaction(db_.pool(), [&](Connection& c) -> Result<void> {
-    for (const char* sql :
-         {"DELETE FROM similar_articles", "DELETE FROM similar_postings", "DELETE FROM similar_terms"}) {
+    for (const char* sql : {"DELETE FROM similar_articles", "DELETE FROM similar_postings",
+                            "DELETE FROM similar_terms", "DELETE FROM similar_queue"}) {
       if (auto ok = run_query(c, sql, kWhat, [](Query&) {}); !ok) return std::unexpected(ok.error());
     }
     return {};
@@ -384,6 +395,44 @@ Result<std::vector<ArticleView>> PgSimilarStore::articles_for_similar(std::int64
   std::vector<ArticleView> out;
   for (int r = 0; r < rows->size(); ++r) out.push_back(read_article_view(*rows, r));
   return out;
+}
+
+Result<void> PgSimilarStore::queue_similar(std::span<const std::int64_t> ids) {
+  if (ids.empty()) return {};
+  auto done = run_pooled(db_.pool(), kQueue, "cannot queue articles for similar articles",
+                         [&](Query& q) { q.bind(":ids", id_array(ids)); });
+  if (!done) return std::unexpected(done.error());
+  return {};
+}
+
+Result<SimilarBacklog> PgSimilarStore::similar_backlog(int limit) {
+  constexpr std::string_view kWhat = "cannot read the similar-articles queue";
+  SimilarBacklog out;
+  auto lease = db_.pool().acquire();
+  auto ids = run_query(*lease, kSelectQueued, kWhat, [&](Query& q) { q.bind(":limit", limit); });
+  if (!ids) return std::unexpected(ids.error());
+  for (int r = 0; r < ids->size(); ++r) out.queued.push_back(ids->int64(r, 0));
+  if (out.queued.empty()) return out;
+  auto rows = run_query(*lease, kSelectQueuedArticles, kWhat,
+                        [&](Query& q) { q.bind(":ids", id_array(out.queued)); });
+  if (!rows) return std::unexpected(rows.error());
+  for (int r = 0; r < rows->size(); ++r) out.articles.push_back(read_article_view(*rows, r));
+  return out;
+}
+
+Result<void> PgSimilarStore::unqueue_similar(std::span<const std::int64_t> ids) {
+  if (ids.empty()) return {};
+  auto done = run_pooled(db_.pool(), kUnqueue, "cannot take articles off the similar-articles queue",
+                         [&](Query& q) { q.bind(":ids", id_array(ids)); });
+  if (!done) return std::unexpected(done.error());
+  return {};
+}
+
+Result<std::int64_t> PgSimilarStore::similar_queue_size() {
+  auto rows =
+      run_pooled(db_.pool(), "SELECT COUNT(*) FROM similar_queue", "cannot count the similar-articles queue");
+  if (!rows) return std::unexpected(rows.error());
+  return rows->int64(0, 0);
 }
 
 Result<ForYou> PgSimilarStore::for_you(const ForYouQuery& query) {

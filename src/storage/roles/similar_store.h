@@ -36,8 +36,16 @@ class SimilarStore {
   Result<void> save_similar(const SimilarWrite& write) { return save_similar_all(std::span(&write, 1)); }
   // The article's stored picks that are visible now and of another blog, best first, at most `limit`.
   virtual Result<std::vector<SimilarArticle>> similar_articles(std::int64_t article_id, int limit) = 0;
-  // Empties the index and every list (`longread similar rebuild` starts from nothing).
+  // Empties the index, every list and the queue (`longread similar rebuild` starts from nothing).
   virtual Result<void> clear_similar() = 0;
+  // The queue of articles still to be indexed (docs/similar.md, "The back catalogue"): the crawl queues
+  // the old articles it saves, the catch-up reads them oldest first and takes them off once indexed.
+  // Queuing an article already queued changes nothing.
+  virtual Result<void> queue_similar(std::span<const std::int64_t> ids) = 0;
+  // The first `limit` queued ids, and those of them still visible with their text.
+  virtual Result<SimilarBacklog> similar_backlog(int limit) = 0;
+  virtual Result<void> unqueue_similar(std::span<const std::int64_t> ids) = 0;
+  virtual Result<std::int64_t> similar_queue_size() = 0;
   // Visible articles after `after_id` by id, at most `limit`, with their text (for the rebuild).
   virtual Result<std::vector<ArticleView>> articles_for_similar(std::int64_t after_id, int limit) = 0;
   // A reader's "for you" picks (see ForYouQuery): visible articles only, never one the reader muted (blog

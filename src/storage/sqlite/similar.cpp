@@ -7,6 +7,7 @@
 #include <unordered_map>
 
 #include "storage/sqlite/article_rows.h"
+#include "storage/sqlite/query_helpers.h"
 #include "storage/values.h"
 
 namespace longread::storage::sqlite {
@@ -73,6 +74,20 @@ constexpr const char* kSelectForSimilar =
     " '', '', longread_body_part(a.body, 2, a.text)," LONGREAD_ARTICLE_COLUMNS_TAIL
     " FROM articles a JOIN blogs b ON b.id = a.blog_id"
     " WHERE a.id > :after AND a.visible = 1 ORDER BY a.id LIMIT :limit";
+
+// The queue (migration 0032): an article deleted meanwhile is never queued (rather than a foreign-key
+// failure rolling back the crawl's queuing).
+constexpr const char* kQueue =
+    "INSERT OR IGNORE INTO similar_queue (article_id)"
+    " SELECT value FROM json_each(:ids) WHERE EXISTS (SELECT 1 FROM articles WHERE id = value)";
+constexpr const char* kSelectQueued = "SELECT article_id FROM similar_queue ORDER BY article_id LIMIT :limit";
+constexpr const char* kSelectQueuedArticles =
+    "SELECT " LONGREAD_ARTICLE_COLUMNS_HEAD
+    " '', '', longread_body_part(a.body, 2, a.text)," LONGREAD_ARTICLE_COLUMNS_TAIL
+    " FROM articles a JOIN blogs b ON b.id = a.blog_id"
+    " WHERE a.id IN (SELECT value FROM json_each(:ids)) AND a.visible = 1 ORDER BY a.id";
+constexpr const char* kUnqueue =
+    "DELETE FROM similar_queue WHERE article_id IN (SELECT value FROM json_each(:ids))";
 
 std::string json_ids(std::span<const std::int64_t> ids) {
   std::string out = "[";
@@ -294,8 +309,9 @@ Result<std::vector<SimilarArticle>> similar_articles(Connection& db, std::int64_
 Result<void> clear_similar(Connection& writer) {
   auto tx = Transaction::begin(writer);
   if (!tx) return db_error("cannot clear similar articles", tx.error());
-  if (auto ok = writer.exec(
-          "DELETE FROM similar_articles; DELETE FROM similar_postings; DELETE FROM similar_terms");
+  if (auto ok =
+          writer.exec("DELETE FROM similar_articles; DELETE FROM similar_postings; DELETE FROM similar_terms;"
+                      " DELETE FROM similar_queue");
       !ok)
     return db_error("cannot clear similar articles", ok.error());
   if (auto ok = tx->commit(); !ok) return db_error("cannot clear similar articles", ok.error());
@@ -314,6 +330,41 @@ Result<std::vector<ArticleView>> articles_for_similar(Connection& db, std::int64
     out.push_back(read_article_view(*q));
   }
   return out;
+}
+
+Result<void> queue_similar(Connection& writer, std::span<const std::int64_t> ids) {
+  if (ids.empty()) return {};
+  return run(writer, kQueue, "cannot queue articles for similar articles",
+             [&](Query& q) { q.bind(":ids", json_ids(ids)); });
+}
+
+Result<SimilarBacklog> similar_backlog(Connection& db, int limit) {
+  constexpr std::string_view kWhat = "cannot read the similar-articles queue";
+  SimilarBacklog out;
+  auto ids = read_rows(
+      db, kSelectQueued, kWhat, [&](Query& q) { q.bind(":limit", limit); },
+      [](const Query& row) { return row.int64(0); });
+  if (!ids) return std::unexpected(ids.error());
+  out.queued = std::move(*ids);
+  if (out.queued.empty()) return out;
+  auto q = db.query(kSelectQueuedArticles);
+  if (!q) return db_error(kWhat, q.error());
+  q->bind(":ids", json_ids(out.queued));
+  if (auto ok =
+          for_each_row(*q, kWhat, [&](const Query& row) { out.articles.push_back(read_article_view(row)); });
+      !ok)
+    return std::unexpected(ok.error());
+  return out;
+}
+
+Result<void> unqueue_similar(Connection& writer, std::span<const std::int64_t> ids) {
+  if (ids.empty()) return {};
+  return run(writer, kUnqueue, "cannot take articles off the similar-articles queue",
+             [&](Query& q) { q.bind(":ids", json_ids(ids)); });
+}
+
+Result<std::int64_t> similar_queue_size(Connection& db) {
+  return read_int64(db, "SELECT COUNT(*) FROM similar_queue", "cannot count the similar-articles queue");
 }
 
 }  // namespace longread::storage::sqlite

@@ -23,5 +23,9 @@ Result<void> save_similar_all(Connection& writer, std::span<const SimilarWrite> 
 Result<std::vector<SimilarArticle>> similar_articles(Connection& db, std::int64_t article_id, int limit);
 Result<void> clear_similar(Connection& writer);
 Result<std::vector<ArticleView>> articles_for_similar(Connection& db, std::int64_t after_id, int limit);
+Result<void> queue_similar(Connection& writer, std::span<const std::int64_t> ids);
+Result<SimilarBacklog> similar_backlog(Connection& db, int limit);
+Result<void> unqueue_similar(Connection& writer, std::span<const std::int64_t> ids);
+Result<std::int64_t> similar_queue_size(Connection& db);
 
 }  // namespace longread::storage::sqlite

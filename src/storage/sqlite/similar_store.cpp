@@ -39,6 +39,22 @@ Result<std::vector<ArticleView>> SqliteStore::articles_for_similar(std::int64_t 
   return with_reader([&](Connection& db) { return sqlite::articles_for_similar(db, after_id, limit); });
 }
 
+Result<void> SqliteStore::queue_similar(std::span<const std::int64_t> ids) {
+  return with_writer([&](Connection& db) { return sqlite::queue_similar(db, ids); });
+}
+
+Result<SimilarBacklog> SqliteStore::similar_backlog(int limit) {
+  return with_reader([&](Connection& db) { return sqlite::similar_backlog(db, limit); });
+}
+
+Result<void> SqliteStore::unqueue_similar(std::span<const std::int64_t> ids) {
+  return with_writer([&](Connection& db) { return sqlite::unqueue_similar(db, ids); });
+}
+
+Result<std::int64_t> SqliteStore::similar_queue_size() {
+  return with_reader([&](Connection& db) { return sqlite::similar_queue_size(db); });
+}
+
 Result<ForYou> SqliteStore::for_you(const ForYouQuery& query) {
   return with_reader([&](Connection& db) { return sqlite::for_you(db, query); });
 }

@@ -200,6 +200,10 @@ class SqliteStore final : public Store {
   Result<std::vector<SimilarArticle>> similar_articles(std::int64_t article_id, int limit) override;
   Result<void> clear_similar() override;
   Result<std::vector<ArticleView>> articles_for_similar(std::int64_t after_id, int limit) override;
+  Result<void> queue_similar(std::span<const std::int64_t> ids) override;
+  Result<SimilarBacklog> similar_backlog(int limit) override;
+  Result<void> unqueue_similar(std::span<const std::int64_t> ids) override;
+  Result<std::int64_t> similar_queue_size() override;
   Result<ForYou> for_you(const ForYouQuery& query) override;
 
   // suggestion_store.cpp
