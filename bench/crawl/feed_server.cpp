@@ -254,14 +254,17 @@ net::awaitable<Response> answer(FeedWorld& world, const http::request<http::stri
     res.body() = world.stats_json();
     co_return res;
   }
-  std::string host(request[http::field::host]);
+  // A blog is its Host header as sent, port included: two URLs of the list that differ only by an explicit
+  // port are two feeds (and were counted as one feed polled twice when the port was dropped here).
+  const std::string host_header(request[http::field::host]);
+  std::string host = host_header;
   if (const auto colon = host.rfind(':'); colon != std::string::npos) host.resize(colon);
   if (target.starts_with("/posts/")) {  // an article page: every entry carries its content, so unexpected
     world.count_other();
     res.result(http::status::not_found);
     co_return res;
   }
-  Blog& blog = world.request(host + target);
+  Blog& blog = world.request(host_header + target);
   switch (blog.fate) {
     case Fate::kError:
       res.result(http::status::internal_server_error);
