@@ -8,6 +8,7 @@
 #include <array>
 #include <atomic>
 #include <cctype>
+#include <chrono>
 #include <cstring>
 #include <deque>
 #include <new>
@@ -142,6 +143,8 @@ bool is_tls_error(CURLcode rc) {
 }
 
 constexpr std::string_view kCancelledMessage = "fetch: cancelled";
+// How soon a batch's `more` is asked again after it answered "none for now".
+constexpr std::chrono::milliseconds kAskAgain{20};
 constexpr std::string_view kRefusedPrefix = "fetch: refused: ";
 
 Error refused_error(std::string_view reason) {
@@ -540,6 +543,9 @@ struct HttpClient::Impl {
     std::unordered_map<std::string, int> per_host;
     Running running(multi.get());
     bool more_left = static_cast<bool>(more);
+    // `more` last answered "none for now": it is asked again shortly, not only when a transfer ends, so that
+    // a few slow transfers still running do not keep the free slots idle.
+    bool none_for_now = false;
 
     const auto enqueue = [&](std::vector<Request>& batch) {
       for (auto& request : batch) {
@@ -554,12 +560,14 @@ struct HttpClient::Impl {
     enqueue(requests);
     // Asks for more while the queue is shorter than the transfers that may run at once.
     const auto refill = [&] {
+      none_for_now = false;
       while (more_left && !cancelled.load() && std::cmp_less(pending.size(), options.max_concurrent)) {
         auto batch = more();
         if (!batch) {
           more_left = false;
         } else if (batch->empty()) {
-          break;  // none for now: asked again when a transfer ends, or shortly
+          none_for_now = true;  // asked again when a transfer ends, or after kAskAgain
+          break;
         } else {
           enqueue(*batch);
         }
@@ -626,7 +634,7 @@ struct HttpClient::Impl {
         if (running.transfers.empty() && pending.empty()) {
           if (!more_left) break;
           // `more` has none for now (its caller is catching up): wait a little and ask again.
-          std::this_thread::sleep_for(std::chrono::milliseconds(20));
+          std::this_thread::sleep_for(kAskAgain);
           continue;
         }
       }
@@ -649,12 +657,13 @@ struct HttpClient::Impl {
           finish(*t, on_done);
         }
       }
-      if (freed) {
+      if (freed || (none_for_now && more_left)) {
         refill();
         start_ready();
       }
       if (!running.transfers.empty() && !cancelled.load()) {
-        curl_multi_poll(multi.get(), nullptr, 0, 1000, nullptr);
+        const auto wait = none_for_now && more_left ? kAskAgain : std::chrono::milliseconds(1000);
+        curl_multi_poll(multi.get(), nullptr, 0, static_cast<int>(wait.count()), nullptr);
       }
     }
   }

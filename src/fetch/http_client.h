@@ -109,9 +109,9 @@ class HttpClient {
   void fetch_all(std::vector<Request> requests, const std::function<void(Response)>& on_done);
   // The same, with more requests as it goes: `more` is called on this thread whenever fewer requests wait
   // than can run at once, and its requests join the queue. An empty list means none for now (it is asked
-  // again when a transfer ends, or shortly when none is running); nullopt means none is left, and it is not
-  // called again. A crawl claims its blogs in batches this way, so transfers never drain between batches,
-  // and holds back while its saving catches up.
+  // again when a transfer ends, or within 20 ms, slow transfers running or not); nullopt means none is
+  // left, and it is not called again. A crawl claims its blogs in batches this way, so transfers never drain
+  // between batches, and holds back while its saving catches up.
   void fetch_all(std::vector<Request> requests, const std::function<void(Response)>& on_done,
                  const std::function<std::optional<std::vector<Request>>()>& more);
   // One request, blocking.

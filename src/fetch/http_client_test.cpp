@@ -582,6 +582,28 @@ TEST(HttpClientMany, NoneForNowIsAskedAgainUntilMoreComeOrNoneIsLeft) {
   EXPECT_EQ(calls, 10);  // asked until it said none is left, and never after
 }
 
+TEST(HttpClientMany, NoneForNowIsAskedAgainWhileOnlySlowTransfersRun) {
+  auto slow = testing_server::start(kTestdata);  // one server each: a fixture server answers in turn
+  ASSERT_TRUE(slow) << slow.error().message;
+  auto server = testing_server::start(kTestdata);
+  ASSERT_TRUE(server) << server.error().message;
+  HttpClient client(fixture_options());
+  // A crawler answers "none for now" while its saves catch up. If more came only when a transfer ended, one
+  // slow feed (3 s here, a stalling blog on the internet) would hold every new request behind it: the
+  // second request would finish after the slow one. It is asked again while the slow one still runs.
+  int calls = 0;
+  std::vector<std::uint64_t> order;
+  client.fetch_all(
+      {{.url = slow->url("/slow/3/feed.xml"), .tag = 1}}, [&](Response r) { order.push_back(r.tag); },
+      [&]() -> std::optional<std::vector<Request>> {
+        ++calls;
+        if (calls == 1) return std::vector<Request>{};
+        if (calls == 2) return std::vector<Request>{{.url = server->url("/feed.xml"), .tag = 2}};
+        return std::nullopt;
+      });
+  EXPECT_EQ(order, (std::vector<std::uint64_t>{2, 1}));
+}
+
 TEST(HttpClientMany, PerHostLimitIsRespected) {
   auto server = testing_server::start(kTestdata);
   ASSERT_TRUE(server) << server.error().message;
