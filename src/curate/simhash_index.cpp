@@ -15,9 +15,14 @@ std::uint16_t block(std::uint64_t hash, int b) {
   return static_cast<std::uint16_t>(hash >> (16 * b));
 }
 
+// Blocks b + 1 and b + 2 (wrapping) of a hash, as one 32-bit value.
+std::uint32_t next_blocks(std::uint64_t hash, int b) {
+  return static_cast<std::uint32_t>(std::rotr(hash, 16 * (b + 1)));
+}
+
 }  // namespace
 
-SimhashIndex::SimhashIndex() : tables_(kBlocks, std::vector<std::vector<std::uint32_t>>(1U << 16)) {
+SimhashIndex::SimhashIndex() : tables_(kBlocks, std::vector<std::vector<Entry>>(1U << 16)) {
   masks_.push_back(0);
   for (int i = 0; i < 16; ++i) {
     masks_.push_back(static_cast<std::uint16_t>(1U << i));
@@ -29,7 +34,8 @@ void SimhashIndex::add(std::uint64_t hash, std::uint32_t slot) {
   const auto position = static_cast<std::uint32_t>(hashes_.size());
   hashes_.push_back(hash);
   slots_.push_back(slot);
-  for (int b = 0; b < kBlocks; ++b) tables_[static_cast<std::size_t>(b)][block(hash, b)].push_back(position);
+  for (int b = 0; b < kBlocks; ++b)
+    tables_[static_cast<std::size_t>(b)][block(hash, b)].push_back({position, next_blocks(hash, b)});
 }
 
 std::vector<std::uint32_t> SimhashIndex::near(std::uint64_t hash) const {
@@ -37,8 +43,13 @@ std::vector<std::uint32_t> SimhashIndex::near(std::uint64_t hash) const {
   for (int b = 0; b < kBlocks; ++b) {
     const auto& table = tables_[static_cast<std::size_t>(b)];
     const std::uint16_t value = block(hash, b);
+    const std::uint32_t next = next_blocks(hash, b);
     for (const std::uint16_t mask : masks_) {
-      for (const std::uint32_t position : table[static_cast<std::uint16_t>(value ^ mask)]) {
+      // The bucket's entries differ from the query by popcount(mask) bits in block b.
+      const int budget = kNearDuplicateDistance - std::popcount(static_cast<unsigned>(mask));
+      for (const Entry& entry : table[static_cast<std::uint16_t>(value ^ mask)]) {
+        if (std::popcount(entry.next ^ next) > budget) continue;  // far already on 48 of the 64 bits
+        const std::uint32_t position = entry.position;
         // A hash near in two blocks is found in each: kept only from the first block where it is this near.
         if (std::popcount(hashes_[position] ^ hash) > kNearDuplicateDistance) continue;
         bool earlier = false;
