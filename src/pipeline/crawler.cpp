@@ -195,10 +195,11 @@ Result<CrawlSummary> Crawler::run(CrawlObserver* observer) {
   PassSummary summary(static_cast<int>(requests.size()), observer, pass_start);
   // Blogs handed to the fetcher and blogs finished (saved, failed or stopped). What lies between holds feed
   // bodies and parsed articles in memory, so no more are claimed while it is over the backlog: the pass's
-  // memory stays bounded when saving is slower than fetching and parsing.
+  // memory stays bounded when saving is slower than fetching and parsing. One claim batch unfinished is
+  // enough to keep the writer busy (seconds of saving), and a new batch on top makes at most two.
   int handed_out = static_cast<int>(requests.size());
   std::atomic<int> finished{0};
-  const int max_backlog = 2 * std::max(1, options_.claim_batch);
+  const int max_backlog = std::max(1, options_.claim_batch);
   auto more_requests = [&]() -> std::optional<std::vector<fetch::Request>> {
     if (handed_out - finished.load() >= max_backlog) return std::vector<fetch::Request>{};  // none for now
     // Until one comes back with blogs the pass can poll, or none is left.
@@ -243,6 +244,14 @@ Result<CrawlSummary> Crawler::run(CrawlObserver* observer) {
       saves.push(std::move(refresh.record()), std::move(refresh.result()), refresh.started());
     }
   };
+  // A finished blog's refresh is dropped at once, so that the pass holds the blogs in flight, not every
+  // blog of a list of tens of thousands. Nothing refers to it any more: its feed and pages are all read.
+  auto finish_and_drop = [&](BlogRefresh& refresh) {
+    finish(refresh);
+    const auto tag = static_cast<std::uint64_t>(refresh.blog().id);
+    std::unique_lock lock(refreshes_mutex);
+    refreshes.erase(tag);
+  };
 
   // libcurl fetches on this thread; parsing, curation and extraction run on the pool and saving on the
   // save queue's writer thread, so every core works while transfers continue. `mutex` guards the page
@@ -262,7 +271,8 @@ Result<CrawlSummary> Crawler::run(CrawlObserver* observer) {
           auto shared = std::make_shared<fetch::Response>(std::move(response));
           pool.submit([&, shared] {
             BlogRefresh& refresh = refresh_of(shared->tag);
-            if (refresh.read_feed(*shared) != BlogRefresh::State::kWaitingForPages) return finish(refresh);
+            if (refresh.read_feed(*shared) != BlogRefresh::State::kWaitingForPages)
+              return finish_and_drop(refresh);
             std::lock_guard lock(mutex);
             for (fetch::Request request : refresh.page_requests()) {
               page_jobs.push_back({&refresh, request.tag});
@@ -278,7 +288,7 @@ Result<CrawlSummary> Crawler::run(CrawlObserver* observer) {
         auto shared = std::make_shared<fetch::Response>(std::move(response));
         pool.submit([&, shared] {
           const PageJob job = page_jobs.at(shared->tag);
-          if (job.refresh->read_page(job.page, *shared)) finish(*job.refresh);
+          if (job.refresh->read_page(job.page, *shared)) finish_and_drop(*job.refresh);
         });
       });
       pool.wait_idle();
