@@ -30,9 +30,10 @@ struct ArticleBody {
   std::string excerpt;
 };
 
-// zstd's level for new bodies. 9 is where its speed still suits a crawl's writes (tens of MB/s) and the
-// size is within ~5 % of level 19 on generated articles (docs/perf.md, "Compact store").
-inline constexpr int kBodyCompressionLevel = 9;
+// zstd's level for new bodies: 3, zstd's own default. The crawl's one writer thread compresses every new
+// body, and at level 9 that was a fifth of its time; level 3 compresses about six times faster for frames
+// about 7 % larger (docs/perf.md, "Compact store" and "Crawling Kagi Small Web").
+inline constexpr int kBodyCompressionLevel = 3;
 // A frame that claims more than this is refused before anything is allocated: no stored article comes
 // near it (fetch caps a response well below), so such a header is corrupt or hostile.
 inline constexpr std::uint64_t kMaxBodyBytes = 64ull * 1024 * 1024;

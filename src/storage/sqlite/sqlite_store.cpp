@@ -19,6 +19,11 @@ namespace sqlite {
 namespace {
 
 constexpr const char* kEnableWal = "PRAGMA journal_mode = WAL";
+// The writer's page cache: 64 MB instead of every connection's 32. A crawl's saves touch the leaves of a
+// dozen article indexes and the search index at random places, and past a few hundred thousand articles the
+// pages re-read from the file cost the writer, the thread every save waits for (docs/perf.md, "Crawling
+// Kagi Small Web"). SQLite allocates the cache as it fills, so a small site never holds it.
+constexpr const char* kWriterCache = "PRAGMA cache_size = -65536";
 
 constexpr const char* kCreateSchemaMigrations =
     "CREATE TABLE IF NOT EXISTS schema_migrations ("
@@ -95,6 +100,7 @@ Result<std::unique_ptr<Store>> open_sqlite_store(const std::string& path) {
   }
   auto writer = sqlite::Connection::open(path, true);
   if (!writer) return std::unexpected(writer.error());
+  if (auto ok = (*writer)->exec(sqlite::kWriterCache); !ok) return std::unexpected(ok.error());
   // The first statement that reads the file is where a non-database file is noticed ("file is not a
   // database"), so the message names the path here.
   {
