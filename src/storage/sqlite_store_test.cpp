@@ -1291,6 +1291,27 @@ TEST_P(PostgresStoreTest, ANulInAGuidIsDroppedAndTheArticleFoundAgain) {
   EXPECT_EQ(raw_query(path_, "SELECT title FROM articles"), (std::vector<std::string>{"Nul, edited"}));
 }
 
+// The search column is set by a trigger when the title or the text is, and left alone by every other
+// update: a vote does not re-parse the article's text (as a STORED generated column made PostgreSQL do on
+// any UPDATE). The column is overwritten by hand first, so that only a recomputation could change it back.
+TEST_P(PostgresStoreTest, AVoteLeavesTheSearchColumnAndAnEditRecomputesIt) {
+  const auto a = add_blog("https://a.example/feed", "programming");
+  save(ok_record(a, day(1), {make_article("a1", "Lisp ledger", day(1))}));
+  EXPECT_EQ(store_->search("ledger", 10, 0).value().size(), 1u);
+  raw_query(path_, "UPDATE articles SET search_vector = to_tsvector('simple', 'placeholder') RETURNING id");
+  const auto id = std::stoll(raw_query(path_, "SELECT id FROM articles")[0]);
+  const auto reader = store_->create_reader("r@example.org", "h", day(2), day(2)).value();
+  ASSERT_TRUE(store_->set_vote(reader, id, true, day(2)));
+  EXPECT_EQ(raw_query(path_, "SELECT votes FROM articles"), (std::vector<std::string>{"1"}));
+  EXPECT_EQ(raw_query(path_, "SELECT search_vector::text FROM articles"),
+            (std::vector<std::string>{"'placeholder':1"}));
+  EXPECT_EQ(store_->search("ledger", 10, 0).value().size(), 0u);
+
+  save(ok_record(a, day(3), {make_article("a1", "Lisp journal", day(1))}));
+  EXPECT_EQ(store_->search("journal", 10, 0).value().size(), 1u);
+  EXPECT_EQ(store_->search("placeholder", 10, 0).value().size(), 0u);
+}
+
 // Two records of one blog in one group (two passes' results saved together): the second updates an article
 // the first inserted. Both are saved, search finds the update's words, and the index stays whole.
 TEST_P(StoreTest, SaveCrawlsTakesTwoRecordsOfOneBlogInOneGroup) {

@@ -338,7 +338,8 @@ Result<CopyReport> copy_sqlite_to_postgres(const std::string& sqlite_path, const
   if (!sqlite_tables) return std::unexpected(sqlite_tables.error());
 
   // Both databases' tables, parents first. SQLite's search index (FTS5), its body dictionaries and its
-  // internals have no PostgreSQL table; PostgreSQL computes its generated columns itself.
+  // internals have no PostgreSQL table; PostgreSQL computes its generated columns and, by a trigger, its
+  // search column itself.
   std::vector<Table> copied;
   std::vector<std::vector<std::string>> select_lists;
   for (const Table& table : *tables) {

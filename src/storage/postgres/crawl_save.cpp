@@ -23,8 +23,8 @@ namespace {
 // A duplicate_of that names no stored article is dropped (NULL) instead of failing the whole crawl.
 #define LONGREAD_PG_DUPLICATE_OF "(SELECT d.id FROM articles d WHERE d.id = :duplicate_of::bigint)"
 
-// The columns a new article is inserted with, in the order insert_values binds them. score and
-// search_vector are generated columns: derived from votes, dates and texts.
+// The columns a new article is inserted with, in the order insert_values binds them. score is a generated
+// column (from votes and dates) and search_vector is set by a trigger (from the title and the text).
 constexpr std::string_view kInsertColumns =
     "blog_id, guid, title, link, author, published, updated, undated, summary_html, content_html, text,"
     " excerpt, first_seen, display_at, content_hash, word_count, reading_minutes, category,"

@@ -43,6 +43,44 @@ TEST(PostgresDatabaseTest, MigrationsApplyOnceAndOpeningAgainChangesNothing) {
   EXPECT_EQ(applied_migrations(pg.url()), static_cast<std::int64_t>(postgres_migrations().size()));
 }
 
+// Migration 0003 turns the generated search column into one a trigger sets: on a database that already
+// holds articles, their stored vectors stay as they were (no table rewrite, nothing recomputed), and rows
+// inserted or edited afterwards get the value the generated column gave.
+TEST(PostgresDatabaseTest, TheSearchColumnKeepsItsValuesWhenATriggerTakesItOver) {
+  PostgresDatabase pg;
+  ASSERT_FALSE(pg.url().empty());
+  auto conn = Connection::open(pg.url());
+  ASSERT_TRUE(conn) << conn.error().message;
+  const auto all = postgres_migrations();
+  ASSERT_GE(all.size(), 3u);
+  ASSERT_TRUE(migrate(*conn, all.first(2)));
+  const std::string_view expected = "'cathedral':1A 'ledger':2A 'lisp':3";
+  auto seeded = conn->exec_script(
+      "INSERT INTO categories (slug, name) VALUES ('t', 'T') ON CONFLICT DO NOTHING;"
+      "INSERT INTO blogs (feed_url, category, created_at) VALUES ('https://a.example/feed', 't', 0);"
+      "INSERT INTO articles (blog_id, guid, title, text, first_seen, display_at, category)"
+      " SELECT id, 'a1', 'Cathedral ledger', 'Lisp', 0, 0, 't' FROM blogs;");
+  ASSERT_TRUE(seeded) << seeded.error().message;
+  auto before = conn->exec("SELECT search_vector::text FROM articles");
+  ASSERT_TRUE(before) << before.error().message;
+  EXPECT_EQ(before->string(0, 0), expected);
+
+  ASSERT_TRUE(migrate(*conn, all));
+  auto kept = conn->exec("SELECT search_vector::text FROM articles");
+  ASSERT_TRUE(kept) << kept.error().message;
+  EXPECT_EQ(kept->string(0, 0), expected);
+  auto added = conn->exec_script(
+      "INSERT INTO articles (blog_id, guid, title, text, first_seen, display_at, category)"
+      " SELECT id, 'a2', 'Cathedral ledger', 'Lisp', 0, 0, 't' FROM blogs;"
+      "UPDATE articles SET title = 'Cathedral journal' WHERE guid = 'a1';");
+  ASSERT_TRUE(added) << added.error().message;
+  auto after = conn->exec("SELECT search_vector::text FROM articles ORDER BY guid");
+  ASSERT_TRUE(after) << after.error().message;
+  ASSERT_EQ(after->size(), 2);
+  EXPECT_EQ(after->string(0, 0), "'cathedral':1A 'journal':2A 'lisp':3");
+  EXPECT_EQ(after->string(1, 0), expected);
+}
+
 TEST(PostgresDatabaseTest, SeveralProcessesStartingAtOnceMigrateOnce) {
   PostgresDatabase pg;
   ASSERT_FALSE(pg.url().empty());
