@@ -241,7 +241,8 @@ Result<CrawlSummary> Crawler::run(CrawlObserver* observer) {
       summary.add(refresh.result());
       ++finished;
     } else {
-      saves.push(std::move(refresh.record()), std::move(refresh.result()), refresh.started());
+      saves.push(std::move(refresh.record()), std::move(refresh.result()), refresh.started(),
+                 !refresh.blog().last_success_at.has_value());
     }
   };
   // A finished blog's refresh is dropped at once, so that the pass holds the blogs in flight, not every

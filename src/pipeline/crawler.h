@@ -40,8 +40,9 @@ struct CrawlOptions {
   std::chrono::days junk_retention{30};
   RankingOptions ranking;  // the prior of each stored article (docs/ranking.md)
   // Compute and store each new article's similar articles as it is saved (docs/similar.md): at once for
-  // an article dated within `similar_fresh_days` of the pass (0: every one), queued for the catch-up
-  // (pipeline/similar_catch_up.h) otherwise, so a new blog's back catalogue does not hold up its crawl.
+  // an article dated within `similar_fresh_days` of the pass of a blog read before (0: every article at
+  // once), queued for the catch-up (pipeline/similar_catch_up.h) otherwise, so a new blog's back catalogue
+  // (all of its first crawl) does not hold up the crawl.
   bool similar_articles = true;
   std::chrono::days similar_fresh_days{14};
   // A pass claims the due blogs it polls (Store::claim_due_blogs) for this long, so that several crawler

@@ -1052,14 +1052,15 @@ std::string feed_of(const std::string& title, const std::string& guid, const std
 }
 
 // Three blogs: two posts on lock-free queues (q1, then q2 a day later) and one on abbeys, dated `days_ago`
-// (q2 a day less). Crawled in two passes, q2 in the second.
+// (q2 a day less). Crawled in two passes, q2 in the second. `read_before`: each blog was crawled once
+// already, with no post in its feed, so the posts are not its first crawl (its back catalogue).
 struct SimilarPosts {
   std::int64_t first = 0, second = 0, history = 0;
 };
 
 class SimilarCrawlTest : public CrawlTest {
  protected:
-  SimilarPosts crawl_posts(int days_ago) {
+  SimilarPosts crawl_posts(int days_ago, bool read_before = true) {
     const std::vector<const char*> queues = {"lock-free", "queue",   "ring buffer", "producer",
                                              "consumer",  "atomic",  "cache line",  "memory ordering",
                                              "head",      "tail",    "the",         "and",
@@ -1072,13 +1073,27 @@ class SimilarCrawlTest : public CrawlTest {
                                              "granges",     "wool",  "trade",      "the",       "and",
                                              "dissolution", "henry", "cistercian", "chapter",   "cloister"};
     const auto day = [&](int n) { return format_http_date(now_seconds() - std::chrono::hours{24 * n}); };
-    write(dir_ / "www/q1.xml", feed_of("Lock-free queues", "q1", day(days_ago), queues, 0));
-    write(dir_ / "www/h.xml", feed_of("Cistercian abbeys", "h", day(days_ago), abbeys, 0));
+    const std::string empty = "<rss version=\"2.0\"><channel><title>soon</title></channel></rss>";
+    std::int64_t q2 = 0;
+    if (read_before) {
+      write(dir_ / "www/q2.xml", empty);
+      q2 = add_blog("/q2.xml");
+    }
+    write(dir_ / "www/q1.xml",
+          read_before ? empty : feed_of("Lock-free queues", "q1", day(days_ago), queues, 0));
+    write(dir_ / "www/h.xml",
+          read_before ? empty : feed_of("Cistercian abbeys", "h", day(days_ago), abbeys, 0));
     const auto q1 = add_blog("/q1.xml");
     const auto h = add_blog("/h.xml");
     crawl();
+    if (read_before) {
+      EXPECT_TRUE(articles_of(q1).empty());
+      write(dir_ / "www/q1.xml", feed_of("Lock-free queues", "q1", day(days_ago), queues, 0));
+      write(dir_ / "www/h.xml", feed_of("Cistercian abbeys", "h", day(days_ago), abbeys, 0));
+      crawl();
+    }
     write(dir_ / "www/q2.xml", feed_of("Ring buffers without locks", "q2", day(days_ago - 1), buffers, 3));
-    const auto q2 = add_blog("/q2.xml");
+    if (!read_before) q2 = add_blog("/q2.xml");
     crawl();
     SimilarPosts out{.first = articles_of(q1).at(0).article.id,
                      .second = articles_of(q2).at(0).article.id,
@@ -1108,6 +1123,24 @@ TEST_F(SimilarCrawlTest, ANewPostGetsSimilarPostsOfOtherBlogsAndJoinsTheirLists)
   EXPECT_TRUE(picks_of(posts.history).empty());
   const auto reason = store_->similar_articles(posts.second, 5).value().at(0).shared;
   EXPECT_NE(reason.find("lock free"), std::string::npos) << reason;
+}
+
+// A new blog's first crawl is its back catalogue, however recent its posts: they are queued, not indexed,
+// by the crawl (a list's first crawl would otherwise spend a third of its writer's time on them), and the
+// catch-up gives them the picks the crawl would have.
+TEST_F(SimilarCrawlTest, AFirstCrawlIsQueuedEvenWhenItsPostsAreFresh) {
+  const auto posts = crawl_posts(3, /*read_before=*/false);
+  EXPECT_EQ(store_->similar_queue_size().value(), 3);
+  EXPECT_TRUE(picks_of(posts.second).empty());
+
+  SimilarIndexer indexer(*store_);
+  auto done = catch_up_similar(indexer, *store_, *store_, {});
+  ASSERT_TRUE(done) << done.error().message;
+  EXPECT_EQ(done->indexed, 3);
+  EXPECT_EQ(store_->similar_queue_size().value(), 0);
+  EXPECT_EQ(picks_of(posts.second), std::vector<std::int64_t>{posts.first});
+  EXPECT_EQ(picks_of(posts.first), std::vector<std::int64_t>{posts.second});
+  EXPECT_TRUE(picks_of(posts.history).empty());
 }
 
 // A new blog's back catalogue: posts older than similar_fresh_days are queued, not indexed, by the crawl;

@@ -15,10 +15,11 @@ SaveQueue::SaveQueue(DuplicateIndex& duplicates, SimilarIndexer* similar, OnSave
                      std::optional<TimePoint> fresh_since)
     : duplicates_(duplicates), similar_(similar), on_saved_(std::move(on_saved)), fresh_since_(fresh_since) {}
 
-void SaveQueue::push(storage::CrawlRecord record, BlogResult result, Clock::time_point started) {
+void SaveQueue::push(storage::CrawlRecord record, BlogResult result, Clock::time_point started,
+                     bool first_crawl) {
   {
     std::lock_guard lock(mutex_);
-    queue_.push_back({std::move(record), std::move(result), started});
+    queue_.push_back({std::move(record), std::move(result), started, first_crawl});
   }
   writer_.submit([this] { save_queued(); });
 }
@@ -53,16 +54,18 @@ void SaveQueue::save_queued() {
     originals.clear();
   }
   // Each new fresh original gets its similar articles now, once, so the article page only reads them
-  // (docs/similar.md): the group's in one batch, oldest first as saved. An older one (a new blog's back
-  // catalogue, most of a first crawl) is queued for the catch-up, which the index would otherwise hold the
-  // crawl up for. A failure costs the picks of the group, never the crawl.
+  // (docs/similar.md): the group's in one batch, oldest first as saved. An older one, and every article of a
+  // blog's first crawl (its back catalogue, recent posts included), is queued for the catch-up, which the
+  // index would otherwise hold the crawl up for: a third of the writer's time in a list's first crawl.
+  // A failure costs the picks of the group, never the crawl.
   if (!originals.empty()) {
     std::vector<SimilarSource> sources;
     std::vector<std::int64_t> later;
     sources.reserve(originals.size());
     for (const auto& original : originals) {
       const auto& article = records[original.record].articles[original.article];
-      if (fresh_since_ && article.published && *article.published < *fresh_since_) {
+      if (fresh_since_ &&
+          (jobs[original.record].first_crawl || (article.published && *article.published < *fresh_since_))) {
         later.push_back(original.id);
         continue;
       }

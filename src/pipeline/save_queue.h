@@ -34,8 +34,8 @@ class SaveQueue {
   using OnSaved = std::function<void(BlogResult&)>;
 
   // `similar` (may be null: no similar articles) gets each new original of a saved group: indexed at once
-  // when it is dated at or after `fresh_since` (or has no date; no `fresh_since`: every one), queued for the
-  // catch-up otherwise.
+  // when it is dated at or after `fresh_since` (or has no date) and its blog was read before, queued for the
+  // catch-up otherwise; no `fresh_since`: every one at once.
   SaveQueue(DuplicateIndex& duplicates, SimilarIndexer* similar, OnSaved on_saved,
             std::optional<TimePoint> fresh_since = std::nullopt);
   // Saves what is still queued first.
@@ -44,7 +44,10 @@ class SaveQueue {
   SaveQueue& operator=(const SaveQueue&) = delete;
 
   // Thread-safe: queues one blog's record; `started` is when work on the blog began (its feed's fetch).
-  void push(storage::CrawlRecord record, BlogResult result, Clock::time_point started);
+  // `first_crawl`: the blog had never been read before, so every article of the record is its back
+  // catalogue, however recent (a list's first crawl brings tens of thousands of such blogs at once).
+  void push(storage::CrawlRecord record, BlogResult result, Clock::time_point started,
+            bool first_crawl = false);
   // Blocks until everything pushed so far is saved and reported.
   void wait_idle();
 
@@ -53,6 +56,7 @@ class SaveQueue {
     storage::CrawlRecord record;
     BlogResult result;
     Clock::time_point started;
+    bool first_crawl = false;
   };
   // Takes up to kMaxSaveGroup queued jobs and saves them as one group.
   void save_queued();
