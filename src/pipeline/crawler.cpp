@@ -241,6 +241,10 @@ Result<CrawlSummary> Crawler::run(CrawlObserver* observer) {
       summary.add(refresh.result());
       ++finished;
     } else {
+      // Bodies are compressed here, on a parsing thread, so that the save queue's one writer does less.
+      if (auto prepared = store_.prepare_crawl(refresh.record()); !prepared)
+        spdlog::warn("crawl: blog_id={} bodies left to the writer: {}", refresh.blog().id,
+                     prepared.error().message);
       saves.push(std::move(refresh.record()), std::move(refresh.result()), refresh.started(),
                  !refresh.blog().last_success_at.has_value());
     }

@@ -418,6 +418,28 @@ TEST(StoreUpgradeTest, UpgradeFromVersionFiveKeepsHotScoresAndOrder) {
   EXPECT_EQ(raw_exec(path, "INSERT INTO articles_fts (articles_fts) VALUES ('integrity-check')"), "");
 }
 
+// On SQLite, prepare_crawl does the compression itself: one frame per article (none for an article with no
+// body), and the row holds that very frame, so the writer did not compress it again.
+TEST_F(SqliteStoreTest, PrepareCrawlCompressesEachBodyAndTheSaveStoresThatFrame) {
+  const auto blog = add_blog("https://a.example/feed");
+  auto bare = make_article("bare", "Nothing but a title", day(-1));
+  bare.content_html.clear();
+  bare.text.clear();
+  bare.excerpt.clear();
+  auto record = ok_record(blog, day(0), {bare, make_article("rich", "Ring buffers", day(-2))});
+  ASSERT_TRUE(store_->prepare_crawl(record));
+  ASSERT_EQ(record.prepared_bodies.size(), 2u);
+  EXPECT_TRUE(record.prepared_bodies[0].empty());
+  ASSERT_GE(record.prepared_bodies[1].size(), 4u);
+  EXPECT_EQ(record.prepared_bodies[1].substr(0, 4), std::string("\x28\xb5\x2f\xfd")) << "a zstd frame";
+  std::string hex = "X'";
+  for (const char c : record.prepared_bodies[1]) hex += fmt::format("{:02X}", static_cast<unsigned char>(c));
+  hex += "'";
+  save(record);
+  EXPECT_EQ(raw_query(path_, "SELECT quote(body) FROM articles ORDER BY guid"),
+            (std::vector<std::string>{"NULL", hex}));
+}
+
 TEST_F(SqliteStoreTest, OpeningAFileThatIsNotADatabaseIsAClearError) {
   const std::string bogus = file("bogus.db");
   std::ofstream(bogus) << std::string(8192, 'x');
@@ -1314,6 +1336,58 @@ TEST_P(PostgresStoreTest, AVoteLeavesTheSearchColumnAndAnEditRecomputesIt) {
 
 // Two records of one blog in one group (two passes' results saved together): the second updates an article
 // the first inserted. Both are saved, search finds the update's words, and the index stays whole.
+// prepare_crawl does a record's body work before the save, off the writer thread (SQLite: compression;
+// PostgreSQL: nothing). A prepared record is stored exactly as the same record saved unprepared: inserted,
+// updated, and an article with no body at all.
+TEST_P(StoreTest, APreparedCrawlIsStoredAsTheSameCrawlUnprepared) {
+  const auto plain = add_blog("https://plain.example/feed");
+  const auto prepared = add_blog("https://prepared.example/feed");
+  auto bare = make_article("bare", "Nothing but a title", day(-1));
+  bare.summary_html.clear();
+  bare.content_html.clear();
+  bare.text.clear();
+  bare.excerpt.clear();
+  auto rich = make_article("rich", "Ring buffers", day(-2));
+  rich.summary_html = "<p>A <em>ring</em> buffer &amp; two cursors.</p>";
+  rich.content_html = "<p>A <em>ring</em> buffer &amp; two cursors, wrapping at a power of two.</p>";
+  rich.text = "A ring buffer & two cursors, wrapping at a power of two.";
+  rich.excerpt = "A ring buffer & two cursors";
+  auto revised = rich;
+  revised.title = "Ring buffers, revised";
+  revised.content_html = "<p>Cursors that never wrap: indexes masked at each read.</p>";
+  revised.text = "Cursors that never wrap: indexes masked at each read.";
+  for (const auto& articles :
+       {std::vector<model::Article>{bare, rich}, std::vector<model::Article>{revised}}) {
+    const auto at = articles.size() == 2 ? day(0) : day(1);
+    save(ok_record(plain, at, articles));
+    auto record = ok_record(prepared, at, articles);
+    auto ready = store_->prepare_crawl(record);
+    ASSERT_TRUE(ready) << ready.error().message;
+    EXPECT_TRUE(record.prepared_bodies.empty() || record.prepared_bodies.size() == articles.size());
+    EXPECT_EQ(record.articles.size(), articles.size()) << "preparing keeps the articles";
+    const auto stats = save(record);
+    EXPECT_EQ(stats.inserted + stats.updated, static_cast<int>(articles.size()));
+  }
+  auto stored = [&](std::int64_t blog) {
+    std::vector<std::vector<std::string>> out;
+    auto keys = store_->article_keys(blog).value();
+    std::ranges::sort(keys, {}, &StoredArticleKey::guid);
+    for (const auto& key : keys) {
+      const auto a = store_->article(key.id).value().value().article;
+      out.push_back({a.guid, a.title, a.summary_html, a.content_html, a.text, a.excerpt});
+    }
+    return out;
+  };
+  const auto expected = std::vector<std::vector<std::string>>{
+      {"bare", "Nothing but a title", "", "", "", ""},
+      {"rich", "Ring buffers, revised", rich.summary_html, revised.content_html, revised.text, rich.excerpt}};
+  EXPECT_EQ(stored(plain), expected);
+  EXPECT_EQ(stored(prepared), expected);
+  EXPECT_EQ(store_->search("masked", 10, 0).value().size(), 2u);
+  EXPECT_EQ(store_->search("power", 10, 0).value().size(), 0u) << "the old text left the index";
+  EXPECT_EQ(search_index_problem(), "");
+}
+
 TEST_P(StoreTest, SaveCrawlsTakesTwoRecordsOfOneBlogInOneGroup) {
   const auto a = add_blog("https://a.example/feed", "programming");
   auto first = ok_record(a, day(1), {make_article("a1", "Lisp ledger", day(1))});

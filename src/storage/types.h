@@ -77,6 +77,11 @@ struct CrawlRecord {
   // Set: hidden articles of the blog first seen before this lose their bodies (summary, content, text,
   // excerpt); guid, content hash and verdict stay, so the entry is never new again.
   std::optional<TimePoint> prune_hidden_before{};
+
+  // The articles' bodies in the form the store writes them, one per article in order, made by
+  // ArticleStore::prepare_crawl on the thread that built the record; empty: the store makes them as it saves.
+  // An empty string is an article without any body.
+  std::vector<std::string> prepared_bodies{};
 };
 
 struct SaveStats {

@@ -13,6 +13,7 @@ class PgArticleStore : public virtual ArticleStore {
   Result<std::vector<StoredArticleKey>> article_keys(std::int64_t blog_id) override;
   Result<SaveStats> save_crawl(const CrawlRecord& record) override;
   Result<std::vector<Result<SaveStats>>> save_crawls(std::span<const CrawlRecord> records) override;
+  Result<void> prepare_crawl(CrawlRecord& record) override;
   Result<std::int64_t> count_recent_articles(std::int64_t blog_id, TimePoint since) override;
   Result<std::optional<ArticleView>> article(std::int64_t id) override;
   Result<std::vector<ArticleView>> articles(const ArticleQuery& query) override;

@@ -30,6 +30,11 @@ class ArticleStore {
   // and one search-index flush for the group instead of one per blog. The outer error means nothing of the
   // group was saved (the transaction could not begin or commit).
   virtual Result<std::vector<Result<SaveStats>>> save_crawls(std::span<const CrawlRecord> records) = 0;
+  // The part of saving a record that needs no transaction, done beforehand on the caller's thread (a crawl's
+  // parsing threads), so that the one thread that saves does less: SQLite compresses each article's body
+  // into CrawlRecord::prepared_bodies; PostgreSQL's server compresses as it writes the row (TOAST), so there
+  // it leaves the record as it is. save_crawls takes a record either way; a failure leaves it unprepared.
+  virtual Result<void> prepare_crawl(CrawlRecord& record) = 0;
   // How many of a blog's articles, junk included, are dated (published, else first seen) at or after `since`:
   // how often it posts lately, for crawl.scheduler = entry_frequency. Undated articles first seen in the
   // blog's first crawl (its back catalogue) do not count. Runs once per blog per crawl, so it must be cheap

@@ -35,6 +35,9 @@ constexpr const char* kSelectArticleIdentity =
 // summary, content, text and excerpt go into the compressed body (migration 0021, article_body.h); their
 // old columns keep their '' default.
 #define LONGREAD_PACK_BODY "longread_body_pack(:summary_html, :content_html, :text, :excerpt)"
+// A body prepared off the writer thread (SqliteStore::prepare_crawl) when :prepared is 1; COALESCE would not
+// do, since a prepared body may be NULL (nothing to keep).
+#define LONGREAD_BODY "CASE WHEN :prepared = 1 THEN :body ELSE " LONGREAD_PACK_BODY " END"
 constexpr const char* kInsertArticle =
     "INSERT INTO articles (blog_id, guid, title, link, author, published, updated, undated, body,"
     " first_seen, display_at, content_hash, word_count, reading_minutes, "
@@ -42,7 +45,7 @@ constexpr const char* kInsertArticle =
     " category_from_blog, junk, junk_reason, duplicate_of, keep_override, visible, full_text_fetched, "
     "full_text_failures, full_text_error, simhash,"
     " votes, truncated, rank_prior)"
-    " VALUES (:blog_id, :guid, :title, :link, :author, :published, :updated, :undated, " LONGREAD_PACK_BODY
+    " VALUES (:blog_id, :guid, :title, :link, :author, :published, :updated, :undated, " LONGREAD_BODY
     ", :first_seen, :display_at, :content_hash, :word_count, :reading_minutes,"
     " :category, :category_from_blog, :junk, :junk_reason, " LONGREAD_DUPLICATE_OF
     ", :keep_override, :visible, :full_text_fetched, :full_text_failures, :full_text_error, :simhash, :votes,"
@@ -65,7 +68,7 @@ constexpr const char* kAddCategoryVisibleCount =
 constexpr const char* kUpdateArticle =
     "UPDATE articles SET title = :title, link = :link, author = :author, published = :published,"
     " updated = :updated, undated = :undated, summary_html = '', content_html = '', text = '',"
-    " excerpt = '', body = " LONGREAD_PACK_BODY
+    " excerpt = '', body = " LONGREAD_BODY
     ", display_at = COALESCE(:published, first_seen), content_hash = :content_hash,"
     " word_count = :word_count, reading_minutes = :reading_minutes, category = :category,"
     " category_from_blog = :category_from_blog, junk = :junk, junk_reason = :junk_reason,"
@@ -206,8 +209,10 @@ class DeferredWrites {
 };
 
 // Inserts, updates or leaves one article of a crawl (inside the crawl's transaction).
+// `prepared`: the article's body made by prepare_crawl (an empty string: no body), or null to pack it here.
 Result<void> save_article(Connection& db, const CrawlRecord& record, const std::string& blog_category,
-                          const model::Article& article, SaveStats& stats, DeferredWrites& deferred) {
+                          const model::Article& article, const std::string* prepared, SaveStats& stats,
+                          DeferredWrites& deferred) {
   const std::string hash = effective_content_hash(article);
   const bool from_blog = article.category.empty() || article.category == blog_category;
   const std::string& category = from_blog ? blog_category : article.category;
@@ -227,9 +232,13 @@ Result<void> save_article(Connection& db, const CrawlRecord& record, const std::
   auto bind_content = [&](Query& q) {
     q.bind(":title", article.title).bind(":link", article.link).bind(":author", article.author);
     q.bind(":published", optional_unix(article.published)).bind(":updated", optional_unix(article.updated));
-    q.bind(":undated", article.undated).bind(":summary_html", article.summary_html);
-    q.bind(":content_html", article.content_html).bind(":content_hash", hash);
-    q.bind(":truncated", article.truncated);
+    q.bind(":undated", article.undated).bind(":content_hash", hash).bind(":truncated", article.truncated);
+    q.bind(":prepared", prepared != nullptr);
+    if (prepared == nullptr) {
+      q.bind(":summary_html", article.summary_html).bind(":content_html", article.content_html);
+    } else if (!prepared->empty()) {
+      q.bind_blob(":body", *prepared);
+    }
   };
 
   if (!*existing) {
@@ -355,8 +364,10 @@ Result<SaveStats> save_record(Connection& db, const CrawlRecord& record, Deferre
   if (!blog_category) return std::unexpected(blog_category.error());
   if (!*blog_category) return fail(ErrorKind::kNotFound, fmt::format("store: no blog {}", record.blog_id));
   SaveStats stats;
-  for (const model::Article& article : record.articles) {
-    auto saved = save_article(db, record, **blog_category, article, stats, deferred);
+  const bool prepared = record.prepared_bodies.size() == record.articles.size();
+  for (std::size_t i = 0; i < record.articles.size(); ++i) {
+    auto saved = save_article(db, record, **blog_category, record.articles[i],
+                              prepared ? &record.prepared_bodies[i] : nullptr, stats, deferred);
     if (!saved) return std::unexpected(saved.error());
   }
   if (auto ok = save_blog_state(db, record); !ok) return std::unexpected(ok.error());
@@ -396,6 +407,32 @@ Result<std::int64_t> SqliteStore::count_recent_articles(std::int64_t blog_id, Ti
       q.bind(":since", to_unix(since));
     });
   });
+}
+
+// Compressing bodies needs no transaction, only the newest dictionary's id (a reader's read): done here, on
+// the caller's thread, it leaves the crawl's one writer thread a tenth less to do.
+Result<void> SqliteStore::prepare_crawl(CrawlRecord& record) {
+  std::vector<std::string> bodies;
+  bodies.reserve(record.articles.size());
+  auto packed = with_reader([&](Connection& db) -> Result<void> {
+    for (const model::Article& a : record.articles) {
+      // As longread_body_pack: nothing to keep is no body at all.
+      if (a.summary_html.empty() && a.content_html.empty() && a.text.empty() && a.excerpt.empty()) {
+        bodies.emplace_back();
+        continue;
+      }
+      auto frame = bodies_->pack(db.raw(), {.summary_html = a.summary_html,
+                                            .content_html = a.content_html,
+                                            .text = a.text,
+                                            .excerpt = a.excerpt});
+      if (!frame) return std::unexpected(frame.error());
+      bodies.push_back(std::move(*frame));
+    }
+    return {};
+  });
+  if (!packed) return packed;
+  record.prepared_bodies = std::move(bodies);
+  return {};
 }
 
 Result<SaveStats> SqliteStore::save_crawl(const CrawlRecord& record) {

@@ -87,6 +87,12 @@ Query& Query::bind(const char* name, std::string_view value) {
   return *this;
 }
 
+Query& Query::bind_blob(const char* name, std::string_view bytes) {
+  const char* data = bytes.data() != nullptr ? bytes.data() : "";
+  sqlite3_bind_blob64(stmt_, index(name), data, bytes.size(), SQLITE_TRANSIENT);
+  return *this;
+}
+
 Query& Query::bind_null(const char* name) {
   sqlite3_bind_null(stmt_, index(name));
   return *this;

@@ -75,6 +75,8 @@ class Query {
   Query& bind(const char* name, std::string_view value);
   Query& bind(const char* name, const std::string& value) { return bind(name, std::string_view(value)); }
   Query& bind(const char* name, const char* value) { return bind(name, std::string_view(value)); }
+  // As a BLOB (copied), where bind(std::string_view) binds TEXT.
+  Query& bind_blob(const char* name, std::string_view bytes);
   Query& bind_null(const char* name);
   template <typename T>
   Query& bind(const char* name, const std::optional<T>& value) {

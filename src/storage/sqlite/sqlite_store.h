@@ -60,6 +60,7 @@ class SqliteStore final : public Store {
   Result<std::int64_t> count_recent_articles(std::int64_t blog_id, TimePoint since) override;
   Result<SaveStats> save_crawl(const CrawlRecord& record) override;
   Result<std::vector<Result<SaveStats>>> save_crawls(std::span<const CrawlRecord> records) override;
+  Result<void> prepare_crawl(CrawlRecord& record) override;
 
   // article_store.cpp
   Result<std::optional<ArticleView>> article(std::int64_t id) override;
