@@ -440,6 +440,49 @@ TEST_F(SqliteStoreTest, PrepareCrawlCompressesEachBodyAndTheSaveStoresThatFrame)
             (std::vector<std::string>{"NULL", hex}));
 }
 
+// Crash quarantine's marks are kept in a companion file with a lock of its own (parse_marks.h): a mark is
+// made while another connection holds the database's write lock, as the crawl's save queue holds it for a
+// whole group of blogs, instead of waiting for it (and failing after the busy timeout).
+TEST_F(SqliteStoreTest, AParseMarkIsMadeWhileTheDatabaseIsLockedForWriting) {
+  const auto blog = add_blog("https://a.example/feed");
+  sqlite3* other = nullptr;
+  ASSERT_EQ(sqlite3_open_v2(path_.c_str(), &other, SQLITE_OPEN_READWRITE, nullptr), SQLITE_OK);
+  ASSERT_EQ(sqlite3_exec(other, "BEGIN IMMEDIATE", nullptr, nullptr, nullptr), SQLITE_OK);
+  const TimePoint since = now_seconds();
+  auto marked = store_->mark_parsing(blog, "host:1:abc", since);
+  sqlite3_exec(other, "ROLLBACK", nullptr, nullptr, nullptr);
+  sqlite3_close(other);
+  ASSERT_TRUE(marked) << marked.error().message;
+  const auto marks = store_->parsing_marks().value();
+  ASSERT_EQ(marks.size(), 1u);
+  EXPECT_EQ(marks[0].blog_id, blog);
+  EXPECT_EQ(marks[0].owner, "host:1:abc");
+  EXPECT_EQ(marks[0].since, since);
+  EXPECT_TRUE(std::filesystem::exists(path_ + "-parsing"));
+  // Taken once: of two processes finding this dead mark, one records the crash.
+  const storage::CrawlerCrash crash{.mark = marks[0], .crashes = 1, .status = "crashed", .now = since};
+  EXPECT_TRUE(store_->record_crawler_crash(crash).value());
+  EXPECT_FALSE(store_->record_crawler_crash(crash).value());
+  EXPECT_TRUE(store_->parsing_marks().value().empty());
+}
+
+// A mark an older longread left in the blogs table is still found and recorded.
+TEST_F(SqliteStoreTest, AParseMarkLeftInTheBlogsTableIsStillACrash) {
+  const auto blog = add_blog("https://a.example/feed");
+  raw_query(path_,
+            fmt::format("UPDATE blogs SET parsing_by = 'old:1:x', parsing_since = 1000 WHERE id = {}", blog)
+                .c_str());
+  const auto marks = store_->parsing_marks().value();
+  ASSERT_EQ(marks.size(), 1u);
+  EXPECT_EQ(marks[0].owner, "old:1:x");
+  const storage::CrawlerCrash crash{
+      .mark = marks[0], .crashes = 1, .status = "crashed", .now = now_seconds()};
+  EXPECT_TRUE(store_->record_crawler_crash(crash).value());
+  EXPECT_FALSE(store_->record_crawler_crash(crash).value());
+  EXPECT_TRUE(store_->parsing_marks().value().empty());
+  EXPECT_EQ(store_->blog(blog).value()->crashes, 1);
+}
+
 TEST_F(SqliteStoreTest, OpeningAFileThatIsNotADatabaseIsAClearError) {
   const std::string bogus = file("bogus.db");
   std::ofstream(bogus) << std::string(8192, 'x');

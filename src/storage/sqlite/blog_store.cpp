@@ -99,20 +99,22 @@ constexpr const char* kSelectBlogHealth =
     " FROM blogs b ORDER BY LOWER(b.title), b.id";
 constexpr const char* kCountBlogs = "SELECT COUNT(*) FROM blogs";
 
-// Crash quarantine (migration 0015). A mark is one autocommitted UPDATE.
-constexpr const char* kMarkParsing =
-    "UPDATE blogs SET parsing_by = :owner, parsing_since = :since WHERE id = :blog_id";
+// Crash quarantine (migration 0015). Marks are made in a companion file (parse_marks.h); a mark in the blogs
+// table is one an older longread left there, still read, recorded and cleared.
 constexpr const char* kSelectParsingMarks =
     "SELECT id, parsing_by, parsing_since FROM blogs WHERE parsing_by <> '' ORDER BY id";
 constexpr const char* kClearParsingMarks =
     "UPDATE blogs SET parsing_by = '', parsing_since = NULL WHERE parsing_by = :owner";
 // Only while the blog still carries the mark that was read: of two processes finding the same dead mark,
-// one records the crash.
+// one records the crash. LONGREAD_CRASH_SET is what recording does; kRecordCrawlerCrash also checks the
+// mark in the blogs table, kRecordTakenCrash follows the taking of a companion file's mark.
+#define LONGREAD_CRASH_SET                                                                                  \
+  "UPDATE blogs SET crashes = :crashes, quarantined = :quarantined, parsing_by = '', parsing_since = NULL," \
+  " last_attempt_at = :now, last_status = :status, last_error = :status, last_error_at = :now,"             \
+  " consecutive_failures = consecutive_failures + 1, next_due_at = :next_due_at WHERE id = :blog_id"
+constexpr const char* kRecordTakenCrash = LONGREAD_CRASH_SET;
 constexpr const char* kRecordCrawlerCrash =
-    "UPDATE blogs SET crashes = :crashes, quarantined = :quarantined, parsing_by = '', parsing_since = NULL,"
-    " last_attempt_at = :now, last_status = :status, last_error = :status, last_error_at = :now,"
-    " consecutive_failures = consecutive_failures + 1, next_due_at = :next_due_at"
-    " WHERE id = :blog_id AND parsing_by = :owner AND parsing_since = :since";
+    LONGREAD_CRASH_SET " AND parsing_by = :owner AND parsing_since = :since";
 
 // Articles go by ON DELETE CASCADE (migration 0001); their triggers keep the search index (0003) and the
 // visible counts (0004) right, and votes and reading-list rows cascade from the articles (0005).
@@ -296,13 +298,13 @@ Result<std::int64_t> SqliteStore::blog_count() {
 }
 
 Result<void> SqliteStore::mark_parsing(std::int64_t blog_id, std::string_view owner, TimePoint since) {
-  return write_one(kMarkParsing, "cannot mark blog", [&](Query& q) {
-    q.bind(":owner", owner).bind(":since", to_unix(since)).bind(":blog_id", blog_id);
-  });
+  return marks_->mark(blog_id, owner, since);
 }
 
 Result<std::vector<ParsingMark>> SqliteStore::parsing_marks() {
-  return with_reader([&](Connection& db) {
+  auto marks = marks_->all();
+  if (!marks) return marks;
+  auto left = with_reader([&](Connection& db) {
     return read_rows(
         db, kSelectParsingMarks, "cannot read parsing marks", [](Query&) {},
         [](const Query& q) {
@@ -311,20 +313,29 @@ Result<std::vector<ParsingMark>> SqliteStore::parsing_marks() {
                              .since = q.is_null(2) ? TimePoint{} : from_unix(q.int64(2))};
         });
   });
+  if (!left) return std::unexpected(left.error());
+  marks->insert(marks->end(), left->begin(), left->end());
+  return marks;
 }
 
 Result<void> SqliteStore::clear_parsing_marks(std::string_view owner) {
+  if (auto ok = marks_->clear_owner(owner); !ok) return ok;
   return write_one(kClearParsingMarks, "cannot clear parsing marks",
                    [&](Query& q) { q.bind(":owner", owner); });
 }
 
+// A companion file's mark is taken first, then the crash recorded: a process killed between the two loses
+// that one crash (the blog is polled again as usual), never counts it twice.
 Result<bool> SqliteStore::record_crawler_crash(const CrawlerCrash& crash) {
-  return write_changes(kRecordCrawlerCrash, "cannot record crash", [&](Query& q) {
-    q.bind(":crashes", crash.crashes).bind(":quarantined", crash.quarantine);
-    q.bind(":now", to_unix(crash.now)).bind(":status", crash.status);
-    q.bind(":next_due_at", optional_unix(crash.next_due_at)).bind(":blog_id", crash.mark.blog_id);
-    q.bind(":owner", crash.mark.owner).bind(":since", to_unix(crash.mark.since));
-  });
+  auto taken = marks_->take(crash.mark);
+  if (!taken) return std::unexpected(taken.error());
+  return write_changes(
+      *taken ? kRecordTakenCrash : kRecordCrawlerCrash, "cannot record crash", [&](Query& q) {
+        q.bind(":crashes", crash.crashes).bind(":quarantined", crash.quarantine);
+        q.bind(":now", to_unix(crash.now)).bind(":status", crash.status);
+        q.bind(":next_due_at", optional_unix(crash.next_due_at)).bind(":blog_id", crash.mark.blog_id);
+        if (!*taken) q.bind(":owner", crash.mark.owner).bind(":since", to_unix(crash.mark.since));
+      });
 }
 
 Result<void> SqliteStore::delete_blog(std::int64_t blog_id) {

@@ -443,6 +443,24 @@ Result<SaveStats> SqliteStore::save_crawl(const CrawlRecord& record) {
 
 Result<std::vector<Result<SaveStats>>> SqliteStore::save_crawls(std::span<const CrawlRecord> records) {
   constexpr std::string_view kFailed = "cannot save crawl";
+  auto results = save_crawls_in_transaction(records);
+  if (!results) return results;
+  // Saved: the parses those results cover are over, so their crash quarantine marks go (parse_marks.h). Not
+  // in the transaction, which would hold the marks' file as long as the articles' lock. The crawl is saved
+  // whatever happens here: should this fail, or the process die first, the pass's end clears its marks
+  // (clear_parsing_marks), and only a process that dies before that leaves them, to be counted as one
+  // crash of each of those blogs by a later pass.
+  std::vector<std::int64_t> saved;
+  for (std::size_t i = 0; i < records.size(); ++i) {
+    if ((*results)[i]) saved.push_back(records[i].blog_id);
+  }
+  (void)marks_->clear_blogs(saved);
+  return results;
+}
+
+Result<std::vector<Result<SaveStats>>> SqliteStore::save_crawls_in_transaction(
+    std::span<const CrawlRecord> records) {
+  constexpr std::string_view kFailed = "cannot save crawl";
   return in_write_transaction(kFailed, [&](Connection& db) -> Result<std::vector<Result<SaveStats>>> {
     std::vector<Result<SaveStats>> results;
     results.reserve(records.size());

@@ -68,12 +68,14 @@ Result<void> apply_migrations(Connection& db) {
 }  // namespace
 
 SqliteStore::SqliteStore(std::unique_ptr<Connection> writer, std::unique_ptr<Connection> checkpointer,
-                         std::string path, std::shared_ptr<BodyDictionaries> bodies)
+                         std::string path, std::shared_ptr<BodyDictionaries> bodies,
+                         std::unique_ptr<ParseMarks> marks)
     : path_(path),
       bodies_(bodies),
       writer_(std::move(writer)),
       checkpointer_(std::move(checkpointer), writer_->raw()),
-      readers_(std::move(path), std::move(bodies)) {}
+      readers_(std::move(path), std::move(bodies)),
+      marks_(std::move(marks)) {}
 
 std::string email_key(std::string_view email) {
   std::string key(email);
@@ -124,8 +126,10 @@ Result<std::unique_ptr<Store>> open_sqlite_store(const std::string& path) {
   }
   auto checkpointer = sqlite::Connection::open(path, false);
   if (!checkpointer) return std::unexpected(checkpointer.error());
+  auto marks = sqlite::ParseMarks::open(path);
+  if (!marks) return std::unexpected(marks.error());
   return std::unique_ptr<Store>(std::make_unique<sqlite::SqliteStore>(
-      std::move(*writer), std::move(*checkpointer), path, std::move(bodies)));
+      std::move(*writer), std::move(*checkpointer), path, std::move(bodies), std::move(*marks)));
 }
 
 }  // namespace longread::storage

@@ -22,6 +22,7 @@
 #include "storage/sqlite/article_body.h"
 #include "storage/sqlite/checkpointer.h"
 #include "storage/sqlite/handles.h"
+#include "storage/sqlite/parse_marks.h"
 #include "storage/sqlite/query_helpers.h"
 #include "storage/sqlite/reader_pool.h"
 #include "storage/store.h"
@@ -31,7 +32,7 @@ namespace longread::storage::sqlite {
 class SqliteStore final : public Store {
  public:
   SqliteStore(std::unique_ptr<Connection> writer, std::unique_ptr<Connection> checkpointer, std::string path,
-              std::shared_ptr<BodyDictionaries> bodies);
+              std::shared_ptr<BodyDictionaries> bodies, std::unique_ptr<ParseMarks> marks);
 
   // blog_store.cpp
   Result<std::int64_t> upsert_blog(const BlogSeed& seed) override;
@@ -228,6 +229,9 @@ class SqliteStore final : public Store {
   Result<void> decide_flags(std::int64_t article_id, FlagDecision decision) override;
 
  private:
+  // save_crawls' transaction, without the parse marks' clearing that follows it.
+  Result<std::vector<Result<SaveStats>>> save_crawls_in_transaction(std::span<const CrawlRecord> records);
+
   // Runs `f` on the writer connection, under its lock.
   template <typename F>
   auto with_writer(F&& f) {
@@ -274,6 +278,7 @@ class SqliteStore final : public Store {
   std::unique_ptr<Connection> writer_;   // guarded by writer_mutex_
   BackgroundCheckpointer checkpointer_;  // after writer_: stopped before the writer closes
   ReaderPool readers_;
+  std::unique_ptr<ParseMarks> marks_;  // crash quarantine's marks, in a file of their own (parse_marks.h)
   std::mutex version_mutex_;
   std::unique_ptr<Connection> version_;  // guarded by version_mutex_; only ever reads PRAGMA data_version
 };
