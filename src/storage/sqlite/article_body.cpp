@@ -56,7 +56,7 @@ bool get_varint(std::string_view& in, std::uint64_t& v) {
   return false;
 }
 
-std::string layout(const ArticleBody& body) {
+std::string layout(ArticleBodyView body) {
   std::string raw;
   raw.reserve(body.summary_html.size() + body.content_html.size() + body.text.size() + body.excerpt.size() +
               16);
@@ -138,11 +138,15 @@ Result<std::uint32_t> BodyDictionaries::current_id(sqlite3* db) {
   return *row ? (*row)->first : 0u;
 }
 
-Result<std::string> BodyDictionaries::pack(sqlite3* db, const ArticleBody& body) {
+Result<std::string> BodyDictionaries::pack(sqlite3* db, ArticleBodyView body) {
   // The newest dictionary's id is read on each write (one indexed row): a dictionary trained by another
   // process (`longread db compact`) is used from its commit on.
-  auto newest = read_dictionary(db, kSelectNewestDictionary, 0);
+  auto newest = current_id(db);
   if (!newest) return std::unexpected(newest.error());
+  return pack(db, *newest, body);
+}
+
+Result<std::string> BodyDictionaries::pack(sqlite3* db, std::uint32_t dictionary_id, ArticleBodyView body) {
   const std::string raw = layout(body);
   std::unique_ptr<ZSTD_CCtx, CCtxFree> cctx;
   const ZSTD_CDict* cdict = nullptr;
@@ -152,19 +156,19 @@ Result<std::string> BodyDictionaries::pack(sqlite3* db, const ArticleBody& body)
       cctx = std::move(state_->idle_cctxs.back());
       state_->idle_cctxs.pop_back();
     }
-    if (*newest) cdict = state_->cdicts[(*newest)->first].get();
+    if (dictionary_id != 0) cdict = state_->cdicts[dictionary_id].get();
   }
   if (!cctx) cctx.reset(ZSTD_createCCtx());
   if (!cctx) return body_error("cannot compress article body: out of memory");
-  if (*newest && cdict == nullptr) {
-    const std::uint32_t id = (*newest)->first;
-    auto dict = read_dictionary(db, kSelectDictionary, id);
+  if (dictionary_id != 0 && cdict == nullptr) {
+    auto dict = read_dictionary(db, kSelectDictionary, dictionary_id);
     if (!dict) return std::unexpected(dict.error());
-    if (!*dict) return body_error(fmt::format("cannot compress article body: dictionary {} is gone", id));
+    if (!*dict)
+      return body_error(fmt::format("cannot compress article body: dictionary {} is gone", dictionary_id));
     std::unique_ptr<ZSTD_CDict, CDictFree> made(
         ZSTD_createCDict((*dict)->second.data(), (*dict)->second.size(), kBodyCompressionLevel));
     std::lock_guard lock(state_->mutex);
-    auto& slot = state_->cdicts[id];
+    auto& slot = state_->cdicts[dictionary_id];
     if (!slot) slot = std::move(made);
     cdict = slot.get();
     if (cdict == nullptr) return body_error("cannot compress article body: the dictionary is unusable");
@@ -295,11 +299,12 @@ void body_part_or_empty(sqlite3_context* context, int /*argc*/, sqlite3_value** 
 void body_pack(sqlite3_context* context, int /*argc*/, sqlite3_value** argv) {
   auto text = [&](int i) {
     const auto* bytes = reinterpret_cast<const char*>(sqlite3_value_text(argv[i]));
-    return std::string(bytes ? bytes : "", static_cast<std::size_t>(sqlite3_value_bytes(argv[i])));
+    return std::string_view(bytes ? bytes : "", static_cast<std::size_t>(sqlite3_value_bytes(argv[i])));
   };
-  ArticleBody body{.summary_html = text(0), .content_html = text(1), .text = text(2), .excerpt = text(3)};
-  if (body.summary_html.empty() && body.content_html.empty() && body.text.empty() && body.excerpt.empty()) {
-    sqlite3_result_null(context);  // nothing to keep: a NULL body with empty plain columns reads as empty
+  const ArticleBodyView body{
+      .summary_html = text(0), .content_html = text(1), .text = text(2), .excerpt = text(3)};
+  if (body.empty()) {
+    sqlite3_result_null(context);
     return;
   }
   auto* bodies = static_cast<ConnectionBodies*>(sqlite3_user_data(context));
@@ -380,7 +385,7 @@ Result<std::optional<std::uint32_t>> train_body_dictionary(sqlite3* db, BodyDict
       }
       if (body.content_html.empty() && body.text.empty()) continue;  // pruned
       // Samples in the exact layout that is compressed, so the dictionary holds what frames begin with.
-      const std::string raw = layout(body);
+      const std::string raw = layout(body.view());
       buffer += raw;
       sizes.push_back(raw.size());
     }

@@ -22,12 +22,28 @@ struct sqlite3;
 
 namespace longread::storage::sqlite {
 
+// The four parts of a body to be packed, read where they lie (an article of a crawl, a row's columns).
+struct ArticleBodyView {
+  std::string_view summary_html;
+  std::string_view content_html;
+  std::string_view text;
+  std::string_view excerpt;
+
+  // Nothing to keep: such an article is stored with no body at all (a NULL body with empty plain columns
+  // reads as empty), by the crawl's save and by SQL's longread_body_pack alike.
+  [[nodiscard]] bool empty() const {
+    return summary_html.empty() && content_html.empty() && text.empty() && excerpt.empty();
+  }
+};
+
 // The big parts of an article: the page reads the HTML, the search index the text, listings the excerpt.
 struct ArticleBody {
   std::string summary_html;
   std::string content_html;
   std::string text;
   std::string excerpt;
+
+  [[nodiscard]] ArticleBodyView view() const { return {summary_html, content_html, text, excerpt}; }
 };
 
 // zstd's level for new bodies: 3, zstd's own default. The crawl's one writer thread compresses every new
@@ -54,7 +70,10 @@ class BodyDictionaries {
   BodyDictionaries& operator=(const BodyDictionaries&) = delete;
 
   // Compresses with the database's newest dictionary (none yet: plain zstd). Errors begin "store: ".
-  [[nodiscard]] Result<std::string> pack(sqlite3* db, const ArticleBody& body);
+  [[nodiscard]] Result<std::string> pack(sqlite3* db, ArticleBodyView body);
+  // Compresses with dictionary `dictionary_id` as read by current_id (0: plain zstd), for a caller packing
+  // many bodies at once.
+  [[nodiscard]] Result<std::string> pack(sqlite3* db, std::uint32_t dictionary_id, ArticleBodyView body);
   // Decompresses a frame written by pack(), with whichever dictionary its header names.
   [[nodiscard]] Result<ArticleBody> unpack(sqlite3* db, std::string_view frame);
   // The id of the newest dictionary (0: none).

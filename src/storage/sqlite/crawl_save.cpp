@@ -409,22 +409,24 @@ Result<std::int64_t> SqliteStore::count_recent_articles(std::int64_t blog_id, Ti
   });
 }
 
-// Compressing bodies needs no transaction, only the newest dictionary's id (a reader's read): done here, on
-// the caller's thread, it leaves the crawl's one writer thread a tenth less to do.
+// Compressing bodies needs no transaction, only the newest dictionary's id (a reader's read, once for the
+// record): done here, on the caller's thread, it leaves the crawl's one writer thread a tenth less to do.
 Result<void> SqliteStore::prepare_crawl(CrawlRecord& record) {
   std::vector<std::string> bodies;
   bodies.reserve(record.articles.size());
   auto packed = with_reader([&](Connection& db) -> Result<void> {
+    auto dictionary = bodies_->current_id(db.raw());
+    if (!dictionary) return std::unexpected(dictionary.error());
     for (const model::Article& a : record.articles) {
-      // As longread_body_pack: nothing to keep is no body at all.
-      if (a.summary_html.empty() && a.content_html.empty() && a.text.empty() && a.excerpt.empty()) {
+      const ArticleBodyView body{.summary_html = a.summary_html,
+                                 .content_html = a.content_html,
+                                 .text = a.text,
+                                 .excerpt = a.excerpt};
+      if (body.empty()) {
         bodies.emplace_back();
         continue;
       }
-      auto frame = bodies_->pack(db.raw(), {.summary_html = a.summary_html,
-                                            .content_html = a.content_html,
-                                            .text = a.text,
-                                            .excerpt = a.excerpt});
+      auto frame = bodies_->pack(db.raw(), *dictionary, body);
       if (!frame) return std::unexpected(frame.error());
       bodies.push_back(std::move(*frame));
     }
@@ -442,7 +444,6 @@ Result<SaveStats> SqliteStore::save_crawl(const CrawlRecord& record) {
 }
 
 Result<std::vector<Result<SaveStats>>> SqliteStore::save_crawls(std::span<const CrawlRecord> records) {
-  constexpr std::string_view kFailed = "cannot save crawl";
   auto results = save_crawls_in_transaction(records);
   if (!results) return results;
   // Saved: the parses those results cover are over, so their crash quarantine marks go (parse_marks.h). Not
