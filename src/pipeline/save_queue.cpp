@@ -11,15 +11,38 @@
 
 namespace longread::pipeline {
 
+namespace {
+
+// What a record holds in memory, roughly: its articles' strings and prepared bodies (the rest is small).
+std::size_t record_bytes(const storage::CrawlRecord& record) {
+  std::size_t bytes = sizeof(record);
+  for (const model::Article& a : record.articles) {
+    bytes += sizeof(a) + a.guid.size() + a.title.size() + a.link.size() + a.author.size() +
+             a.summary_html.size() + a.content_html.size() + a.text.size() + a.excerpt.size();
+  }
+  for (const std::string& body : record.prepared_bodies) bytes += body.size();
+  for (const std::string& guid : record.feed_guids) bytes += guid.size();
+  return bytes;
+}
+
+}  // namespace
+
 SaveQueue::SaveQueue(DuplicateIndex& duplicates, SimilarIndexer* similar, OnSaved on_saved,
-                     std::optional<TimePoint> fresh_since)
-    : duplicates_(duplicates), similar_(similar), on_saved_(std::move(on_saved)), fresh_since_(fresh_since) {}
+                     std::optional<TimePoint> fresh_since, std::size_t max_queued_bytes)
+    : duplicates_(duplicates),
+      similar_(similar),
+      on_saved_(std::move(on_saved)),
+      fresh_since_(fresh_since),
+      max_queued_bytes_(max_queued_bytes) {}
 
 void SaveQueue::push(storage::CrawlRecord record, BlogResult result, Clock::time_point started,
                      bool first_crawl) {
+  const std::size_t bytes = record_bytes(record);
   {
-    std::lock_guard lock(mutex_);
-    queue_.push_back({std::move(record), std::move(result), started, first_crawl});
+    std::unique_lock lock(mutex_);
+    room_.wait(lock, [&] { return held_bytes_ == 0 || held_bytes_ < max_queued_bytes_; });
+    held_bytes_ += bytes;
+    queue_.push_back({std::move(record), std::move(result), started, first_crawl, bytes});
   }
   writer_.submit([this] { save_queued(); });
 }
@@ -40,6 +63,21 @@ void SaveQueue::save_queued() {
     queue_.erase(queue_.begin(), queue_.begin() + static_cast<std::ptrdiff_t>(n));
   }
   if (jobs.empty()) return;  // an earlier run took them
+  // The group's bytes are released once it is saved and reported, or whatever leaves this early, so a push
+  // waiting for room never waits for a group that is gone.
+  std::size_t group_bytes = 0;
+  for (const Job& job : jobs) group_bytes += job.bytes;
+  struct Release {
+    SaveQueue& queue;
+    std::size_t bytes;
+    ~Release() {
+      {
+        std::lock_guard lock(queue.mutex_);
+        queue.held_bytes_ -= bytes;
+      }
+      queue.room_.notify_all();
+    }
+  } release{*this, group_bytes};
   std::vector<storage::CrawlRecord> records;
   records.reserve(jobs.size());
   for (auto& job : jobs) records.push_back(std::move(job.record));

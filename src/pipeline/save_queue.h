@@ -6,6 +6,7 @@
 #pragma once
 
 #include <chrono>
+#include <condition_variable>
 #include <cstddef>
 #include <functional>
 #include <mutex>
@@ -24,6 +25,11 @@ class SimilarIndexer;
 
 // Largest group of blogs saved in one transaction, so that other writers (votes, sign-ups) never wait long.
 inline constexpr std::size_t kMaxSaveGroup = 32;
+// Most the records waiting for the writer may hold (their articles' text and HTML, roughly): past it, push
+// waits for the writer. A list's first crawl parses faster than one writer saves, and without a bound the
+// queue took everything the parsers made (391 MB peak at 10,000 blogs against 210 with the writer ahead);
+// 64 MB is a few hundred blogs, many groups' worth, so the writer never waits for work.
+inline constexpr std::size_t kMaxQueuedBytes = 64u << 20;
 
 class SaveQueue {
  public:
@@ -37,7 +43,8 @@ class SaveQueue {
   // when it is dated at or after `fresh_since` (or has no date) and its blog was read before, queued for the
   // catch-up otherwise; no `fresh_since`: every one at once.
   SaveQueue(DuplicateIndex& duplicates, SimilarIndexer* similar, OnSaved on_saved,
-            std::optional<TimePoint> fresh_since = std::nullopt);
+            std::optional<TimePoint> fresh_since = std::nullopt,
+            std::size_t max_queued_bytes = kMaxQueuedBytes);
   // Saves what is still queued first.
   ~SaveQueue() = default;
   SaveQueue(const SaveQueue&) = delete;
@@ -46,6 +53,8 @@ class SaveQueue {
   // Thread-safe: queues one blog's record; `started` is when work on the blog began (its feed's fetch).
   // `first_crawl`: the blog had never been read before, so every article of the record is its back
   // catalogue, however recent (a list's first crawl brings tens of thousands of such blogs at once).
+  // Waits first while the records not yet saved hold max_queued_bytes or more (never when there are none,
+  // so a record larger than the bound is saved too). Never call it from on_saved.
   void push(storage::CrawlRecord record, BlogResult result, Clock::time_point started,
             bool first_crawl = false);
   // Blocks until everything pushed so far is saved and reported.
@@ -57,6 +66,7 @@ class SaveQueue {
     BlogResult result;
     Clock::time_point started;
     bool first_crawl = false;
+    std::size_t bytes = 0;  // the record's size as counted against max_queued_bytes
   };
   // Takes up to kMaxSaveGroup queued jobs and saves them as one group.
   void save_queued();
@@ -65,9 +75,12 @@ class SaveQueue {
   SimilarIndexer* similar_;
   OnSaved on_saved_;
   std::optional<TimePoint> fresh_since_;
+  std::size_t max_queued_bytes_;
   std::mutex mutex_;
-  std::vector<Job> queue_;  // guarded by mutex_
-  TaskPool writer_{1};      // last: its threads stop (saving what is queued) before the members above go
+  std::condition_variable room_;  // signalled when a group is saved and its bytes released
+  std::vector<Job> queue_;        // guarded by mutex_
+  std::size_t held_bytes_ = 0;    // guarded by mutex_: the records pushed and not yet saved and reported
+  TaskPool writer_{1};  // last: its threads stop (saving what is queued) before the members above go
 };
 
 }  // namespace longread::pipeline

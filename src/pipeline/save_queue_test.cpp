@@ -4,8 +4,12 @@
 
 #include <gtest/gtest.h>
 
+#include <atomic>
+#include <chrono>
+#include <future>
 #include <mutex>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "pipeline/duplicates.h"
@@ -123,6 +127,50 @@ TEST_F(SaveQueueTest, ARecordTheStoreRefusesFailsThatBlogAloneAndSaysWhy) {
   EXPECT_EQ(reported_[1].error_kind, ErrorKind::kNotFound);
   EXPECT_TRUE(reported_[1].status.starts_with("not saved: store: ")) << reported_[1].status;
   EXPECT_EQ(reported_[2].outcome, PollOutcome::kFetched);
+  EXPECT_EQ(stored(a), 1u);
+  EXPECT_EQ(stored(b), 1u);
+}
+
+// The records waiting for the writer are bounded: with a bound of one byte, a push waits while the record
+// before it is not yet saved and reported (here the writer is held inside its report), then goes on. The
+// first record, larger than the bound, is queued at once (nothing was waiting).
+TEST_F(SaveQueueTest, APushWaitsWhileTheWaitingRecordsHoldTheBound) {
+  const auto a = add_blog("a");
+  const auto b = add_blog("b");
+  DuplicateIndex duplicates(*store_, *store_);
+  std::promise<void> writer_reporting;
+  std::promise<void> let_writer_go;
+  std::shared_future<void> go = let_writer_go.get_future().share();
+  std::atomic<bool> second_pushed{false};
+  {
+    SaveQueue saves(
+        duplicates, nullptr,
+        [&](BlogResult& r) {
+          if (r.blog_id == a) {
+            writer_reporting.set_value();
+            go.wait();
+          }
+          std::lock_guard lock(mutex_);
+          reported_.push_back(r);
+        },
+        std::nullopt, 1);
+    const auto started = SaveQueue::Clock::now();
+    saves.push(record(a, "a-1", "alpha words about queues"), result(a), started);
+    writer_reporting.get_future().wait();
+    std::thread pusher([&] {
+      saves.push(record(b, "b-1", "beta words about fences"), result(b), started);
+      second_pushed = true;
+    });
+    std::this_thread::sleep_for(std::chrono::milliseconds(200));
+    EXPECT_FALSE(second_pushed) << "the second push did not wait for the first record's save";
+    let_writer_go.set_value();
+    pusher.join();
+    EXPECT_TRUE(second_pushed);
+    saves.wait_idle();
+  }
+  ASSERT_EQ(reported_.size(), 2u);
+  EXPECT_EQ(reported_[0].blog_id, a);
+  EXPECT_EQ(reported_[1].blog_id, b);
   EXPECT_EQ(stored(a), 1u);
   EXPECT_EQ(stored(b), 1u);
 }
