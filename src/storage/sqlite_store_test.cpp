@@ -1377,6 +1377,60 @@ TEST_P(PostgresStoreTest, AVoteLeavesTheSearchColumnAndAnEditRecomputesIt) {
   EXPECT_EQ(store_->search("placeholder", 10, 0).value().size(), 0u);
 }
 
+// Search ranks a match by the article's rank vector, its title and the text's first 600 characters (kept in
+// the row, migration 0004), never the whole text's vector: of three articles of one day holding "ledger",
+// the one with it in the title comes first, then the one with it in the lead, then the one with it only
+// far into the text. A row stored before the migration (its rank vector NULL) ranks the same, and `db
+// compact` fills its vector in with the value an insert gets.
+TEST_P(PostgresStoreTest, SearchRanksByTitleAndLeadAndOldRowsRankTheSame) {
+  const auto a = add_blog("https://a.example/feed", "programming");
+  std::string filler;
+  while (filler.size() < 800) filler += "river garden tide ";
+  auto title = make_article("title", "The ledger of a cathedral", day(1));
+  title.text = filler + "ledger";
+  auto lead = make_article("lead", "A cathedral", day(1));
+  lead.text = "A ledger, kept for a cathedral. " + filler;
+  auto deep = make_article("deep", "Another cathedral", day(1));
+  deep.text = filler + "and at last a ledger.";
+  save(ok_record(a, day(1), {deep, lead, title}));
+  auto order = [&] {
+    std::vector<std::string> guids;
+    auto hits = store_->search("ledger", 10, 0);
+    EXPECT_TRUE(hits) << hits.error().message;
+    for (const auto& hit : hits.value_or(std::vector<SearchHit>{})) guids.push_back(hit.view.article.guid);
+    return guids;
+  };
+  const std::vector<std::string> expected = {"title", "lead", "deep"};
+  EXPECT_EQ(order(), expected);
+  const std::vector<std::string> none = {"0"};
+  EXPECT_EQ(raw_query(path_,
+                      "SELECT COUNT(*) FROM articles WHERE rank_vector IS DISTINCT FROM"
+                      " longread_rank_vector(title, text)"),
+            none);
+  // The lead ends at 600 characters: "deep"'s vector has the title's words and no "ledger".
+  EXPECT_EQ(
+      raw_query(path_, "SELECT guid FROM articles WHERE rank_vector @@ 'ledger'::tsquery ORDER BY guid"),
+      (std::vector<std::string>{"lead", "title"}));
+  EXPECT_EQ(raw_query(path_, "SELECT guid FROM articles WHERE rank_vector @@ 'another:A'::tsquery"),
+            (std::vector<std::string>{"deep"}));
+
+  raw_query(path_, "UPDATE articles SET rank_vector = NULL RETURNING id");
+  EXPECT_EQ(order(), expected);
+  auto batch = store_->compact_bodies({.batch = 2});
+  ASSERT_TRUE(batch) << batch.error().message;
+  EXPECT_EQ(batch->converted, 2);
+  EXPECT_FALSE(batch->done);
+  batch = store_->compact_bodies({.batch = 2, .after_id = batch->last_id});
+  ASSERT_TRUE(batch) << batch.error().message;
+  EXPECT_EQ(batch->converted, 1);
+  EXPECT_TRUE(batch->done);
+  EXPECT_EQ(raw_query(path_,
+                      "SELECT COUNT(*) FROM articles WHERE rank_vector IS DISTINCT FROM"
+                      " longread_rank_vector(title, text)"),
+            none);
+  EXPECT_EQ(order(), expected);
+}
+
 // Two records of one blog in one group (two passes' results saved together): the second updates an article
 // the first inserted. Both are saved, search finds the update's words, and the index stays whole.
 // prepare_crawl does a record's body work before the save, off the writer thread (SQLite: compression;

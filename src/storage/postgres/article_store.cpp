@@ -132,10 +132,12 @@ std::string websearch_query(const std::vector<std::string>& terms) {
 }
 
 // Search on PostgreSQL (docs/storage.md, "Search"), in the shape of SQLite's: the newest kSearchCandidates
-// matches among visible articles (the partial GIN index articles_search) are ranked by ts_rank (title
-// words weigh 10x the text's: weights 'A' and 'D'), then by age as on SQLite (relevance halved every
-// kSearchHalfLifeDays), paged; ts_headline makes snippets for the page alone, with \x01 and \x02 around
-// matches.
+// matches among visible articles (the partial GIN index articles_search) are ranked by relevance, then by
+// age as on SQLite (relevance halved every kSearchHalfLifeDays), paged; ts_headline makes snippets for the
+// page alone, with \x01 and \x02 around matches. Relevance is ts_rank over the article's rank_vector, its
+// title (weight 'A', 10x) and the text's lead (weight 'D'), kept in the row (migration 0004), plus
+// kSearchMatchFloor for matching at all: ts_rank over the whole search_vector read every candidate's
+// vector out of the TOAST table, most of a search's time at a million articles.
 //
 // The candidates are found slice by slice of ids, newest first (search_candidates_sql): a GIN index
 // yields its matches in no useful order, so "the newest 1,000 of every match" fetched every match's row (a
@@ -153,6 +155,10 @@ constexpr std::chrono::milliseconds kSearchBudget{1000};
 constexpr std::int64_t kFirstSearchSlice = 5'000;
 constexpr std::int64_t kWidestFirstSearchSlice = 100'000;
 constexpr std::int64_t kSearchSliceGrowth = 4;
+// A match beyond the title and the lead: half of what one word of the lead weighs (ts_rank gives one 'D'
+// occurrence 0.1/1.645), so such an article still ranks by its age among others like it, below the
+// articles whose lead is about the words when of the same age.
+#define LONGREAD_PG_SEARCH_MATCH_FLOOR "0.03"
 #define LONGREAD_PG_SEARCH_RANK \
   "ln(GREATEST(c.relevance, 1e-12)) + c.display_at * 0.6931471805599453 / (:half_life_days * 86400.0)"
 // The matches in ids (:low, :high], newest first, at most :wanted.
@@ -186,7 +192,9 @@ constexpr const char* kSearchRankSql =
     " left(a.text, 64), right(a.text, 64)"
     " FROM (SELECT c.id AS id, " LONGREAD_PG_SEARCH_RANK
     " AS rank_score FROM ("
-    "  SELECT a.id, a.display_at, ts_rank(a.search_vector, q.query) AS relevance FROM articles a, q"
+    "  SELECT a.id, a.display_at, " LONGREAD_PG_SEARCH_MATCH_FLOOR
+    " + ts_rank(COALESCE(a.rank_vector, longread_rank_vector(a.title, a.text)), q.query) AS relevance"
+    "  FROM articles a, q"
     "  WHERE a.id = ANY(:ids::bigint[])) c"
     " ORDER BY rank_score DESC, c.id DESC LIMIT :limit OFFSET :offset) s"
     " JOIN articles a ON a.id = s.id JOIN blogs b ON b.id = a.blog_id CROSS JOIN q"
@@ -241,12 +249,18 @@ constexpr const char* kMarkDuplicate =
 // tool that kept pglz, keeps its old form until it is written again; these are the rows to convert.
 constexpr const char* kSelectUncompacted =
     "SELECT id FROM articles WHERE id > :after AND (pg_column_compression(summary_html) = 'pglz'"
-    " OR pg_column_compression(content_html) = 'pglz' OR pg_column_compression(text) = 'pglz')"
+    " OR pg_column_compression(content_html) = 'pglz' OR pg_column_compression(text) = 'pglz'"
+    " OR rank_vector IS NULL)"
     " ORDER BY id LIMIT :batch";
 // Concatenating '' makes a new value, which the server compresses with the column's method.
 constexpr const char* kCompactArticles =
     "UPDATE articles SET summary_html = summary_html || '', content_html = content_html || '',"
-    " text = text || '' WHERE id = ANY(:ids::bigint[])";
+    " text = text || '' WHERE id = ANY(:ids::bigint[]) AND (pg_column_compression(summary_html) = 'pglz'"
+    " OR pg_column_compression(content_html) = 'pglz' OR pg_column_compression(text) = 'pglz')";
+// Rows stored before migration 0004 get the rank vector search computes for them meanwhile.
+constexpr const char* kFillRankVectors =
+    "UPDATE articles SET rank_vector = longread_rank_vector(title, text)"
+    " WHERE id = ANY(:ids::bigint[]) AND rank_vector IS NULL";
 
 }  // namespace
 
@@ -713,11 +727,14 @@ Result<CompactBatch> PgArticleStore::compact_bodies(const CompactOptions& option
     for (int r = 0; r < rows->size(); ++r) ids.push_back(rows->int64(r, 0));
     out.done = static_cast<int>(ids.size()) < std::max(options.batch, 1);
     if (ids.empty()) return {};
-    Query update(c, kCompactArticles);
-    update.bind(":ids", id_array(ids));
-    auto updated = update.run();
-    if (!updated) return std::unexpected(updated.error());
-    out.converted = updated->affected();
+    // Each row selected needs one of the two or both; the rank vector first, since recompressing the
+    // text sets it anyway (the search column's trigger).
+    for (const char* sql : {kFillRankVectors, kCompactArticles}) {
+      Query update(c, sql);
+      update.bind(":ids", id_array(ids));
+      if (auto updated = update.run(); !updated) return std::unexpected(updated.error());
+    }
+    out.converted = static_cast<std::int64_t>(ids.size());
     out.last_id = ids.back();
     if (options.hold_before_commit.count() > 0) std::this_thread::sleep_for(options.hold_before_commit);
     return {};
