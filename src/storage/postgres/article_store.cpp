@@ -247,16 +247,17 @@ constexpr const char* kMarkDuplicate =
 // The body converter on PostgreSQL: the server compresses each long text itself (TOAST), with the
 // column's method (lz4, migration 0001). A value written before that method was set, or copied in by a
 // tool that kept pglz, keeps its old form until it is written again; these are the rows to convert.
+#define LONGREAD_PG_PGLZ_BODY                                                                     \
+  "(pg_column_compression(summary_html) = 'pglz' OR pg_column_compression(content_html) = 'pglz'" \
+  " OR pg_column_compression(text) = 'pglz')"
 constexpr const char* kSelectUncompacted =
-    "SELECT id FROM articles WHERE id > :after AND (pg_column_compression(summary_html) = 'pglz'"
-    " OR pg_column_compression(content_html) = 'pglz' OR pg_column_compression(text) = 'pglz'"
+    "SELECT id FROM articles WHERE id > :after AND (" LONGREAD_PG_PGLZ_BODY
     " OR rank_vector IS NULL)"
     " ORDER BY id LIMIT :batch";
 // Concatenating '' makes a new value, which the server compresses with the column's method.
 constexpr const char* kCompactArticles =
     "UPDATE articles SET summary_html = summary_html || '', content_html = content_html || '',"
-    " text = text || '' WHERE id = ANY(:ids::bigint[]) AND (pg_column_compression(summary_html) = 'pglz'"
-    " OR pg_column_compression(content_html) = 'pglz' OR pg_column_compression(text) = 'pglz')";
+    " text = text || '' WHERE id = ANY(:ids::bigint[]) AND " LONGREAD_PG_PGLZ_BODY;
 // Rows stored before migration 0004 get the rank vector search computes for them meanwhile.
 constexpr const char* kFillRankVectors =
     "UPDATE articles SET rank_vector = longread_rank_vector(title, text)"
@@ -727,9 +728,9 @@ Result<CompactBatch> PgArticleStore::compact_bodies(const CompactOptions& option
     for (int r = 0; r < rows->size(); ++r) ids.push_back(rows->int64(r, 0));
     out.done = static_cast<int>(ids.size()) < std::max(options.batch, 1);
     if (ids.empty()) return {};
-    // Each row selected needs one of the two or both; the rank vector first, since recompressing the
-    // text sets it anyway (the search column's trigger).
-    for (const char* sql : {kFillRankVectors, kCompactArticles}) {
+    // Each row selected needs one of the two or both; the bodies first: rewriting the text sets the rank
+    // vector too (the search column's trigger), so the fill computes it only for the rows still without.
+    for (const char* sql : {kCompactArticles, kFillRankVectors}) {
       Query update(c, sql);
       update.bind(":ids", id_array(ids));
       if (auto updated = update.run(); !updated) return std::unexpected(updated.error());
