@@ -19,6 +19,8 @@
 # database (`serve --no-crawl`), with PostgreSQL's share of SQLite's requests/s.
 # Environment: RUNS (default "sqlite postgresql postgresql-x2"), CONCURRENCY (crawl.concurrency, 64),
 # LOAD_SECONDS (10; 0 skips the site), CATCH_UP (1; 0 skips the catch-up), CRAWL_DIR (where the SQLite database goes, /tmp), KEEP=1 keeps it.
+# STATEMENTS=N prints, after each PostgreSQL pass, the N statements the server spent most time executing
+# (pg_stat_statements, triggers included in the statement that fired them): where the server's CPU goes.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/../.." && pwd)"
 build="${1:-$root/build}"
@@ -35,6 +37,8 @@ for tool in wrk curl /usr/bin/time; do
   command -v "$tool" >/dev/null || { echo "bench: $tool is not installed (scripts/install-deps.sh all)"; exit 1; }
 done
 source "$root/bench/common/postgres.sh"
+statements="${STATEMENTS:-0}"
+[ "$statements" -gt 0 ] && export BENCH_PG_SETTINGS="-c shared_preload_libraries=pg_stat_statements -c pg_stat_statements.max=1000"
 
 work="$(mktemp -d "${CRAWL_DIR:-/tmp}/longread-crawl-XXXXXX")"
 server_pid=""
@@ -95,6 +99,7 @@ one_pass() {
   local name="$1" db="$2" crawlers="$3" pass="$4" start end i
   curl -fs "http://127.0.0.1:$port/__bench/pass?n=$pass" >/dev/null
   local pg_before
+  pg_statements_reset "$db"
   pg_before="$(pg_cpu)"
   start="$(date +%s.%N)"
   for i in $(seq 1 "$crawlers"); do
@@ -128,6 +133,22 @@ one_pass() {
     "$(python3 -c 'import json,sys; print(json.load(sys.stdin)["distinct_feeds"])' <<<"$stats")" \
     "$(python3 -c 'import json,sys; print(" ".join(f"{k}:{v}" for k, v in json.load(sys.stdin)["by_status"].items()))' <<<"$stats")" \
     "$articles" $((size / 1048576)) "$(echo "$(pg_cpu) - $pg_before" | bc)"
+  pg_statements_report "$db"
+}
+
+pg_database() { local d="${1#postgresql:///}"; echo "${d%%\?*}"; }
+pg_statements_reset() {
+  [ "$statements" -gt 0 ] && [[ "$1" == postgresql://* ]] || return 0
+  psql_on "$(pg_database "$1")" 'CREATE EXTENSION IF NOT EXISTS pg_stat_statements; SELECT pg_stat_statements_reset()' >/dev/null
+}
+# Execution time is the server's wall time in the statement: CPU, I/O and waits for locks.
+pg_statements_report() {
+  [ "$statements" -gt 0 ] && [[ "$1" == postgresql://* ]] || return 0
+  psql_on "$(pg_database "$1")" "SELECT format('  %9s s %5s%% %8s calls %8s rows %8s ms/call  %s', round((total_exec_time / 1000)::numeric, 1),
+      round((100 * total_exec_time / sum(total_exec_time) OVER ())::numeric, 1), calls, rows,
+      round((total_exec_time / calls)::numeric, 3), left(regexp_replace(query, '\s+', ' ', 'g'), 110))
+    FROM pg_stat_statements WHERE dbid = (SELECT oid FROM pg_database WHERE datname = current_database())
+    ORDER BY total_exec_time DESC LIMIT $statements"
 }
 
 # The similar articles of the back catalogue the pass queued (docs/similar.md): `longread similar catch-up`,

@@ -13,7 +13,8 @@ namespace longread::pipeline {
 
 namespace {
 
-// What a record holds in memory, roughly: its articles' strings and prepared bodies (the rest is small).
+// What a record holds in memory, roughly: its articles' strings, prepared bodies and search vectors (the rest
+// is small).
 std::size_t record_bytes(const storage::CrawlRecord& record) {
   std::size_t bytes = sizeof(record);
   for (const model::Article& a : record.articles) {
@@ -21,6 +22,7 @@ std::size_t record_bytes(const storage::CrawlRecord& record) {
              a.summary_html.size() + a.content_html.size() + a.text.size() + a.excerpt.size();
   }
   for (const std::string& body : record.prepared_bodies) bytes += body.size();
+  for (const auto& vectors : record.prepared_search) bytes += vectors.search.size() + vectors.rank.size();
   for (const std::string& guid : record.feed_guids) bytes += guid.size();
   return bytes;
 }

@@ -1185,6 +1185,36 @@ TEST_P(StoreTest, SearchTreatsQuotedWordsAsAPhrase) {
   EXPECT_EQ(store_->search("\"garbage collection", 10, 0).value().size(), 2u);
 }
 
+// Both backends split, fold and unaccent words alike (FTS5's unicode61 makes PostgreSQL's vectors and
+// queries too): a hyphenated word is a phrase of its parts, "3.14" one of two numbers, "C++" the word "c",
+// accents and case do not matter, and a query of no word at all finds nothing.
+TEST_P(StoreTest, SearchSplitsAndFoldsWordsAlikeOnEveryBackend) {
+  const auto blog = add_blog("https://a.example/feed");
+  auto a = make_article("a", "Lock-free queues in Zürich", day(0));
+  a.text = "The CAFÉ's C++ code, version 3.14, at example.com.";
+  auto b = make_article("b", "Free locks", day(0));
+  b.text = "A lock that is free to take.";
+  save(ok_record(blog, day(0), {a, b}));
+  auto count = [&](const char* query) {
+    auto hits = store_->search(query, 10, 0);
+    EXPECT_TRUE(hits) << query << ": " << hits.error().message;
+    return hits ? hits->size() : 99u;
+  };
+  EXPECT_EQ(count("lock-free"), 1u);
+  EXPECT_EQ(count("\"free lock\""), 0u);
+  EXPECT_EQ(count("lock free"), 2u);
+  EXPECT_EQ(count("lockfree"), 0u);
+  EXPECT_EQ(count("ZURICH"), 1u);
+  EXPECT_EQ(count("zürich"), 1u);
+  EXPECT_EQ(count("cafe"), 1u);
+  EXPECT_EQ(count("3.14"), 1u);
+  EXPECT_EQ(count("\"version 3\""), 1u);
+  EXPECT_EQ(count("example.com"), 1u);
+  EXPECT_EQ(count("c++ code"), 1u);
+  EXPECT_EQ(count("😀"), 0u);
+  EXPECT_EQ(count("... !!!"), 0u);
+}
+
 // A pasted page as a query: only the first kMaxSearchTerms words and phrases count, so it costs no more
 // than a long question and never errors.
 TEST_P(StoreTest, SearchUsesTheFirstWordsOfAHugeQuery) {
@@ -1429,6 +1459,46 @@ TEST_P(PostgresStoreTest, SearchRanksByTitleAndLeadAndOldRowsRankTheSame) {
                       " longread_rank_vector(title, text)"),
             none);
   EXPECT_EQ(order(), expected);
+}
+
+// The crawler makes each article's search vectors (search_vectors.h); the server accepts them for a hostile
+// text too (a 3,000-byte word, 20,000 repeats, quotes and backslashes), and search finds its words. A row
+// written by hand without vectors gets them from the server's trigger; rewriting a body with the same
+// value (`db compact`) keeps the vectors the crawler made; a new text by hand makes the server's again.
+TEST_P(PostgresStoreTest, TheCrawlersVectorsAreStoredAndTheTriggerCoversOtherWriters) {
+  const auto a = add_blog("https://a.example/feed", "programming");
+  auto hostile = make_article("hostile", "It's a \\ back'slash", day(1));
+  hostile.text = "start " + std::string(3000, 'x') + " ";
+  for (int i = 0; i < 20'000; ++i) hostile.text += "echo ";
+  hostile.text += "Zürich omega";
+  auto plain = make_article("plain", "Cathedral ledger", day(1));
+  plain.text = "Lock-free queues, version 3.14.";
+  save(ok_record(a, day(1), {hostile, plain}));
+  for (const char* query : {"echo", "back", "slash", "start", "\"lock-free\"", "3.14"}) {
+    auto hits = store_->search(query, 10, 0);
+    ASSERT_TRUE(hits) << query << ": " << hits.error().message;
+    EXPECT_EQ(hits->size(), 1u) << query;
+  }
+  // The FTS5 split, not the server parser's: "lock-free" and "3.14" are words of their own there.
+  EXPECT_EQ(raw_query(path_, "SELECT guid FROM articles WHERE search_vector @@ '3 <-> 14'::tsquery"),
+            (std::vector<std::string>{"plain"}));
+  EXPECT_EQ(raw_query(path_, "SELECT COUNT(*) FROM articles WHERE search_vector @@ 'lock-free'::tsquery"),
+            (std::vector<std::string>{"0"}));
+
+  raw_query(path_,
+            "INSERT INTO articles (blog_id, guid, title, text, first_seen, display_at, category)"
+            " SELECT id, 'by-hand', 'Written by hand', 'Marginalia', 0, 0, 'programming' FROM blogs RETURNING id");
+  EXPECT_EQ(raw_query(path_, "SELECT search_vector::text || ' / ' || rank_vector::text FROM articles"
+                             " WHERE guid = 'by-hand'"),
+            (std::vector<std::string>{"'by':2A 'hand':3A 'marginalia':4 'written':1A / "
+                                      "'by':2A 'hand':3A 'marginalia':4 'written':1A"}));
+  raw_query(path_, "UPDATE articles SET search_vector = 'placeholder' WHERE guid = 'plain' RETURNING id");
+  raw_query(path_, "UPDATE articles SET text = text || '' WHERE guid = 'plain' RETURNING id");
+  EXPECT_EQ(raw_query(path_, "SELECT search_vector::text FROM articles WHERE guid = 'plain'"),
+            (std::vector<std::string>{"'placeholder'"}));
+  raw_query(path_, "UPDATE articles SET text = 'Vellum' WHERE guid = 'plain' RETURNING id");
+  EXPECT_EQ(raw_query(path_, "SELECT search_vector::text FROM articles WHERE guid = 'plain'"),
+            (std::vector<std::string>{"'cathedral':1A 'ledger':2A 'vellum':3"}));
 }
 
 // Two records of one blog in one group (two passes' results saved together): the second updates an article

@@ -47,6 +47,12 @@ struct BlogEdit {
   std::optional<std::vector<std::string>> allowed_hosts{};
 };
 
+// An article's search vectors as PostgreSQL tsvector literals (storage/postgres/search_vectors.h).
+struct PreparedSearchVectors {
+  std::string search;  // title and text
+  std::string rank;    // title and the text's lead
+};
+
 // What one crawl of one blog produced; save_crawl writes all of it in one transaction.
 struct CrawlRecord {
   std::int64_t blog_id = 0;
@@ -82,6 +88,9 @@ struct CrawlRecord {
   // ArticleStore::prepare_crawl on the thread that built the record; empty: the store makes them as it saves.
   // An empty string is an article without any body.
   std::vector<std::string> prepared_bodies{};
+  // PostgreSQL: the articles' search vectors, one per article in order, made by prepare_crawl likewise;
+  // empty: the store makes them as it saves.
+  std::vector<PreparedSearchVectors> prepared_search{};
 };
 
 struct SaveStats {

@@ -117,20 +117,6 @@ std::string hot_walk_sql(const HotPageQuery& query, bool after) {
   return sql;
 }
 
-// What the reader typed as a websearch_to_tsquery string with the SQLite backend's meaning: every term
-// (search_terms.h) quoted, so each is a phrase (its words adjacent, in order) and all must match; quotes
-// inside a term are dropped, and "or" or a leading "-" inside quotes are words, never operators.
-std::string websearch_query(const std::vector<std::string>& terms) {
-  std::string out;
-  for (const std::string& term : terms) {
-    std::string clean = term;
-    std::erase(clean, '"');
-    if (!out.empty()) out += ' ';
-    out += '"' + clean + '"';
-  }
-  return out;
-}
-
 // Search on PostgreSQL (docs/storage.md, "Search"), in the shape of SQLite's: the newest kSearchCandidates
 // matches among visible articles (the partial GIN index articles_search) are ranked by relevance, then by
 // age as on SQLite (relevance halved every kSearchHalfLifeDays), paged; ts_headline makes snippets for the
@@ -165,7 +151,7 @@ constexpr std::int64_t kSearchSliceGrowth = 4;
 std::string search_candidates_sql(const std::optional<ReaderFilter>& reader) {
   std::string sql =
       "SELECT a.id FROM articles a"
-      " WHERE a.visible = 1 AND a.search_vector @@ websearch_to_tsquery('longread_search', :match)"
+      " WHERE a.visible = 1 AND a.search_vector @@ :match::tsquery"
       " AND a.id > :low AND a.id <= :high";
   if (reader) sql += reader_filter_sql(*reader);
   sql += " ORDER BY a.id DESC LIMIT :wanted";
@@ -174,7 +160,7 @@ std::string search_candidates_sql(const std::optional<ReaderFilter>& reader) {
 // What the planner expects of a query's matches: the first line of EXPLAIN's plan ends "rows=N width=W)".
 constexpr const char* kSearchEstimateSql =
     "EXPLAIN SELECT 1 FROM articles a"
-    " WHERE a.visible = 1 AND a.search_vector @@ websearch_to_tsquery('longread_search', :match)";
+    " WHERE a.visible = 1 AND a.search_vector @@ :match::tsquery";
 std::int64_t estimated_rows(std::string_view plan_line) {
   const std::size_t at = plan_line.find(" rows=");
   if (at == std::string_view::npos) return 0;
@@ -185,7 +171,7 @@ std::int64_t estimated_rows(std::string_view plan_line) {
 }
 // The candidates (:ids) ranked, paged, with their snippets.
 constexpr const char* kSearchRankSql =
-    "WITH q AS (SELECT websearch_to_tsquery('longread_search', :match) AS query)"
+    "WITH q AS (SELECT :match::tsquery AS query)"
     " SELECT " LONGREAD_PG_ARTICLE_COLUMNS_HEAD " '', '', ''," LONGREAD_PG_ARTICLE_COLUMNS_TAIL
     ", ts_headline('longread_search', a.text, q.query, 'StartSel=' || chr(1) || ', StopSel=' || chr(2) ||"
     " ', MaxWords=32, MinWords=12, ShortWord=0, MaxFragments=1, FragmentDelimiter=…'),"
@@ -235,7 +221,8 @@ constexpr const char* kSetVerdict =
 // Only an article whose derived text differs is written.
 constexpr const char* kSetText =
     "UPDATE articles SET text = :text, excerpt = :excerpt, word_count = :word_count,"
-    " reading_minutes = :reading_minutes, simhash = :simhash"
+    " reading_minutes = :reading_minutes, simhash = :simhash, search_vector = :search_vector,"
+    " rank_vector = :rank_vector"
     " WHERE id = :id AND (text <> :text OR excerpt <> :excerpt OR word_count <> :word_count"
     " OR reading_minutes <> :reading_minutes OR simhash <> :simhash)";
 
@@ -291,7 +278,13 @@ Result<SaveStats> PgArticleStore::save_crawl(const CrawlRecord& record) {
 
 // The bodies go to the server as text, and the server compresses each long one as it writes the row (TOAST,
 // lz4 on these columns: migration 0001): nothing to do before the transaction.
-Result<void> PgArticleStore::prepare_crawl(CrawlRecord& /*record*/) {
+// The search vectors are made here, on the crawler's thread that built the record, rather than while the
+// save holds its transaction (or on the database server, which every crawler shares).
+Result<void> PgArticleStore::prepare_crawl(CrawlRecord& record) {
+  std::vector<PreparedSearchVectors> vectors;
+  vectors.reserve(record.articles.size());
+  for (const model::Article& a : record.articles) vectors.push_back(db_.tokenizer().vectors(a.title, a.text));
+  record.prepared_search = std::move(vectors);
   return {};
 }
 
@@ -304,7 +297,7 @@ Result<std::vector<Result<SaveStats>>> PgArticleStore::save_crawls(std::span<con
       // One record's failure undoes that record alone: the others of the group are still saved.
       if (auto ok = c.exec_script("SAVEPOINT record"); !ok) return ok;
       VisibleCounts record_counts;
-      auto stats = save_record(c, record, record_counts);
+      auto stats = save_record(c, record, record_counts, db_.tokenizer());
       if (!stats) {
         if (auto ok = c.exec_script("ROLLBACK TO SAVEPOINT record"); !ok) return ok;
       } else {
@@ -559,7 +552,9 @@ Result<std::vector<SearchHit>> PgArticleStore::search(std::string_view query, in
   const std::vector<std::string> terms = search_terms(query);
   std::vector<SearchHit> hits;
   if (terms.empty()) return hits;
-  const std::string match = websearch_query(terms);
+  // The terms as FTS5 reads them on SQLite (search_vectors.h): none with a word matches nothing.
+  const std::string match = db_.tokenizer().query(terms);
+  if (match.empty()) return hits;
   auto rows = db_.pool().with([&](Connection& c) -> Result<Rows> {
     // The visitor chooses the query, so its cost too: each statement gets what is left of the budget, past
     // which the server cancels it, and the visitor gets a clear answer rather than holding a connection.
@@ -699,8 +694,22 @@ Result<std::int64_t> PgArticleStore::set_texts(std::span<const TextUpdate> updat
   std::int64_t changed = 0;
   auto done = in_transaction(db_.pool(), [&](Connection& c) -> Result<void> {
     changed = 0;
+    // The titles, for the search vectors made with each new text.
+    std::vector<std::int64_t> ids;
+    ids.reserve(updates.size());
+    for (const auto& update : updates) ids.push_back(update.article_id);
+    Query select(c, "SELECT id, title FROM articles WHERE id = ANY(:ids::bigint[])");
+    select.bind(":ids", id_array(ids));
+    auto titles = select.run();
+    if (!titles) return std::unexpected(titles.error());
+    std::unordered_map<std::int64_t, std::string> title_of;
+    for (int r = 0; r < titles->size(); ++r) title_of.emplace(titles->int64(r, 0), titles->string(r, 1));
     for (const auto& update : updates) {
+      const auto title = title_of.find(update.article_id);
+      if (title == title_of.end()) continue;  // deleted since: nothing to write
+      const SearchVectors vectors = db_.tokenizer().vectors(title->second, update.text);
       Query q(c, kSetText);
+      q.bind(":search_vector", vectors.search).bind(":rank_vector", vectors.rank);
       q.bind(":text", update.text).bind(":excerpt", update.excerpt);
       q.bind(":word_count", update.word_count).bind(":reading_minutes", update.reading_minutes);
       q.bind(":simhash", std::bit_cast<std::int64_t>(update.simhash)).bind(":id", update.article_id);

@@ -12,6 +12,8 @@
 
 #include <fmt/format.h>
 
+#include <optional>
+
 #include "storage/article_binds.h"
 #include "storage/postgres/rows.h"
 #include "storage/postgres/statement.h"
@@ -24,13 +26,13 @@ namespace {
 #define LONGREAD_PG_DUPLICATE_OF "(SELECT d.id FROM articles d WHERE d.id = :duplicate_of::bigint)"
 
 // The columns a new article is inserted with, in the order insert_values binds them. score is a generated
-// column (from votes and dates) and search_vector is set by a trigger (from the title and the text).
+// column (from votes and dates); the search and rank vectors are made here (search_vectors.h).
 constexpr std::string_view kInsertColumns =
     "blog_id, guid, title, link, author, published, updated, undated, summary_html, content_html, text,"
     " excerpt, first_seen, display_at, content_hash, word_count, reading_minutes, category,"
     " category_from_blog, junk, junk_reason, duplicate_of, keep_override, visible, full_text_fetched,"
-    " full_text_failures, full_text_error, simhash, votes, truncated, rank_prior";
-constexpr std::size_t kInsertColumnCount = 31;
+    " full_text_failures, full_text_error, simhash, votes, truncated, rank_prior, search_vector, rank_vector";
+constexpr std::size_t kInsertColumnCount = 33;
 static_assert(std::ranges::count(kInsertColumns, ',') + 1 == kInsertColumnCount);
 constexpr std::size_t kDuplicateOfColumn = 21;
 // Rows per INSERT: a statement takes at most 65,535 parameters.
@@ -51,7 +53,7 @@ constexpr const char* kUpdateArticle =
     ", visible = CASE WHEN held = 1 THEN 0 WHEN keep_override IS NULL THEN 1 - :junk ELSE keep_override END,"
     " full_text_fetched = :full_text_fetched, full_text_failures = :full_text_failures,"
     " full_text_error = :full_text_error, simhash = :simhash, truncated = :truncated, pruned_at = NULL,"
-    " rank_prior = :rank_prior"
+    " rank_prior = :rank_prior, search_vector = :search_vector, rank_vector = :rank_vector"
     " WHERE id = :id";
 
 // Content unchanged but curation given again (a full-text page tried again): refresh it, with the page's
@@ -63,7 +65,8 @@ constexpr const char* kRefreshCuration =
     " duplicate_of = " LONGREAD_PG_DUPLICATE_OF
     ", visible = CASE WHEN held = 1 THEN 0 WHEN keep_override IS NULL THEN 1 - :junk ELSE keep_override END,"
     " full_text_fetched = :full_text_fetched, full_text_failures = :full_text_failures,"
-    " full_text_error = :full_text_error, simhash = :simhash, pruned_at = NULL, rank_prior = :rank_prior"
+    " full_text_error = :full_text_error, simhash = :simhash, pruned_at = NULL, rank_prior = :rank_prior,"
+    " search_vector = :search_vector, rank_vector = :rank_vector"
     " WHERE id = :id AND NOT (content_html = :content_html AND text = :text AND excerpt = :excerpt"
     " AND word_count = :word_count AND reading_minutes = :reading_minutes AND category = :category"
     " AND junk = :junk AND junk_reason = :junk_reason"
@@ -125,6 +128,15 @@ struct Planned {
   std::string hash;
   std::string category;
   bool from_blog;
+  // Its search vectors: prepared with the record (ArticleStore::prepare_crawl), else made when written.
+  const SearchVectors* prepared_vectors;
+  std::optional<SearchVectors> made_vectors{};
+
+  const SearchVectors& vectors(const SearchTokenizer& tokenizer) {
+    if (prepared_vectors != nullptr) return *prepared_vectors;
+    if (!made_vectors) made_vectors = tokenizer.vectors(article->title, article->text);
+    return *made_vectors;
+  }
 };
 
 // A row the record writes: stored already (id), or inserted by this record (its id known once inserted).
@@ -156,7 +168,7 @@ bool inserted_visible(const model::Article& a) {
 }
 
 // The values of one inserted row, in kInsertColumns' order.
-void insert_values(Params& p, const CrawlRecord& record, const Planned& plan) {
+void insert_values(Params& p, const CrawlRecord& record, Planned& plan, const SearchTokenizer& tokenizer) {
   const model::Article& a = *plan.article;
   const TimePoint first_seen = a.first_seen == TimePoint{} ? record.attempted_at : a.first_seen;
   std::optional<std::int64_t> keep;
@@ -168,17 +180,21 @@ void insert_values(Params& p, const CrawlRecord& record, const Planned& plan) {
   p.add(a.junk_reason).add(a.duplicate_of).add(keep).add(inserted_visible(a)).add(a.full_text_fetched);
   p.add(a.full_text_failures).add(a.full_text_error).add(std::bit_cast<std::int64_t>(a.simhash)).add(a.votes);
   p.add(a.truncated).add(a.rank_prior);
+  const SearchVectors& vectors = plan.vectors(tokenizer);
+  p.add(vectors.search).add(vectors.rank);
 }
 
 // Inserts `rows` (first sightings of their guids, in feed order, so ids ascend as the feed lists them) and
 // returns each one's new id, by stored guid.
-Result<std::unordered_map<std::string, std::int64_t>> insert_articles(
-    Connection& conn, const CrawlRecord& record, const std::vector<const Planned*>& rows) {
+Result<std::unordered_map<std::string, std::int64_t>> insert_articles(Connection& conn,
+                                                                      const CrawlRecord& record,
+                                                                      const std::vector<Planned*>& rows,
+                                                                      const SearchTokenizer& tokenizer) {
   std::unordered_map<std::string, std::int64_t> ids;
   for (std::size_t from = 0; from < rows.size(); from += kInsertChunk) {
     const std::size_t n = std::min(kInsertChunk, rows.size() - from);
     Params params;
-    for (std::size_t i = from; i < from + n; ++i) insert_values(params, record, *rows[i]);
+    for (std::size_t i = from; i < from + n; ++i) insert_values(params, record, *rows[i], tokenizer);
     auto inserted = conn.exec(insert_sql(n), params);
     if (!inserted) return std::unexpected(inserted.error());
     for (int r = 0; r < inserted->size(); ++r) ids.emplace(inserted->string(r, 1), inserted->int64(r, 0));
@@ -318,7 +334,8 @@ Result<void> VisibleCounts::write(Connection& conn) const {
   return run_pipelined(conn, statements);
 }
 
-Result<SaveStats> save_record(Connection& conn, const CrawlRecord& record, VisibleCounts& counts) {
+Result<SaveStats> save_record(Connection& conn, const CrawlRecord& record, VisibleCounts& counts,
+                              const SearchTokenizer& tokenizer) {
   std::vector<std::string> guids;
   guids.reserve(record.articles.size());
   for (const model::Article& article : record.articles) guids.push_back(stored_guid(article.guid));
@@ -339,7 +356,7 @@ Result<SaveStats> save_record(Connection& conn, const CrawlRecord& record, Visib
   // Decided in feed order, as if each article were written before the next is looked up: a guid the
   // record repeats updates (or leaves) the row its first sighting inserted or updated.
   struct Later {
-    const Planned* plan;
+    Planned* plan;
     const Target* target;
     bool content_changed;  // an update; else a curation refresh
   };
@@ -347,13 +364,15 @@ Result<SaveStats> save_record(Connection& conn, const CrawlRecord& record, Visib
   std::vector<Planned> plans;
   plans.reserve(record.articles.size());
   std::set<std::string> new_categories;
-  std::vector<const Planned*> inserts;
+  std::vector<Planned*> inserts;
+  const bool prepared = record.prepared_search.size() == record.articles.size();
   std::vector<Later> later;
   for (std::size_t i = 0; i < record.articles.size(); ++i) {
     const model::Article& article = record.articles[i];
     const bool from_blog = article.category.empty() || article.category == blog_category;
-    const Planned& plan = plans.emplace_back(Planned{
-        &article, effective_content_hash(article), from_blog ? blog_category : article.category, from_blog});
+    Planned& plan = plans.emplace_back(Planned{&article, effective_content_hash(article),
+                                               from_blog ? blog_category : article.category, from_blog,
+                                               prepared ? &record.prepared_search[i] : nullptr});
     if (!from_blog) new_categories.insert(plan.category);
     auto [it, first_sighting] = targets.try_emplace(guids[i]);
     Target& target = it->second;
@@ -374,7 +393,7 @@ Result<SaveStats> save_record(Connection& conn, const CrawlRecord& record, Visib
   }
 
   if (auto ok = ensure_categories(conn, new_categories); !ok) return std::unexpected(ok.error());
-  auto ids = insert_articles(conn, record, inserts);
+  auto ids = insert_articles(conn, record, inserts, tokenizer);
   if (!ids) return std::unexpected(ids.error());
   for (auto& [guid, target] : targets) {
     if (target.id) continue;
@@ -394,6 +413,8 @@ Result<SaveStats> save_record(Connection& conn, const CrawlRecord& record, Visib
     } else {
       q.bind(":content_html", step.plan->article->content_html);
     }
+    const SearchVectors& vectors = step.plan->vectors(tokenizer);
+    q.bind(":search_vector", vectors.search).bind(":rank_vector", vectors.rank);
     q.bind(":id", *step.target->id);
     auto statement = q.statement();
     if (!statement) return std::unexpected(statement.error());

@@ -9,6 +9,7 @@
 
 #include "core/error.h"
 #include "storage/postgres/pg.h"
+#include "storage/postgres/search_vectors.h"
 #include "storage/types.h"
 
 namespace longread::storage::postgres {
@@ -29,7 +30,9 @@ class VisibleCounts {
   std::map<std::string, std::int64_t> by_category_;
 };
 
-// One record's statements; its new visible articles are added to `counts`.
-Result<SaveStats> save_record(Connection& conn, const CrawlRecord& record, VisibleCounts& counts);
+// One record's statements; its new visible articles are added to `counts`. Its articles' search vectors are
+// the record's prepared ones (CrawlRecord::prepared_search), or made with `tokenizer` as they are written.
+Result<SaveStats> save_record(Connection& conn, const CrawlRecord& record, VisibleCounts& counts,
+                              const SearchTokenizer& tokenizer);
 
 }  // namespace longread::storage::postgres

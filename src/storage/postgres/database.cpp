@@ -57,6 +57,9 @@ Result<void> migrate(Connection& conn, std::span<const Migration> all) {
 Result<std::unique_ptr<Database>> Database::open(const std::string& url, int pool_size) {
   std::unique_ptr<Database> db(new Database());
   db->url_ = url;
+  auto tokenizer = SearchTokenizer::open();
+  if (!tokenizer) return std::unexpected(tokenizer.error());
+  db->tokenizer_ = std::move(*tokenizer);
   auto listener = Connection::open(url);
   if (!listener) return std::unexpected(listener.error());
   if (auto r = migrate(*listener, postgres_migrations()); !r) return std::unexpected(r.error());

@@ -1,5 +1,5 @@
-// What every PostgreSQL role implementation shares: the connection pool, the schema's migrations, and the
-// change counter the page cache keys on.
+// What every PostgreSQL role implementation shares: the connection pool, the schema's migrations, the
+// change counter the page cache keys on, and the tokenizer that makes search vectors and queries.
 #pragma once
 
 #include <cstdint>
@@ -12,6 +12,7 @@
 #include "core/error.h"
 #include "storage/migrations.h"
 #include "storage/postgres/pg.h"
+#include "storage/postgres/search_vectors.h"
 
 namespace longread::storage::postgres {
 
@@ -23,6 +24,7 @@ class Database {
 
   [[nodiscard]] Pool& pool() noexcept { return *pool_; }
   [[nodiscard]] const std::string& url() const noexcept { return url_; }
+  [[nodiscard]] const SearchTokenizer& tokenizer() const noexcept { return *tokenizer_; }
 
   // A number that moves whenever a transaction that changed what a page shows has committed, in this
   // process or any other (the triggers of migration 0001 notify longread_changes). Cheap: it reads what the
@@ -34,6 +36,7 @@ class Database {
 
   std::string url_;
   std::unique_ptr<Pool> pool_;
+  std::unique_ptr<SearchTokenizer> tokenizer_;
   std::mutex listener_mutex_;
   std::optional<Connection> listener_;  // guarded by listener_mutex_
   std::int64_t version_ = 0;            // guarded by listener_mutex_

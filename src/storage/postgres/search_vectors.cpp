@@ -1,0 +1,196 @@
+#include "storage/postgres/search_vectors.h"
+
+#include <sqlite3.h>
+
+#include <algorithm>
+#include <climits>
+#include <cstdint>
+#include <functional>
+#include <type_traits>
+#include <unordered_map>
+
+namespace longread::storage::postgres {
+namespace {
+
+// PostgreSQL's limits on a tsvector (src/include/tsearch/ts_type.h), which to_tsvector keeps by
+// dropping or clamping and which the literal must keep too, or the server refuses the whole row:
+// a lexeme of at most 2,047 bytes (to_tsvector skips longer words), positions up to 16,383 (later ones
+// are clamped to it), and a megabyte of lexemes in all. A lexeme keeps its first 255 positions in each
+// to_tsvector and at most 256 once the title's and the text's vectors are joined (||).
+constexpr std::size_t kMaxLexemeBytes = 2047;
+constexpr std::uint16_t kMaxPosition = 16383;
+constexpr std::size_t kMaxPositionsPerPart = 255;
+constexpr std::size_t kMaxPositions = 256;
+constexpr std::size_t kMaxLexemeTotal = (std::size_t{1} << 20) - 64 * 1024;
+// A position's high bit marks weight A (the title); the rest are weight D, which a literal leaves unsaid.
+constexpr std::uint16_t kWeightA = 0x8000;
+
+// FTS5's unicode61 with the SQLite backend's options (migration 0003's `tokenize`).
+constexpr const char* kTokenizerArgs[] = {"remove_diacritics", "2"};
+
+// Looks words up without copying them into a std::string first.
+struct WordHash {
+  using is_transparent = void;
+  std::size_t operator()(std::string_view word) const noexcept { return std::hash<std::string_view>{}(word); }
+};
+
+// The words of title and text with their positions, as a tsvector is built from them.
+class VectorBuilder {
+ public:
+  void add(std::string_view word, bool title) {
+    if (word.empty() || word.size() > kMaxLexemeBytes) return;
+    if (position_ < kMaxPosition) ++position_;
+    auto it = lexemes_.find(word);
+    if (it == lexemes_.end()) {
+      if (bytes_ + word.size() > kMaxLexemeTotal) return;
+      bytes_ += word.size();
+      it = lexemes_.emplace(std::string(word), Positions{}).first;
+    }
+    Positions& p = it->second;
+    const std::uint16_t value = title ? static_cast<std::uint16_t>(position_ | kWeightA) : position_;
+    // Words past the last position all land on it: it is kept once, as the server keeps it.
+    if (!p.at.empty() && (p.at.back() & ~kWeightA) == position_) return;
+    std::size_t& in_part = title ? p.in_title : p.in_text;
+    if (in_part < kMaxPositionsPerPart && p.at.size() < kMaxPositions) {
+      ++in_part;
+      p.at.push_back(value);
+    }
+  }
+
+  // The literal, lexemes in byte order (the order the server keeps them in, so it has nothing to sort).
+  [[nodiscard]] std::string literal() const {
+    std::vector<const std::pair<const std::string, Positions>*> sorted;
+    sorted.reserve(lexemes_.size());
+    for (const auto& entry : lexemes_) sorted.push_back(&entry);
+    std::ranges::sort(sorted, [](const auto* a, const auto* b) { return a->first < b->first; });
+    std::string out;
+    out.reserve(bytes_ + lexemes_.size() * 8);
+    for (const auto* entry : sorted) {
+      if (!out.empty()) out += ' ';
+      append_quoted(out, entry->first);
+      char sep = ':';
+      for (const std::uint16_t p : entry->second.at) {
+        out += sep;
+        out += std::to_string(p & ~kWeightA);
+        if ((p & kWeightA) != 0) out += 'A';
+        sep = ',';
+      }
+    }
+    return out;
+  }
+
+  static void append_quoted(std::string& out, std::string_view lexeme) {
+    out += '\'';
+    for (const char c : lexeme) {
+      if (c == '\'' || c == '\\') out += '\\';
+      out += c;
+    }
+    out += '\'';
+  }
+
+ private:
+  struct Positions {
+    std::vector<std::uint16_t> at;
+    std::size_t in_title = 0;
+    std::size_t in_text = 0;
+  };
+  std::unordered_map<std::string, Positions, WordHash, std::equal_to<>> lexemes_;
+  std::uint16_t position_ = 0;
+  std::size_t bytes_ = 0;
+};
+
+// The first `n` characters of UTF-8 `text` (a continuation byte never starts a character).
+std::string_view first_characters(std::string_view text, std::size_t n) {
+  std::size_t chars = 0;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    if ((static_cast<unsigned char>(text[i]) & 0xC0) != 0x80 && chars++ == n) return text.substr(0, i);
+  }
+  return text;
+}
+
+}  // namespace
+
+struct SearchTokenizer::Api {
+  fts5_tokenizer tokenizer{};
+  void* context = nullptr;
+
+  // Calls `on_word(std::string_view)` for each word of `text`, in order.
+  template <typename OnWord>
+  void scan(std::string_view text, OnWord&& on_word) const {
+    Fts5Tokenizer* instance = nullptr;
+    if (tokenizer.xCreate(context, const_cast<const char**>(kTokenizerArgs), 2, &instance) != SQLITE_OK)
+      return;
+    const int size = static_cast<int>(std::min<std::size_t>(text.size(), INT_MAX));
+    using Fn = std::remove_reference_t<OnWord>;
+    auto callback = [](void* ctx, int /*flags*/, const char* token, int n, int /*start*/,
+                       int /*end*/) -> int {
+      (*static_cast<Fn*>(ctx))(std::string_view(token, static_cast<std::size_t>(n)));
+      return SQLITE_OK;
+    };
+    tokenizer.xTokenize(instance, &on_word, FTS5_TOKENIZE_DOCUMENT, text.data(), size, callback);
+    tokenizer.xDelete(instance);
+  }
+};
+
+Result<std::unique_ptr<SearchTokenizer>> SearchTokenizer::open() {
+  std::unique_ptr<SearchTokenizer> out(new SearchTokenizer());
+  out->api_ = std::make_unique<Api>();
+  if (sqlite3_open_v2(":memory:", &out->db_, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, nullptr) !=
+      SQLITE_OK)
+    return fail(ErrorKind::kInternal, "search tokenizer: cannot open an in-memory SQLite database");
+  // FTS5 hands out its API as a pointer bound to `SELECT fts5(?1)` (https://sqlite.org/fts5.html, "Extending
+  // FTS5").
+  fts5_api* api = nullptr;
+  sqlite3_stmt* stmt = nullptr;
+  if (sqlite3_prepare_v2(out->db_, "SELECT fts5(?1)", -1, &stmt, nullptr) == SQLITE_OK) {
+    sqlite3_bind_pointer(stmt, 1, static_cast<void*>(&api), "fts5_api_ptr", nullptr);
+    sqlite3_step(stmt);
+  }
+  sqlite3_finalize(stmt);
+  if (api == nullptr || api->iVersion < 2 ||
+      api->xFindTokenizer(api, "unicode61", &out->api_->context, &out->api_->tokenizer) != SQLITE_OK)
+    return fail(ErrorKind::kInternal, "search tokenizer: this SQLite has no FTS5 unicode61 tokenizer");
+  return out;
+}
+
+SearchTokenizer::~SearchTokenizer() {
+  sqlite3_close(db_);
+}
+
+std::vector<std::string> SearchTokenizer::tokens(std::string_view text) const {
+  std::vector<std::string> out;
+  api_->scan(text, [&](std::string_view word) { out.emplace_back(word); });
+  return out;
+}
+
+SearchVectors SearchTokenizer::vectors(std::string_view title, std::string_view text) const {
+  VectorBuilder search;
+  VectorBuilder rank;
+  api_->scan(title, [&](std::string_view word) {
+    search.add(word, true);
+    rank.add(word, true);
+  });
+  api_->scan(text, [&](std::string_view word) { search.add(word, false); });
+  api_->scan(first_characters(text, kRankLeadCharacters),
+             [&](std::string_view word) { rank.add(word, false); });
+  return {search.literal(), rank.literal()};
+}
+
+std::string SearchTokenizer::query(const std::vector<std::string>& terms) const {
+  std::string out;
+  for (const std::string& term : terms) {
+    std::string phrase;
+    int words = 0;
+    api_->scan(term, [&](std::string_view word) {
+      if (word.size() > kMaxLexemeBytes) return;
+      if (words++ > 0) phrase += " <-> ";
+      VectorBuilder::append_quoted(phrase, word);
+    });
+    if (words == 0) continue;
+    if (!out.empty()) out += " & ";
+    out += words > 1 ? "(" + phrase + ")" : phrase;
+  }
+  return out;
+}
+
+}  // namespace longread::storage::postgres

@@ -1,0 +1,54 @@
+// Search vectors and queries for PostgreSQL, made in longread's own process with SQLite's FTS5 tokenizer
+// (unicode61, remove_diacritics 2: the SQLite backend's search index), so both backends split, fold and
+// unaccent words alike, and the database server, which every crawler shares, no longer parses each
+// article's text (docs/storage.md, "Search on PostgreSQL").
+#pragma once
+
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/error.h"
+#include "storage/types.h"
+
+struct sqlite3;
+
+namespace longread::storage::postgres {
+
+// An article's two vectors as tsvector literals: `search`, its title (weight A) then its text (weight D),
+// positions counted across both as `setweight(title, 'A') || setweight(text, 'D')` counts them; `rank`,
+// the same for the title and the text's first kRankLeadCharacters characters, the lead search ranks by.
+using SearchVectors = PreparedSearchVectors;
+
+inline constexpr std::size_t kRankLeadCharacters = 600;
+
+class SearchTokenizer {
+ public:
+  // Finds FTS5's unicode61 tokenizer on a private in-memory SQLite connection. Fails only when SQLite
+  // cannot open one (out of memory) or was built without FTS5.
+  static Result<std::unique_ptr<SearchTokenizer>> open();
+  ~SearchTokenizer();
+  SearchTokenizer(const SearchTokenizer&) = delete;
+  SearchTokenizer& operator=(const SearchTokenizer&) = delete;
+
+  // The words of `text` as FTS5 indexes them: lower case, diacritics removed, in order. Safe to call from
+  // several threads at once (each call makes its own tokenizer instance).
+  [[nodiscard]] std::vector<std::string> tokens(std::string_view text) const;
+
+  [[nodiscard]] SearchVectors vectors(std::string_view title, std::string_view text) const;
+
+  // `terms` (storage/search_terms.h) as a tsquery literal with FTS5's meaning of the same quoted phrases:
+  // each term's words adjacent and in order (<->), every term required (&). Empty when no term has a word
+  // (a query that matches nothing).
+  [[nodiscard]] std::string query(const std::vector<std::string>& terms) const;
+
+ private:
+  SearchTokenizer() = default;
+
+  struct Api;
+  sqlite3* db_ = nullptr;
+  std::unique_ptr<Api> api_;
+};
+
+}  // namespace longread::storage::postgres
