@@ -34,46 +34,62 @@ struct WordHash {
   std::size_t operator()(std::string_view word) const noexcept { return std::hash<std::string_view>{}(word); }
 };
 
-// The words of title and text with their positions, as a tsvector is built from them.
+// The words of title and text with their positions, as a tsvector is built from them. Every article goes
+// through this on a crawler's thread, so each word costs one hash lookup and no allocation of its own: a
+// lexeme's positions are a list threaded through one shared array.
 class VectorBuilder {
  public:
+  VectorBuilder() { index_.reserve(1024); }
+
   void add(std::string_view word, bool title) {
     if (word.empty() || word.size() > kMaxLexemeBytes) return;
     if (position_ < kMaxPosition) ++position_;
-    auto it = lexemes_.find(word);
-    if (it == lexemes_.end()) {
+    auto it = index_.find(word);
+    if (it == index_.end()) {
       if (bytes_ + word.size() > kMaxLexemeTotal) return;
       bytes_ += word.size();
-      it = lexemes_.emplace(std::string(word), Positions{}).first;
+      it = index_.emplace(std::string(word), static_cast<std::uint32_t>(lexemes_.size())).first;
+      lexemes_.push_back(Lexeme{&it->first});
     }
-    Positions& p = it->second;
-    const std::uint16_t value = title ? static_cast<std::uint16_t>(position_ | kWeightA) : position_;
+    Lexeme& lexeme = lexemes_[it->second];
     // Words past the last position all land on it: it is kept once, as the server keeps it.
-    if (!p.at.empty() && (p.at.back() & ~kWeightA) == position_) return;
-    std::size_t& in_part = title ? p.in_title : p.in_text;
-    if (in_part < kMaxPositionsPerPart && p.at.size() < kMaxPositions) {
-      ++in_part;
-      p.at.push_back(value);
+    if (lexeme.count > 0 && (positions_[lexeme.last].value & ~kWeightA) == position_) return;
+    std::uint16_t& in_part = title ? lexeme.in_title : lexeme.in_text;
+    if (in_part >= kMaxPositionsPerPart || lexeme.count >= kMaxPositions) return;
+    ++in_part;
+    const auto at = static_cast<std::uint32_t>(positions_.size());
+    positions_.push_back({title ? static_cast<std::uint16_t>(position_ | kWeightA) : position_, kNone});
+    if (lexeme.count++ == 0) {
+      lexeme.first = at;
+    } else {
+      positions_[lexeme.last].next = at;
     }
+    lexeme.last = at;
   }
 
   // The literal, lexemes in byte order (the order the server keeps them in, so it has nothing to sort).
-  [[nodiscard]] std::string literal() const {
-    std::vector<const std::pair<const std::string, Positions>*> sorted;
-    sorted.reserve(lexemes_.size());
-    for (const auto& entry : lexemes_) sorted.push_back(&entry);
-    std::ranges::sort(sorted, [](const auto* a, const auto* b) { return a->first < b->first; });
+  [[nodiscard]] std::string literal() {
+    std::ranges::sort(lexemes_, [](const Lexeme& a, const Lexeme& b) { return *a.word < *b.word; });
     std::string out;
-    out.reserve(bytes_ + lexemes_.size() * 8);
-    for (const auto* entry : sorted) {
+    out.reserve(bytes_ + lexemes_.size() * 4 + positions_.size() * 6);
+    char digits[8];
+    for (const Lexeme& lexeme : lexemes_) {
       if (!out.empty()) out += ' ';
-      append_quoted(out, entry->first);
+      append_quoted(out, *lexeme.word);
       char sep = ':';
-      for (const std::uint16_t p : entry->second.at) {
+      for (std::uint32_t at = lexeme.first; at != kNone; at = positions_[at].next) {
         out += sep;
-        out += std::to_string(p & ~kWeightA);
-        if ((p & kWeightA) != 0) out += 'A';
         sep = ',';
+        const std::uint16_t value = positions_[at].value;
+        unsigned p = value & ~kWeightA;
+        char* end = digits + sizeof digits;
+        char* d = end;
+        do {
+          *--d = static_cast<char>('0' + p % 10);
+          p /= 10;
+        } while (p != 0);
+        out.append(d, end);
+        if ((value & kWeightA) != 0) out += 'A';
       }
     }
     return out;
@@ -89,12 +105,22 @@ class VectorBuilder {
   }
 
  private:
-  struct Positions {
-    std::vector<std::uint16_t> at;
-    std::size_t in_title = 0;
-    std::size_t in_text = 0;
+  static constexpr std::uint32_t kNone = 0xFFFFFFFF;
+  struct Lexeme {
+    const std::string* word;  // the key in index_, which never moves it
+    std::uint32_t first = kNone;
+    std::uint32_t last = kNone;
+    std::uint16_t count = 0;
+    std::uint16_t in_title = 0;
+    std::uint16_t in_text = 0;
   };
-  std::unordered_map<std::string, Positions, WordHash, std::equal_to<>> lexemes_;
+  struct Position {
+    std::uint16_t value;
+    std::uint32_t next;
+  };
+  std::unordered_map<std::string, std::uint32_t, WordHash, std::equal_to<>> index_;
+  std::vector<Lexeme> lexemes_;
+  std::vector<Position> positions_;
   std::uint16_t position_ = 0;
   std::size_t bytes_ = 0;
 };
