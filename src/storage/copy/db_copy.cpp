@@ -14,6 +14,7 @@
 #include "storage/copy/verify.h"
 #include "storage/postgres/database.h"
 #include "storage/postgres/pg.h"
+#include "storage/postgres/search_vectors.h"
 
 namespace longread::storage {
 namespace {
@@ -67,8 +68,9 @@ void add(postgres::Params& params, const Value& v) {
 
 class Copier {
  public:
-  Copier(SqliteSource& source, Connection& conn, const CopyOptions& options, const CopyProgressFn& progress)
-      : source_(source), conn_(conn), options_(options), progress_(progress) {}
+  Copier(SqliteSource& source, Connection& conn, const postgres::SearchTokenizer& tokenizer,
+         const CopyOptions& options, const CopyProgressFn& progress)
+      : source_(source), conn_(conn), tokenizer_(tokenizer), options_(options), progress_(progress) {}
 
   // Inserts every row of `table` that PostgreSQL does not have yet; returns how many it inserted.
   Result<std::int64_t> copy_table(const Table& table, const std::vector<std::string>& select_list) {
@@ -76,7 +78,7 @@ class Copier {
     if (!total) return std::unexpected(total.error());
     const std::size_t per_batch = std::max<std::size_t>(
         1, std::min<std::size_t>(static_cast<std::size_t>(std::max(1, options_.batch_rows)),
-                                 kMaxParams / std::max<std::size_t>(1, table.columns.size())));
+                                 kMaxParams / (table.columns.size() + kVectorColumns)));
     std::vector<Row> batch;
     std::size_t batch_bytes = 0;
     std::int64_t read = 0;
@@ -130,6 +132,26 @@ class Copier {
   }
 
  private:
+  // An article's search vectors, which SQLite does not have: made here as the crawler makes them
+  // (postgres/search_vectors.h), rather than by the server's trigger with its own parser.
+  static constexpr std::size_t kVectorColumns = 2;
+  struct TitleAndText {
+    std::size_t title;
+    std::size_t text;
+  };
+  static std::optional<TitleAndText> vector_sources(const Table& table) {
+    if (table.name != "articles") return std::nullopt;
+    auto at = [&](std::string_view name) -> std::optional<std::size_t> {
+      for (std::size_t c = 0; c < table.columns.size(); ++c)
+        if (table.columns[c].name == name) return c;
+      return std::nullopt;
+    };
+    const auto title = at("title");
+    const auto text = at("text");
+    if (!title || !text) return std::nullopt;
+    return TitleAndText{*title, *text};
+  }
+
   static std::string key_list(const Table& table) {
     std::vector<std::string> names;
     for (const std::size_t k : table.key) names.push_back(sql_name(table.columns[k].name));
@@ -156,6 +178,11 @@ class Copier {
   Result<std::int64_t> insert_batch(const Table& table, const std::vector<Row>& rows) {
     std::vector<std::string> names;
     for (const Column& c : table.columns) names.push_back(sql_name(c.name));
+    const auto sources = vector_sources(table);
+    if (sources) {
+      names.emplace_back("search_vector");
+      names.emplace_back("rank_vector");
+    }
     std::string sql =
         fmt::format("INSERT INTO {} ({}) VALUES ", sql_name(table.name), fmt::join(names, ", "));
     postgres::Params params;
@@ -165,6 +192,14 @@ class Copier {
       for (std::size_t c = 0; c < table.columns.size(); ++c) {
         sql += fmt::format("{}${}::{}", c ? ", " : "", ++n, table.columns[c].type);
         add(params, rows[r][c]);
+      }
+      if (sources) {
+        const Value& title = rows[r][sources->title];
+        const Value& text = rows[r][sources->text];
+        const postgres::SearchVectors vectors = tokenizer_.vectors(title ? *title : "", text ? *text : "");
+        sql += fmt::format(", ${}::tsvector, ${}::tsvector", n + 1, n + 2);
+        n += 2;
+        params.add(vectors.search).add(vectors.rank);
       }
       sql += ")";
     }
@@ -293,6 +328,7 @@ class Copier {
 
   SqliteSource& source_;
   Connection& conn_;
+  const postgres::SearchTokenizer& tokenizer_;
   const CopyOptions& options_;
   const CopyProgressFn& progress_;
   int batches_ = 0;
@@ -338,8 +374,8 @@ Result<CopyReport> copy_sqlite_to_postgres(const std::string& sqlite_path, const
   if (!sqlite_tables) return std::unexpected(sqlite_tables.error());
 
   // Both databases' tables, parents first. SQLite's search index (FTS5), its body dictionaries and its
-  // internals have no PostgreSQL table; PostgreSQL computes its generated columns and, by a trigger, its
-  // search column itself.
+  // internals have no PostgreSQL table; PostgreSQL computes its generated columns, and the articles' search
+  // vectors are made as they are copied (insert_batch).
   std::vector<Table> copied;
   std::vector<std::vector<std::string>> select_lists;
   for (const Table& table : *tables) {
@@ -351,7 +387,9 @@ Result<CopyReport> copy_sqlite_to_postgres(const std::string& sqlite_path, const
   }
 
   CopyReport report;
-  Copier copier(**source, *conn, options, progress);
+  auto tokenizer = postgres::SearchTokenizer::open();
+  if (!tokenizer) return std::unexpected(tokenizer.error());
+  Copier copier(**source, *conn, **tokenizer, options, progress);
   for (std::size_t i = 0; i < copied.size(); ++i) {
     auto inserted = copier.copy_table(copied[i], select_lists[i]);
     if (!inserted) return std::unexpected(inserted.error());

@@ -21,6 +21,7 @@
 
 #include "storage/copy/db_copy.h"
 #include "storage/postgres/pg.h"
+#include "storage/postgres/search_vectors.h"
 #include "storage/sqlite/article_body.h"
 #include "storage/store.h"
 #include "testing/postgres_database.h"
@@ -274,7 +275,7 @@ class DbCopyTest : public ::testing::Test {
         a.author = i % 2 ? "Ann" : "";
         a.published = now - std::chrono::hours(i * 5 + b);
         a.first_seen = now;
-        a.text = words(b * 1000 + i, 60 + i * 3) + "\n\n" + words(b * 1000 + i + 7, 40);
+        a.text = words(b * 1000 + i, 60 + i * 3) + "\n\n" + words(b * 1000 + i + 7, 40) + " Lock-free v3.14.";
         a.content_html = "<p>" + a.text + "</p>";
         a.summary_html = i % 3 == 0 ? "<p>" + words(i, 12) + "</p>" : "";
         a.excerpt = a.text.substr(0, 120);
@@ -511,6 +512,23 @@ TEST_F(DbCopyTest, EveryTableIsCopiedAndEqual) {
   auto hits = (*store)->search("lantern", 50, 0);
   ASSERT_TRUE(hits) << hits.error().message;
   EXPECT_FALSE(hits->empty());
+
+  // Every copied article's search vectors are the ones the crawler would have made (FTS5's tokenizer), not
+  // the server trigger's.
+  auto tokenizer = postgres::SearchTokenizer::open();
+  ASSERT_TRUE(tokenizer) << tokenizer.error().message;
+  const postgres::SearchVectors made =
+      (*tokenizer)->vectors((*article)->article.title, (*article)->article.text);
+  EXPECT_EQ(pg_value(pg_.url(), fmt::format("SELECT search_vector::text FROM articles WHERE id = {}",
+                                            std::stoll(first) + 1)),
+            pg_value(pg_.url(), fmt::format("SELECT $v${}$v$::tsvector::text", made.search)));
+  EXPECT_EQ(
+      pg_value(pg_.url(), "SELECT COUNT(*) FROM articles WHERE search_vector IS NULL OR rank_vector IS NULL"),
+      "0");
+  // FTS5 splits "v3.14" into "v3" and "14", where the server's parser keeps one token.
+  EXPECT_EQ(pg_value(pg_.url(),
+                     "SELECT COUNT(*) FROM articles WHERE search_vector @@ $q$'v3' <-> '14'$q$::tsquery"),
+            pg_value(pg_.url(), "SELECT COUNT(*) FROM articles"));
 }
 
 TEST_F(DbCopyTest, CopyingAgainChangesNothing) {
