@@ -20,7 +20,10 @@ namespace {
 constexpr std::string_view kLockName = "near-duplicates";
 // A group's decision and save take well under this; a holder killed with the lock blocks others this long.
 constexpr auto kLockLease = std::chrono::minutes(2);
-constexpr auto kLockPoll = std::chrono::milliseconds(20);
+// Waits between tries, doubling from the first to the last: another crawler's save usually ends within
+// tens of milliseconds, and every millisecond the lock lies free while this one sleeps is lost to both.
+constexpr auto kFirstLockPoll = std::chrono::milliseconds(1);
+constexpr auto kLastLockPoll = std::chrono::milliseconds(20);
 
 }  // namespace
 
@@ -44,6 +47,7 @@ void DuplicateIndex::remember(const storage::SimhashEntry& entry) {
 bool DuplicateIndex::lock_database() {
   // Waits at most one lease: by then a holder that died has lost the lock.
   const auto give_up = std::chrono::steady_clock::now() + kLockLease + std::chrono::seconds(5);
+  auto poll = std::chrono::milliseconds(kFirstLockPoll);
   for (;;) {
     const TimePoint now = now_seconds();
     auto taken = locks_.try_lock(kLockName, owner_, now, now + kLockLease);
@@ -56,7 +60,8 @@ bool DuplicateIndex::lock_database() {
       spdlog::warn("crawl: near-duplicate lock still held by another process, deciding alone");
       return false;
     }
-    std::this_thread::sleep_for(kLockPoll);
+    std::this_thread::sleep_for(poll);
+    poll = std::min(poll * 2, std::chrono::milliseconds(kLastLockPoll));
   }
 }
 
