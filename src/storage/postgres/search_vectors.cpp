@@ -21,7 +21,7 @@ constexpr std::size_t kMaxLexemeBytes = 2047;
 constexpr std::uint16_t kMaxPosition = 16383;
 constexpr std::size_t kMaxPositionsPerPart = 255;
 constexpr std::size_t kMaxPositions = 256;
-constexpr std::size_t kMaxLexemeTotal = (std::size_t{1} << 20) - 64 * 1024;
+constexpr std::size_t kMaxLexemeTotal = (std::size_t{1} << 20) - std::size_t{64} * 1024;
 // A position's high bit marks weight A (the title); the rest are weight D, which a literal leaves unsaid.
 constexpr std::uint16_t kWeightA = 0x8000;
 
