@@ -222,7 +222,7 @@ Result<CrawlSummary> Crawler::run(CrawlObserver* observer) {
     return refreshes.at(tag);
   };
 
-  DuplicateIndex duplicates(store_, store_);
+  DuplicateIndex duplicates(store_);
   SimilarIndexer similar(store_);
   std::optional<TimePoint> fresh_since;
   if (options_.similar_fresh_days.count() > 0) fresh_since = now - options_.similar_fresh_days;

@@ -716,7 +716,7 @@ TEST(DuplicateIndexGroup, CopiesWithinOneGroupAreMarkedAfterTheCommit) {
       record(blogs[2], {article("c-orig", kOther, 5)}),
       record(blogs[3], {article("d-copy", kOther ^ 0b11, 4), article("d-other", kPost ^ ~0ULL >> 40, 4)})};
   {
-    DuplicateIndex index(store, store);
+    DuplicateIndex index(store);
     for (auto* group : {&group1, &group2}) {
       const auto results = index.save_all(*group);
       ASSERT_EQ(results.size(), group->size());

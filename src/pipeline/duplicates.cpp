@@ -4,133 +4,169 @@
 #include <spdlog/spdlog.h>
 
 #include <algorithm>
-#include <chrono>
-#include <thread>
-#include <unordered_map>
 #include <unordered_set>
 
-#include "core/time.h"
 #include "curate/curate.h"
-#include "pipeline/crawler.h"
 
 namespace longread::pipeline {
 
-namespace {
+DuplicateIndex::DuplicateIndex(storage::ArticleStore& articles) : articles_(articles) {
+  enabled_ = load();
+}
 
-constexpr std::string_view kLockName = "near-duplicates";
-// A group's decision and save take well under this; a holder killed with the lock blocks others this long.
-constexpr auto kLockLease = std::chrono::minutes(2);
-// Waits between tries, doubling from the first to the last: another crawler's save usually ends within
-// tens of milliseconds, and every millisecond the lock lies free while this one sleeps is lost to both.
-constexpr auto kFirstLockPoll = std::chrono::milliseconds(1);
-constexpr auto kLastLockPoll = std::chrono::milliseconds(20);
-
-}  // namespace
-
-DuplicateIndex::DuplicateIndex(storage::ArticleStore& articles, storage::LockStore& locks, std::string owner)
-    : articles_(articles), locks_(locks), owner_(owner.empty() ? parsing_owner() : std::move(owner)) {
-  if (auto loaded = articles_.simhash_index(0)) {
-    for (const auto& entry : *loaded) remember(entry);
-  } else {
-    enabled_ = false;
-    spdlog::warn("crawl: near-duplicate detection off: {}", loaded.error().message);
+bool DuplicateIndex::load() {
+  // The log's place first: an original logged between the two reads is then read twice (harmless), never
+  // missed.
+  auto head = articles_.near_duplicate_log_head();
+  if (!head) {
+    spdlog::warn("crawl: near-duplicate detection off: {}", head.error().message);
+    return false;
   }
+  auto loaded = articles_.simhash_index(0);
+  if (!loaded) {
+    spdlog::warn("crawl: near-duplicate detection off: {}", loaded.error().message);
+    return false;
+  }
+  entries_.clear();
+  removed_.clear();
+  index_ = curate::SimhashIndex();
+  for (const auto& entry : *loaded) remember(entry);
+  log_read_ = *head;
+  own_places_.reset();
+  return true;
 }
 
 void DuplicateIndex::remember(const storage::SimhashEntry& entry) {
   index_.add(entry.simhash, static_cast<std::uint32_t>(entries_.size()));
   entries_.push_back(entry);
   removed_.push_back(false);
-  newest_id_ = std::max(newest_id_, entry.id);
 }
 
-bool DuplicateIndex::lock_database() {
-  // Waits at most one lease: by then a holder that died has lost the lock.
-  const auto give_up = std::chrono::steady_clock::now() + kLockLease + std::chrono::seconds(5);
-  auto poll = std::chrono::milliseconds(kFirstLockPoll);
-  for (;;) {
-    const TimePoint now = now_seconds();
-    auto taken = locks_.try_lock(kLockName, owner_, now, now + kLockLease);
-    if (!taken) {
-      spdlog::warn("crawl: near-duplicate lock not taken, deciding alone: {}", taken.error().message);
-      return false;
+Result<void> DuplicateIndex::catch_up(storage::DuplicateDecision& decision) {
+  auto logged = decision.originals_since(log_read_);
+  if (!logged) return std::unexpected(logged.error());
+  if (!logged->complete) {
+    // Others logged more than the log keeps since this process last saved: what it missed is in the
+    // articles themselves.
+    spdlog::info("crawl: the near-duplicate log moved past this crawler's place; reading the whole index");
+    if (!load()) return fail(ErrorKind::kStorage, "crawl: cannot read the near-duplicate index again");
+    return {};
+  }
+  for (const auto& original : logged->originals) {
+    if (own_places_ && original.seq >= own_places_->first && original.seq <= own_places_->second) continue;
+    remember(original.entry);
+  }
+  log_read_ = logged->last_seq;
+  // Everything up to the log's newest place is read, this process's own places included.
+  own_places_.reset();
+  return {};
+}
+
+Result<void> DuplicateIndex::decide(storage::DuplicateDecision& decision,
+                                    std::span<const storage::CrawlRecord> records,
+                                    std::span<const Result<storage::SaveStats>> results,
+                                    Decision& out) const {
+  out = Decision{};
+  out.ids.resize(records.size());
+  auto mark = [&](std::int64_t copy, std::int64_t original) {
+    out.marks.emplace_back(copy, original);
+    out.copies.insert(copy);
+  };
+  // A new original of an earlier record of this group.
+  struct Pending {
+    std::size_t record;
+    std::int64_t id;
+    std::uint64_t simhash;
+    TimePoint date;
+  };
+  std::vector<Pending> pending;
+  for (std::size_t r = 0; r < records.size(); ++r) {
+    const storage::CrawlRecord& record = records[r];
+    // A failed record stored nothing; most records of an hourly crawl carry no new or changed article (304,
+    // unchanged feed), and need no read of the blog's keys.
+    if (!results[r] || record.articles.empty()) continue;
+    auto keys = decision.article_keys(record.blog_id);
+    if (!keys) return std::unexpected(keys.error());
+    std::unordered_set<std::int64_t> stored;
+    for (const auto& key : *keys) {
+      out.ids[r].emplace(key.guid, key.id);
+      stored.insert(key.id);
     }
-    if (*taken) return true;
-    if (std::chrono::steady_clock::now() >= give_up) {
-      spdlog::warn("crawl: near-duplicate lock still held by another process, deciding alone");
-      return false;
+    for (const auto& article : record.articles) {
+      if (article.simhash == 0 || article.junk) continue;
+      std::int64_t id = article.id;
+      if (id == 0) {
+        const auto found = out.ids[r].find(article.guid);
+        if (found == out.ids[r].end()) continue;
+        id = found->second;
+      }
+      const TimePoint date = article.display_date();
+      // The stored originals, in the order learnt, as a scan of every entry would see them: the first of
+      // equal dates wins.
+      const storage::SimhashEntry* earliest = nullptr;
+      for (const std::uint32_t slot : index_.near(article.simhash)) {
+        const storage::SimhashEntry& entry = entries_[slot];
+        if (removed_[slot] || entry.id == id || out.copies.contains(entry.id)) continue;
+        // An article of this blog that is no longer stored: the save just deleted it (the blog's cap).
+        if (entry.blog_id == record.blog_id && !stored.contains(entry.id)) continue;
+        if (earliest == nullptr || entry.date < earliest->date) earliest = &entry;
+      }
+      if (earliest != nullptr) {
+        if (earliest->date <= date) {
+          mark(id, earliest->id);
+          continue;
+        }
+        mark(earliest->id, id);  // stored earlier, written later: a copy of this one
+      }
+      // The group's own new originals; within one record (one blog) copies are left alone, as they always
+      // were.
+      std::vector<std::size_t> matches;
+      for (std::size_t k = 0; k < pending.size(); ++k) {
+        if (pending[k].record != r && curate::near_duplicate(pending[k].simhash, article.simhash))
+          matches.push_back(k);
+      }
+      const auto first = std::min_element(matches.begin(), matches.end(), [&](std::size_t x, std::size_t y) {
+        return pending[x].date < pending[y].date;
+      });
+      if (first != matches.end() && pending[*first].date <= date) {
+        mark(id, pending[*first].id);
+        continue;
+      }
+      // Earlier than every match: they are all copies of this article and no longer originals.
+      for (auto k = matches.rbegin(); k != matches.rend(); ++k) {
+        mark(pending[*k].id, id);
+        pending.erase(pending.begin() + static_cast<std::ptrdiff_t>(*k));
+      }
+      if (article.id == 0) pending.push_back({r, id, article.simhash, date});
     }
-    std::this_thread::sleep_for(poll);
-    poll = std::min(poll * 2, std::chrono::milliseconds(kLastLockPoll));
   }
+  std::vector<std::int64_t> logged;
+  logged.reserve(pending.size());
+  for (const auto& p : pending) {
+    out.originals.push_back(
+        {.id = p.id, .blog_id = records[p.record].blog_id, .simhash = p.simhash, .date = p.date});
+    logged.push_back(p.id);
+  }
+  auto first_place = decision.log_originals(logged);
+  if (!first_place) return std::unexpected(first_place.error());
+  out.first_place = *first_place;
+  if (!out.marks.empty()) {
+    if (auto marked = decision.mark_duplicates(out.marks); !marked) return marked;
+  }
+  return {};
 }
 
-void DuplicateIndex::unlock_database() {
-  if (auto released = locks_.unlock(kLockName, owner_); !released) {
-    spdlog::warn("crawl: near-duplicate lock not given back (it lapses by itself): {}",
-                 released.error().message);
-  }
-}
-
-void DuplicateIndex::catch_up() {
-  auto added = articles_.simhash_index(newest_id_);
-  if (!added) {
-    spdlog::warn("crawl: cannot read the articles other crawlers stored: {}", added.error().message);
-    return;
-  }
-  for (const auto& entry : *added) remember(entry);
-}
-
-DuplicateIndex::LaterCopies DuplicateIndex::mark_copies(storage::CrawlRecord& record) const {
-  LaterCopies later_copies;
-  for (auto& article : record.articles) {
-    if (article.simhash == 0 || article.junk) continue;
-    const storage::SimhashEntry* earliest = nullptr;
-    // In the order learnt, as a scan of every entry would see them: the first of equal dates wins.
-    for (const std::uint32_t slot : index_.near(article.simhash)) {
-      const storage::SimhashEntry& entry = entries_[slot];
-      // article.id is set for an update: an article is never a copy of itself.
-      if (removed_[slot] || entry.id == article.id) continue;
-      if (earliest == nullptr || entry.date < earliest->date) earliest = &entry;
-    }
-    if (earliest == nullptr) continue;
-    if (earliest->date <= article.display_date()) {
-      article.junk = true;
-      article.duplicate_of = earliest->id;
-      article.junk_reason = fmt::format("duplicate of article {}", earliest->id);
-    } else {
-      later_copies.emplace_back(article.guid, earliest->id);
+void DuplicateIndex::apply(const Decision& decision) {
+  if (!decision.copies.empty()) {
+    for (std::size_t i = 0; i < entries_.size(); ++i) {
+      if (decision.copies.contains(entries_[i].id)) removed_[i] = true;
     }
   }
-  return later_copies;
-}
-
-// (article id, original id) pairs for Store::mark_duplicates.
-using Marks = std::vector<std::pair<std::int64_t, std::int64_t>>;
-
-std::unordered_map<std::string, std::int64_t> DuplicateIndex::index_saved(const storage::CrawlRecord& record,
-                                                                          const LaterCopies& later_copies,
-                                                                          Marks& marks) {
-  std::unordered_map<std::string, std::int64_t> ids;  // new articles' ids, known only after the save
-  // Most records of an hourly crawl carry no new or changed article (304, unchanged feed, failure):
-  // nothing to index, and no need to read back every key of the blog.
-  if (record.articles.empty() && later_copies.empty()) return ids;
-  if (auto keys = articles_.article_keys(record.blog_id)) {
-    for (const auto& key : *keys) ids.emplace(key.guid, key.id);
+  for (const auto& original : decision.originals) remember(original);
+  if (!decision.originals.empty()) {
+    own_places_ = {decision.first_place,
+                   decision.first_place + static_cast<std::int64_t>(decision.originals.size()) - 1};
   }
-  for (const auto& article : record.articles) {
-    if (article.simhash == 0 || article.junk || article.id != 0) continue;
-    const auto id = ids.find(article.guid);
-    if (id == ids.end()) continue;
-    remember({.id = id->second,
-              .blog_id = record.blog_id,
-              .simhash = article.simhash,
-              .date = article.display_date()});
-  }
-  for (const auto& [guid, copy_id] : later_copies) {
-    if (const auto id = ids.find(guid); id != ids.end()) marks.emplace_back(copy_id, id->second);
-  }
-  return ids;
 }
 
 namespace {
@@ -154,104 +190,38 @@ void collect_originals(std::span<const storage::CrawlRecord> records,
 
 }  // namespace
 
-std::vector<Result<storage::SaveStats>> DuplicateIndex::save_all(std::span<storage::CrawlRecord> records,
-                                                                 std::vector<SavedOriginal>* originals) {
-  auto save_group = [&]() {
-    auto saved = articles_.save_crawls(records);
-    if (saved) return std::move(*saved);
-    return std::vector<Result<storage::SaveStats>>(records.size(), std::unexpected(saved.error()));
+std::vector<Result<storage::SaveStats>> DuplicateIndex::save_all(
+    std::span<const storage::CrawlRecord> records, std::vector<SavedOriginal>* originals) {
+  auto failed = [&](const Error& error) {
+    return std::vector<Result<storage::SaveStats>>(records.size(), std::unexpected(error));
   };
   if (!enabled_) {
-    auto results = save_group();
-    if (originals == nullptr) return results;
+    auto saved = articles_.save_crawls(records);
+    if (!saved) return failed(saved.error());
+    if (originals == nullptr) return std::move(*saved);
     std::vector<std::unordered_map<std::string, std::int64_t>> ids(records.size());
     for (std::size_t r = 0; r < records.size(); ++r) {
-      if (!results[r] || results[r]->inserted == 0) continue;
+      if (!(*saved)[r] || (*saved)[r]->inserted == 0) continue;
       if (auto keys = articles_.article_keys(records[r].blog_id)) {
         for (const auto& key : *keys) ids[r].emplace(key.guid, key.id);
       }
     }
-    collect_originals(records, results, ids, {}, *originals);
-    return results;
+    collect_originals(records, *saved, ids, {}, *originals);
+    return std::move(*saved);
   }
   std::lock_guard lock(mutex_);
-  // Another crawler process may be deciding and saving at the same time: one at a time, each starting
-  // from everything the others stored.
-  const bool locked = lock_database();
-  catch_up();
-
-  // A new original of an earlier record of this group, not yet stored.
-  struct Pending {
-    std::size_t record;
-    std::string guid;
-    std::uint64_t simhash;
-    TimePoint date;
-  };
-  // A copy found within the group, marked once both sides have ids.
-  struct GroupCopy {
-    std::size_t copy_record;
-    std::string copy_guid;
-    std::size_t original_record;
-    std::string original_guid;
-  };
-  std::vector<Pending> pending;
-  std::vector<GroupCopy> group_copies;
-  std::vector<LaterCopies> later_copies;
-  later_copies.reserve(records.size());
-  for (std::size_t r = 0; r < records.size(); ++r) {
-    later_copies.push_back(mark_copies(records[r]));
-    for (const auto& article : records[r].articles) {
-      if (article.simhash == 0 || article.junk) continue;
-      // Within one record (one blog) copies are left alone, as they always were.
-      std::vector<std::size_t> matches;
-      for (std::size_t k = 0; k < pending.size(); ++k) {
-        if (pending[k].record != r && curate::near_duplicate(pending[k].simhash, article.simhash))
-          matches.push_back(k);
-      }
-      const auto earliest =
-          std::min_element(matches.begin(), matches.end(),
-                           [&](std::size_t x, std::size_t y) { return pending[x].date < pending[y].date; });
-      if (earliest != matches.end() && pending[*earliest].date <= article.display_date()) {
-        group_copies.push_back({r, article.guid, pending[*earliest].record, pending[*earliest].guid});
-        continue;
-      }
-      // Earlier than every match: they are all copies of this article and no longer originals.
-      for (auto k = matches.rbegin(); k != matches.rend(); ++k) {
-        group_copies.push_back({pending[*k].record, pending[*k].guid, r, article.guid});
-        pending.erase(pending.begin() + static_cast<std::ptrdiff_t>(*k));
-      }
-      if (article.id == 0) pending.push_back({r, article.guid, article.simhash, article.display_date()});
-    }
-  }
-
-  auto results = save_group();
-  // Every mark of the group (stored copies found later than a new article, copies within the group) in
-  // one transaction: in a first crawl of many blogs there can be dozens.
-  Marks marks;
-  std::vector<std::unordered_map<std::string, std::int64_t>> ids(records.size());
-  for (std::size_t r = 0; r < records.size(); ++r) {
-    if (results[r]) ids[r] = index_saved(records[r], later_copies[r], marks);
-  }
-  for (const auto& copy : group_copies) {
-    const auto copy_id = ids[copy.copy_record].find(copy.copy_guid);
-    const auto original_id = ids[copy.original_record].find(copy.original_guid);
-    if (copy_id == ids[copy.copy_record].end() || original_id == ids[copy.original_record].end()) continue;
-    marks.emplace_back(copy_id->second, original_id->second);
-  }
-  std::unordered_set<std::int64_t> copies;  // a duplicate is never the original of another
-  for (const auto& mark : marks) copies.insert(mark.first);
-  if (!marks.empty()) {
-    if (auto marked = articles_.mark_duplicates(marks); !marked) {
-      spdlog::warn("crawl: cannot mark {} duplicates: {}", marks.size(), marked.error().message);
-    } else {
-      for (std::size_t i = 0; i < entries_.size(); ++i) {
-        if (copies.contains(entries_[i].id)) removed_[i] = true;
-      }
-    }
-  }
-  if (locked) unlock_database();
-  if (originals != nullptr) collect_originals(records, results, ids, copies, *originals);
-  return results;
+  // Made again if the store runs the transaction again (a deadlock with another process's save): only the
+  // attempt that commits is applied.
+  Decision decision;
+  auto saved = articles_.save_crawls(
+      records, [&](storage::DuplicateDecision& tx, std::span<const Result<storage::SaveStats>> results) {
+        if (auto caught_up = catch_up(tx); !caught_up) return caught_up;
+        return decide(tx, records, results, decision);
+      });
+  if (!saved) return failed(saved.error());
+  apply(decision);
+  if (originals != nullptr) collect_originals(records, *saved, decision.ids, decision.copies, *originals);
+  return std::move(*saved);
 }
 
 }  // namespace longread::pipeline

@@ -4,16 +4,17 @@
 
 #include <cstdint>
 #include <mutex>
+#include <optional>
 #include <span>
 #include <string>
 #include <unordered_map>
+#include <unordered_set>
 #include <utility>
 #include <vector>
 
 #include "core/error.h"
 #include "curate/simhash_index.h"
 #include "storage/roles/article_store.h"
-#include "storage/roles/lock_store.h"
 
 namespace longread::pipeline {
 
@@ -27,54 +28,53 @@ struct SavedOriginal {
 class DuplicateIndex {
  public:
   // Loads the index; when the store cannot give one, detection is off (logged) and save_all() just saves.
-  // `owner` names this process in the database's lock (empty: parsing_owner(), host, pid and start),
-  // taken in `locks`.
-  DuplicateIndex(storage::ArticleStore& articles, storage::LockStore& locks, std::string owner = {});
+  explicit DuplicateIndex(storage::ArticleStore& articles);
 
-  // Saves a group of crawl records in one transaction (ArticleStore::save_crawls), one result per record.
-  // Before the save, articles that copy a stored original are marked duplicates of it. After it, the group's
-  // new originals join the index, and two kinds of copies are marked in one more transaction
-  // (ArticleStore::mark_duplicates): stored articles that turn out later than an article of the group, and
-  // copies whose original is in the same group (it had no id before the commit). The whole sequence holds one
-  // lock, so two copies crawled at once never both become originals; across processes over one database
-  // it also holds the database's "near-duplicates" lock (LockStore::try_lock) and first reads what the others
-  // stored since, so the earliest copy stays the original whichever process crawls it. Thread-safe. When
-  // `originals` is given, it receives the group's new articles that are originals after all of it.
+  // Saves a group of crawl records in one transaction (ArticleStore::save_crawls), one result per record,
+  // and decides at its end, under the store's near-duplicate lock (storage::DuplicateDecision), which of
+  // the group's new or changed articles are copies: first it reads what other processes logged since it
+  // last looked, then marks an article a duplicate of the earliest stored original it is near, or marks a
+  // stored original that turns out later than it, or a copy within the group, and logs the group's new
+  // originals for the others. So the earliest copy stays the original whichever process crawls it first,
+  // and only the decision, not the inserts, waits for other processes. When the decision fails, nothing of
+  // the group is saved. Thread-safe. When `originals` is given, it receives the group's new articles that
+  // are originals after all of it.
   [[nodiscard]] std::vector<Result<storage::SaveStats>> save_all(
-      std::span<storage::CrawlRecord> records, std::vector<SavedOriginal>* originals = nullptr);
+      std::span<const storage::CrawlRecord> records, std::vector<SavedOriginal>* originals = nullptr);
 
  private:
-  // (guid in the record, id of a stored article that is a later copy of it)
-  using LaterCopies = std::vector<std::pair<std::string, std::int64_t>>;
-  LaterCopies mark_copies(storage::CrawlRecord& record) const;
-  // Indexes a saved record's new originals, adds the marks for its later copies to `marks`, and returns
-  // the ids of the record's articles by guid.
-  std::unordered_map<std::string, std::int64_t> index_saved(
-      const storage::CrawlRecord& record, const LaterCopies& later_copies,
-      std::vector<std::pair<std::int64_t, std::int64_t>>& marks);
+  // What a group's decision found, kept out of the index until its transaction commits.
+  struct Decision {
+    std::vector<std::unordered_map<std::string, std::int64_t>> ids;  // per record: article ids by guid
+    std::vector<std::pair<std::int64_t, std::int64_t>> marks;        // (copy, original)
+    std::unordered_set<std::int64_t> copies;                         // the first of each mark
+    std::vector<storage::SimhashEntry> originals;                    // the group's new originals, logged
+    std::int64_t first_place = 0;                                    // in the log, of originals[0]
+  };
 
-  // Takes the database's lock, waiting while another live process holds it; false when it could not be
-  // had (the save then goes on without it, logged).
-  bool lock_database();
-  void unlock_database();
-  // Adds the originals other processes stored since the index was last read.
-  void catch_up();
-
-  storage::ArticleStore& articles_;
-  storage::LockStore& locks_;
-  std::string owner_;
-  bool enabled_ = true;
-  std::mutex mutex_;
+  // Reads the whole index and the log's place it is current at; false (logged) when the store cannot.
+  bool load();
+  // Adds the originals other processes logged since this copy last read the log.
+  Result<void> catch_up(storage::DuplicateDecision& decision);
+  Result<void> decide(storage::DuplicateDecision& decision, std::span<const storage::CrawlRecord> records,
+                      std::span<const Result<storage::SaveStats>> results, Decision& out) const;
+  void apply(const Decision& decision);
   // Adds a stored original to entries_ and index_.
   void remember(const storage::SimhashEntry& entry);
 
+  storage::ArticleStore& articles_;
+  bool enabled_ = true;
+  std::mutex mutex_;
+
   // Every original known, in the order learnt; index_ finds the near ones by position. A later copy marked
   // a duplicate stays in place, flagged in removed_, so the positions index_ holds stay valid. Guarded by
-  // mutex_.
+  // mutex_, as are the log's places below.
   std::vector<storage::SimhashEntry> entries_;
   std::vector<bool> removed_;
   curate::SimhashIndex index_;
-  std::int64_t newest_id_ = 0;  // the highest article id in entries_ or saved by this index
+  std::int64_t log_read_ = 0;  // the newest place of the near-duplicate log this copy has read
+  // The places this process's last group logged (first, last): known already, skipped when read back.
+  std::optional<std::pair<std::int64_t, std::int64_t>> own_places_;
 };
 
 }  // namespace longread::pipeline

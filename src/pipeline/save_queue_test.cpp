@@ -60,7 +60,7 @@ TEST_F(SaveQueueTest, SavesInTheOrderBlogsFinishAndReportsEachOnce) {
   const auto a = add_blog("a");
   const auto b = add_blog("b");
   const auto c = add_blog("c");
-  DuplicateIndex duplicates(*store_, *store_);
+  DuplicateIndex duplicates(*store_);
   {
     SaveQueue saves(duplicates, nullptr, [&](BlogResult& r) {
       std::lock_guard lock(mutex_);
@@ -89,7 +89,7 @@ TEST_F(SaveQueueTest, SavesInTheOrderBlogsFinishAndReportsEachOnce) {
 
 TEST_F(SaveQueueTest, AChangedArticleIsReportedAsUpdated) {
   const auto a = add_blog("a");
-  DuplicateIndex duplicates(*store_, *store_);
+  DuplicateIndex duplicates(*store_);
   SaveQueue saves(duplicates, nullptr, [&](BlogResult& r) {
     std::lock_guard lock(mutex_);
     reported_.push_back(r);
@@ -109,7 +109,7 @@ TEST_F(SaveQueueTest, ARecordTheStoreRefusesFailsThatBlogAloneAndSaysWhy) {
   const auto a = add_blog("a");
   const auto b = add_blog("b");
   const std::int64_t gone = b + 1000;  // no such blog
-  DuplicateIndex duplicates(*store_, *store_);
+  DuplicateIndex duplicates(*store_);
   {
     SaveQueue saves(duplicates, nullptr, [&](BlogResult& r) {
       std::lock_guard lock(mutex_);
@@ -137,7 +137,7 @@ TEST_F(SaveQueueTest, ARecordTheStoreRefusesFailsThatBlogAloneAndSaysWhy) {
 TEST_F(SaveQueueTest, APushWaitsWhileTheWaitingRecordsHoldTheBound) {
   const auto a = add_blog("a");
   const auto b = add_blog("b");
-  DuplicateIndex duplicates(*store_, *store_);
+  DuplicateIndex duplicates(*store_);
   std::promise<void> writer_reporting;
   std::promise<void> let_writer_go;
   std::shared_future<void> go = let_writer_go.get_future().share();

@@ -78,7 +78,7 @@ TEST_F(DedupeStoreTest, SimhashIndexListsOriginalsAndMarkDuplicatesHidesTheCopy)
   EXPECT_EQ(index->size(), 1u);  // a duplicate is never the original of another
 }
 
-TEST_F(DedupeStoreTest, MarkDuplicatesMarksAllInOneTransactionOrNone) {
+TEST_F(DedupeStoreTest, MarkDuplicatesMarksEachAndSkipsAnOriginalThatIsGone) {
   save("original", 0xAAAAULL, 19000);
   save("copy one", 0xAAABULL, 19001);
   save("copy two", 0xAAA8ULL, 19002);
@@ -96,14 +96,20 @@ TEST_F(DedupeStoreTest, MarkDuplicatesMarksAllInOneTransactionOrNone) {
   EXPECT_EQ(store_->search("copy", 10, 0).value().size(), 0u);  // copies leave the search index
   ASSERT_TRUE(store_->mark_duplicates({}));                     // nothing to do is fine
 
-  // A mark that breaks a constraint (no such original) rolls the whole group back.
+  // An original that is no longer stored (deleted by its blog's cap or the operator since the crawler read
+  // the index) marks nothing, rather than failing every other mark and the crawl saved with them.
   save("third", 0xAAA9ULL, 19003);
-  const std::vector<std::pair<std::int64_t, std::int64_t>> bad = {{id_of("third"), original},
-                                                                  {id_of("third"), 999999}};
-  EXPECT_FALSE(store_->mark_duplicates(bad));
+  save("fourth", 0xAAA1ULL, 19004);
+  const std::vector<std::pair<std::int64_t, std::int64_t>> gone = {{id_of("third"), 999999},
+                                                                   {id_of("fourth"), original}};
+  ASSERT_TRUE(store_->mark_duplicates(gone));
   auto third = store_->article(id_of("third"));
   ASSERT_TRUE(third && *third);
   EXPECT_FALSE((*third)->article.junk);
+  EXPECT_EQ((*third)->article.duplicate_of, std::nullopt);
+  auto fourth = store_->article(id_of("fourth"));
+  ASSERT_TRUE(fourth && *fourth);
+  EXPECT_EQ((*fourth)->article.duplicate_of, original);
 }
 
 TEST_F(DedupeStoreTest, DataVersionChangesOnEveryCommitIncludingOtherConnections) {

@@ -621,6 +621,21 @@ struct SimhashEntry {
   TimePoint date{};  // published, else first seen
 };
 
+// An original that a save entered in the near-duplicate log (ArticleStore::save_crawls with a decision), at
+// its place in the log. Places follow the order in which those saves committed, which is not the order of
+// article ids once several processes insert at once.
+struct LoggedOriginal {
+  std::int64_t seq = 0;
+  SimhashEntry entry{};
+};
+
+// What the log holds after a place (DuplicateDecision::originals_since).
+struct LoggedOriginals {
+  std::vector<LoggedOriginal> originals;  // in log order, without those since marked duplicates
+  std::int64_t last_seq = 0;              // the log's newest place: where the next read starts
+  bool complete = true;  // false when the log no longer reaches back to the place asked for (pruned)
+};
+
 // A new junk verdict for one stored article (`longread rejudge`): curate::judge run again on what is stored.
 struct VerdictUpdate {
   std::int64_t article_id = 0;

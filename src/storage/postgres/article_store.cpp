@@ -14,6 +14,7 @@
 
 #include "storage/listing_keys.h"
 #include "storage/postgres/crawl_save.h"
+#include "storage/postgres/duplicate_log.h"
 #include "storage/postgres/reader_filter.h"
 #include "storage/postgres/rows.h"
 #include "storage/postgres/statement.h"
@@ -226,11 +227,6 @@ constexpr const char* kSetText =
     " WHERE id = :id AND (text <> :text OR excerpt <> :excerpt OR word_count <> :word_count"
     " OR reading_minutes <> :reading_minutes OR simhash <> :simhash)";
 
-constexpr const char* kMarkDuplicate =
-    "UPDATE articles SET duplicate_of = :original, junk = 1, junk_reason = :reason,"
-    " visible = CASE WHEN held = 1 THEN 0 WHEN keep_override IS NULL THEN 0 ELSE keep_override END"
-    " WHERE id = :id";
-
 // The body converter on PostgreSQL: the server compresses each long text itself (TOAST), with the
 // column's method (lz4, migration 0001). A value written before that method was set, or copied in by a
 // tool that kept pglz, keeps its old form until it is written again; these are the rows to convert.
@@ -253,21 +249,8 @@ constexpr const char* kFillRankVectors =
 }  // namespace
 
 Result<std::vector<StoredArticleKey>> PgArticleStore::article_keys(std::int64_t blog_id) {
-  auto rows = run_pooled(db_.pool(),
-                         "SELECT id, guid, content_hash, full_text_fetched, full_text_failures FROM articles"
-                         " WHERE blog_id = :blog_id",
-                         "cannot read article keys", [&](Query& q) { q.bind(":blog_id", blog_id); });
-  if (!rows) return std::unexpected(rows.error());
-  std::vector<StoredArticleKey> keys;
-  keys.reserve(static_cast<std::size_t>(rows->size()));
-  for (int r = 0; r < rows->size(); ++r) {
-    keys.push_back({.id = rows->int64(r, 0),
-                    .guid = rows->string(r, 1),
-                    .content_hash = rows->string(r, 2),
-                    .full_text_fetched = rows->flag(r, 3),
-                    .full_text_failures = rows->int32(r, 4)});
-  }
-  return keys;
+  Pool::Lease lease = db_.pool().acquire();
+  return read_article_keys(*lease, blog_id);
 }
 
 Result<SaveStats> PgArticleStore::save_crawl(const CrawlRecord& record) {
@@ -288,7 +271,8 @@ Result<void> PgArticleStore::prepare_crawl(CrawlRecord& record) {
   return {};
 }
 
-Result<std::vector<Result<SaveStats>>> PgArticleStore::save_crawls(std::span<const CrawlRecord> records) {
+Result<std::vector<Result<SaveStats>>> PgArticleStore::save_crawls(std::span<const CrawlRecord> records,
+                                                                   const DecideDuplicates& decide) {
   std::vector<Result<SaveStats>> results;
   auto done = in_transaction(db_.pool(), [&](Connection& c) -> Result<void> {
     results.clear();
@@ -306,7 +290,14 @@ Result<std::vector<Result<SaveStats>>> PgArticleStore::save_crawls(std::span<con
       if (auto ok = c.exec_script("RELEASE SAVEPOINT record"); !ok) return ok;
       results.push_back(std::move(stats));
     }
-    return counts.write(c);
+    if (!decide) return counts.write(c);
+    // The inserts above, most of the work, run beside other crawlers' saves; the decision runs one at a
+    // time, last, so that it sees every group committed before it. The shared counters are written under the
+    // lock too: a holder marking an article of a category never waits for a row another saver locked first.
+    if (auto locked = lock_for_decision(c); !locked) return locked;
+    if (auto written = counts.write(c); !written) return written;
+    PgDuplicateDecision decision(c);
+    return decide(decision, results);
   });
   if (!done) return db_error("cannot save crawl", done.error());
   return results;
@@ -772,17 +763,14 @@ Result<std::vector<SimhashEntry>> PgArticleStore::simhash_index(std::int64_t aft
   return out;
 }
 
+Result<std::int64_t> PgArticleStore::near_duplicate_log_head() {
+  Pool::Lease lease = db_.pool().acquire();
+  return read_log_head(*lease);
+}
+
 Result<void> PgArticleStore::mark_duplicates(std::span<const std::pair<std::int64_t, std::int64_t>> marks) {
   if (marks.empty()) return {};
-  auto done = in_transaction(db_.pool(), [&](Connection& c) -> Result<void> {
-    for (const auto& [article_id, original_id] : marks) {
-      Query q(c, kMarkDuplicate);
-      q.bind(":id", article_id).bind(":original", original_id);
-      q.bind(":reason", fmt::format("duplicate of article {}", original_id));
-      if (auto ok = q.run(); !ok) return std::unexpected(ok.error());
-    }
-    return {};
-  });
+  auto done = in_transaction(db_.pool(), [&](Connection& c) { return write_duplicate_marks(c, marks); });
   if (!done) return db_error("cannot mark duplicate", done.error());
   return {};
 }

@@ -12,7 +12,9 @@ class PgArticleStore : public virtual ArticleStore {
 
   Result<std::vector<StoredArticleKey>> article_keys(std::int64_t blog_id) override;
   Result<SaveStats> save_crawl(const CrawlRecord& record) override;
-  Result<std::vector<Result<SaveStats>>> save_crawls(std::span<const CrawlRecord> records) override;
+  using ArticleStore::save_crawls;
+  Result<std::vector<Result<SaveStats>>> save_crawls(std::span<const CrawlRecord> records,
+                                                     const DecideDuplicates& decide) override;
   Result<void> prepare_crawl(CrawlRecord& record) override;
   Result<std::int64_t> count_recent_articles(std::int64_t blog_id, TimePoint since) override;
   Result<std::optional<ArticleView>> article(std::int64_t id) override;
@@ -29,6 +31,7 @@ class PgArticleStore : public virtual ArticleStore {
   Result<std::int64_t> set_texts(std::span<const TextUpdate> updates) override;
   Result<CompactBatch> compact_bodies(const CompactOptions& options) override;
   Result<std::vector<SimhashEntry>> simhash_index(std::int64_t after_id) override;
+  Result<std::int64_t> near_duplicate_log_head() override;
   Result<void> mark_duplicates(std::span<const std::pair<std::int64_t, std::int64_t>> marks) override;
   Result<std::vector<ArticleView>> recent_junk(int limit) override;
   Result<std::vector<ArticleView>> near_misses(TimePoint since, int limit) override;

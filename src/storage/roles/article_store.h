@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <span>
 #include <string_view>
@@ -15,6 +16,37 @@
 #include "storage/types.h"
 
 namespace longread::storage {
+
+// What a crawl's near-duplicate decision reads and writes (pipeline/duplicates.h): inside the transaction
+// that saved the group it decides on, after the group's records are written, and under a lock that every
+// process over the database takes for the decision, so each decision sees every group saved before it and
+// two copies crawled by two processes at once are never both originals. Only the decision is serialised:
+// the groups' inserts, most of a save's work, run at the same time.
+class DuplicateDecision {
+ public:
+  virtual ~DuplicateDecision() = default;
+
+  // A blog's stored articles as the transaction sees them (its own new articles included), as article_keys.
+  virtual Result<std::vector<StoredArticleKey>> article_keys(std::int64_t blog_id) = 0;
+  // The originals logged after place `after_seq` (0: from the start), in log order, without those marked
+  // duplicates since. The log keeps its newest kNearDuplicateLogKept places; `complete` is false when places
+  // after `after_seq` were dropped, and the reader must then read the whole index again (simhash_index).
+  virtual Result<LoggedOriginals> originals_since(std::int64_t after_seq) = 0;
+  // Appends the group's new originals to the log, at consecutive places; returns the first one's place (the
+  // log's newest place when `ids` is empty).
+  virtual Result<std::int64_t> log_originals(std::span<const std::int64_t> ids) = 0;
+  // As ArticleStore::mark_duplicates, in this transaction.
+  virtual Result<void> mark_duplicates(std::span<const std::pair<std::int64_t, std::int64_t>> marks) = 0;
+};
+
+// Called by save_crawls with the group's per-record results (a failed record was rolled back and stored
+// nothing). An error undoes the whole group: nothing of it is saved, and save_crawls returns the error.
+using DecideDuplicates =
+    std::function<Result<void>(DuplicateDecision& decision, std::span<const Result<SaveStats>> results)>;
+
+// How many places the near-duplicate log keeps: a process that saved nothing while more originals were
+// logged reads the whole index again (a few seconds at a million articles).
+inline constexpr std::int64_t kNearDuplicateLogKept = 200000;
 
 // Articles: saved from crawls, read by pages, listings and search, judged again by curation.
 // Every method is safe to call from several threads; implementations serialise as needed.
@@ -29,7 +61,12 @@ class ArticleStore {
   // cannot be saved is rolled back alone and reported in its slot, the others commit together. One commit
   // and one search-index flush for the group instead of one per blog. The outer error means nothing of the
   // group was saved (the transaction could not begin or commit).
-  virtual Result<std::vector<Result<SaveStats>>> save_crawls(std::span<const CrawlRecord> records) = 0;
+  // With `decide`, it is called last in the transaction, under the near-duplicate lock (DuplicateDecision).
+  virtual Result<std::vector<Result<SaveStats>>> save_crawls(std::span<const CrawlRecord> records,
+                                                             const DecideDuplicates& decide) = 0;
+  Result<std::vector<Result<SaveStats>>> save_crawls(std::span<const CrawlRecord> records) {
+    return save_crawls(records, {});
+  }
   // The part of saving a record that needs no transaction, done beforehand on the caller's thread (a crawl's
   // parsing threads), so that the one thread that saves does less: SQLite compresses each article's body
   // into CrawlRecord::prepared_bodies; PostgreSQL's server compresses as it writes the row (TOAST), so there
@@ -88,8 +125,11 @@ class ArticleStore {
   // Only the articles with an id above `after_id` (0: all): what other processes stored since a copy of
   // the index was read.
   virtual Result<std::vector<SimhashEntry>> simhash_index(std::int64_t after_id) = 0;
+  // The near-duplicate log's newest place (0 when empty; DuplicateDecision): read before simhash_index(0),
+  // it is where that copy of the index catches up from.
+  virtual Result<std::int64_t> near_duplicate_log_head() = 0;
   // Marks each article_id a duplicate of its original_id: hidden as junk with reason "duplicate of article
-  // N". All the marks in one transaction: all or none.
+  // N". All the marks in one transaction: all or none. A mark whose original is no longer stored is skipped.
   virtual Result<void> mark_duplicates(std::span<const std::pair<std::int64_t, std::int64_t>> marks) = 0;
   virtual Result<std::vector<ArticleView>> recent_junk(int limit) = 0;
   // The junk review's near misses: visible articles the filter kept (no operator override) dated at or

@@ -15,6 +15,7 @@
 
 #include "storage/listing_keys.h"
 #include "storage/sqlite/article_rows.h"
+#include "storage/sqlite/duplicate_log.h"
 #include "storage/sqlite/personal_filters.h"
 #include "storage/sqlite/query_helpers.h"
 
@@ -400,6 +401,10 @@ Result<std::vector<SimhashEntry>> SqliteStore::simhash_index(std::int64_t after_
                               .date = from_unix(q.int64(3))};
         });
   });
+}
+
+Result<std::int64_t> SqliteStore::near_duplicate_log_head() {
+  return with_reader([&](Connection& db) { return read_log_head(db); });
 }
 
 Result<std::vector<ArticleView>> SqliteStore::recent_junk(int limit) {

@@ -14,6 +14,7 @@
 
 #include "storage/article_binds.h"
 #include "storage/sqlite/article_body.h"
+#include "storage/sqlite/duplicate_log.h"
 #include "storage/sqlite/query_helpers.h"
 #include "storage/values.h"
 
@@ -22,9 +23,6 @@ namespace {
 
 constexpr const char* kSelectBlogCategory = "SELECT category FROM blogs WHERE id = :id";
 
-constexpr const char* kSelectArticleKeys =
-    "SELECT id, guid, content_hash, full_text_fetched, full_text_failures FROM articles WHERE blog_id = "
-    ":blog_id";
 constexpr const char* kSelectArticleIdentity =
     "SELECT id, content_hash FROM articles WHERE blog_id = :blog_id AND guid = :guid";
 
@@ -387,17 +385,7 @@ constexpr const char* kCountRecentArticles =
 }  // namespace
 
 Result<std::vector<StoredArticleKey>> SqliteStore::article_keys(std::int64_t blog_id) {
-  return with_reader([&](Connection& db) {
-    return read_rows(
-        db, kSelectArticleKeys, "cannot read article keys", [&](Query& q) { q.bind(":blog_id", blog_id); },
-        [](const Query& q) {
-          return StoredArticleKey{.id = q.int64(0),
-                                  .guid = q.text(1),
-                                  .content_hash = q.text(2),
-                                  .full_text_fetched = q.int64(3) != 0,
-                                  .full_text_failures = static_cast<int>(q.int64(4))};
-        });
-  });
+  return with_reader([&](Connection& db) { return read_article_keys(db, blog_id); });
 }
 
 Result<std::int64_t> SqliteStore::count_recent_articles(std::int64_t blog_id, TimePoint since) {
@@ -443,8 +431,9 @@ Result<SaveStats> SqliteStore::save_crawl(const CrawlRecord& record) {
   return std::move(results->front());
 }
 
-Result<std::vector<Result<SaveStats>>> SqliteStore::save_crawls(std::span<const CrawlRecord> records) {
-  auto results = save_crawls_in_transaction(records);
+Result<std::vector<Result<SaveStats>>> SqliteStore::save_crawls(std::span<const CrawlRecord> records,
+                                                                const DecideDuplicates& decide) {
+  auto results = save_crawls_in_transaction(records, decide);
   if (!results) return results;
   // Saved: the parses those results cover are over, so their crash quarantine marks go (parse_marks.h). Not
   // in the transaction, which would hold the marks' file as long as the articles' lock. The crawl is saved
@@ -460,7 +449,7 @@ Result<std::vector<Result<SaveStats>>> SqliteStore::save_crawls(std::span<const 
 }
 
 Result<std::vector<Result<SaveStats>>> SqliteStore::save_crawls_in_transaction(
-    std::span<const CrawlRecord> records) {
+    std::span<const CrawlRecord> records, const DecideDuplicates& decide) {
   constexpr std::string_view kFailed = "cannot save crawl";
   return in_write_transaction(kFailed, [&](Connection& db) -> Result<std::vector<Result<SaveStats>>> {
     std::vector<Result<SaveStats>> results;
@@ -491,6 +480,12 @@ Result<std::vector<Result<SaveStats>>> SqliteStore::save_crawls_in_transaction(
     }
     for (auto& deferred : saved) {
       if (auto ok = deferred.write_search_entries(db); !ok) return std::unexpected(ok.error());
+    }
+    // Last, so that it sees the group as it will be committed. This write transaction is the decision's
+    // lock: SQLite lets one process at a time write.
+    if (decide) {
+      SqliteDuplicateDecision decision(db);
+      if (auto ok = decide(decision, results); !ok) return db_error(kFailed, ok.error());
     }
     return results;
   });

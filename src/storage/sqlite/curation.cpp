@@ -15,6 +15,7 @@
 #include <fmt/core.h>
 
 #include "storage/sqlite/article_body.h"
+#include "storage/sqlite/duplicate_log.h"
 #include "storage/sqlite/query_helpers.h"
 
 namespace longread::storage::sqlite {
@@ -66,25 +67,12 @@ constexpr const char* kCompactArticle =
 // 4,000 articles of a few KB each give that.
 constexpr int kDictionarySamples = 4000;
 
-constexpr const char* kMarkDuplicate =
-    "UPDATE articles SET duplicate_of = :original, junk = 1, junk_reason = :reason,"
-    " visible = CASE WHEN held = 1 THEN 0 WHEN keep_override IS NULL THEN 0 ELSE keep_override END"
-    " WHERE id = :id";
-
 }  // namespace
 
 Result<void> SqliteStore::mark_duplicates(std::span<const std::pair<std::int64_t, std::int64_t>> marks) {
   if (marks.empty()) return {};
   constexpr std::string_view kFailed = "cannot mark duplicate";
-  return in_write_transaction(kFailed, [&](Connection& db) -> Result<void> {
-    auto marked = run_each(db, kMarkDuplicate, kFailed, marks, [](Query& q, const auto& mark) {
-      const auto& [article_id, original_id] = mark;
-      q.bind(":id", article_id).bind(":original", original_id);
-      q.bind(":reason", fmt::format("duplicate of article {}", original_id));
-    });
-    if (!marked) return std::unexpected(marked.error());
-    return {};
-  });
+  return in_write_transaction(kFailed, [&](Connection& db) { return write_duplicate_marks(db, marks); });
 }
 
 Result<void> SqliteStore::set_keep_override(std::int64_t article_id, std::optional<bool> keep) {

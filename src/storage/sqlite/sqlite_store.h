@@ -60,7 +60,9 @@ class SqliteStore final : public Store {
   Result<std::vector<StoredArticleKey>> article_keys(std::int64_t blog_id) override;
   Result<std::int64_t> count_recent_articles(std::int64_t blog_id, TimePoint since) override;
   Result<SaveStats> save_crawl(const CrawlRecord& record) override;
-  Result<std::vector<Result<SaveStats>>> save_crawls(std::span<const CrawlRecord> records) override;
+  using Store::save_crawls;
+  Result<std::vector<Result<SaveStats>>> save_crawls(std::span<const CrawlRecord> records,
+                                                     const DecideDuplicates& decide) override;
   Result<void> prepare_crawl(CrawlRecord& record) override;
 
   // article_store.cpp
@@ -72,6 +74,7 @@ class SqliteStore final : public Store {
   Result<std::vector<model::Category>> categories() override;
   Result<std::int64_t> article_count() override;
   Result<std::vector<SimhashEntry>> simhash_index(std::int64_t after_id) override;
+  Result<std::int64_t> near_duplicate_log_head() override;
   Result<std::vector<ArticleView>> recent_junk(int limit) override;
   Result<std::vector<ArticleView>> near_misses(TimePoint since, int limit) override;
 
@@ -230,7 +233,8 @@ class SqliteStore final : public Store {
 
  private:
   // save_crawls' transaction, without the parse marks' clearing that follows it.
-  Result<std::vector<Result<SaveStats>>> save_crawls_in_transaction(std::span<const CrawlRecord> records);
+  Result<std::vector<Result<SaveStats>>> save_crawls_in_transaction(std::span<const CrawlRecord> records,
+                                                                    const DecideDuplicates& decide);
 
   // Runs `f` on the writer connection, under its lock.
   template <typename F>

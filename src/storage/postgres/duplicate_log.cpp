@@ -1,0 +1,130 @@
+#include "storage/postgres/duplicate_log.h"
+
+#include <bit>
+
+#include <fmt/format.h>
+
+#include "storage/postgres/statement.h"
+
+namespace longread::storage::postgres {
+namespace {
+
+constexpr const char* kSelectArticleKeys =
+    "SELECT id, guid, content_hash, full_text_fetched, full_text_failures FROM articles"
+    " WHERE blog_id = :blog_id";
+// An original deleted meanwhile (a blog's cap, the operator) marks nothing, rather than failing the
+// transaction on the foreign key.
+constexpr const char* kMarkDuplicate =
+    "UPDATE articles SET duplicate_of = :original, junk = 1, junk_reason = :reason,"
+    " visible = CASE WHEN held = 1 THEN 0 WHEN keep_override IS NULL THEN 0 ELSE keep_override END"
+    " WHERE id = :id AND EXISTS (SELECT 1 FROM articles o WHERE o.id = :original)";
+constexpr const char* kSelectLogEnds =
+    "SELECT COALESCE(MAX(seq), 0), COALESCE(MIN(seq), 0) FROM near_duplicate_log";
+constexpr const char* kSelectLogged =
+    "SELECT l.seq, a.id, a.blog_id, a.simhash, a.display_at FROM near_duplicate_log l"
+    " JOIN articles a ON a.id = l.article_id"
+    " WHERE l.seq > :after AND a.duplicate_of IS NULL AND a.simhash <> 0 ORDER BY l.seq";
+// Consecutive places after the newest: the caller holds the decision's lock, so no one else appends.
+constexpr const char* kInsertLogged =
+    "INSERT INTO near_duplicate_log (seq, article_id) SELECT :head::bigint + u.n, u.id"
+    " FROM unnest(:ids::bigint[]) WITH ORDINALITY AS u(id, n)";
+constexpr const char* kPruneLog = "DELETE FROM near_duplicate_log WHERE seq <= :last_dropped";
+// For the rest of this transaction only; the lock itself ends with the transaction too.
+constexpr const char* kLockTimeout = "SET LOCAL lock_timeout = '120s'";
+constexpr const char* kLockForDecision = "SELECT pg_advisory_xact_lock(:key::bigint)";
+
+}  // namespace
+
+Result<std::vector<StoredArticleKey>> read_article_keys(Connection& conn, std::int64_t blog_id) {
+  auto rows = run_query(conn, kSelectArticleKeys, "cannot read article keys",
+                        [&](Query& q) { q.bind(":blog_id", blog_id); });
+  if (!rows) return std::unexpected(rows.error());
+  std::vector<StoredArticleKey> keys;
+  keys.reserve(static_cast<std::size_t>(rows->size()));
+  for (int r = 0; r < rows->size(); ++r) {
+    keys.push_back({.id = rows->int64(r, 0),
+                    .guid = rows->string(r, 1),
+                    .content_hash = rows->string(r, 2),
+                    .full_text_fetched = rows->flag(r, 3),
+                    .full_text_failures = rows->int32(r, 4)});
+  }
+  return keys;
+}
+
+Result<void> write_duplicate_marks(Connection& conn,
+                                   std::span<const std::pair<std::int64_t, std::int64_t>> marks) {
+  for (const auto& [article_id, original_id] : marks) {
+    auto rows = run_query(conn, kMarkDuplicate, "cannot mark duplicate", [&](Query& q) {
+      q.bind(":id", article_id).bind(":original", original_id);
+      q.bind(":reason", fmt::format("duplicate of article {}", original_id));
+    });
+    if (!rows) return std::unexpected(rows.error());
+  }
+  return {};
+}
+
+Result<std::int64_t> read_log_head(Connection& conn) {
+  auto rows = run_query(conn, kSelectLogEnds, "cannot read the near-duplicate log");
+  if (!rows) return std::unexpected(rows.error());
+  return rows->int64(0, 0);
+}
+
+Result<void> lock_for_decision(Connection& conn) {
+  if (auto set = run_query(conn, kLockTimeout, "cannot take the near-duplicate lock"); !set)
+    return std::unexpected(set.error());
+  auto rows = run_query(conn, kLockForDecision, "cannot take the near-duplicate lock",
+                        [](Query& q) { q.bind(":key", kNearDuplicateLock); });
+  if (!rows) return std::unexpected(rows.error());
+  return {};
+}
+
+Result<std::vector<StoredArticleKey>> PgDuplicateDecision::article_keys(std::int64_t blog_id) {
+  return read_article_keys(conn_, blog_id);
+}
+
+Result<LoggedOriginals> PgDuplicateDecision::originals_since(std::int64_t after_seq) {
+  constexpr std::string_view kFailed = "cannot read the near-duplicate log";
+  auto ends = run_query(conn_, kSelectLogEnds, kFailed);
+  if (!ends) return std::unexpected(ends.error());
+  LoggedOriginals out;
+  const std::int64_t head = ends->int64(0, 0);
+  const std::int64_t tail = ends->int64(0, 1);
+  out.last_seq = head;
+  // Places are consecutive, and only the oldest are ever dropped: a gap after `after_seq` is a pruned one.
+  out.complete = after_seq == 0 || head <= after_seq || tail <= after_seq + 1;
+  auto rows = run_query(conn_, kSelectLogged, kFailed, [&](Query& q) { q.bind(":after", after_seq); });
+  if (!rows) return std::unexpected(rows.error());
+  out.originals.reserve(static_cast<std::size_t>(rows->size()));
+  for (int r = 0; r < rows->size(); ++r) {
+    out.originals.push_back({.seq = rows->int64(r, 0),
+                             .entry = {.id = rows->int64(r, 1),
+                                       .blog_id = rows->int64(r, 2),
+                                       .simhash = std::bit_cast<std::uint64_t>(rows->int64(r, 3)),
+                                       .date = rows->time(r, 4)}});
+  }
+  return out;
+}
+
+Result<std::int64_t> PgDuplicateDecision::log_originals(std::span<const std::int64_t> ids) {
+  constexpr std::string_view kFailed = "cannot write the near-duplicate log";
+  auto head = read_log_head(conn_);
+  if (!head) return std::unexpected(head.error());
+  if (ids.empty()) return *head;
+  auto inserted = run_query(conn_, kInsertLogged, kFailed,
+                            [&](Query& q) { q.bind(":head", *head).bind(":ids", id_array(ids)); });
+  if (!inserted) return std::unexpected(inserted.error());
+  const std::int64_t last = *head + static_cast<std::int64_t>(ids.size());
+  if (last > kNearDuplicateLogKept) {
+    auto pruned = run_query(conn_, kPruneLog, kFailed,
+                            [&](Query& q) { q.bind(":last_dropped", last - kNearDuplicateLogKept); });
+    if (!pruned) return std::unexpected(pruned.error());
+  }
+  return *head + 1;
+}
+
+Result<void> PgDuplicateDecision::mark_duplicates(
+    std::span<const std::pair<std::int64_t, std::int64_t>> marks) {
+  return write_duplicate_marks(conn_, marks);
+}
+
+}  // namespace longread::storage::postgres

@@ -1,0 +1,44 @@
+// The near-duplicate decision's reads and writes on PostgreSQL (DuplicateDecision, migration 0006), on the
+// connection of save_crawls' transaction, under a transaction-scoped advisory lock that every crawler
+// process takes for its decision and that the commit (or a dead connection) gives back.
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <utility>
+#include <vector>
+
+#include "storage/postgres/pg.h"
+#include "storage/roles/article_store.h"
+
+namespace longread::storage::postgres {
+
+// The advisory lock's key ("neardupl" in ASCII), apart from the migrations' and the similar articles' keys.
+inline constexpr std::int64_t kNearDuplicateLock = 0x6e6561726475706c;
+
+// A blog's stored articles (ArticleStore::article_keys), on `conn`.
+Result<std::vector<StoredArticleKey>> read_article_keys(Connection& conn, std::int64_t blog_id);
+// Each (article, original) pair marked a duplicate (ArticleStore::mark_duplicates), on `conn`, in the
+// caller's transaction.
+Result<void> write_duplicate_marks(Connection& conn,
+                                   std::span<const std::pair<std::int64_t, std::int64_t>> marks);
+// The near-duplicate log's newest place, 0 when it is empty.
+Result<std::int64_t> read_log_head(Connection& conn);
+// Takes the decision's lock for the rest of the caller's transaction, waiting at most two minutes for a
+// holder (a live process: a dead one's connection, and so its lock, is gone).
+Result<void> lock_for_decision(Connection& conn);
+
+class PgDuplicateDecision final : public DuplicateDecision {
+ public:
+  explicit PgDuplicateDecision(Connection& conn) : conn_(conn) {}
+
+  Result<std::vector<StoredArticleKey>> article_keys(std::int64_t blog_id) override;
+  Result<LoggedOriginals> originals_since(std::int64_t after_seq) override;
+  Result<std::int64_t> log_originals(std::span<const std::int64_t> ids) override;
+  Result<void> mark_duplicates(std::span<const std::pair<std::int64_t, std::int64_t>> marks) override;
+
+ private:
+  Connection& conn_;
+};
+
+}  // namespace longread::storage::postgres
