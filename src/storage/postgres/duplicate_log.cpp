@@ -53,10 +53,10 @@ Result<std::vector<StoredArticleKey>> read_article_keys(Connection& conn, std::i
 
 Result<void> write_duplicate_marks(Connection& conn,
                                    std::span<const std::pair<std::int64_t, std::int64_t>> marks) {
-  for (const auto& [article_id, original_id] : marks) {
+  for (const auto& mark : marks) {
     auto rows = run_query(conn, kMarkDuplicate, "cannot mark duplicate", [&](Query& q) {
-      q.bind(":id", article_id).bind(":original", original_id);
-      q.bind(":reason", fmt::format("duplicate of article {}", original_id));
+      q.bind(":id", mark.first).bind(":original", mark.second);
+      q.bind(":reason", fmt::format("duplicate of article {}", mark.second));
     });
     if (!rows) return std::unexpected(rows.error());
   }
