@@ -157,6 +157,31 @@ TEST_P(DuplicatesAcrossProcessesTest, TwoCrawlersSavingAtOnceKeepTheEarliestCopy
   }
 }
 
+TEST_P(DuplicatesAcrossProcessesTest, ACrawlerWhosePlaceInTheLogWasDroppedReadsTheWholeIndex) {
+  DuplicateIndex first(*store_);
+  DuplicateIndex second(*other_);  // read the log when it was empty
+  save(first, record(blogs_[0], "original", kPost, 3));
+  // Others log more than the log keeps (ids of no article: the reads' join leaves them out), so the
+  // original's place is dropped before the second crawler reads it.
+  std::vector<std::int64_t> many(static_cast<std::size_t>(storage::kNearDuplicateLogKept) + 1);
+  for (std::size_t i = 0; i < many.size(); ++i) many[i] = 1'000'000'000'000 + static_cast<std::int64_t>(i);
+  const std::vector<storage::CrawlRecord> none{};
+  auto logged = store_->save_crawls(none, [&](storage::DuplicateDecision& tx, auto) -> Result<void> {
+    auto place = tx.log_originals(many);
+    if (!place) return std::unexpected(place.error());
+    auto read = tx.originals_since(0);
+    if (!read) return std::unexpected(read.error());
+    EXPECT_FALSE(read->complete);  // places 1 and 2 are gone
+    EXPECT_TRUE(read->originals.empty());
+    return {};
+  });
+  ASSERT_TRUE(logged) << logged.error().message;
+  save(second, record(blogs_[1], "copy", kPost ^ 0b110, 1));
+  auto stored = articles();
+  EXPECT_FALSE(stored["original"].junk) << stored["original"].junk_reason;
+  EXPECT_EQ(stored["copy"].duplicate_of, stored["original"].id);
+}
+
 // The store's side: the log's places follow the order in which decisions logged, not article ids.
 TEST_P(DuplicatesAcrossProcessesTest, TheLogIsReadInTheOrderOriginalsWereLoggedNotByTheirIds) {
   auto head = store_->near_duplicate_log_head();

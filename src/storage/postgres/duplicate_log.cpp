@@ -91,7 +91,7 @@ Result<LoggedOriginals> PgDuplicateDecision::originals_since(std::int64_t after_
   const std::int64_t tail = ends->int64(0, 1);
   out.last_seq = head;
   // Places are consecutive, and only the oldest are ever dropped: a gap after `after_seq` is a pruned one.
-  out.complete = after_seq == 0 || head <= after_seq || tail <= after_seq + 1;
+  out.complete = head <= after_seq || tail <= after_seq + 1;
   auto rows = run_query(conn_, kSelectLogged, kFailed, [&](Query& q) { q.bind(":after", after_seq); });
   if (!rows) return std::unexpected(rows.error());
   out.originals.reserve(static_cast<std::size_t>(rows->size()));

@@ -69,7 +69,7 @@ Result<LoggedOriginals> SqliteDuplicateDecision::originals_since(std::int64_t af
   if (!tail) return std::unexpected(tail.error());
   out.last_seq = *head;
   // Places are consecutive, and only the oldest are ever dropped: a gap after `after_seq` is a pruned one.
-  out.complete = after_seq == 0 || *head <= after_seq || *tail <= after_seq + 1;
+  out.complete = *head <= after_seq || *tail <= after_seq + 1;
   auto rows = read_rows(
       db_, kSelectLogged, kFailed, [&](Query& q) { q.bind(":after", after_seq); },
       [](const Query& q) {
