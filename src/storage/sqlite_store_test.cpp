@@ -1501,6 +1501,68 @@ TEST_P(PostgresStoreTest, TheCrawlersVectorsAreStoredAndTheTriggerCoversOtherWri
             (std::vector<std::string>{"'cathedral':1A 'ledger':2A 'vellum':3"}));
 }
 
+// A quoted phrase on PostgreSQL: the GIN index finds the articles holding its words, each one's phrase
+// filter (phrase_filter.h) turns away most of those where they are never neighbours, and the search vector
+// decides the rest. The filter is consulted (an article whose filter lacks the pair is not found, though its
+// text holds the phrase), a row without one (NULL: stored before the filter existed; empty: too long a text)
+// is checked by its vector alone, a text edited by hand loses its filter, and `db compact` makes the missing
+// ones as the crawler makes them.
+TEST_P(PostgresStoreTest, APhraseIsCheckedByTheFilterThenTheVectorAndOldRowsStillMatch) {
+  const auto a = add_blog("https://a.example/feed", "programming");
+  auto adjacent = make_article("adjacent", "Notes", day(1));
+  adjacent.text = "A tour of garbage collection in a small Lisp.";
+  auto apart = make_article("apart", "More notes", day(2));
+  apart.text = "The collection of garbage, sorted by hand.";
+  auto titled = make_article("titled", "On garbage", day(3));
+  titled.text = "collection, the title's last word and the text's first.";
+  save(ok_record(a, day(3), {adjacent, apart, titled}));
+  auto found = [&](const char* query) {
+    std::vector<std::string> guids;
+    auto hits = store_->search(query, 10, 0);
+    EXPECT_TRUE(hits) << hits.error().message;
+    for (const auto& hit : hits.value_or(std::vector<SearchHit>{})) guids.push_back(hit.view.article.guid);
+    std::ranges::sort(guids);
+    return guids;
+  };
+  const std::vector<std::string> phrase = {"adjacent", "titled"};
+  EXPECT_EQ(found("\"garbage collection\""), phrase);
+  EXPECT_EQ(found("\"collection of garbage\" sorted"), (std::vector<std::string>{"apart"}));
+  EXPECT_EQ(found("garbage collection"), (std::vector<std::string>{"adjacent", "apart", "titled"}));
+  const std::vector<std::string> none = {"0"};
+  EXPECT_EQ(raw_query(path_, "SELECT COUNT(*) FROM articles WHERE phrase_filter IS NULL"), none);
+
+  // A filter of zeros holds no pair: the article is no longer found by the phrase, only by its words.
+  raw_query(path_,
+            "UPDATE articles SET phrase_filter = '\\x0000000000000000' WHERE guid = 'adjacent' RETURNING id");
+  EXPECT_EQ(found("\"garbage collection\""), (std::vector<std::string>{"titled"}));
+  EXPECT_EQ(found("garbage lisp"), (std::vector<std::string>{"adjacent"}));
+  // No filter, or an empty one: the vector alone decides.
+  raw_query(path_, "UPDATE articles SET phrase_filter = NULL WHERE guid = 'adjacent' RETURNING id");
+  raw_query(path_, "UPDATE articles SET phrase_filter = '\\x' WHERE guid = 'titled' RETURNING id");
+  EXPECT_EQ(found("\"garbage collection\""), phrase);
+  EXPECT_EQ(found("\"collection of garbage\""), (std::vector<std::string>{"apart"}));
+
+  // A new text written by hand: the trigger makes the vectors, and the filter, which it cannot make, goes.
+  raw_query(path_,
+            "UPDATE articles SET text = 'Now about garbage collection pauses.' WHERE guid = 'apart' RETURNING id");
+  EXPECT_EQ(raw_query(path_, "SELECT guid FROM articles WHERE phrase_filter IS NULL ORDER BY guid"),
+            (std::vector<std::string>{"adjacent", "apart"}));
+  EXPECT_EQ(found("\"garbage collection\""), (std::vector<std::string>{"adjacent", "apart", "titled"}));
+
+  auto batch = store_->compact_bodies({.batch = 10});
+  ASSERT_TRUE(batch) << batch.error().message;
+  EXPECT_EQ(batch->converted, 2) << "the two rows without a filter";
+  EXPECT_TRUE(batch->done);
+  EXPECT_EQ(raw_query(path_, "SELECT COUNT(*) FROM articles WHERE phrase_filter IS NULL"), none);
+  EXPECT_EQ(raw_query(path_, "SELECT guid FROM articles WHERE octet_length(phrase_filter) > 0 ORDER BY guid"),
+            (std::vector<std::string>{"adjacent", "apart"}));
+  EXPECT_EQ(found("\"garbage collection\""), (std::vector<std::string>{"adjacent", "apart", "titled"}));
+  EXPECT_EQ(found("\"collection pauses\""), (std::vector<std::string>{"apart"}));
+  batch = store_->compact_bodies({.batch = 10});
+  ASSERT_TRUE(batch) << batch.error().message;
+  EXPECT_EQ(batch->converted, 0) << "nothing left to make";
+}
+
 // Two records of one blog in one group (two passes' results saved together): the second updates an article
 // the first inserted. Both are saved, search finds the update's words, and the index stays whole.
 // prepare_crawl does a record's body work before the save, off the writer thread (SQLite: compression;

@@ -51,6 +51,8 @@ struct BlogEdit {
 struct PreparedSearchVectors {
   std::string search;  // title and text
   std::string rank;    // title and the text's lead
+  // The pairs of neighbouring words, a bytea literal (storage/postgres/phrase_filter.h).
+  std::string phrase_filter;
 };
 
 // What one crawl of one blog produced; save_crawl writes all of it in one transaction.

@@ -132,9 +132,9 @@ class Copier {
   }
 
  private:
-  // An article's search vectors, which SQLite does not have: made here as the crawler makes them
-  // (postgres/search_vectors.h), rather than by the server's trigger with its own parser.
-  static constexpr std::size_t kVectorColumns = 2;
+  // An article's search vectors and phrase filter, which SQLite does not have: made here as the crawler
+  // makes them (postgres/search_vectors.h), rather than by the server's trigger with its own parser.
+  static constexpr std::size_t kVectorColumns = 3;
   struct TitleAndText {
     std::size_t title;
     std::size_t text;
@@ -182,6 +182,7 @@ class Copier {
     if (sources) {
       names.emplace_back("search_vector");
       names.emplace_back("rank_vector");
+      names.emplace_back("phrase_filter");
     }
     std::string sql =
         fmt::format("INSERT INTO {} ({}) VALUES ", sql_name(table.name), fmt::join(names, ", "));
@@ -197,9 +198,9 @@ class Copier {
         const Value& title = rows[r][sources->title];
         const Value& text = rows[r][sources->text];
         const postgres::SearchVectors vectors = tokenizer_.vectors(title ? *title : "", text ? *text : "");
-        sql += fmt::format(", ${}::tsvector, ${}::tsvector", n + 1, n + 2);
-        n += 2;
-        params.add(vectors.search).add(vectors.rank);
+        sql += fmt::format(", ${}::tsvector, ${}::tsvector, ${}::bytea", n + 1, n + 2, n + 3);
+        n += 3;
+        params.add(vectors.search).add(vectors.rank).add(vectors.phrase_filter);
       }
       sql += ")";
     }

@@ -98,13 +98,14 @@ struct TableColumns {
   std::vector<std::string> key;
 };
 
-// PostgreSQL's columns of `table` that the copy moves (not generated ones, nor the search column its
-// trigger derives) and its primary key.
+// PostgreSQL's columns of `table` that the copy moves (not generated ones, nor the search vectors and the
+// phrase filter it derives from the texts) and its primary key.
 TableColumns columns_of(postgres::Connection& conn, const std::string& table) {
   TableColumns out;
   auto rows = conn.exec(
       "SELECT column_name, data_type FROM information_schema.columns WHERE table_schema = current_schema()"
-      " AND table_name = $1 AND is_generated = 'NEVER' AND data_type <> 'tsvector' ORDER BY ordinal_position",
+      " AND table_name = $1 AND is_generated = 'NEVER' AND data_type <> 'tsvector' AND column_name <> 'phrase_filter'"
+      " ORDER BY ordinal_position",
       postgres::Params(table));
   EXPECT_TRUE(rows) << rows.error().message;
   if (!rows) return out;
@@ -513,8 +514,8 @@ TEST_F(DbCopyTest, EveryTableIsCopiedAndEqual) {
   ASSERT_TRUE(hits) << hits.error().message;
   EXPECT_FALSE(hits->empty());
 
-  // Every copied article's search vectors are the ones the crawler would have made (FTS5's tokenizer), not
-  // the server trigger's.
+  // Every copied article's search vectors and phrase filter are the ones the crawler would have made (FTS5's
+  // tokenizer), not the server trigger's.
   auto tokenizer = postgres::SearchTokenizer::open();
   ASSERT_TRUE(tokenizer) << tokenizer.error().message;
   const postgres::SearchVectors made =
@@ -522,9 +523,13 @@ TEST_F(DbCopyTest, EveryTableIsCopiedAndEqual) {
   EXPECT_EQ(pg_value(pg_.url(), fmt::format("SELECT search_vector::text FROM articles WHERE id = {}",
                                             std::stoll(first) + 1)),
             pg_value(pg_.url(), fmt::format("SELECT $v${}$v$::tsvector::text", made.search)));
-  EXPECT_EQ(
-      pg_value(pg_.url(), "SELECT COUNT(*) FROM articles WHERE search_vector IS NULL OR rank_vector IS NULL"),
-      "0");
+  EXPECT_EQ(pg_value(pg_.url(), fmt::format("SELECT phrase_filter = $v${}$v$::bytea FROM articles WHERE id = {}",
+                                            made.phrase_filter, std::stoll(first) + 1)),
+            "t");
+  EXPECT_EQ(pg_value(pg_.url(),
+                     "SELECT COUNT(*) FROM articles WHERE search_vector IS NULL OR rank_vector IS NULL"
+                     " OR phrase_filter IS NULL"),
+            "0");
   // FTS5 splits "v3.14" into "v3" and "14", where the server's parser keeps one token.
   EXPECT_EQ(pg_value(pg_.url(),
                      "SELECT COUNT(*) FROM articles WHERE search_vector @@ $q$'v3' <-> '14'$q$::tsquery"),

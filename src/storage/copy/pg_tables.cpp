@@ -49,7 +49,10 @@ Result<std::vector<Table>> postgres_tables(postgres::Connection& conn) {
     auto it = tables.find(columns->string(r, 0));
     if (it == tables.end() || columns->text(r, 3) == "ALWAYS") continue;  // a view's, or generated
     const std::string type = columns->string(r, 2);
-    if (type == "tsvector") continue;  // the search column: PostgreSQL's trigger derives it from the texts
+    // The search vectors and the phrase filter are derived from the texts (db copy makes them as the
+    // crawler does); SQLite has none of them.
+    if (type == "tsvector" || (columns->text(r, 0) == "articles" && columns->text(r, 1) == "phrase_filter"))
+      continue;
     it->second.columns.push_back(Column{.name = columns->string(r, 1), .type = type, .kind = kind_of(type)});
     if (columns->text(r, 4) == "YES") it->second.identity = columns->string(r, 1);
   }

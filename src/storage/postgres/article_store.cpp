@@ -149,11 +149,31 @@ constexpr std::int64_t kSearchSliceGrowth = 4;
 #define LONGREAD_PG_SEARCH_RANK \
   "ln(GREATEST(c.relevance, 1e-12)) + c.display_at * 0.6931471805599453 / (:half_life_days * 86400.0)"
 // The matches in ids (:low, :high], newest first, at most :wanted.
-std::string search_candidates_sql(const std::optional<ReaderFilter>& reader) {
-  std::string sql =
-      "SELECT a.id FROM articles a"
-      " WHERE a.visible = 1 AND a.search_vector @@ :match::tsquery"
-      " AND a.id > :low AND a.id <= :high";
+//
+// A query with a phrase asks the GIN index for its words (:words, which the index answers exactly, without
+// reading a row), then tests each such row's phrase filter (phrase_filter.h: `probes`, the bits each pair
+// of the phrase sets) before reading its search vector to check the words' positions: the CASE keeps that
+// order, and keeps the positional test out of the index condition, whose recheck would read every vector
+// first. A row without a filter (NULL: not made yet; empty: too long a text) is checked as before.
+std::string search_candidates_sql(const std::optional<ReaderFilter>& reader,
+                                  const std::vector<std::uint32_t>& probes) {
+  std::string sql = "SELECT a.id FROM articles a WHERE a.visible = 1";
+  if (probes.empty()) {
+    sql += " AND a.search_vector @@ :match::tsquery";
+  } else {
+    std::string bits;
+    for (const std::uint32_t p : probes) {
+      if (!bits.empty()) bits += " AND ";
+      bits += fmt::format(
+          "get_bit(a.phrase_filter, {}::bigint & (octet_length(a.phrase_filter)::bigint * 8 - 1)) = 1", p);
+    }
+    sql += fmt::format(
+        " AND a.search_vector @@ :words::tsquery"
+        " AND CASE WHEN COALESCE(octet_length(a.phrase_filter), 0) = 0 THEN a.search_vector @@ :match::tsquery"
+        " WHEN {} THEN a.search_vector @@ :match::tsquery ELSE false END",
+        bits);
+  }
+  sql += " AND a.id > :low AND a.id <= :high";
   if (reader) sql += reader_filter_sql(*reader);
   sql += " ORDER BY a.id DESC LIMIT :wanted";
   return sql;
@@ -223,7 +243,7 @@ constexpr const char* kSetVerdict =
 constexpr const char* kSetText =
     "UPDATE articles SET text = :text, excerpt = :excerpt, word_count = :word_count,"
     " reading_minutes = :reading_minutes, simhash = :simhash, search_vector = :search_vector,"
-    " rank_vector = :rank_vector"
+    " rank_vector = :rank_vector, phrase_filter = :phrase_filter::bytea"
     " WHERE id = :id AND (text <> :text OR excerpt <> :excerpt OR word_count <> :word_count"
     " OR reading_minutes <> :reading_minutes OR simhash <> :simhash)";
 
@@ -235,16 +255,23 @@ constexpr const char* kSetText =
   " OR pg_column_compression(text) = 'pglz')"
 constexpr const char* kSelectUncompacted =
     "SELECT id FROM articles WHERE id > :after AND (" LONGREAD_PG_PGLZ_BODY
-    " OR rank_vector IS NULL)"
+    " OR rank_vector IS NULL OR phrase_filter IS NULL)"
     " ORDER BY id LIMIT :batch";
 // Concatenating '' makes a new value, which the server compresses with the column's method.
 constexpr const char* kCompactArticles =
     "UPDATE articles SET summary_html = summary_html || '', content_html = content_html || '',"
     " text = text || '' WHERE id = ANY(:ids::bigint[]) AND " LONGREAD_PG_PGLZ_BODY;
-// Rows stored before migration 0004 get the rank vector search computes for them meanwhile.
-constexpr const char* kFillRankVectors =
-    "UPDATE articles SET rank_vector = longread_rank_vector(title, text)"
-    " WHERE id = ANY(:ids::bigint[]) AND rank_vector IS NULL";
+// Rows stored before migration 0004 (no rank vector) or 0007 (no phrase filter), or written by another
+// tool (the trigger makes vectors with the server's parser, and no filter), get all three as the crawler
+// makes them, so a row's filter describes the very words its search vector numbers.
+constexpr const char* kSelectWithoutFilter =
+    "SELECT id, title, text FROM articles WHERE id = ANY(:ids::bigint[])"
+    " AND (rank_vector IS NULL OR phrase_filter IS NULL)";
+constexpr const char* kFillSearchVectors =
+    "UPDATE articles SET search_vector = v.search::tsvector, rank_vector = v.rank::tsvector,"
+    " phrase_filter = decode(v.hex, 'hex')"
+    " FROM unnest(:ids::bigint[], :searches::text[], :ranks::text[], :filters::text[]) AS v(id, search, rank, hex)"
+    " WHERE articles.id = v.id";
 
 }  // namespace
 
@@ -546,6 +573,9 @@ Result<std::vector<SearchHit>> PgArticleStore::search(std::string_view query, in
   // The terms as FTS5 reads them on SQLite (search_vectors.h): none with a word matches nothing.
   const std::string match = db_.tokenizer().query(terms);
   if (match.empty()) return hits;
+  const std::vector<std::uint32_t> probes = db_.tokenizer().phrase_probes(terms);
+  const std::string words = probes.empty() ? match : db_.tokenizer().words(terms);
+  const std::string candidates_sql = search_candidates_sql(reader, probes);
   auto rows = db_.pool().with([&](Connection& c) -> Result<Rows> {
     // The visitor chooses the query, so its cost too: each statement gets what is left of the budget, past
     // which the server cancels it, and the visitor gets a clear answer rather than holding a connection.
@@ -578,8 +608,9 @@ Result<std::vector<SearchHit>> PgArticleStore::search(std::string_view query, in
       while (high > 0 && std::ssize(ids) < kSearchCandidates) {
         if (auto ok = within_budget(); !ok) return std::unexpected(ok.error());
         const std::int64_t low = high - width <= width * kSearchSliceGrowth ? 0 : high - width;
-        Query slice(c, search_candidates_sql(reader));
+        Query slice(c, candidates_sql);
         if (reader) bind_reader_filter(slice, *reader);
+        if (!probes.empty()) slice.bind(":words", words);
         slice.bind(":match", match)
             .bind(":low", low)
             .bind(":high", high)
@@ -701,6 +732,7 @@ Result<std::int64_t> PgArticleStore::set_texts(std::span<const TextUpdate> updat
       const SearchVectors vectors = db_.tokenizer().vectors(title->second, update.text);
       Query q(c, kSetText);
       q.bind(":search_vector", vectors.search).bind(":rank_vector", vectors.rank);
+      q.bind(":phrase_filter", vectors.phrase_filter);
       q.bind(":text", update.text).bind(":excerpt", update.excerpt);
       q.bind(":word_count", update.word_count).bind(":reading_minutes", update.reading_minutes);
       q.bind(":simhash", std::bit_cast<std::int64_t>(update.simhash)).bind(":id", update.article_id);
@@ -728,12 +760,30 @@ Result<CompactBatch> PgArticleStore::compact_bodies(const CompactOptions& option
     for (int r = 0; r < rows->size(); ++r) ids.push_back(rows->int64(r, 0));
     out.done = static_cast<int>(ids.size()) < std::max(options.batch, 1);
     if (ids.empty()) return {};
-    // Each row selected needs one of the two or both; the bodies first: rewriting the text sets the rank
-    // vector too (the search column's trigger), so the fill computes it only for the rows still without.
-    for (const char* sql : {kCompactArticles, kFillRankVectors}) {
-      Query update(c, sql);
-      update.bind(":ids", id_array(ids));
-      if (auto updated = update.run(); !updated) return std::unexpected(updated.error());
+    // Each row selected needs its bodies converted, its vectors and filter made, or both.
+    Query compact(c, kCompactArticles);
+    compact.bind(":ids", id_array(ids));
+    if (auto compacted = compact.run(); !compacted) return std::unexpected(compacted.error());
+    Query unfiltered(c, kSelectWithoutFilter);
+    unfiltered.bind(":ids", id_array(ids));
+    auto texts = unfiltered.run();
+    if (!texts) return std::unexpected(texts.error());
+    if (!texts->empty()) {
+      std::vector<std::int64_t> filled;
+      std::vector<std::string> searches;
+      std::vector<std::string> ranks;
+      std::vector<std::string> filters;
+      for (int r = 0; r < texts->size(); ++r) {
+        SearchVectors v = db_.tokenizer().vectors(texts->text(r, 1), texts->text(r, 2));
+        filled.push_back(texts->int64(r, 0));
+        searches.push_back(std::move(v.search));
+        ranks.push_back(std::move(v.rank));
+        filters.push_back(v.phrase_filter.substr(2));  // decode() reads the hex without its "\\x"
+      }
+      Query fill(c, kFillSearchVectors);
+      fill.bind(":ids", id_array(filled)).bind(":searches", text_array(searches));
+      fill.bind(":ranks", text_array(ranks)).bind(":filters", text_array(filters));
+      if (auto done = fill.run(); !done) return std::unexpected(done.error());
     }
     out.converted = static_cast<std::int64_t>(ids.size());
     out.last_id = ids.back();

@@ -31,8 +31,9 @@ constexpr std::string_view kInsertColumns =
     "blog_id, guid, title, link, author, published, updated, undated, summary_html, content_html, text,"
     " excerpt, first_seen, display_at, content_hash, word_count, reading_minutes, category,"
     " category_from_blog, junk, junk_reason, duplicate_of, keep_override, visible, full_text_fetched,"
-    " full_text_failures, full_text_error, simhash, votes, truncated, rank_prior, search_vector, rank_vector";
-constexpr std::size_t kInsertColumnCount = 33;
+    " full_text_failures, full_text_error, simhash, votes, truncated, rank_prior, search_vector, rank_vector,"
+    " phrase_filter";
+constexpr std::size_t kInsertColumnCount = 34;
 static_assert(std::ranges::count(kInsertColumns, ',') + 1 == kInsertColumnCount);
 constexpr std::size_t kDuplicateOfColumn = 21;
 // Rows per INSERT: a statement takes at most 65,535 parameters.
@@ -53,8 +54,8 @@ constexpr const char* kUpdateArticle =
     ", visible = CASE WHEN held = 1 THEN 0 WHEN keep_override IS NULL THEN 1 - :junk ELSE keep_override END,"
     " full_text_fetched = :full_text_fetched, full_text_failures = :full_text_failures,"
     " full_text_error = :full_text_error, simhash = :simhash, truncated = :truncated, pruned_at = NULL,"
-    " rank_prior = :rank_prior, search_vector = :search_vector, rank_vector = :rank_vector"
-    " WHERE id = :id";
+    " rank_prior = :rank_prior, search_vector = :search_vector, rank_vector = :rank_vector,"
+    " phrase_filter = :phrase_filter::bytea WHERE id = :id";
 
 // Content unchanged but curation given again (a full-text page tried again): refresh it, with the page's
 // HTML when it was read, writing only on a difference. The summary stays as stored.
@@ -66,7 +67,7 @@ constexpr const char* kRefreshCuration =
     ", visible = CASE WHEN held = 1 THEN 0 WHEN keep_override IS NULL THEN 1 - :junk ELSE keep_override END,"
     " full_text_fetched = :full_text_fetched, full_text_failures = :full_text_failures,"
     " full_text_error = :full_text_error, simhash = :simhash, pruned_at = NULL, rank_prior = :rank_prior,"
-    " search_vector = :search_vector, rank_vector = :rank_vector"
+    " search_vector = :search_vector, rank_vector = :rank_vector, phrase_filter = :phrase_filter::bytea"
     " WHERE id = :id AND NOT (content_html = :content_html AND text = :text AND excerpt = :excerpt"
     " AND word_count = :word_count AND reading_minutes = :reading_minutes AND category = :category"
     " AND junk = :junk AND junk_reason = :junk_reason"
@@ -181,7 +182,7 @@ void insert_values(Params& p, const CrawlRecord& record, Planned& plan, const Se
   p.add(a.full_text_failures).add(a.full_text_error).add(std::bit_cast<std::int64_t>(a.simhash)).add(a.votes);
   p.add(a.truncated).add(a.rank_prior);
   const SearchVectors& vectors = plan.vectors(tokenizer);
-  p.add(vectors.search).add(vectors.rank);
+  p.add(vectors.search).add(vectors.rank).add(vectors.phrase_filter);
 }
 
 // Inserts `rows` (first sightings of their guids, in feed order, so ids ascend as the feed lists them) and
@@ -415,7 +416,7 @@ Result<SaveStats> save_record(Connection& conn, const CrawlRecord& record, Visib
     }
     const SearchVectors& vectors = step.plan->vectors(tokenizer);
     q.bind(":search_vector", vectors.search).bind(":rank_vector", vectors.rank);
-    q.bind(":id", *step.target->id);
+    q.bind(":phrase_filter", vectors.phrase_filter).bind(":id", *step.target->id);
     auto statement = q.statement();
     if (!statement) return std::unexpected(statement.error());
     statements.push_back(std::move(*statement));

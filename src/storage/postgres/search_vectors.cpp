@@ -1,5 +1,7 @@
 #include "storage/postgres/search_vectors.h"
 
+#include "storage/postgres/phrase_filter.h"
+
 #include <sqlite3.h>
 
 #include <algorithm>
@@ -125,6 +127,22 @@ class VectorBuilder {
   std::size_t bytes_ = 0;
 };
 
+// The phrase filter of the words the search vector numbers, fed as VectorBuilder::add numbers them: a word
+// it skips has no position, so its neighbours are each other's.
+struct PositionedPairs {
+  PhraseFilterBuilder filter;
+  std::size_t positioned = 0;
+
+  void add(std::string_view word) {
+    if (word.empty() || word.size() > kMaxLexemeBytes) return;
+    if (++positioned > kMaxPosition) {
+      filter.give_up();
+    } else {
+      filter.add(word);
+    }
+  }
+};
+
 // The first `n` characters of UTF-8 `text` (a continuation byte never starts a character).
 std::string_view first_characters(std::string_view text, std::size_t n) {
   std::size_t chars = 0;
@@ -192,14 +210,51 @@ std::vector<std::string> SearchTokenizer::tokens(std::string_view text) const {
 SearchVectors SearchTokenizer::vectors(std::string_view title, std::string_view text) const {
   VectorBuilder search;
   VectorBuilder rank;
+  PositionedPairs pairs;
   api_->scan(title, [&](std::string_view word) {
     search.add(word, true);
     rank.add(word, true);
+    pairs.add(word);
   });
-  api_->scan(text, [&](std::string_view word) { search.add(word, false); });
+  api_->scan(text, [&](std::string_view word) {
+    search.add(word, false);
+    pairs.add(word);
+  });
   api_->scan(first_characters(text, kRankLeadCharacters),
              [&](std::string_view word) { rank.add(word, false); });
-  return {search.literal(), rank.literal()};
+  return {search.literal(), rank.literal(), pairs.filter.literal()};
+}
+
+std::string SearchTokenizer::phrase_filter(std::string_view title, std::string_view text) const {
+  PositionedPairs pairs;
+  api_->scan(title, [&](std::string_view word) { pairs.add(word); });
+  api_->scan(text, [&](std::string_view word) { pairs.add(word); });
+  return pairs.filter.literal();
+}
+
+std::string SearchTokenizer::words(const std::vector<std::string>& terms) const {
+  std::string out;
+  for (const std::string& term : terms) {
+    api_->scan(term, [&](std::string_view word) {
+      if (word.size() > kMaxLexemeBytes) return;
+      if (!out.empty()) out += " & ";
+      VectorBuilder::append_quoted(out, word);
+    });
+  }
+  return out;
+}
+
+std::vector<std::uint32_t> SearchTokenizer::phrase_probes(const std::vector<std::string>& terms) const {
+  std::vector<std::uint32_t> out;
+  for (const std::string& term : terms) {
+    std::vector<std::string> words;
+    api_->scan(term, [&](std::string_view word) {
+      if (word.size() <= kMaxLexemeBytes) words.emplace_back(word);
+    });
+    const std::vector<std::uint32_t> probes = postgres::phrase_probes(words);
+    out.insert(out.end(), probes.begin(), probes.end());
+  }
+  return out;
 }
 
 std::string SearchTokenizer::query(const std::vector<std::string>& terms) const {

@@ -4,6 +4,7 @@
 // article's text (docs/storage.md, "Search on PostgreSQL").
 #pragma once
 
+#include <cstdint>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -18,7 +19,8 @@ namespace longread::storage::postgres {
 
 // An article's two vectors as tsvector literals: `search`, its title (weight A) then its text (weight D),
 // positions counted across both as `setweight(title, 'A') || setweight(text, 'D')` counts them; `rank`,
-// the same for the title and the text's first kRankLeadCharacters characters, the lead search ranks by.
+// the same for the title and the text's first kRankLeadCharacters characters, the lead search ranks by;
+// `phrase_filter`, the pairs of neighbouring words in `search` (phrase_filter.h).
 using SearchVectors = PreparedSearchVectors;
 
 inline constexpr std::size_t kRankLeadCharacters = 600;
@@ -37,11 +39,19 @@ class SearchTokenizer {
   [[nodiscard]] std::vector<std::string> tokens(std::string_view text) const;
 
   [[nodiscard]] SearchVectors vectors(std::string_view title, std::string_view text) const;
+  // vectors()'s phrase_filter alone, for rows stored before there were filters.
+  [[nodiscard]] std::string phrase_filter(std::string_view title, std::string_view text) const;
 
   // `terms` (storage/search_terms.h) as a tsquery literal with FTS5's meaning of the same quoted phrases:
   // each term's words adjacent and in order (<->), every term required (&). Empty when no term has a word
   // (a query that matches nothing).
   [[nodiscard]] std::string query(const std::vector<std::string>& terms) const;
+  // Every word of `terms` required, in any place: the part of query() that GIN's index answers exactly
+  // (it keeps no positions). Equal to query() when no term is a phrase.
+  [[nodiscard]] std::string words(const std::vector<std::string>& terms) const;
+  // The bits an article's phrase filter must have for it to hold each phrase of `terms` (phrase_filter.h);
+  // empty when no term is a phrase.
+  [[nodiscard]] std::vector<std::uint32_t> phrase_probes(const std::vector<std::string>& terms) const;
 
  private:
   SearchTokenizer() = default;

@@ -5,8 +5,13 @@
 
 #include <gtest/gtest.h>
 
+#include <bit>
+#include <random>
+#include <set>
 #include <string>
 #include <vector>
+
+#include "storage/postgres/phrase_filter.h"
 
 namespace longread::storage::postgres {
 namespace {
@@ -74,7 +79,7 @@ TEST_F(SearchVectorsTest, AHostileTextStaysWithinWhatATsvectorCanHold) {
 
   // A megabyte of distinct words: the vector stops taking new ones before the server's limit.
   std::string many;
-  for (int i = 0; i < 200'000; ++i) many += "w" + std::to_string(i) + " ";
+  for (int i = 0; i < 200'000; ++i) many.append("w").append(std::to_string(i)).append(" ");
   const SearchVectors big = tokenizer_->vectors("", many);
   EXPECT_LT(big.search.size(), 4u << 20);
   EXPECT_NE(big.search.find("'w0':1"), std::string::npos);
@@ -96,6 +101,84 @@ TEST_F(SearchVectorsTest, AQueryIsEachTermAsAPhraseAndEveryTermRequired) {
   EXPECT_EQ(tokenizer_->query({"😀"}), "");
   EXPECT_EQ(tokenizer_->query({}), "");
   EXPECT_EQ(tokenizer_->query({"AND", "OR", "'x'"}), "'and' & 'or' & 'x'");
+}
+
+// The words of a query with every phrase taken apart, all required: what the GIN index answers exactly.
+TEST_F(SearchVectorsTest, TheWordsOfAQueryAreItsPhrasesTakenApart) {
+  EXPECT_EQ(tokenizer_->words({"garbage collection", "Zürich"}), "'garbage' & 'collection' & 'zurich'");
+  EXPECT_EQ(tokenizer_->words({"c++", "lock"}), tokenizer_->query({"c++", "lock"})) << "no phrase: the same";
+  EXPECT_TRUE(tokenizer_->phrase_probes({"c++", "lock"}).empty());
+  EXPECT_EQ(tokenizer_->phrase_probes({"lock-free", "zurich"}).size(),
+            static_cast<std::size_t>(kPhraseFilterProbes));
+  EXPECT_EQ(tokenizer_->phrase_probes({"a b c"}).size(), static_cast<std::size_t>(2 * kPhraseFilterProbes));
+}
+
+// The filter's raw bytes from its bytea literal ("\x" then hex).
+std::string filter_bytes(const std::string& literal) {
+  EXPECT_TRUE(literal.starts_with("\\x")) << literal.substr(0, 8);
+  std::string out;
+  for (std::size_t i = 2; i + 1 < literal.size(); i += 2)
+    out += static_cast<char>(std::stoi(literal.substr(i, 2), nullptr, 16));
+  return out;
+}
+
+// An article's phrase filter holds every pair of neighbouring words its search vector numbers, the title's
+// last word next to the text's first as PostgreSQL's <-> sees them, and a word too long for the vector
+// (skipped, no position) leaves its two neighbours next to each other. Of pairs that are not neighbours,
+// few pass: fewer than 5 % of 20,000 drawn from the same words (the sizing aims at 1-3 %).
+TEST_F(SearchVectorsTest, ThePhraseFilterHoldsEveryPairOfNeighboursAndFewOthers) {
+  std::mt19937_64 rng(7);
+  std::vector<std::string> vocabulary;
+  for (int i = 0; i < 3000; ++i) vocabulary.push_back(std::string("w").append(std::to_string(i)));
+  std::vector<std::string> text_words;
+  std::string text;
+  for (int i = 0; i < 700; ++i) {
+    text_words.push_back(vocabulary[rng() % vocabulary.size()]);
+    text += text_words.back() + (i == 300 ? " " + std::string(3000, 'x') + " " : " ");
+  }
+  const SearchVectors v = tokenizer_->vectors("Cathedral ledger", text);
+  const std::string filter = filter_bytes(v.phrase_filter);
+  EXPECT_EQ(filter, filter_bytes(tokenizer_->phrase_filter("Cathedral ledger", text)));
+  EXPECT_TRUE(std::has_single_bit(filter.size())) << filter.size();
+  EXPECT_GE(filter.size() * 8, 8 * 699u) << "at least 8 bits per distinct pair";
+  auto holds = [&](std::initializer_list<std::string_view> words) {
+    std::string phrase;
+    for (const std::string_view word : words) phrase.append(word).append(" ");
+    return phrase_filter_may_hold(filter, tokenizer_->phrase_probes({phrase}));
+  };
+  EXPECT_TRUE(holds({"cathedral", "ledger"}));
+  EXPECT_TRUE(holds({"ledger", text_words[0]})) << "across the title's end";
+  EXPECT_TRUE(holds({text_words[300], text_words[301]})) << "across a skipped word";
+  EXPECT_TRUE(holds({text_words[10], text_words[11], text_words[12]}));
+  for (std::size_t i = 1; i < text_words.size(); ++i) ASSERT_TRUE(holds({text_words[i - 1], text_words[i]})) << i;
+
+  std::set<std::pair<std::string, std::string>> neighbours;
+  for (std::size_t i = 1; i < text_words.size(); ++i) neighbours.emplace(text_words[i - 1], text_words[i]);
+  int tried = 0;
+  int passed = 0;
+  while (tried < 20'000) {
+    const std::string& first = text_words[rng() % text_words.size()];
+    const std::string& second = text_words[rng() % text_words.size()];
+    if (neighbours.contains({first, second})) continue;
+    ++tried;
+    passed += holds({first, second}) ? 1 : 0;
+  }
+  EXPECT_LT(passed, tried / 20) << passed << " of " << tried << " pairs that are not neighbours passed";
+  EXPECT_GT(passed, 0) << "a Bloom filter that never errs is suspiciously large";
+}
+
+// Sizes: a power of two from 8 bytes to 2 KB; a text whose words run past the vector's last position
+// (16,383: every later word lands on it, and is the neighbour of the word before) gets an empty filter,
+// which the search reads as "may hold every pair".
+TEST_F(SearchVectorsTest, ThePhraseFilterIsSizedByItsPairsAndGivesUpPastTheLastPosition) {
+  EXPECT_EQ(filter_bytes(tokenizer_->vectors("", "").phrase_filter).size(), kPhraseFilterMinBytes);
+  EXPECT_EQ(filter_bytes(tokenizer_->vectors("One", "two three").phrase_filter).size(), kPhraseFilterMinBytes);
+  std::string long_text;
+  for (int i = 0; i < 16'380; ++i) long_text.append("w").append(std::to_string(i)).append(" ");
+  EXPECT_EQ(filter_bytes(tokenizer_->vectors("", long_text).phrase_filter).size(), kPhraseFilterMaxBytes);
+  long_text.append("one two three four");
+  EXPECT_EQ(tokenizer_->vectors("", long_text).phrase_filter, "\\x");
+  EXPECT_TRUE(phrase_filter_may_hold("", tokenizer_->phrase_probes({"anything at all"})));
 }
 
 }  // namespace

@@ -1,0 +1,88 @@
+#include "storage/postgres/phrase_filter.h"
+
+#include <algorithm>
+#include <bit>
+
+namespace longread::storage::postgres {
+namespace {
+
+// A word's hash: FNV-1a, 64 bits. Fixed here rather than std::hash, whose value may differ between
+// builds, since the crawler that writes a filter and the web process that reads it may be different
+// builds on different machines. A hostile text can only make its own filter pass more often.
+std::uint64_t word_hash(std::string_view word) noexcept {
+  std::uint64_t h = 0xcbf29ce484222325ULL;
+  for (const char c : word) {
+    h ^= static_cast<unsigned char>(c);
+    h *= 0x100000001b3ULL;
+  }
+  return h;
+}
+
+// A pair's hash, ordered ("a b" is not "b a"), mixed by splitmix64's finalizer so that nearby word
+// hashes spread over every bit.
+std::uint64_t pair_hash(std::uint64_t first, std::uint64_t second) noexcept {
+  std::uint64_t z = first * 0x9e3779b97f4a7c15ULL ^ second;
+  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+  z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+  return z ^ (z >> 31);
+}
+
+// Double hashing: probe i is h1 + i * h2 (h2 odd, so the probes differ in any power-of-two size).
+void append_probes(std::uint64_t pair, std::vector<std::uint32_t>& out) {
+  const auto h1 = static_cast<std::uint32_t>(pair);
+  const auto h2 = static_cast<std::uint32_t>(pair >> 32) | 1U;
+  for (int i = 0; i < kPhraseFilterProbes; ++i) out.push_back(h1 + static_cast<std::uint32_t>(i) * h2);
+}
+
+}  // namespace
+
+void PhraseFilterBuilder::add(std::string_view word) {
+  const std::uint64_t h = word_hash(word);
+  if (has_previous_) pairs_.push_back(pair_hash(previous_, h));
+  previous_ = h;
+  has_previous_ = true;
+}
+
+std::string PhraseFilterBuilder::literal() const {
+  if (gave_up_) return "\\x";
+  std::vector<std::uint64_t> pairs = pairs_;
+  std::ranges::sort(pairs);
+  const auto distinct = static_cast<std::size_t>(std::ranges::unique(pairs).begin() - pairs.begin());
+  const std::size_t bytes =
+      std::clamp<std::size_t>(std::bit_ceil(distinct), kPhraseFilterMinBytes, kPhraseFilterMaxBytes);
+  std::vector<unsigned char> bits(bytes, 0);
+  const std::uint32_t mask = static_cast<std::uint32_t>(bytes * 8 - 1);
+  std::vector<std::uint32_t> probes;
+  probes.reserve(kPhraseFilterProbes);
+  for (std::size_t i = 0; i < distinct; ++i) {
+    probes.clear();
+    append_probes(pairs[i], probes);
+    // PostgreSQL's get_bit numbers bits from the right within each byte, bytes from the left.
+    for (const std::uint32_t p : probes) bits[(p & mask) >> 3] |= static_cast<unsigned char>(1U << (p & 7));
+  }
+  static constexpr char kHex[] = "0123456789abcdef";
+  std::string out = "\\x";
+  out.reserve(2 + bytes * 2);
+  for (const unsigned char b : bits) {
+    out += kHex[b >> 4];
+    out += kHex[b & 15];
+  }
+  return out;
+}
+
+std::vector<std::uint32_t> phrase_probes(const std::vector<std::string>& words) {
+  std::vector<std::uint32_t> out;
+  for (std::size_t i = 1; i < words.size(); ++i)
+    append_probes(pair_hash(word_hash(words[i - 1]), word_hash(words[i])), out);
+  return out;
+}
+
+bool phrase_filter_may_hold(std::string_view filter, const std::vector<std::uint32_t>& probes) {
+  if (filter.empty()) return true;
+  const auto mask = static_cast<std::uint32_t>(filter.size() * 8 - 1);
+  return std::ranges::all_of(probes, [&](std::uint32_t p) {
+    return (static_cast<unsigned char>(filter[(p & mask) >> 3]) & (1U << (p & 7))) != 0;
+  });
+}
+
+}  // namespace longread::storage::postgres
