@@ -47,7 +47,7 @@ std::string PhraseFilterBuilder::literal() const {
   if (gave_up_) return "\\x";
   std::vector<std::uint64_t> pairs = pairs_;
   std::ranges::sort(pairs);
-  const auto distinct = static_cast<std::size_t>(std::ranges::unique(pairs).begin() - pairs.begin());
+  const auto distinct = static_cast<std::size_t>(std::unique(pairs.begin(), pairs.end()) - pairs.begin());
   const std::size_t bytes =
       std::clamp<std::size_t>(std::bit_ceil(distinct), kPhraseFilterMinBytes, kPhraseFilterMaxBytes);
   std::vector<unsigned char> bits(bytes, 0);
