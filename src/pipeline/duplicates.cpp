@@ -22,7 +22,7 @@ bool DuplicateIndex::load() {
     spdlog::warn("crawl: near-duplicate detection off: {}", head.error().message);
     return false;
   }
-  auto loaded = articles_.simhash_index(0);
+  auto loaded = articles_.simhash_index();
   if (!loaded) {
     spdlog::warn("crawl: near-duplicate detection off: {}", loaded.error().message);
     return false;

@@ -55,7 +55,7 @@ TEST_F(DedupeStoreTest, SimhashIndexListsOriginalsAndMarkDuplicatesHidesTheCopy)
   save("original", 0xF0F0F0F0F0F0F0F0ULL, 19000);
   save("copy", 0xF0F0F0F0F0F0F0F1ULL, 19001);
   save("unhashed", 0, 19002);
-  auto index = store_->simhash_index(0);
+  auto index = store_->simhash_index();
   ASSERT_TRUE(index) << index.error().message;
   ASSERT_EQ(index->size(), 2u);  // articles without a hash are not indexed
   EXPECT_EQ(index->at(0).simhash + index->at(1).simhash, 0xF0F0F0F0F0F0F0F0ULL + 0xF0F0F0F0F0F0F0F1ULL);
@@ -73,7 +73,7 @@ TEST_F(DedupeStoreTest, SimhashIndexListsOriginalsAndMarkDuplicatesHidesTheCopy)
   auto listed = store_->articles(visible);
   ASSERT_TRUE(listed);
   for (const auto& v : *listed) EXPECT_NE(v.article.id, copy);
-  index = store_->simhash_index(0);
+  index = store_->simhash_index();
   ASSERT_TRUE(index);
   EXPECT_EQ(index->size(), 1u);  // a duplicate is never the original of another
 }

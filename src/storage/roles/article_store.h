@@ -121,11 +121,11 @@ class ArticleStore {
   // left. At the start of the walk, first trains a dictionary when there is none (or `retrain`).
   virtual Result<CompactBatch> compact_bodies(const CompactOptions& options) = 0;
   // Near-duplicate detection: the SimHash of every stored article that is not itself a
-  // duplicate, with what decides which copy is the original (earliest date, then lowest id).
-  // Only the articles with an id above `after_id` (0: all): what other processes stored since a copy of
-  // the index was read.
-  virtual Result<std::vector<SimhashEntry>> simhash_index(std::int64_t after_id) = 0;
-  // The near-duplicate log's newest place (0 when empty; DuplicateDecision): read before simhash_index(0),
+  // duplicate, with what decides which copy is the original (earliest date, then lowest id). What other
+  // processes store later is read from the near-duplicate log (DuplicateDecision), not by id: ids are drawn
+  // before their saves commit, in no order of commits.
+  virtual Result<std::vector<SimhashEntry>> simhash_index() = 0;
+  // The near-duplicate log's newest place (0 when empty; DuplicateDecision): read before simhash_index(),
   // it is where that copy of the index catches up from.
   virtual Result<std::int64_t> near_duplicate_log_head() = 0;
   // Marks each article_id a duplicate of its original_id: hidden as junk with reason "duplicate of article

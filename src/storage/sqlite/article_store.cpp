@@ -26,8 +26,7 @@ constexpr const char* kCountArticles = "SELECT COUNT(*) FROM articles";
 
 // Originals only: an article already marked a duplicate never becomes the original of another.
 constexpr const char* kSelectSimhashIndex =
-    "SELECT id, blog_id, simhash, display_at FROM articles WHERE duplicate_of IS NULL AND simhash <> 0"
-    " AND id > :after_id";
+    "SELECT id, blog_id, simhash, display_at FROM articles WHERE duplicate_of IS NULL AND simhash <> 0";
 
 constexpr const char* kSelectCategories =
     "SELECT slug, name, visible_articles FROM categories ORDER BY name, slug";
@@ -389,11 +388,10 @@ Result<std::int64_t> SqliteStore::article_count() {
   return read_count(kCountArticles, "cannot count articles");
 }
 
-Result<std::vector<SimhashEntry>> SqliteStore::simhash_index(std::int64_t after_id) {
+Result<std::vector<SimhashEntry>> SqliteStore::simhash_index() {
   return with_reader([&](Connection& db) {
     return read_rows(
-        db, kSelectSimhashIndex, "cannot read simhash index",
-        [&](Query& q) { q.bind(":after_id", after_id); },
+        db, kSelectSimhashIndex, "cannot read simhash index", [](Query&) {},
         [](const Query& q) {
           return SimhashEntry{.id = q.int64(0),
                               .blog_id = q.int64(1),

@@ -73,7 +73,7 @@ class SqliteStore final : public Store {
   Result<HotPage> hot_page(const HotPageQuery& query) override;
   Result<std::vector<model::Category>> categories() override;
   Result<std::int64_t> article_count() override;
-  Result<std::vector<SimhashEntry>> simhash_index(std::int64_t after_id) override;
+  Result<std::vector<SimhashEntry>> simhash_index() override;
   Result<std::int64_t> near_duplicate_log_head() override;
   Result<std::vector<ArticleView>> recent_junk(int limit) override;
   Result<std::vector<ArticleView>> near_misses(TimePoint since, int limit) override;
