@@ -179,11 +179,9 @@ class Copier {
     std::vector<std::string> names;
     for (const Column& c : table.columns) names.push_back(sql_name(c.name));
     const auto sources = vector_sources(table);
-    if (sources) {
-      names.emplace_back("search_vector");
-      names.emplace_back("rank_vector");
-      names.emplace_back("phrase_filter");
-    }
+    if (sources)
+      names.insert(names.end(), db_copy::kDerivedArticleColumns.begin(),
+                   db_copy::kDerivedArticleColumns.end());
     std::string sql =
         fmt::format("INSERT INTO {} ({}) VALUES ", sql_name(table.name), fmt::join(names, ", "));
     postgres::Params params;

@@ -24,6 +24,11 @@ constexpr std::string_view kScope = "db copy";
 
 }  // namespace
 
+bool is_derived_column(std::string_view table, std::string_view column) {
+  return table == "articles" &&
+         std::ranges::find(kDerivedArticleColumns, column) != kDerivedArticleColumns.end();
+}
+
 std::string sql_name(std::string_view name) {
   std::string out = "\"";
   for (const char c : name) {
@@ -49,10 +54,7 @@ Result<std::vector<Table>> postgres_tables(postgres::Connection& conn) {
     auto it = tables.find(columns->string(r, 0));
     if (it == tables.end() || columns->text(r, 3) == "ALWAYS") continue;  // a view's, or generated
     const std::string type = columns->string(r, 2);
-    // The search vectors and the phrase filter are derived from the texts (db copy makes them as the
-    // crawler does); SQLite has none of them.
-    if (type == "tsvector" || (columns->text(r, 0) == "articles" && columns->text(r, 1) == "phrase_filter"))
-      continue;
+    if (is_derived_column(columns->text(r, 0), columns->text(r, 1))) continue;
     it->second.columns.push_back(Column{.name = columns->string(r, 1), .type = type, .kind = kind_of(type)});
     if (columns->text(r, 4) == "YES") it->second.identity = columns->string(r, 1);
   }

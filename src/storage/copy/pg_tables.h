@@ -3,6 +3,7 @@
 // Internal to the copy (storage/copy/db_copy.h).
 #pragma once
 
+#include <array>
 #include <cstddef>
 #include <optional>
 #include <string>
@@ -36,6 +37,13 @@ struct Table {
   // may point to a later one, so they are inserted NULL and set once every row is in.
   std::vector<std::size_t> self_references;
 };
+
+// The articles' columns PostgreSQL has and SQLite does not, derived from the title and the text: the search
+// vectors and the phrase filter. The copy makes them as the crawler does (postgres/search_vectors.h), in
+// this order, rather than reading them from SQLite.
+inline constexpr std::array<std::string_view, 3> kDerivedArticleColumns = {"search_vector", "rank_vector",
+                                                                           "phrase_filter"};
+bool is_derived_column(std::string_view table, std::string_view column);
 
 // Every table of the current schema of the database `conn` is connected to, parents before the tables
 // whose foreign keys reference them (by name where the graph leaves a choice).

@@ -225,13 +225,6 @@ SearchVectors SearchTokenizer::vectors(std::string_view title, std::string_view 
   return {search.literal(), rank.literal(), pairs.filter.literal()};
 }
 
-std::string SearchTokenizer::phrase_filter(std::string_view title, std::string_view text) const {
-  PositionedPairs pairs;
-  api_->scan(title, [&](std::string_view word) { pairs.add(word); });
-  api_->scan(text, [&](std::string_view word) { pairs.add(word); });
-  return pairs.filter.literal();
-}
-
 std::string SearchTokenizer::words(const std::vector<std::string>& terms) const {
   std::string out;
   for (const std::string& term : terms) {

@@ -39,8 +39,6 @@ class SearchTokenizer {
   [[nodiscard]] std::vector<std::string> tokens(std::string_view text) const;
 
   [[nodiscard]] SearchVectors vectors(std::string_view title, std::string_view text) const;
-  // vectors()'s phrase_filter alone, for rows stored before there were filters.
-  [[nodiscard]] std::string phrase_filter(std::string_view title, std::string_view text) const;
 
   // `terms` (storage/search_terms.h) as a tsquery literal with FTS5's meaning of the same quoted phrases:
   // each term's words adjacent and in order (<->), every term required (&). Empty when no term has a word
