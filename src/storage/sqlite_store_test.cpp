@@ -1480,17 +1480,19 @@ TEST_P(PostgresStoreTest, TheCrawlersVectorsAreStoredAndTheTriggerCoversOtherWri
     EXPECT_EQ(hits->size(), 1u) << query;
   }
   // The FTS5 split, not the server parser's: "lock-free" and "3.14" are words of their own there.
-  EXPECT_EQ(raw_query(path_, "SELECT guid FROM articles WHERE search_vector @@ '3 <-> 14'::tsquery"),
+  EXPECT_EQ(raw_query(path_, "SELECT guid FROM articles WHERE search_vector @@ '3 & 14'::tsquery"),
             (std::vector<std::string>{"plain"}));
   EXPECT_EQ(raw_query(path_, "SELECT COUNT(*) FROM articles WHERE search_vector @@ 'lock-free'::tsquery"),
             (std::vector<std::string>{"0"}));
 
-  raw_query(path_,
-            "INSERT INTO articles (blog_id, guid, title, text, first_seen, display_at, category)"
-            " SELECT id, 'by-hand', 'Written by hand', 'Marginalia', 0, 0, 'programming' FROM blogs RETURNING id");
-  EXPECT_EQ(raw_query(path_, "SELECT search_vector::text || ' / ' || rank_vector::text FROM articles"
-                             " WHERE guid = 'by-hand'"),
-            (std::vector<std::string>{"'by':2A 'hand':3A 'marginalia':4 'written':1A / "
+  raw_query(
+      path_,
+      "INSERT INTO articles (blog_id, guid, title, text, first_seen, display_at, category)"
+      " SELECT id, 'by-hand', 'Written by hand', 'Marginalia', 0, 0, 'programming' FROM blogs RETURNING id");
+  EXPECT_EQ(raw_query(path_,
+                      "SELECT search_vector::text || ' / ' || rank_vector::text FROM articles"
+                      " WHERE guid = 'by-hand'"),
+            (std::vector<std::string>{"'by' 'hand' 'marginalia' 'written' / "
                                       "'by':2A 'hand':3A 'marginalia':4 'written':1A"}));
   raw_query(path_, "UPDATE articles SET search_vector = 'placeholder' WHERE guid = 'plain' RETURNING id");
   raw_query(path_, "UPDATE articles SET text = text || '' WHERE guid = 'plain' RETURNING id");
@@ -1498,24 +1500,27 @@ TEST_P(PostgresStoreTest, TheCrawlersVectorsAreStoredAndTheTriggerCoversOtherWri
             (std::vector<std::string>{"'placeholder'"}));
   raw_query(path_, "UPDATE articles SET text = 'Vellum' WHERE guid = 'plain' RETURNING id");
   EXPECT_EQ(raw_query(path_, "SELECT search_vector::text FROM articles WHERE guid = 'plain'"),
-            (std::vector<std::string>{"'cathedral':1A 'ledger':2A 'vellum':3"}));
+            (std::vector<std::string>{"'cathedral' 'ledger' 'vellum'"}));
 }
 
 // A quoted phrase on PostgreSQL: the GIN index finds the articles holding its words, each one's phrase
-// filter (phrase_filter.h) turns away most of those where they are never neighbours, and the search vector
-// decides the rest. The filter is consulted (an article whose filter lacks the pair is not found, though its
-// text holds the phrase), a row without one (NULL: stored before the filter existed; empty: too long a text)
-// is checked by its vector alone, a text edited by hand loses its filter, and `db compact` makes the missing
-// ones as the crawler makes them.
-TEST_P(PostgresStoreTest, APhraseIsCheckedByTheFilterThenTheVectorAndOldRowsStillMatch) {
+// filter (phrase_filter.h) turns away most of those where they are never neighbours, and the text decides
+// the rest, within the title or within the text as on SQLite. The filter is consulted (an article whose
+// filter lacks the pair is not found, though its text holds the phrase), a filter that lets everything
+// through still finds only real phrases, a row without one (NULL: stored before the filter existed; empty:
+// too long a text) is checked by its text alone, a text edited by hand loses its filter, and `db compact`
+// makes the missing filters, and vectors without positions for rows stored with them, as the crawler does.
+TEST_P(PostgresStoreTest, APhraseIsCheckedByTheFilterThenTheTextAndOldRowsStillMatch) {
   const auto a = add_blog("https://a.example/feed", "programming");
   auto adjacent = make_article("adjacent", "Notes", day(1));
   adjacent.text = "A tour of garbage collection in a small Lisp.";
   auto apart = make_article("apart", "More notes", day(2));
   apart.text = "The collection of garbage, sorted by hand.";
-  auto titled = make_article("titled", "On garbage", day(3));
-  titled.text = "collection, the title's last word and the text's first.";
-  save(ok_record(a, day(3), {adjacent, apart, titled}));
+  auto titled = make_article("titled", "On garbage collection", day(3));
+  titled.text = "Nothing more to add here.";
+  auto across = make_article("across", "On garbage", day(4));
+  across.text = "collection, the title's last word and the text's first.";
+  save(ok_record(a, day(4), {adjacent, apart, titled, across}));
   auto found = [&](const char* query) {
     std::vector<std::string> guids;
     auto hits = store_->search(query, 10, 0);
@@ -1527,7 +1532,7 @@ TEST_P(PostgresStoreTest, APhraseIsCheckedByTheFilterThenTheVectorAndOldRowsStil
   const std::vector<std::string> phrase = {"adjacent", "titled"};
   EXPECT_EQ(found("\"garbage collection\""), phrase);
   EXPECT_EQ(found("\"collection of garbage\" sorted"), (std::vector<std::string>{"apart"}));
-  EXPECT_EQ(found("garbage collection"), (std::vector<std::string>{"adjacent", "apart", "titled"}));
+  EXPECT_EQ(found("garbage collection"), (std::vector<std::string>{"across", "adjacent", "apart", "titled"}));
   const std::vector<std::string> none = {"0"};
   EXPECT_EQ(raw_query(path_, "SELECT COUNT(*) FROM articles WHERE phrase_filter IS NULL"), none);
 
@@ -1536,26 +1541,43 @@ TEST_P(PostgresStoreTest, APhraseIsCheckedByTheFilterThenTheVectorAndOldRowsStil
             "UPDATE articles SET phrase_filter = '\\x0000000000000000' WHERE guid = 'adjacent' RETURNING id");
   EXPECT_EQ(found("\"garbage collection\""), (std::vector<std::string>{"titled"}));
   EXPECT_EQ(found("garbage lisp"), (std::vector<std::string>{"adjacent"}));
-  // No filter, or an empty one: the vector alone decides.
+  // A filter of ones holds every pair: the text still decides.
+  raw_query(path_,
+            "UPDATE articles SET phrase_filter = '\\xffffffffffffffff' WHERE guid IN ('apart', 'across')"
+            " RETURNING id");
+  EXPECT_EQ(found("\"garbage collection\""), (std::vector<std::string>{"titled"}));
+  // No filter, or an empty one: the text alone decides.
   raw_query(path_, "UPDATE articles SET phrase_filter = NULL WHERE guid = 'adjacent' RETURNING id");
-  raw_query(path_, "UPDATE articles SET phrase_filter = '\\x' WHERE guid = 'titled' RETURNING id");
+  raw_query(path_,
+            "UPDATE articles SET phrase_filter = '\\x' WHERE guid IN ('titled', 'across') RETURNING id");
   EXPECT_EQ(found("\"garbage collection\""), phrase);
   EXPECT_EQ(found("\"collection of garbage\""), (std::vector<std::string>{"apart"}));
 
   // A new text written by hand: the trigger makes the vectors, and the filter, which it cannot make, goes.
-  raw_query(path_,
-            "UPDATE articles SET text = 'Now about garbage collection pauses.' WHERE guid = 'apart' RETURNING id");
+  raw_query(
+      path_,
+      "UPDATE articles SET text = 'Now about garbage collection pauses.' WHERE guid = 'apart' RETURNING id");
   EXPECT_EQ(raw_query(path_, "SELECT guid FROM articles WHERE phrase_filter IS NULL ORDER BY guid"),
             (std::vector<std::string>{"adjacent", "apart"}));
+  EXPECT_EQ(found("\"garbage collection\""), (std::vector<std::string>{"adjacent", "apart", "titled"}));
+  // A vector with positions, as rows stored before migration 0008 have them (with a filter that holds every
+  // pair).
+  raw_query(path_,
+            "UPDATE articles SET search_vector = to_tsvector('longread_search', title || ' ' || text),"
+            " phrase_filter = '\\xff' WHERE guid = 'titled' RETURNING id");
+  EXPECT_EQ(raw_query(path_, "SELECT COUNT(*) FROM articles WHERE search_vector <> strip(search_vector)"),
+            (std::vector<std::string>{"1"}));
   EXPECT_EQ(found("\"garbage collection\""), (std::vector<std::string>{"adjacent", "apart", "titled"}));
 
   auto batch = store_->compact_bodies({.batch = 10});
   ASSERT_TRUE(batch) << batch.error().message;
-  EXPECT_EQ(batch->converted, 2) << "the two rows without a filter";
+  EXPECT_EQ(batch->converted, 3) << "the two rows without a filter and the one with positions";
   EXPECT_TRUE(batch->done);
   EXPECT_EQ(raw_query(path_, "SELECT COUNT(*) FROM articles WHERE phrase_filter IS NULL"), none);
-  EXPECT_EQ(raw_query(path_, "SELECT guid FROM articles WHERE octet_length(phrase_filter) > 0 ORDER BY guid"),
-            (std::vector<std::string>{"adjacent", "apart"}));
+  EXPECT_EQ(raw_query(path_, "SELECT COUNT(*) FROM articles WHERE search_vector <> strip(search_vector)"),
+            none);
+  EXPECT_EQ(raw_query(path_, "SELECT guid FROM articles WHERE octet_length(phrase_filter) > 1 ORDER BY guid"),
+            (std::vector<std::string>{"adjacent", "apart", "titled"}));
   EXPECT_EQ(found("\"garbage collection\""), (std::vector<std::string>{"adjacent", "apart", "titled"}));
   EXPECT_EQ(found("\"collection pauses\""), (std::vector<std::string>{"apart"}));
   batch = store_->compact_bodies({.batch = 10});

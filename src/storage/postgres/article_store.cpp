@@ -151,15 +151,15 @@ constexpr std::int64_t kSearchSliceGrowth = 4;
 // The matches in ids (:low, :high], newest first, at most :wanted.
 //
 // A query with a phrase asks the GIN index for its words (:words, which the index answers exactly, without
-// reading a row), then tests each such row's phrase filter (phrase_filter.h: `probes`, the bits each pair
-// of the phrase sets) before reading its search vector to check the words' positions: the CASE keeps that
-// order, and keeps the positional test out of the index condition, whose recheck would read every vector
-// first. A row without a filter (NULL: not made yet; empty: too long a text) is checked as before.
+// reading a row), and keeps the rows whose phrase filter has the bits each pair of the phrase sets
+// (phrase_filter.h: `probes`), or that have no filter (NULL: not made yet; empty: too long a text). Those
+// are candidates only: search() reads their texts and keeps the ones that hold the phrase, so the second
+// column says how many bytes that will read.
 std::string search_candidates_sql(const std::optional<ReaderFilter>& reader,
                                   const std::vector<std::uint32_t>& probes) {
-  std::string sql = "SELECT a.id FROM articles a WHERE a.visible = 1";
+  std::string sql = "SELECT a.id";
   if (probes.empty()) {
-    sql += " AND a.search_vector @@ :match::tsquery";
+    sql += " FROM articles a WHERE a.visible = 1 AND a.search_vector @@ :match::tsquery";
   } else {
     std::string bits;
     for (const std::uint32_t p : probes) {
@@ -168,9 +168,9 @@ std::string search_candidates_sql(const std::optional<ReaderFilter>& reader,
           "get_bit(a.phrase_filter, {}::bigint & (octet_length(a.phrase_filter)::bigint * 8 - 1)) = 1", p);
     }
     sql += fmt::format(
-        " AND a.search_vector @@ :words::tsquery"
-        " AND CASE WHEN COALESCE(octet_length(a.phrase_filter), 0) = 0 THEN a.search_vector @@ :match::tsquery"
-        " WHEN {} THEN a.search_vector @@ :match::tsquery ELSE false END",
+        ", octet_length(a.title) + octet_length(a.text) FROM articles a"
+        " WHERE a.visible = 1 AND a.search_vector @@ :words::tsquery"
+        " AND (COALESCE(octet_length(a.phrase_filter), 0) = 0 OR ({}))",
         bits);
   }
   sql += " AND a.id > :low AND a.id <= :high";
@@ -178,6 +178,13 @@ std::string search_candidates_sql(const std::optional<ReaderFilter>& reader,
   sql += " ORDER BY a.id DESC LIMIT :wanted";
   return sql;
 }
+// The titles and texts of phrase candidates, to look for the phrases in.
+constexpr const char* kSearchPhraseTextsSql =
+    "SELECT id, title, text FROM articles WHERE id = ANY(:ids::bigint[])";
+// Texts read per statement while checking phrases (at least one text, however long), and in all for one
+// search: a hostile blog's long articles holding common words cost the search, never the process's memory.
+constexpr std::int64_t kPhraseTextBatchBytes = std::int64_t{4} << 20;
+constexpr std::int64_t kPhraseTextBudgetBytes = std::int64_t{256} << 20;
 // What the planner expects of a query's matches: the first line of EXPLAIN's plan ends "rows=N width=W)".
 constexpr const char* kSearchEstimateSql =
     "EXPLAIN SELECT 1 FROM articles a"
@@ -253,24 +260,27 @@ constexpr const char* kSetText =
 #define LONGREAD_PG_PGLZ_BODY                                                                     \
   "(pg_column_compression(summary_html) = 'pglz' OR pg_column_compression(content_html) = 'pglz'" \
   " OR pg_column_compression(text) = 'pglz')"
+// Search vectors to make as the crawler makes them: none made by longread yet (no rank vector: stored before
+// migration 0004; no phrase filter: before 0007, or written by another tool, whose vectors the trigger made
+// with the server's parser), or a search vector with positions (before 0008), which nothing reads any more.
+#define LONGREAD_PG_VECTORS_TO_MAKE \
+  "(rank_vector IS NULL OR phrase_filter IS NULL OR search_vector <> strip(search_vector))"
 constexpr const char* kSelectUncompacted =
-    "SELECT id FROM articles WHERE id > :after AND (" LONGREAD_PG_PGLZ_BODY
-    " OR rank_vector IS NULL OR phrase_filter IS NULL)"
-    " ORDER BY id LIMIT :batch";
+    "SELECT id FROM articles WHERE id > :after AND (" LONGREAD_PG_PGLZ_BODY " OR " LONGREAD_PG_VECTORS_TO_MAKE
+    ") ORDER BY id LIMIT :batch";
 // Concatenating '' makes a new value, which the server compresses with the column's method.
 constexpr const char* kCompactArticles =
     "UPDATE articles SET summary_html = summary_html || '', content_html = content_html || '',"
     " text = text || '' WHERE id = ANY(:ids::bigint[]) AND " LONGREAD_PG_PGLZ_BODY;
-// Rows stored before migration 0004 (no rank vector) or 0007 (no phrase filter), or written by another
-// tool (the trigger makes vectors with the server's parser, and no filter), get all three as the crawler
-// makes them, so a row's filter describes the very words its search vector numbers.
+// Such rows get all three as the crawler makes them, so a row's filter describes the very words its search
+// vector holds.
 constexpr const char* kSelectWithoutFilter =
-    "SELECT id, title, text FROM articles WHERE id = ANY(:ids::bigint[])"
-    " AND (rank_vector IS NULL OR phrase_filter IS NULL)";
+    "SELECT id, title, text FROM articles WHERE id = ANY(:ids::bigint[]) AND " LONGREAD_PG_VECTORS_TO_MAKE;
 constexpr const char* kFillSearchVectors =
     "UPDATE articles SET search_vector = v.search::tsvector, rank_vector = v.rank::tsvector,"
     " phrase_filter = decode(v.hex, 'hex')"
-    " FROM unnest(:ids::bigint[], :searches::text[], :ranks::text[], :filters::text[]) AS v(id, search, rank, hex)"
+    " FROM unnest(:ids::bigint[], :searches::text[], :ranks::text[], :filters::text[]) AS v(id, search, "
+    "rank, hex)"
     " WHERE articles.id = v.id";
 
 }  // namespace
@@ -575,6 +585,7 @@ Result<std::vector<SearchHit>> PgArticleStore::search(std::string_view query, in
   if (match.empty()) return hits;
   const std::vector<std::uint32_t> probes = db_.tokenizer().phrase_probes(terms);
   const std::string words = probes.empty() ? match : db_.tokenizer().words(terms);
+  const std::vector<std::vector<std::string>> phrases = db_.tokenizer().phrases(terms);
   const std::string candidates_sql = search_candidates_sql(reader, probes);
   auto rows = db_.pool().with([&](Connection& c) -> Result<Rows> {
     // The visitor chooses the query, so its cost too: each statement gets what is left of the budget, past
@@ -605,24 +616,73 @@ Result<std::vector<SearchHit>> PgArticleStore::search(std::string_view query, in
       const std::int64_t expected = std::max<std::int64_t>(1, estimated_rows(plan->text(0, 0)));
       std::int64_t width = std::clamp<std::int64_t>(kSearchCandidates * high / expected * 5 / 4,
                                                     kFirstSearchSlice, kWidestFirstSearchSlice);
+      std::int64_t text_bytes = 0;
+      // Phrase candidates (id, bytes of title and text), newest first: the ones whose texts hold the
+      // phrases join `ids`, in order, the texts read a batch at a time.
+      auto keep_phrase_matches = [&](const Rows& candidates) -> Result<void> {
+        for (int r = 0; r < candidates.size();) {
+          if (auto ok = within_budget(); !ok) return ok;
+          std::vector<std::int64_t> batch;
+          std::int64_t bytes = 0;
+          for (; r < candidates.size() && (batch.empty() || bytes < kPhraseTextBatchBytes); ++r) {
+            batch.push_back(candidates.int64(r, 0));
+            bytes += candidates.int64(r, 1);
+          }
+          text_bytes += bytes;
+          if (text_bytes > kPhraseTextBudgetBytes)
+            return fail(ErrorKind::kTimeout, "store: search: out of budget (texts to check for a phrase)");
+          Query texts(c, kSearchPhraseTextsSql);
+          texts.bind(":ids", id_array(batch));
+          auto read = texts.run();
+          if (!read) return std::unexpected(read.error());
+          std::unordered_set<std::int64_t> holding;
+          for (int t = 0; t < read->size(); ++t) {
+            if (db_.tokenizer().holds_phrases(phrases, read->text(t, 1), read->text(t, 2)))
+              holding.insert(read->int64(t, 0));
+          }
+          for (const std::int64_t id : batch)
+            if (holding.contains(id)) ids.push_back(id);
+        }
+        return {};
+      };
+      // Set when a phrase's slice is read in more than one statement: the older end of the slice.
+      std::optional<std::int64_t> rest_of_slice;
       while (high > 0 && std::ssize(ids) < kSearchCandidates) {
         if (auto ok = within_budget(); !ok) return std::unexpected(ok.error());
-        const std::int64_t low = high - width <= width * kSearchSliceGrowth ? 0 : high - width;
+        const std::int64_t low = rest_of_slice                                ? *rest_of_slice
+                                 : high - width <= width * kSearchSliceGrowth ? 0
+                                                                              : high - width;
+        rest_of_slice.reset();
+        const int wanted = kSearchCandidates - static_cast<int>(ids.size());
         Query slice(c, candidates_sql);
         if (reader) bind_reader_filter(slice, *reader);
-        if (!probes.empty()) slice.bind(":words", words);
-        slice.bind(":match", match)
-            .bind(":low", low)
-            .bind(":high", high)
-            .bind(":wanted", kSearchCandidates - static_cast<int>(ids.size()));
+        if (probes.empty()) {
+          slice.bind(":match", match);
+        } else {
+          slice.bind(":words", words);
+        }
+        slice.bind(":low", low).bind(":high", high).bind(":wanted", wanted);
         auto rows = slice.run();
         if (!rows) return std::unexpected(rows.error());
-        for (int r = 0; r < rows->size(); ++r) ids.push_back(rows->int64(r, 0));
+        const std::size_t before = ids.size();
+        if (probes.empty()) {
+          for (int r = 0; r < rows->size(); ++r) ids.push_back(rows->int64(r, 0));
+        } else if (auto kept = keep_phrase_matches(*rows); !kept) {
+          return std::unexpected(kept.error());
+        }
+        if (!probes.empty() && rows->size() == wanted && rows->int64(rows->size() - 1, 0) - 1 > low) {
+          // The slice may hold more candidates than were read, and some of those read held no phrase: the
+          // rest of the slice next.
+          high = rows->int64(rows->size() - 1, 0) - 1;
+          rest_of_slice = low;
+          continue;
+        }
         high = low;
         // The next slice: as wide as this one's density of matches says the rest need, a quarter to spare.
+        const auto found = static_cast<std::int64_t>(ids.size() - before);
         const std::int64_t missing = kSearchCandidates - std::ssize(ids);
-        width = rows->empty() ? width * kSearchSliceGrowth
-                              : std::max(width * 2, missing * width / rows->size() * 5 / 4);
+        width =
+            found == 0 ? width * kSearchSliceGrowth : std::max(width * 2, missing * width / found * 5 / 4);
       }
       if (auto ok = within_budget(); !ok) return std::unexpected(ok.error());
       Query q(c, kSearchRankSql);

@@ -41,7 +41,8 @@ struct WordHash {
 // lexeme's positions are a list threaded through one shared array.
 class VectorBuilder {
  public:
-  VectorBuilder() { index_.reserve(1024); }
+  // Without positions, the vector holds each word once (what GIN indexes), and its literal no positions.
+  explicit VectorBuilder(bool positions) : positions_wanted_(positions) { index_.reserve(1024); }
 
   void add(std::string_view word, bool title) {
     if (word.empty() || word.size() > kMaxLexemeBytes) return;
@@ -53,6 +54,7 @@ class VectorBuilder {
       it = index_.emplace(std::string(word), static_cast<std::uint32_t>(lexemes_.size())).first;
       lexemes_.push_back(Lexeme{&it->first});
     }
+    if (!positions_wanted_) return;
     Lexeme& lexeme = lexemes_[it->second];
     // Words past the last position all land on it: it is kept once, as the server keeps it.
     if (lexeme.count > 0 && (positions_[lexeme.last].value & ~kWeightA) == position_) return;
@@ -123,6 +125,7 @@ class VectorBuilder {
   std::unordered_map<std::string, std::uint32_t, WordHash, std::equal_to<>> index_;
   std::vector<Lexeme> lexemes_;
   std::vector<Position> positions_;
+  bool positions_wanted_;
   std::uint16_t position_ = 0;
   std::size_t bytes_ = 0;
 };
@@ -208,8 +211,8 @@ std::vector<std::string> SearchTokenizer::tokens(std::string_view text) const {
 }
 
 SearchVectors SearchTokenizer::vectors(std::string_view title, std::string_view text) const {
-  VectorBuilder search;
-  VectorBuilder rank;
+  VectorBuilder search(false);
+  VectorBuilder rank(true);
   PositionedPairs pairs;
   api_->scan(title, [&](std::string_view word) {
     search.add(word, true);
@@ -248,6 +251,40 @@ std::vector<std::uint32_t> SearchTokenizer::phrase_probes(const std::vector<std:
     out.insert(out.end(), probes.begin(), probes.end());
   }
   return out;
+}
+
+std::vector<std::vector<std::string>> SearchTokenizer::phrases(const std::vector<std::string>& terms) const {
+  std::vector<std::vector<std::string>> out;
+  for (const std::string& term : terms) {
+    std::vector<std::string> words;
+    api_->scan(term, [&](std::string_view word) {
+      if (word.size() <= kMaxLexemeBytes) words.emplace_back(word);
+    });
+    if (words.size() > 1) out.push_back(std::move(words));
+  }
+  return out;
+}
+
+bool SearchTokenizer::holds_phrases(const std::vector<std::vector<std::string>>& phrases,
+                                    std::string_view title, std::string_view text) const {
+  std::vector<bool> held(phrases.size(), false);
+  std::size_t missing = phrases.size();
+  std::vector<std::string> words;
+  for (const std::string_view part : {title, text}) {
+    if (missing == 0) break;
+    words.clear();
+    api_->scan(part, [&](std::string_view word) {
+      if (!word.empty() && word.size() <= kMaxLexemeBytes) words.emplace_back(word);
+    });
+    for (std::size_t i = 0; i < phrases.size(); ++i) {
+      if (held[i] ||
+          std::search(words.begin(), words.end(), phrases[i].begin(), phrases[i].end()) == words.end())
+        continue;
+      held[i] = true;
+      --missing;
+    }
+  }
+  return missing == 0;
 }
 
 std::string SearchTokenizer::query(const std::vector<std::string>& terms) const {

@@ -17,10 +17,12 @@ struct sqlite3;
 
 namespace longread::storage::postgres {
 
-// An article's two vectors as tsvector literals: `search`, its title (weight A) then its text (weight D),
-// positions counted across both as `setweight(title, 'A') || setweight(text, 'D')` counts them; `rank`,
-// the same for the title and the text's first kRankLeadCharacters characters, the lead search ranks by;
-// `phrase_filter`, the pairs of neighbouring words in `search` (phrase_filter.h).
+// An article's two vectors as tsvector literals: `search`, every word of its title and its text once,
+// without positions (what the GIN index finds articles by: a phrase is checked in the text itself, see
+// holds_phrases), as `strip(to_tsvector(title) || to_tsvector(text))` gives it; `rank`, the title (weight
+// A) then the text's first kRankLeadCharacters characters, the lead search ranks by (weight D), positions
+// counted across both as `setweight(title, 'A') || setweight(lead, 'D')` counts them; `phrase_filter`, the
+// pairs of neighbouring words (phrase_filter.h).
 using SearchVectors = PreparedSearchVectors;
 
 inline constexpr std::size_t kRankLeadCharacters = 600;
@@ -50,6 +52,13 @@ class SearchTokenizer {
   // The bits an article's phrase filter must have for it to hold each phrase of `terms` (phrase_filter.h);
   // empty when no term is a phrase.
   [[nodiscard]] std::vector<std::uint32_t> phrase_probes(const std::vector<std::string>& terms) const;
+  // The terms of `terms` that are phrases (two words or more), each as its words.
+  [[nodiscard]] std::vector<std::vector<std::string>> phrases(const std::vector<std::string>& terms) const;
+  // Whether each of `phrases` is in `title` or in `text`, its words next to each other and in order, as
+  // FTS5 finds a phrase within one column on SQLite. A word too long for a vector is passed over, in the
+  // phrase (phrases() leaves it out) as in the article.
+  [[nodiscard]] bool holds_phrases(const std::vector<std::vector<std::string>>& phrases,
+                                   std::string_view title, std::string_view text) const;
 
  private:
   SearchTokenizer() = default;

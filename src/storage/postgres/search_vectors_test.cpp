@@ -39,14 +39,17 @@ TEST_F(SearchVectorsTest, WordsAreSplitFoldedAndUnaccentedAsFts5DoesIt) {
   EXPECT_TRUE(tokenizer_->tokens("").empty());
 }
 
-// The title's words come first with weight A, the text's follow, counted on from the title's last position;
-// a word found in both lists all its positions; lexemes are in byte order.
-TEST_F(SearchVectorsTest, TheVectorWeighsTheTitleAndCountsPositionsOnIntoTheText) {
+// The search vector holds each word of the title and the text once, without positions (what the GIN index
+// reads); the rank vector has the title's words first with weight A, the text's following, counted on from
+// the title's last position, a word found in both with all its positions; lexemes are in byte order.
+TEST_F(SearchVectorsTest, TheSearchVectorHoldsEachWordOnceAndTheRankVectorWeighsTheTitle) {
   const SearchVectors v = tokenizer_->vectors("Cathedral Ledger", "A ledger, kept for a cathedral.");
-  EXPECT_EQ(v.search, "'a':3,7 'cathedral':1A,8 'for':6 'kept':5 'ledger':2A,4");
-  EXPECT_EQ(v.rank, v.search) << "a text shorter than the lead is all lead";
+  EXPECT_EQ(v.search, "'a' 'cathedral' 'for' 'kept' 'ledger'");
+  EXPECT_EQ(v.rank, "'a':3,7 'cathedral':1A,8 'for':6 'kept':5 'ledger':2A,4")
+      << "a text shorter than the lead is all lead";
   const SearchVectors untitled = tokenizer_->vectors("", "Zürich zurich");
-  EXPECT_EQ(untitled.search, "'zurich':1,2");
+  EXPECT_EQ(untitled.search, "'zurich'");
+  EXPECT_EQ(untitled.rank, "'zurich':1,2");
 }
 
 // The rank vector holds the title and the text's first 600 characters (not bytes): a word that starts
@@ -62,34 +65,61 @@ TEST_F(SearchVectorsTest, TheRankVectorStopsAtTheLeadsLastCharacter) {
 }
 
 // PostgreSQL's limits, kept the way its own to_tsvector keeps them, so a hostile text never makes the server
-// refuse the row: a word over 2,047 bytes is left out, positions past 16,383 land on it, and a word keeps
-// at most 255 positions.
+// refuse the row: a word over 2,047 bytes is left out, and in the rank vector (whose title is as long as the
+// feed made it) positions past 16,383 land on it, and a word keeps at most 255 positions.
 TEST_F(SearchVectorsTest, AHostileTextStaysWithinWhatATsvectorCanHold) {
   std::string text = "start " + std::string(3000, 'x') + " ";
   for (int i = 0; i < 20'000; ++i) text += "echo ";
   text += "omega";
-  const SearchVectors v = tokenizer_->vectors("", text);
-  EXPECT_EQ(v.search.find("'xxx"), std::string::npos) << "the long word is dropped";
-  EXPECT_NE(v.search.find("'omega':16383"), std::string::npos) << v.search.substr(0, 200);
-  const std::size_t echo = v.search.find("'echo':");
+  EXPECT_EQ(tokenizer_->vectors("", text).search, "'echo' 'omega' 'start'")
+      << "the long word is dropped, each other word once";
+  const SearchVectors v = tokenizer_->vectors(text, "");
+  EXPECT_EQ(v.rank.find("'xxx"), std::string::npos) << "the long word is dropped";
+  EXPECT_NE(v.rank.find("'omega':16383A"), std::string::npos) << v.rank.substr(0, 200);
+  const std::size_t echo = v.rank.find("'echo':");
   ASSERT_NE(echo, std::string::npos);
-  const std::string positions = v.search.substr(echo, v.search.find(' ', echo) - echo);
+  const std::string positions = v.rank.substr(echo, v.rank.find(' ', echo) - echo);
   EXPECT_EQ(std::count(positions.begin(), positions.end(), ','), 254) << "255 positions";
-  EXPECT_TRUE(v.search.ends_with("'start':1")) << "the last lexeme in byte order";
+  EXPECT_TRUE(v.rank.ends_with("'start':1A")) << "the last lexeme in byte order";
 
   // A megabyte of distinct words: the vector stops taking new ones before the server's limit.
   std::string many;
   for (int i = 0; i < 200'000; ++i) many.append("w").append(std::to_string(i)).append(" ");
   const SearchVectors big = tokenizer_->vectors("", many);
   EXPECT_LT(big.search.size(), 4u << 20);
-  EXPECT_NE(big.search.find("'w0':1"), std::string::npos);
+  EXPECT_NE(big.search.find("'w0'"), std::string::npos);
   EXPECT_EQ(big.search.find("'w199999'"), std::string::npos);
 }
 
 // Quotes and backslashes never reach a lexeme (they separate words), and a literal quotes every lexeme.
 TEST_F(SearchVectorsTest, QuotesAndBackslashesNeverEscapeALexeme) {
   const SearchVectors v = tokenizer_->vectors("It's a \\ back'slash", "'); DROP TABLE articles; --");
-  EXPECT_EQ(v.search, "'a':3A 'articles':8 'back':4A 'drop':6 'it':1A 's':2A 'slash':5A 'table':7");
+  EXPECT_EQ(v.search, "'a' 'articles' 'back' 'drop' 'it' 's' 'slash' 'table'");
+  EXPECT_EQ(v.rank, "'a':3A 'articles':8 'back':4A 'drop':6 'it':1A 's':2A 'slash':5A 'table':7");
+}
+
+// A phrase is found in the title or in the text, its words next to each other and in order, as FTS5 finds
+// it within one column; every phrase of the query must be there; a word too long for the vectors is passed
+// over in both the phrase and the article, as the vectors pass over it.
+TEST_F(SearchVectorsTest, APhraseIsFoundWithinTheTitleOrTheTextWordsInOrder) {
+  auto holds = [&](std::vector<std::string> terms, std::string_view title, std::string_view text) {
+    return tokenizer_->holds_phrases(tokenizer_->phrases(terms), title, text);
+  };
+  EXPECT_EQ(tokenizer_->phrases({"garbage collection", "zurich", "Lock-Free"}),
+            (std::vector<std::vector<std::string>>{{"garbage", "collection"}, {"lock", "free"}}));
+  EXPECT_TRUE(holds({"garbage collection"}, "Notes", "A tour of Garbage-Collection in Lisp."));
+  EXPECT_TRUE(holds({"garbage collection"}, "On garbage collection", "Nothing here."));
+  EXPECT_FALSE(holds({"garbage collection"}, "Notes", "The collection of garbage."));
+  EXPECT_FALSE(
+      holds({"garbage collection"}, "On garbage", "collection, the title's last word and the text's first."))
+      << "not across the title's end";
+  EXPECT_TRUE(holds({"a a b"}, "", "a a a b")) << "a partial match that restarts inside itself";
+  EXPECT_TRUE(holds({"lock-free", "garbage collection"}, "Lock-free queues", "and their garbage collection"));
+  EXPECT_FALSE(holds({"lock-free", "garbage collection"}, "Lock-free queues", "and their garbage"));
+  const std::string long_word(3000, 'x');
+  EXPECT_TRUE(holds({"garbage " + long_word + " collection"}, "", "garbage collection"));
+  EXPECT_TRUE(holds({"garbage collection"}, "", "garbage " + long_word + " collection"));
+  EXPECT_TRUE(holds({"zurich"}, "", "")) << "no phrase: nothing to check here (the index found the words)";
 }
 
 // A query is the terms as FTS5 reads its quoted phrases: a term's words adjacent and in order, all terms
