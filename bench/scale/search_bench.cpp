@@ -15,7 +15,8 @@
 // Miniflux searches (every match of websearch_to_tsquery through the GIN index, ordered by ts_rank, no
 // candidate cap). The peer gets the same 1 s statement budget as longread's PostgreSQL search; a query
 // cancelled at it counts as ">= 1000 ms" (never dropped), and so does a longread search that times out.
-// Also prints the database's size and bytes per article.
+// Also prints the database's size and bytes per article. SEARCH_BENCH_EACH=1 prints each query's times on
+// stderr.
 #include <fmt/core.h>
 #include <sqlite3.h>
 
@@ -227,6 +228,8 @@ int run_kinds(longread::storage::Store& store, const std::vector<Kind>& kinds, i
              "query kind (distinct)", "n", "new p50", "new p95", "new p99", "cpu p95", "hits", "n",
              peer_label + " p50", peer_label + " p95", peer_label + " p99", "words");
   double worst_p95 = 0;
+  // SEARCH_BENCH_EACH=1: every query's wall and CPU milliseconds on stderr, to look into one.
+  const bool each = std::getenv("SEARCH_BENCH_EACH") != nullptr;
   for (const auto& kind : kinds) {
     std::vector<double> fresh, fresh_cpu, old;
     std::size_t hits = 0;
@@ -237,6 +240,7 @@ int run_kinds(longread::storage::Store& store, const std::vector<Kind>& kinds, i
       auto result = store.search(q, 21, 0);  // the search page asks for one more than it shows
       fresh_cpu.push_back(thread_cpu_ms() + (server_cpu_ms ? server_cpu_ms() : 0.0) - cpu_start);
       fresh.push_back(std::chrono::duration<double, std::milli>(Clock::now() - start).count());
+      if (each) fmt::print(stderr, "{}\t{}\t{:.1f}\t{:.1f}\n", kind.name, q, fresh.back(), fresh_cpu.back());
       if (!result && result.error().kind == longread::ErrorKind::kTimeout) {
         fresh.back() = kTimedOut;
         ++timeouts;

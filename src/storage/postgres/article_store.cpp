@@ -183,6 +183,7 @@ constexpr const char* kSearchPhraseTextsSql =
     "SELECT id, title, text FROM articles WHERE id = ANY(:ids::bigint[])";
 // Texts read per statement while checking phrases (at least one text, however long), and in all for one
 // search: a hostile blog's long articles holding common words cost the search, never the process's memory.
+constexpr int kPhraseCandidatesPerSlice = 20 * kSearchCandidates;
 constexpr std::int64_t kPhraseTextBatchBytes = std::int64_t{4} << 20;
 constexpr std::int64_t kPhraseTextBudgetBytes = std::int64_t{256} << 20;
 // What the planner expects of a query's matches: the first line of EXPLAIN's plan ends "rows=N width=W)".
@@ -620,11 +621,16 @@ Result<std::vector<SearchHit>> PgArticleStore::search(std::string_view query, in
       // Phrase candidates (id, bytes of title and text), newest first: the ones whose texts hold the
       // phrases join `ids`, in order, the texts read a batch at a time.
       auto keep_phrase_matches = [&](const Rows& candidates) -> Result<void> {
-        for (int r = 0; r < candidates.size();) {
+        for (int r = 0; r < candidates.size() && std::ssize(ids) < kSearchCandidates;) {
           if (auto ok = within_budget(); !ok) return ok;
           std::vector<std::int64_t> batch;
           std::int64_t bytes = 0;
-          for (; r < candidates.size() && (batch.empty() || bytes < kPhraseTextBatchBytes); ++r) {
+          // About as many as may still be wanted (a quarter of those read hold no phrase, at a guess).
+          const std::size_t enough =
+              static_cast<std::size_t>(kSearchCandidates - std::ssize(ids)) * 5 / 4 + 8;
+          for (; r < candidates.size() && batch.size() < enough &&
+                 (batch.empty() || bytes < kPhraseTextBatchBytes);
+               ++r) {
             batch.push_back(candidates.int64(r, 0));
             bytes += candidates.int64(r, 1);
           }
@@ -641,7 +647,7 @@ Result<std::vector<SearchHit>> PgArticleStore::search(std::string_view query, in
               holding.insert(read->int64(t, 0));
           }
           for (const std::int64_t id : batch)
-            if (holding.contains(id)) ids.push_back(id);
+            if (holding.contains(id) && std::ssize(ids) < kSearchCandidates) ids.push_back(id);
         }
         return {};
       };
@@ -653,7 +659,10 @@ Result<std::vector<SearchHit>> PgArticleStore::search(std::string_view query, in
                                  : high - width <= width * kSearchSliceGrowth ? 0
                                                                               : high - width;
         rest_of_slice.reset();
-        const int wanted = kSearchCandidates - static_cast<int>(ids.size());
+        // A phrase's slice gives every candidate in it (ids and sizes only, up to a bound), since some hold
+        // no phrase: cutting it at the number still wanted would make the server read the slice again.
+        const int wanted =
+            probes.empty() ? kSearchCandidates - static_cast<int>(ids.size()) : kPhraseCandidatesPerSlice;
         Query slice(c, candidates_sql);
         if (reader) bind_reader_filter(slice, *reader);
         if (probes.empty()) {

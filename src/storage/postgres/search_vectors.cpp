@@ -161,7 +161,8 @@ struct SearchTokenizer::Api {
   fts5_tokenizer tokenizer{};
   void* context = nullptr;
 
-  // Calls `on_word(std::string_view)` for each word of `text`, in order.
+  // Calls `on_word(std::string_view)` for each word of `text`, in order; an `on_word` that returns a bool
+  // stops the scan by returning false.
   template <typename OnWord>
   void scan(std::string_view text, OnWord&& on_word) const {
     Fts5Tokenizer* instance = nullptr;
@@ -171,8 +172,13 @@ struct SearchTokenizer::Api {
     using Fn = std::remove_reference_t<OnWord>;
     auto callback = [](void* ctx, int /*flags*/, const char* token, int n, int /*start*/,
                        int /*end*/) -> int {
-      (*static_cast<Fn*>(ctx))(std::string_view(token, static_cast<std::size_t>(n)));
-      return SQLITE_OK;
+      const std::string_view word(token, static_cast<std::size_t>(n));
+      if constexpr (std::is_same_v<std::invoke_result_t<Fn&, std::string_view>, bool>) {
+        return (*static_cast<Fn*>(ctx))(word) ? SQLITE_OK : SQLITE_DONE;
+      } else {
+        (*static_cast<Fn*>(ctx))(word);
+        return SQLITE_OK;
+      }
     };
     tokenizer.xTokenize(instance, &on_word, FTS5_TOKENIZE_DOCUMENT, text.data(), size, callback);
     tokenizer.xDelete(instance);
@@ -265,24 +271,57 @@ std::vector<std::vector<std::string>> SearchTokenizer::phrases(const std::vector
   return out;
 }
 
+namespace {
+
+// One phrase looked for in a stream of words, Knuth-Morris-Pratt over words: each word of the article is
+// compared once or a few times, without copying it, and a partial match that fails falls back to the
+// longest one it still holds ("a a b" in "a a a b").
+class PhraseMatcher {
+ public:
+  explicit PhraseMatcher(const std::vector<std::string>& words) : words_(words), fallback_(words.size(), 0) {
+    for (std::size_t i = 1, k = 0; i < words_.size(); ++i) {
+      while (k > 0 && words_[i] != words_[k]) k = fallback_[k - 1];
+      if (words_[i] == words_[k]) ++k;
+      fallback_[i] = k;
+    }
+  }
+  // Takes the next word; true once the whole phrase has been seen.
+  bool next(std::string_view word) {
+    if (found_) return true;
+    while (matched_ > 0 && word != words_[matched_]) matched_ = fallback_[matched_ - 1];
+    if (word == words_[matched_]) ++matched_;
+    found_ = matched_ == words_.size();
+    return found_;
+  }
+  // A new column: a phrase never runs from one into the next.
+  void restart() { matched_ = 0; }
+  [[nodiscard]] bool found() const { return found_; }
+
+ private:
+  const std::vector<std::string>& words_;
+  std::vector<std::size_t> fallback_;  // fallback_[i]: the longest proper border of words_[0..i]
+  std::size_t matched_ = 0;
+  bool found_ = false;
+};
+
+}  // namespace
+
 bool SearchTokenizer::holds_phrases(const std::vector<std::vector<std::string>>& phrases,
                                     std::string_view title, std::string_view text) const {
-  std::vector<bool> held(phrases.size(), false);
-  std::size_t missing = phrases.size();
-  std::vector<std::string> words;
+  std::vector<PhraseMatcher> matchers;
+  matchers.reserve(phrases.size());
+  for (const auto& phrase : phrases)
+    if (!phrase.empty()) matchers.emplace_back(phrase);
+  std::size_t missing = matchers.size();
   for (const std::string_view part : {title, text}) {
     if (missing == 0) break;
-    words.clear();
+    for (PhraseMatcher& m : matchers) m.restart();
     api_->scan(part, [&](std::string_view word) {
-      if (!word.empty() && word.size() <= kMaxLexemeBytes) words.emplace_back(word);
+      if (word.empty() || word.size() > kMaxLexemeBytes) return true;
+      for (PhraseMatcher& m : matchers)
+        if (!m.found() && m.next(word)) --missing;
+      return missing > 0;
     });
-    for (std::size_t i = 0; i < phrases.size(); ++i) {
-      if (held[i] ||
-          std::search(words.begin(), words.end(), phrases[i].begin(), phrases[i].end()) == words.end())
-        continue;
-      held[i] = true;
-      --missing;
-    }
   }
   return missing == 0;
 }
