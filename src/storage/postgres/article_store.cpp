@@ -135,9 +135,12 @@ std::string hot_walk_sql(const HotPageQuery& query, bool after) {
 // it. The first slice is as wide as the planner's estimate of the matches says 1,000 of them need (from
 // kFirstSearchSlice to kWidestFirstSearchSlice ids: the statistics know only common words, and guess
 // low for the rest, which made the slice too wide); each next one as wide as the matches found so far say
-// the rest need (kSearchSliceGrowth times wider when there were none), and the last one, once the next
-// would reach the oldest id anyway, has no lower bound, so for a rare word the planner takes the GIN
-// index's few matches alone.
+// the rest need (kSearchSliceGrowth times wider when there were none). A slice reaches down to the oldest
+// id (no lower bound, so for a rare word the planner takes the GIN index's few matches alone) when what
+// would be left below it is small: less than kSearchSliceGrowth slices when the matches' density is not
+// known yet (an estimate, or an empty slice), a quarter of a slice when it is, since every match below
+// the slice is a row read (a slice's whole range is read before its newest matches are taken), where one
+// more slice costs one more read of each word's posting list.
 constexpr std::chrono::milliseconds kSearchBudget{1000};
 constexpr std::int64_t kFirstSearchSlice = 5'000;
 constexpr std::int64_t kWidestFirstSearchSlice = 100'000;
@@ -653,11 +656,11 @@ Result<std::vector<SearchHit>> PgArticleStore::search(std::string_view query, in
       };
       // Set when a phrase's slice is read in more than one statement: the older end of the slice.
       std::optional<std::int64_t> rest_of_slice;
+      bool density_known = false;  // `width` comes from the matches of a slice, not from a guess
       while (high > 0 && std::ssize(ids) < kSearchCandidates) {
         if (auto ok = within_budget(); !ok) return std::unexpected(ok.error());
-        const std::int64_t low = rest_of_slice                                ? *rest_of_slice
-                                 : high - width <= width * kSearchSliceGrowth ? 0
-                                                                              : high - width;
+        const std::int64_t tail = density_known ? width / 4 : width * kSearchSliceGrowth;
+        const std::int64_t low = rest_of_slice ? *rest_of_slice : high - width <= tail ? 0 : high - width;
         rest_of_slice.reset();
         // A phrase's slice gives every candidate in it (ids and sizes only, up to a bound), since some hold
         // no phrase: cutting it at the number still wanted would make the server read the slice again.
@@ -690,6 +693,7 @@ Result<std::vector<SearchHit>> PgArticleStore::search(std::string_view query, in
         // The next slice: as wide as this one's density of matches says the rest need, a quarter to spare.
         const auto found = static_cast<std::int64_t>(ids.size() - before);
         const std::int64_t missing = kSearchCandidates - std::ssize(ids);
+        density_known = found > 0;
         width =
             found == 0 ? width * kSearchSliceGrowth : std::max(width * 2, missing * width / found * 5 / 4);
       }
