@@ -248,11 +248,7 @@ std::string SearchTokenizer::words(const std::vector<std::string>& terms) const 
 
 std::vector<std::uint32_t> SearchTokenizer::phrase_probes(const std::vector<std::string>& terms) const {
   std::vector<std::uint32_t> out;
-  for (const std::string& term : terms) {
-    std::vector<std::string> words;
-    api_->scan(term, [&](std::string_view word) {
-      if (word.size() <= kMaxLexemeBytes) words.emplace_back(word);
-    });
+  for (const std::vector<std::string>& words : phrases(terms)) {
     const std::vector<std::uint32_t> probes = postgres::phrase_probes(words);
     out.insert(out.end(), probes.begin(), probes.end());
   }
