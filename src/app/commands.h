@@ -68,6 +68,12 @@ struct CompactCommandOptions {
   int hold_ms = 0;  // tests only: wait inside each batch's transaction before committing
 };
 int cmd_db_compact(const config::Config& config, const CompactCommandOptions& options);
+// `db search-index [--recent-ids N]`: Store::maintain_search_index once, its summary on stdout. Exit 1 on an
+// error, or when another process was at it (nothing done).
+struct SearchIndexCommandOptions {
+  std::int64_t recent_ids = 0;  // 0: the store's default (storage::SearchIndexUpkeep)
+};
+int cmd_db_search_index(const config::Config& config, const SearchIndexCommandOptions& options);
 // `db copy --from PATH --to URL`: a stopped site's SQLite database into PostgreSQL (resumable: a second run
 // adds only what is missing), then each table's row count and a sample of its rows compared; one line per
 // table. Exit 1 on an error (the message says which argument or table) or on any difference (named).

@@ -38,6 +38,16 @@ bool catch_up_slice(std::stop_token stop, storage::Store& store) {
   return !done->finished && !done->busy;
 }
 
+// The search index's upkeep between passes (a no-op most of the time), logged when it did something.
+void keep_search_index(storage::Store& store) {
+  auto report = store.maintain_search_index({});
+  if (!report) {
+    spdlog::warn("search index: {}", report.error().message);
+  } else if (report->changed) {
+    spdlog::info("search index: {}", report->summary);
+  }
+}
+
 }  // namespace
 
 void crawl_loop(std::stop_token stop, const config::Config& config, storage::Store& store, Metrics& metrics) {
@@ -62,6 +72,8 @@ void crawl_loop(std::stop_token stop, const config::Config& config, storage::Sto
     }
     // The pass ends with the automatic retirement of dead / inactive blogs (off unless configured).
     if (!stop.stop_requested()) retire_after_crawl(config, store);
+    // Then the search index, kept quick as the newest articles move on.
+    if (!stop.stop_requested()) keep_search_index(store);
     // Then the similar articles of the back catalogue the passes queued, for a slice of time at most, so
     // that blogs falling due wait no longer than that; while the queue lasts, the next pass follows at once.
     if (!stop.stop_requested() && catch_up_slice(stop, store)) continue;

@@ -117,6 +117,15 @@ int main(int argc, char** argv) {
   db_compact->add_flag("--vacuum", compact_options.vacuum,
                        "Then give the freed space back to the file system (needs free disk of the new size)");
   db_compact->add_option("--hold-ms", compact_options.hold_ms)->group("");  // tests: kill inside a batch
+  app::SearchIndexCommandOptions search_index_options;
+  auto* db_search_index = db_cmd->add_subcommand(
+      "search-index",
+      "Keep the search index quick as articles grow, now (the crawl loop does it after each pass)");
+  db_search_index
+      ->add_option("--recent-ids", search_index_options.recent_ids,
+                   "PostgreSQL: how many of the newest ids the index of the newest articles covers (default "
+                   "100000)")
+      ->check(CLI::Range(std::int64_t{1}, std::int64_t{1} << 40));
   app::DbCopyCommandOptions copy_options;
   auto* db_copy = db_cmd->add_subcommand(
       "copy", "Copy a stopped site's SQLite database into PostgreSQL, then compare them (resumable)");
@@ -223,6 +232,7 @@ int main(int argc, char** argv) {
   if (*similar_catch_up) return app::cmd_similar_catch_up(config);
   if (*serve) return app::cmd_serve(config);
   if (*db_compact) return app::cmd_db_compact(config, compact_options);
+  if (*db_search_index) return app::cmd_db_search_index(config, search_index_options);
   if (*db_copy) return app::cmd_db_copy(copy_options);
   if (*newsletter_send) return app::cmd_newsletter_send(config, dry_run);
   if (*train) return app::cmd_train(config, holdout);

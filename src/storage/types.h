@@ -243,6 +243,23 @@ struct SiteStats {
   std::optional<TimePoint> last_newsletter_sent{};  // the latest delivery of a newsletter issue
 };
 
+// How much one DatabaseStore::maintain_search_index call may do.
+struct SearchIndexUpkeep {
+  // PostgreSQL: the index of the newest articles covers at least this many of the newest ids, and is built
+  // again over the newest this-many once it covers twice as many; none is built while the table holds
+  // fewer than twice as many ids (the whole index is then small).
+  std::int64_t recent_ids = 100'000;
+  // SQLite: pages of FTS5 segments merged at most.
+  int merge_pages = 500;
+};
+
+// What one DatabaseStore::maintain_search_index call did.
+struct SearchIndexReport {
+  bool changed = false;   // an index was built, dropped or merged
+  bool busy = false;      // another process holds the upkeep (PostgreSQL): nothing was done
+  std::string summary{};  // one line for the log and the CLI
+};
+
 // --- similar articles (migration 0027, docs/similar.md). The store keeps the index and the picks; the
 // pipeline computes them (curate/similar.h).
 

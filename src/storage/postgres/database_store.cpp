@@ -1,5 +1,6 @@
 #include "storage/postgres/database_store.h"
 
+#include "storage/postgres/recent_search_index.h"
 #include "storage/postgres/rows.h"
 #include "storage/postgres/statement.h"
 
@@ -60,6 +61,12 @@ Result<std::int64_t> PgDatabaseStore::vacuum() {
   });
   if (!rows) return db_error("cannot vacuum", rows.error());
   return rows->int64(0, 0);
+}
+
+Result<SearchIndexReport> PgDatabaseStore::maintain_search_index(const SearchIndexUpkeep& upkeep) {
+  auto report = db_.pool().with([&](Connection& c) { return maintain_recent_search_index(c, upkeep); });
+  if (!report) return db_error("cannot keep the search index", report.error());
+  return report;
 }
 
 }  // namespace longread::storage::postgres

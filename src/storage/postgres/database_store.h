@@ -13,6 +13,7 @@ class PgDatabaseStore : public virtual DatabaseStore {
   Result<SiteStats> site_stats(TimePoint now) override;
   Result<std::int64_t> data_version() override;
   Result<std::int64_t> vacuum() override;
+  Result<SearchIndexReport> maintain_search_index(const SearchIndexUpkeep& upkeep) override;
 
  private:
   Database& db_;

@@ -1,6 +1,6 @@
 // The database role of the Store: what concerns the database as a whole rather than one kind of row: a
 // version that changes with every write (the page cache's key), the site's totals for /metrics, giving free
-// pages back to the file system.
+// pages back to the file system, keeping the search index in shape.
 #pragma once
 
 #include <cstdint>
@@ -25,6 +25,12 @@ class DatabaseStore {
   virtual Result<std::int64_t> data_version() = 0;
   // Gives free pages back to the file system (VACUUM, then a WAL checkpoint); returns the file's size.
   virtual Result<std::int64_t> vacuum() = 0;
+  // Keeps the search index quick to read as the articles grow (docs/storage.md, "The newest articles'
+  // index"): on PostgreSQL, a GIN index of the newest articles only, beside the whole one, built again
+  // as the newest ids move on (one process at a time; a build a kill left unfinished is dropped); on
+  // SQLite, merging FTS5's index segments, as automerge does during writes. Safe while the site serves
+  // and crawls; cheap when there is nothing to do.
+  virtual Result<SearchIndexReport> maintain_search_index(const SearchIndexUpkeep& upkeep) = 0;
 };
 
 }  // namespace longread::storage

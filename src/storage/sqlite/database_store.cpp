@@ -1,6 +1,9 @@
-// The SQLite side of DatabaseStore: the site's totals, the data version and VACUUM.
+// The SQLite side of DatabaseStore: the site's totals, the data version, VACUUM and merging the search index.
 #include "storage/sqlite/sqlite_store.h"
 
+#include <sqlite3.h>
+
+#include <algorithm>
 #include <filesystem>
 #include <mutex>
 #include <system_error>
@@ -79,6 +82,23 @@ Result<std::int64_t> SqliteStore::vacuum() {
     const auto size = std::filesystem::file_size(path_, ec);
     if (ec) return fail(ErrorKind::kStorage, fmt::format("store: cannot vacuum: {}", ec.message()));
     return static_cast<std::int64_t>(size);
+  });
+}
+
+Result<SearchIndexReport> SqliteStore::maintain_search_index(const SearchIndexUpkeep& upkeep) {
+  return with_writer([&](Connection& db) -> Result<SearchIndexReport> {
+    // FTS5's 'merge' command merges index segments until about that many pages are written, when some
+    // level holds 'usermerge' (4) segments or more or a merge is under way; the total number of changes
+    // grows by 2 or more when it did any work (https://sqlite.org/fts5.html, "The 'merge' Command").
+    const int before = sqlite3_total_changes(db.raw());
+    const std::string sql = fmt::format("INSERT INTO articles_fts(articles_fts, rank) VALUES('merge', {})",
+                                        std::max(1, upkeep.merge_pages));
+    if (auto ok = db.exec(sql.c_str()); !ok) return db_error("cannot merge the search index", ok.error());
+    const bool merged = sqlite3_total_changes(db.raw()) - before >= 2;
+    return SearchIndexReport{
+        .changed = merged,
+        .summary = merged ? fmt::format("merged search index segments (up to {} pages)", upkeep.merge_pages)
+                          : "search index segments already merged"};
   });
 }
 

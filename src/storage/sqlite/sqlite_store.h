@@ -94,6 +94,7 @@ class SqliteStore final : public Store {
   Result<SiteStats> site_stats(TimePoint now) override;
   Result<std::int64_t> data_version() override;
   Result<std::int64_t> vacuum() override;
+  Result<SearchIndexReport> maintain_search_index(const SearchIndexUpkeep& upkeep) override;
 
   // reader_store.cpp
   Result<std::int64_t> create_reader(std::string_view email, std::string_view password_hash, TimePoint now,
