@@ -11,7 +11,8 @@
 //
 // The threshold moves with the newest ids, so the index is built again now and then
 // (maintain_recent_search_index): CREATE INDEX CONCURRENTLY, which neither blocks writers nor is seen by
-// the planner before it is complete, then DROP INDEX CONCURRENTLY of the one before. The threshold is in
+// the planner before it is complete, ANALYZE (for the planner's count of its rows), then DROP INDEX
+// CONCURRENTLY of the one before. The threshold is in
 // the index's name (articles_search_recent_<T>), so no table records it.
 #pragma once
 
