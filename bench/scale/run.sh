@@ -80,6 +80,8 @@ if [[ " ${BACKENDS:-sqlite} " == *" postgresql "* ]]; then
       "$generate" --db "$url" -n "$articles" -b "$blogs" --votes "${VOTES:-200000}" $flag
     # Statistics and the GIN index's pending list as autovacuum leaves them a while after the load.
     "$BENCH_PG_BIN/psql" -q "$url" -c "SELECT gin_clean_pending_list('articles_search')" -c "ANALYZE articles" >/dev/null
+    # The index of the newest articles, as a site's crawl loop keeps it (docs/storage.md).
+    "$longread" --db "$url" db search-index
     "$bench" "$url" "${QUERIES:-40}" "${PEER_QUERIES:-10}"
     if [ "${LISTINGS:-1}" = 1 ]; then
       "$generate" --db "$url" -n 0 --measure 20 --listings-only
