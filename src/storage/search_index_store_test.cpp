@@ -61,21 +61,9 @@ class SearchIndexStoreTest : public longread::testing::StoreSuite {
     return report.value_or(SearchIndexReport{.summary = "failed"});
   }
 
-  // PostgreSQL: one column of `sql`'s rows, on a connection of the test's own.
+  // PostgreSQL: the first column of `sql`'s rows.
   std::vector<std::string> pg_query(const std::string& sql) {
-    std::vector<std::string> out;
-    auto conn = postgres::Connection::open(db());
-    if (!conn) {
-      ADD_FAILURE() << conn.error().message;
-      return out;
-    }
-    auto rows = conn->exec(sql);
-    if (!rows) {
-      ADD_FAILURE() << rows.error().message;
-      return out;
-    }
-    for (int r = 0; r < rows->size(); ++r) out.push_back(rows->string(r, 0));
-    return out;
+    return longread::testing::query_column(db(), sql);
   }
   std::vector<std::string> recent_indexes() {
     return pg_query(

@@ -172,20 +172,7 @@ class StoreTest : public StoreHelpers<longread::testing::StoreSuite> {
   // One column of each row of `sql`, run on a connection of its own, as text ("NULL" for NULL).
   std::vector<std::string> raw_query(const std::string& db, const char* sql, int column = 0) {
     if (backend_ == longread::testing::Backend::kSqlite) return storage::raw_query(db, sql, column);
-    std::vector<std::string> out;
-    auto conn = postgres::Connection::open(db);
-    if (!conn) {
-      ADD_FAILURE() << conn.error().message;
-      return out;
-    }
-    auto rows = conn->exec(sql);
-    if (!rows) {
-      ADD_FAILURE() << rows.error().message;
-      return out;
-    }
-    for (int r = 0; r < rows->size(); ++r)
-      out.push_back(rows->null(r, column) ? "NULL" : rows->string(r, column));
-    return out;
+    return longread::testing::query_column(db, sql, column);
   }
   // What is wrong with the search index ("" when nothing). SQLite's FTS5 index is a structure of its own
   // that the store keeps in step, so it is checked; PostgreSQL's is a generated column with a GIN index

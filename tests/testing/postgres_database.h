@@ -5,6 +5,7 @@
 
 #include <atomic>
 #include <string>
+#include <vector>
 
 #include <fmt/format.h>
 
@@ -54,5 +55,24 @@ class PostgresDatabase {
   std::string name_;
   std::string url_;
 };
+
+// One column (the first unless told) of each row `sql` gives, as text ("NULL" for NULL), run on a connection
+// of its own to `url`; empty, and the test failed, when the server refuses it.
+inline std::vector<std::string> query_column(const std::string& url, const std::string& sql, int column = 0) {
+  std::vector<std::string> out;
+  auto conn = storage::postgres::Connection::open(url);
+  if (!conn) {
+    ADD_FAILURE() << conn.error().message;
+    return out;
+  }
+  auto rows = conn->exec(sql);
+  if (!rows) {
+    ADD_FAILURE() << rows.error().message;
+    return out;
+  }
+  for (int r = 0; r < rows->size(); ++r)
+    out.push_back(rows->null(r, column) ? "NULL" : rows->string(r, column));
+  return out;
+}
 
 }  // namespace longread::testing
