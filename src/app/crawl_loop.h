@@ -1,5 +1,6 @@
-// The crawler as a long-running job: a pass over the due blogs, then a wait of a minute (blogs fall due at
-// their own times), until asked to stop. `serve` runs it on a thread of its own; `crawl --loop` runs it as
+// The crawler as a long-running job: a pass over the due blogs, the retirement of dead blogs, a slice of the
+// similar-articles catch-up and the search index's upkeep, then a wait of a minute (blogs fall due at their
+// own times), until asked to stop. `serve` runs it on a thread of its own; `crawl --loop` runs it as
 // the whole process, beside web processes started with `serve --no-crawl`.
 #pragma once
 
