@@ -1151,6 +1151,24 @@ TEST_P(StoreTest, SearchCandidatesOnBothSidesOfAWideIdGapAreTheNewest) {
   }
 }
 
+// A hostile blog's article of one word said 200,000 times: searching that word answers, with a snippet of
+// 32 words. SQLite's own snippet() scores every match against every other (40,000 took it 7 s, inside one
+// call that the search's budget cannot interrupt); this one took minutes before snippets were made by
+// longread (search_snippet.h).
+TEST_P(StoreTest, SearchOfAWordATextRepeatsEndsWithAShortSnippet) {
+  const auto blog = add_blog("https://a.example/feed");
+  auto a = make_article("a", "Tins", day(0));
+  a.text.clear();
+  for (int i = 0; i < 200'000; ++i) a.text += "spam ";
+  save(ok_record(blog, day(0), {a}));
+  const auto hits = store_->search("spam", 10, 0);
+  ASSERT_TRUE(hits) << hits.error().message;
+  ASSERT_EQ(hits->size(), 1u);
+  const std::string& snippet = hits->at(0).snippet;
+  EXPECT_EQ(snippet.rfind("\x01spam\x02 \x01spam\x02", 0), 0u) << snippet.substr(0, 80);
+  EXPECT_LT(snippet.size(), 400u) << "32 words, their marks and an ellipsis";
+}
+
 // Words between a pair of double quotes are a phrase: they must follow each other in that order. Without
 // quotes the words may be anywhere in the article.
 TEST_P(StoreTest, SearchTreatsQuotedWordsAsAPhrase) {

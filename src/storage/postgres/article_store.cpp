@@ -18,6 +18,7 @@
 #include "storage/postgres/reader_filter.h"
 #include "storage/postgres/rows.h"
 #include "storage/postgres/statement.h"
+#include "storage/search_snippet.h"
 #include "storage/search_terms.h"
 #include "storage/values.h"
 
@@ -120,8 +121,8 @@ std::string hot_walk_sql(const HotPageQuery& query, bool after) {
 
 // Search on PostgreSQL (docs/storage.md, "Search"), in the shape of SQLite's: the newest kSearchCandidates
 // matches among visible articles (the partial GIN index articles_search) are ranked by relevance, then by
-// age as on SQLite (relevance halved every kSearchHalfLifeDays), paged; ts_headline makes snippets for the
-// page alone, with \x01 and \x02 around matches. Relevance is ts_rank over the article's rank_vector, its
+// age as on SQLite (relevance halved every kSearchHalfLifeDays), paged; search_snippet makes snippets
+// from the page's texts alone, as on SQLite. Relevance is ts_rank over the article's rank_vector, its
 // title (weight 'A', 10x) and the text's lead (weight 'D'), kept in the row (migration 0004), plus
 // kSearchMatchFloor for matching at all: ts_rank over the whole search_vector read every candidate's
 // vector out of the TOAST table, most of a search's time at a million articles.
@@ -205,9 +206,7 @@ std::int64_t estimated_rows(std::string_view plan_line) {
 constexpr const char* kSearchRankSql =
     "WITH q AS (SELECT :match::tsquery AS query)"
     " SELECT " LONGREAD_PG_ARTICLE_COLUMNS_HEAD " '', '', ''," LONGREAD_PG_ARTICLE_COLUMNS_TAIL
-    ", ts_headline('longread_search', a.text, q.query, 'StartSel=' || chr(1) || ', StopSel=' || chr(2) ||"
-    " ', MaxWords=32, MinWords=12, ShortWord=0, MaxFragments=1, FragmentDelimiter=…'),"
-    " left(a.text, 64), right(a.text, 64)"
+    ", a.text"
     " FROM (SELECT c.id AS id, " LONGREAD_PG_SEARCH_RANK
     " AS rank_score FROM ("
     "  SELECT a.id, a.display_at, " LONGREAD_PG_SEARCH_MATCH_FLOOR
@@ -217,21 +216,6 @@ constexpr const char* kSearchRankSql =
     " ORDER BY rank_score DESC, c.id DESC LIMIT :limit OFFSET :offset) s"
     " JOIN articles a ON a.id = s.id JOIN blogs b ON b.id = a.blog_id CROSS JOIN q"
     " ORDER BY s.rank_score DESC, s.id DESC";
-
-// A snippet marked "…" where it starts after the text's start or ends before its end, as SQLite's
-// snippet() marks it; `head` and `tail` are the text's first and last 64 characters.
-std::string with_ellipses(std::string snippet, std::string_view head, std::string_view tail) {
-  std::string plain = snippet;
-  std::erase(plain, '\x01');
-  std::erase(plain, '\x02');
-  const std::size_t n = std::min<std::size_t>({plain.size(), head.size(), 24});
-  const bool at_start = plain.compare(0, n, head.substr(0, n)) == 0;
-  const std::size_t m = std::min<std::size_t>({plain.size(), tail.size(), 24});
-  const bool at_end = plain.compare(plain.size() - m, m, tail.substr(tail.size() - m)) == 0;
-  if (!at_start) snippet.insert(0, "\u2026");
-  if (!at_end) snippet += "\u2026";
-  return snippet;
-}
 
 constexpr const char* kSetKeepOverride =
     "UPDATE articles SET keep_override = :keep::integer,"
@@ -718,18 +702,11 @@ Result<std::vector<SearchHit>> PgArticleStore::search(std::string_view query, in
     }
     return db_error("cannot search", rows.error());
   }
-  // ts_headline marks each matching word; SQLite marks a phrase as one match. Marks of adjacent words are
-  // joined when the reader asked for a phrase, so a snippet reads the same from either backend.
-  const bool phrase =
-      std::ranges::any_of(terms, [](const std::string& t) { return t.find(' ') != std::string::npos; });
+  // The snippets, from the page's texts, as SQLite's search makes them.
+  const std::vector<std::vector<std::string>> term_words = db_.tokenizer().term_words(terms);
   hits.reserve(static_cast<std::size_t>(rows->size()));
   for (int r = 0; r < rows->size(); ++r) {
-    std::string snippet =
-        with_ellipses(rows->string(r, kArticleColumnCount), rows->text(r, kArticleColumnCount + 1),
-                      rows->text(r, kArticleColumnCount + 2));
-    for (std::size_t at = 0; phrase && (at = snippet.find("\x02 \x01", at)) != std::string::npos;) {
-      snippet.replace(at, 3, " ");
-    }
+    std::string snippet = search_snippet(db_.tokenizer(), term_words, rows->text(r, kArticleColumnCount));
     hits.push_back({.view = read_article_view(*rows, r), .snippet = std::move(snippet)});
   }
   return hits;

@@ -162,7 +162,8 @@ struct SearchTokenizer::Api {
   void* context = nullptr;
 
   // Calls `on_word(std::string_view)` for each word of `text`, in order; an `on_word` that returns a bool
-  // stops the scan by returning false.
+  // stops the scan by returning false. An `on_word` taking (word, start, end) is also given the word's
+  // byte range in `text`.
   template <typename OnWord>
   void scan(std::string_view text, OnWord&& on_word) const {
     Fts5Tokenizer* instance = nullptr;
@@ -170,13 +171,16 @@ struct SearchTokenizer::Api {
       return;
     const int size = static_cast<int>(std::min<std::size_t>(text.size(), INT_MAX));
     using Fn = std::remove_reference_t<OnWord>;
-    auto callback = [](void* ctx, int /*flags*/, const char* token, int n, int /*start*/,
-                       int /*end*/) -> int {
+    auto callback = [](void* ctx, int /*flags*/, const char* token, int n, int start, int end) -> int {
       const std::string_view word(token, static_cast<std::size_t>(n));
-      if constexpr (std::is_same_v<std::invoke_result_t<Fn&, std::string_view>, bool>) {
-        return (*static_cast<Fn*>(ctx))(word) ? SQLITE_OK : SQLITE_DONE;
+      Fn& fn = *static_cast<Fn*>(ctx);
+      if constexpr (std::is_invocable_v<Fn&, std::string_view, std::size_t, std::size_t>) {
+        fn(word, static_cast<std::size_t>(start), static_cast<std::size_t>(end));
+        return SQLITE_OK;
+      } else if constexpr (std::is_same_v<std::invoke_result_t<Fn&, std::string_view>, bool>) {
+        return fn(word) ? SQLITE_OK : SQLITE_DONE;
       } else {
-        (*static_cast<Fn*>(ctx))(word);
+        fn(word);
         return SQLITE_OK;
       }
     };
@@ -216,6 +220,13 @@ std::vector<std::string> SearchTokenizer::tokens(std::string_view text) const {
   return out;
 }
 
+void SearchTokenizer::for_each_word(
+    std::string_view text,
+    const std::function<void(std::string_view, std::size_t, std::size_t)>& on_word) const {
+  api_->scan(text,
+             [&](std::string_view word, std::size_t start, std::size_t end) { on_word(word, start, end); });
+}
+
 SearchVectors SearchTokenizer::vectors(std::string_view title, std::string_view text) const {
   VectorBuilder search(false);
   VectorBuilder rank(true);
@@ -251,6 +262,17 @@ std::vector<std::uint32_t> SearchTokenizer::phrase_probes(const std::vector<std:
   for (const std::vector<std::string>& words : phrases(terms)) {
     const std::vector<std::uint32_t> probes = postgres::phrase_probes(words);
     out.insert(out.end(), probes.begin(), probes.end());
+  }
+  return out;
+}
+
+std::vector<std::vector<std::string>> SearchTokenizer::term_words(
+    const std::vector<std::string>& terms) const {
+  std::vector<std::vector<std::string>> out;
+  for (const std::string& term : terms) {
+    std::vector<std::string> words;
+    api_->scan(term, [&](std::string_view word) { words.emplace_back(word); });
+    if (!words.empty()) out.push_back(std::move(words));
   }
   return out;
 }

@@ -4,7 +4,9 @@
 // article's text (docs/storage.md, "Search on PostgreSQL").
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -39,6 +41,10 @@ class SearchTokenizer {
   // The words of `text` as FTS5 indexes them: lower case, diacritics removed, in order. Safe to call from
   // several threads at once (each call makes its own tokenizer instance).
   [[nodiscard]] std::vector<std::string> tokens(std::string_view text) const;
+  // Calls `on_word(word, start, end)` for each word of `text` in order, [start, end) being the bytes of
+  // `text` it was read from (before folding), as FTS5 hands them to snippet().
+  void for_each_word(std::string_view text,
+                     const std::function<void(std::string_view, std::size_t, std::size_t)>& on_word) const;
 
   [[nodiscard]] SearchVectors vectors(std::string_view title, std::string_view text) const;
 
@@ -52,6 +58,9 @@ class SearchTokenizer {
   // The bits an article's phrase filter must have for it to hold each phrase of `terms` (phrase_filter.h);
   // empty when no term is a phrase.
   [[nodiscard]] std::vector<std::uint32_t> phrase_probes(const std::vector<std::string>& terms) const;
+  // Each term of `terms` as its words, in order, as FTS5 reads each quoted term of SQLite's query (a word is
+  // a phrase of one); a term without a word is left out.
+  [[nodiscard]] std::vector<std::vector<std::string>> term_words(const std::vector<std::string>& terms) const;
   // The terms of `terms` that are phrases (two words or more), each as its words.
   [[nodiscard]] std::vector<std::vector<std::string>> phrases(const std::vector<std::string>& terms) const;
   // Whether each of `phrases` is in `title` or in `text`, its words next to each other and in order, as

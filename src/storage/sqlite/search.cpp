@@ -9,6 +9,7 @@
 
 #include <fmt/core.h>
 
+#include "storage/search_snippet.h"
 #include "storage/search_terms.h"
 #include "storage/sqlite/article_rows.h"
 #include "storage/sqlite/personal_filters.h"
@@ -32,10 +33,9 @@ constexpr std::int64_t kSearchFrequencySampleSize = 500;
 //      weighted 10x the text, with the frequencies of step 1) is computed for them alone;
 //   3. rank: each candidate's score is ln(relevance) + display_at * ln(2) / half-life, i.e. its BM25
 //      relevance halved for every kSearchHalfLifeDays of age; ordered by it (then newest id), paged;
-//   4. snippets: computed for the page only. snippet() must not run in the candidate query (it would run
-//      for every candidate), so the page is looked up in the index again by rowid (CROSS JOIN fixes that
-//      join order) to build snippets, with \x01 and \x02 around matches
-//      (https://sqlite.org/fts5.html#the_snippet_function), and joined with its rows.
+//   4. snippets: for the page only, from its texts, by search_snippet (FTS5's snippet() in longread, with
+//      \x01 and \x02 around matches: FTS5's own takes time quadratic in a text's matches, inside one
+//      function call the budget below cannot interrupt).
 // The rank is never above 0 (IDF is floored at 1e-6), so its negation is a positive relevance; the max()
 // only guards ln() against a zero.
 // Every step above is bounded, yet a search's cost still depends on the words a visitor types (a phrase of
@@ -52,7 +52,7 @@ constexpr const char* kSearchIdRange =
 // The search statement in two parts, a reader's filters between them (search_sql).
 constexpr const char* kSearchArticlesHead =
     "SELECT " LONGREAD_ARTICLE_COLUMNS_HEAD " '', '', ''," LONGREAD_ARTICLE_COLUMNS_TAIL
-    ", snippet(articles_fts, 1, char(1), char(2), '…', 32) FROM ("
+    ", longread_body_part_or_empty(a.body, 2, a.text) FROM ("
     "  SELECT c.id AS id, " LONGREAD_SEARCH_RANK
     " AS rank_score FROM ("
     "    SELECT rowid AS id, longread_rank(articles_fts, 10.0, 1.0, :frequencies) AS relevance"
@@ -61,8 +61,7 @@ constexpr const char* kSearchArticlesTail =
     " ORDER BY rowid DESC LIMIT :candidates"
     "  ) c JOIN articles a ON a.id = c.id"
     "  ORDER BY rank_score DESC, c.id DESC LIMIT :limit OFFSET :offset"
-    " ) s CROSS JOIN articles_fts ON articles_fts.rowid = s.id AND articles_fts MATCH :match"
-    " JOIN articles a ON a.id = s.id JOIN blogs b ON b.id = a.blog_id"
+    " ) s JOIN articles a ON a.id = s.id JOIN blogs b ON b.id = a.blog_id"
     " ORDER BY s.rank_score DESC, s.id DESC";
 
 // What a reader typed as FTS5 strings that cannot be a syntax error: each search term (search_terms.h)
@@ -134,38 +133,46 @@ Result<std::string> document_frequencies(Connection& db, const std::vector<std::
 Result<std::vector<SearchHit>> SqliteStore::search(std::string_view query, int limit, int offset,
                                                    const std::optional<ReaderFilter>& reader) {
   const std::vector<std::string> phrases = fts5_phrases(query);
-  std::vector<SearchHit> hits;
-  if (phrases.empty()) return hits;
+  if (phrases.empty()) return std::vector<SearchHit>{};
   std::string match;
   for (const auto& phrase : phrases) match += (match.empty() ? "" : " ") + phrase;
-  auto db = readers_.acquire();
-  if (!db) return std::unexpected(db.error());
-  // The visitor chooses the query, so its cost too: past the budget it is cut short with a clear answer
-  // rather than holding a reader connection and a pool thread.
-  sqlite::StatementBudget budget(**db, kSearchBudget);
-  const auto too_long = [&] {
-    return fail(ErrorKind::kTimeout,
-                fmt::format("store: search ran past its {} ms budget", kSearchBudget.count()),
-                "That search took too long. Try more specific words.");
-  };
-  auto frequencies = document_frequencies(**db, phrases);
-  if (!frequencies) return budget.exceeded() ? too_long() : std::unexpected(frequencies.error());
-  auto q = (*db)->query(search_sql(reader));
-  if (!q) return db_error("cannot search", q.error());
-  if (reader) sqlite::bind_reader_filter(*q, *reader);
-  q->bind(":match", match)
-      .bind(":frequencies", *frequencies)
-      .bind(":candidates", kSearchCandidates)
-      .bind(":half_life_days", kSearchHalfLifeDays)
-      .bind(":limit", std::max(limit, 0))
-      .bind(":offset", std::max(offset, 0));
-  for (;;) {
-    auto row = q->step();
-    if (!row) return budget.exceeded() ? too_long() : db_error("cannot search", row.error());
-    if (!*row) break;
-    hits.push_back({.view = read_article_view(*q), .snippet = q->text(kArticleColumnCount)});
-  }
-  return hits;
+  // The page's hits, each with its whole text where the snippet goes.
+  auto found = [&]() -> Result<std::vector<SearchHit>> {
+    auto db = readers_.acquire();
+    if (!db) return std::unexpected(db.error());
+    // The visitor chooses the query, so its cost too: past the budget it is cut short with a clear answer
+    // rather than holding a reader connection and a pool thread.
+    sqlite::StatementBudget budget(**db, kSearchBudget);
+    const auto too_long = [&] {
+      return fail(ErrorKind::kTimeout,
+                  fmt::format("store: search ran past its {} ms budget", kSearchBudget.count()),
+                  "That search took too long. Try more specific words.");
+    };
+    auto frequencies = document_frequencies(**db, phrases);
+    if (!frequencies) return budget.exceeded() ? too_long() : std::unexpected(frequencies.error());
+    auto q = (*db)->query(search_sql(reader));
+    if (!q) return db_error("cannot search", q.error());
+    if (reader) sqlite::bind_reader_filter(*q, *reader);
+    q->bind(":match", match)
+        .bind(":frequencies", *frequencies)
+        .bind(":candidates", kSearchCandidates)
+        .bind(":half_life_days", kSearchHalfLifeDays)
+        .bind(":limit", std::max(limit, 0))
+        .bind(":offset", std::max(offset, 0));
+    std::vector<SearchHit> hits;
+    for (;;) {
+      auto row = q->step();
+      if (!row) return budget.exceeded() ? too_long() : db_error("cannot search", row.error());
+      if (!*row) break;
+      hits.push_back({.view = read_article_view(*q), .snippet = q->text(kArticleColumnCount)});
+    }
+    return hits;
+  }();
+  if (!found) return found;
+  // With the reader connection back in the pool: the snippets take time in proportion to the texts.
+  const std::vector<std::vector<std::string>> words = tokenizer_->term_words(search_terms(query));
+  for (SearchHit& hit : *found) hit.snippet = search_snippet(*tokenizer_, words, hit.snippet);
+  return found;
 }
 
 }  // namespace longread::storage::sqlite

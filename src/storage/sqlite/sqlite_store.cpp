@@ -69,13 +69,15 @@ Result<void> apply_migrations(Connection& db) {
 
 SqliteStore::SqliteStore(std::unique_ptr<Connection> writer, std::unique_ptr<Connection> checkpointer,
                          std::string path, std::shared_ptr<BodyDictionaries> bodies,
-                         std::unique_ptr<ParseMarks> marks)
+                         std::unique_ptr<ParseMarks> marks,
+                         std::unique_ptr<postgres::SearchTokenizer> tokenizer)
     : path_(path),
       bodies_(bodies),
       writer_(std::move(writer)),
       checkpointer_(std::move(checkpointer), writer_->raw()),
       readers_(std::move(path), std::move(bodies)),
-      marks_(std::move(marks)) {}
+      marks_(std::move(marks)),
+      tokenizer_(std::move(tokenizer)) {}
 
 std::string email_key(std::string_view email) {
   std::string key(email);
@@ -128,8 +130,11 @@ Result<std::unique_ptr<Store>> open_sqlite_store(const std::string& path) {
   if (!checkpointer) return std::unexpected(checkpointer.error());
   auto marks = sqlite::ParseMarks::open(path);
   if (!marks) return std::unexpected(marks.error());
-  return std::unique_ptr<Store>(std::make_unique<sqlite::SqliteStore>(
-      std::move(*writer), std::move(*checkpointer), path, std::move(bodies), std::move(*marks)));
+  auto tokenizer = postgres::SearchTokenizer::open();
+  if (!tokenizer) return std::unexpected(tokenizer.error());
+  return std::unique_ptr<Store>(
+      std::make_unique<sqlite::SqliteStore>(std::move(*writer), std::move(*checkpointer), path,
+                                            std::move(bodies), std::move(*marks), std::move(*tokenizer)));
 }
 
 }  // namespace longread::storage
