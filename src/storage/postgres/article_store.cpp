@@ -120,29 +120,28 @@ std::string hot_walk_sql(const HotPageQuery& query, bool after) {
 }
 
 // Search on PostgreSQL (docs/storage.md, "Search"), in the shape of SQLite's: the newest kSearchCandidates
-// matches among visible articles (the partial GIN index articles_search) are ranked by relevance, then by
-// age as on SQLite (relevance halved every kSearchHalfLifeDays), paged; search_snippet makes snippets
-// from the page's texts alone, as on SQLite. Relevance is ts_rank over the article's rank_vector, its
-// title (weight 'A', 10x) and the text's lead (weight 'D'), kept in the row (migration 0004), plus
-// kSearchMatchFloor for matching at all: ts_rank over the whole search_vector read every candidate's
-// vector out of the TOAST table, most of a search's time at a million articles.
+// matches among visible articles (the partial GIN index articles_search) are ranked by relevance, then by age
+// as on SQLite (relevance halved every kSearchHalfLifeDays), paged; search_snippet makes snippets from the
+// page's texts alone, as on SQLite. Relevance is ts_rank over the article's rank_vector, its title (weight
+// 'A', 10x) and the text's lead (weight 'D'), kept in the row (migration 0004), plus kSearchMatchFloor for
+// matching at all: ts_rank over the whole search_vector read every candidate's vector out of the TOAST table,
+// most of a search's time at a million articles.
 //
-// The candidates are found slice by slice of ids, newest first (search_candidates_sql): a GIN index
-// yields its matches in no useful order, so "the newest 1,000 of every match" fetched every match's row (a
-// fifth of a million for a word in 20 % of a million articles) to sort them, and the plan PostgreSQL
-// prefers for a LIMIT, walking the primary key backwards and testing each row's tsvector, reads and
-// detoasts rows until it has enough, the whole table for a rare word. A slice ANDs the GIN index's matches
-// with a primary-key range (a BitmapAnd) before any row is read, so it reads the rows that match inside
-// it. The first slice is as wide as the planner's estimate of the matches says 1,000 of them need (from
-// kFirstSearchSlice to kWidestFirstSearchSlice ids: the statistics know only common words, and guess
-// low for the rest, which made the slice too wide); each next one as wide as the matches found so far say
-// the rest need, a quarter to spare, at least kFirstSearchSlice ids (kSearchSliceGrowth times wider when
-// there were none). A slice reaches down to the oldest
-// id (no lower bound, so for a rare word the planner takes the GIN index's few matches alone) when what
-// would be left below it is small: less than kSearchSliceGrowth slices when the matches' density is not
-// known yet (an estimate, or an empty slice), a quarter of a slice when it is, since every match below
-// the slice is a row read (a slice's whole range is read before its newest matches are taken), where one
-// more slice costs one more read of each word's posting list.
+// The candidates are found slice by slice of ids, newest first (search_candidates_sql): a GIN index yields
+// its matches in no useful order, so "the newest 1,000 of every match" fetched every match's row (a fifth of
+// a million for a word in 20 % of a million articles) to sort them, and the plan PostgreSQL prefers for a
+// LIMIT, walking the primary key backwards and testing each row's tsvector, reads and detoasts rows until it
+// has enough, the whole table for a rare word. A slice ANDs the GIN index's matches with a primary-key range
+// (a BitmapAnd) before any row is read, so it reads the rows that match inside it. The first slice is as wide
+// as the planner's estimate of the matches says 1,000 of them need (from kFirstSearchSlice to
+// kWidestFirstSearchSlice ids: the statistics know only common words, and guess low for the rest, which made
+// the slice too wide); each next one as wide as the matches found so far say the rest need, a quarter to
+// spare, at least kFirstSearchSlice ids (kSearchSliceGrowth times wider when there were none). A slice
+// reaches down to the oldest id (no lower bound, so for a rare word the planner takes the GIN index's few
+// matches alone) when what would be left below it is small: less than kSearchSliceGrowth slices when the
+// matches' density is not known yet (an estimate, or an empty slice), a quarter of a slice when it is, since
+// every match below the slice is a row read (a slice's whole range is read before its newest matches are
+// taken), where one more slice costs one more read of each word's posting list.
 constexpr std::chrono::milliseconds kSearchBudget{1000};
 constexpr std::int64_t kFirstSearchSlice = 5'000;
 constexpr std::int64_t kWidestFirstSearchSlice = 100'000;
