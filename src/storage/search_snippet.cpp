@@ -30,9 +30,8 @@ bool is_space(char c) {
 
 class SnippetMaker {
  public:
-  SnippetMaker(const std::vector<std::vector<std::string>>& phrases, std::string_view text)
-      : phrases_(phrases), text_(text) {
-    for (const auto& phrase : phrases_) {
+  SnippetMaker(const std::vector<std::vector<std::string>>& phrases, std::string_view text) : text_(text) {
+    for (const auto& phrase : phrases) {
       std::vector<int>& ids = phrase_ids_.emplace_back();
       for (const std::string& w : phrase) {
         const auto found = std::ranges::find(distinct_, std::string_view(w));
@@ -195,7 +194,6 @@ class SnippetMaker {
     return out;
   }
 
-  const std::vector<std::vector<std::string>>& phrases_;
   std::string_view text_;
   std::vector<std::string_view> distinct_;
   std::vector<std::vector<int>> phrase_ids_;

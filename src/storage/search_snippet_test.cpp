@@ -148,6 +148,25 @@ TEST_F(SnippetTest, EqualsSqliteSnippetOnRandomTextsAndQueries) {
   EXPECT_GT(compared, 500) << "too few random cases matched to compare";
 }
 
+// Bytes that are not UTF-8 (a SQLite database holds whatever was written; a copy or a bad disk can put them
+// there): the word ranges come from FTS5's tokenizer, as SQLite's own snippet() takes them, so the snippet
+// is SQLite's byte for byte, and nothing is read outside the text (the ASan build checks that).
+TEST_F(SnippetTest, EqualsSqliteSnippetOnTextsThatAreNotUtf8) {
+  const std::vector<std::string> texts = {
+      "caf\xC3 queue \xFF\xFE queue",                 // a cut sequence, bytes no UTF-8 has
+      "queue \x80\x80\x80 stray continuation bytes",  // continuation bytes with no lead
+      "overlong \xC0\xAF slash, queue",               // an overlong encoding
+      "\xE2\x82 queue at the end \xF0\x9F\x98",       // sequences cut short, the last at the end
+      "queue\xED\xA0\x80surrogate queue",             // an encoded surrogate inside a word
+  };
+  for (const std::string& text : texts) {
+    EXPECT_EQ(ours({"queue"}, text), fts5_snippet({"queue"}, text)) << text;
+    std::string long_text;
+    for (int i = 0; i < 40; ++i) long_text += text + " filler words here. ";
+    EXPECT_EQ(ours({"queue"}, long_text), fts5_snippet({"queue"}, long_text)) << text;
+  }
+}
+
 // A hostile blog's text of one word said a million times, searched for that word: FTS5's own snippet()
 // scores every match for every match (40,000 of them took SQLite 7 s); this one only the matches inside each
 // window, so the search ends, with the same snippet as FTS5's where FTS5 ends quickly enough to compare.
