@@ -208,7 +208,7 @@ class SnippetMaker {
 
 }  // namespace
 
-std::string search_snippet(const postgres::SearchTokenizer& tokenizer,
+std::string search_snippet(const SearchTokenizer& tokenizer,
                            const std::vector<std::vector<std::string>>& phrases, std::string_view text) {
   SnippetMaker maker(phrases, text);
   tokenizer.for_each_word(

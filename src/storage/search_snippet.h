@@ -11,19 +11,19 @@
 #include <string_view>
 #include <vector>
 
-#include "storage/postgres/search_vectors.h"
+#include "storage/search_tokenizer.h"
 
 namespace longread::storage {
 
 // How many words of the text a snippet shows at most.
 inline constexpr int kSnippetWords = 32;
 
-// The snippet of `text` for a query whose terms are `phrases` (postgres::SearchTokenizer::term_words: each
+// The snippet of `text` for a query whose terms are `phrases` (SearchTokenizer::term_words: each
 // term as its words, a word being a phrase of one). Each match of a phrase is wrapped in \x01 ... \x02
 // (matches that overlap as one); "…" stands for text left out before or after. The window is FTS5's: the
 // kSnippetWords words that hold the most distinct phrases, then the most matches, moved to a sentence's start
 // when that costs no phrase, else centred on its matches; without any match, the text's first words.
-[[nodiscard]] std::string search_snippet(const postgres::SearchTokenizer& tokenizer,
+[[nodiscard]] std::string search_snippet(const SearchTokenizer& tokenizer,
                                          const std::vector<std::vector<std::string>>& phrases,
                                          std::string_view text);
 

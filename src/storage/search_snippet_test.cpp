@@ -16,7 +16,7 @@ namespace {
 class SnippetTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    auto opened = postgres::SearchTokenizer::open();
+    auto opened = SearchTokenizer::open();
     ASSERT_TRUE(opened) << opened.error().message;
     tokenizer_ = std::move(*opened);
     ASSERT_EQ(sqlite3_open(":memory:", &db_), SQLITE_OK);
@@ -63,7 +63,7 @@ class SnippetTest : public ::testing::Test {
     return search_snippet(*tokenizer_, tokenizer_->term_words(terms), text);
   }
 
-  std::unique_ptr<postgres::SearchTokenizer> tokenizer_;
+  std::unique_ptr<SearchTokenizer> tokenizer_;
   sqlite3* db_ = nullptr;
 };
 

@@ -68,8 +68,8 @@ void add(postgres::Params& params, const Value& v) {
 
 class Copier {
  public:
-  Copier(SqliteSource& source, Connection& conn, const postgres::SearchTokenizer& tokenizer,
-         const CopyOptions& options, const CopyProgressFn& progress)
+  Copier(SqliteSource& source, Connection& conn, const SearchTokenizer& tokenizer, const CopyOptions& options,
+         const CopyProgressFn& progress)
       : source_(source), conn_(conn), tokenizer_(tokenizer), options_(options), progress_(progress) {}
 
   // Inserts every row of `table` that PostgreSQL does not have yet; returns how many it inserted.
@@ -195,7 +195,8 @@ class Copier {
       if (sources) {
         const Value& title = rows[r][sources->title];
         const Value& text = rows[r][sources->text];
-        const postgres::SearchVectors vectors = tokenizer_.vectors(title ? *title : "", text ? *text : "");
+        const postgres::SearchVectors vectors =
+            postgres::search_vectors(tokenizer_, title ? *title : "", text ? *text : "");
         sql += fmt::format(", ${}::tsvector, ${}::tsvector, ${}::bytea", n + 1, n + 2, n + 3);
         n += 3;
         params.add(vectors.search).add(vectors.rank).add(vectors.phrase_filter);
@@ -327,7 +328,7 @@ class Copier {
 
   SqliteSource& source_;
   Connection& conn_;
-  const postgres::SearchTokenizer& tokenizer_;
+  const SearchTokenizer& tokenizer_;
   const CopyOptions& options_;
   const CopyProgressFn& progress_;
   int batches_ = 0;
@@ -386,7 +387,7 @@ Result<CopyReport> copy_sqlite_to_postgres(const std::string& sqlite_path, const
   }
 
   CopyReport report;
-  auto tokenizer = postgres::SearchTokenizer::open();
+  auto tokenizer = SearchTokenizer::open();
   if (!tokenizer) return std::unexpected(tokenizer.error());
   Copier copier(**source, *conn, **tokenizer, options, progress);
   for (std::size_t i = 0; i < copied.size(); ++i) {

@@ -517,10 +517,10 @@ TEST_F(DbCopyTest, EveryTableIsCopiedAndEqual) {
 
   // Every copied article's search vectors and phrase filter are the ones the crawler would have made (FTS5's
   // tokenizer), not the server trigger's.
-  auto tokenizer = postgres::SearchTokenizer::open();
+  auto tokenizer = SearchTokenizer::open();
   ASSERT_TRUE(tokenizer) << tokenizer.error().message;
   const postgres::SearchVectors made =
-      (*tokenizer)->vectors((*article)->article.title, (*article)->article.text);
+      postgres::search_vectors(**tokenizer, (*article)->article.title, (*article)->article.text);
   EXPECT_EQ(pg_value(pg_.url(), fmt::format("SELECT search_vector::text FROM articles WHERE id = {}",
                                             std::stoll(first) + 1)),
             pg_value(pg_.url(), fmt::format("SELECT $v${}$v$::tsvector::text", made.search)));
@@ -533,9 +533,9 @@ TEST_F(DbCopyTest, EveryTableIsCopiedAndEqual) {
                      " OR phrase_filter IS NULL"),
             "0");
   // FTS5 splits "v3.14" into "v3" and "14", where the server's parser keeps one token.
-  EXPECT_EQ(pg_value(pg_.url(),
-                     "SELECT COUNT(*) FROM articles WHERE search_vector @@ $q$'v3' & '14'$q$::tsquery"),
-            pg_value(pg_.url(), "SELECT COUNT(*) FROM articles"));
+  EXPECT_EQ(
+      pg_value(pg_.url(), "SELECT COUNT(*) FROM articles WHERE search_vector @@ $q$'v3' & '14'$q$::tsquery"),
+      pg_value(pg_.url(), "SELECT COUNT(*) FROM articles"));
 }
 
 TEST_F(DbCopyTest, CopyingAgainChangesNothing) {

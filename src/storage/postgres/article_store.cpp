@@ -291,7 +291,8 @@ Result<SaveStats> PgArticleStore::save_crawl(const CrawlRecord& record) {
 Result<void> PgArticleStore::prepare_crawl(CrawlRecord& record) {
   std::vector<PreparedSearchVectors> vectors;
   vectors.reserve(record.articles.size());
-  for (const model::Article& a : record.articles) vectors.push_back(db_.tokenizer().vectors(a.title, a.text));
+  for (const model::Article& a : record.articles)
+    vectors.push_back(search_vectors(db_.tokenizer(), a.title, a.text));
   record.prepared_search = std::move(vectors);
   return {};
 }
@@ -569,11 +570,11 @@ Result<std::vector<SearchHit>> PgArticleStore::search(std::string_view query, in
   std::vector<SearchHit> hits;
   if (terms.empty()) return hits;
   // The terms as FTS5 reads them on SQLite (search_vectors.h): none with a word matches nothing.
-  const std::string match = db_.tokenizer().query(terms);
+  const std::string match = search_query(db_.tokenizer(), terms);
   if (match.empty()) return hits;
-  const std::vector<std::uint32_t> probes = db_.tokenizer().phrase_probes(terms);
-  const std::string words = probes.empty() ? match : db_.tokenizer().words(terms);
-  const std::vector<std::vector<std::string>> phrases = db_.tokenizer().phrases(terms);
+  const std::vector<std::uint32_t> probes = query_phrase_probes(db_.tokenizer(), terms);
+  const std::string words = probes.empty() ? match : search_words(db_.tokenizer(), terms);
+  const std::vector<std::vector<std::string>> phrases = query_phrases(db_.tokenizer(), terms);
   const std::string candidates_sql = search_candidates_sql(reader, probes);
   auto rows = db_.pool().with([&](Connection& c) -> Result<Rows> {
     // The visitor chooses the query, so its cost too: each statement gets what is left of the budget, past
@@ -630,7 +631,7 @@ Result<std::vector<SearchHit>> PgArticleStore::search(std::string_view query, in
           if (!read) return std::unexpected(read.error());
           std::unordered_set<std::int64_t> holding;
           for (int t = 0; t < read->size(); ++t) {
-            if (db_.tokenizer().holds_phrases(phrases, read->text(t, 1), read->text(t, 2)))
+            if (holds_phrases(db_.tokenizer(), phrases, read->text(t, 1), read->text(t, 2)))
               holding.insert(read->int64(t, 0));
           }
           for (const std::int64_t id : batch)
@@ -783,7 +784,7 @@ Result<std::int64_t> PgArticleStore::set_texts(std::span<const TextUpdate> updat
     for (const auto& update : updates) {
       const auto title = title_of.find(update.article_id);
       if (title == title_of.end()) continue;  // deleted since: nothing to write
-      const SearchVectors vectors = db_.tokenizer().vectors(title->second, update.text);
+      const SearchVectors vectors = search_vectors(db_.tokenizer(), title->second, update.text);
       Query q(c, kSetText);
       q.bind(":search_vector", vectors.search).bind(":rank_vector", vectors.rank);
       q.bind(":phrase_filter", vectors.phrase_filter);
@@ -828,7 +829,7 @@ Result<CompactBatch> PgArticleStore::compact_bodies(const CompactOptions& option
       std::vector<std::string> ranks;
       std::vector<std::string> filters;
       for (int r = 0; r < texts->size(); ++r) {
-        SearchVectors v = db_.tokenizer().vectors(texts->text(r, 1), texts->text(r, 2));
+        SearchVectors v = search_vectors(db_.tokenizer(), texts->text(r, 1), texts->text(r, 2));
         filled.push_back(texts->int64(r, 0));
         searches.push_back(std::move(v.search));
         ranks.push_back(std::move(v.rank));

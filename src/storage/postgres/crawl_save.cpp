@@ -135,7 +135,7 @@ struct Planned {
 
   const SearchVectors& vectors(const SearchTokenizer& tokenizer) {
     if (prepared_vectors != nullptr) return *prepared_vectors;
-    if (!made_vectors) made_vectors = tokenizer.vectors(article->title, article->text);
+    if (!made_vectors) made_vectors = search_vectors(tokenizer, article->title, article->text);
     return *made_vectors;
   }
 };

@@ -78,7 +78,8 @@ TEST(PostgresDatabaseTest, TheSearchColumnKeepsItsValuesWhenATriggerTakesItOver)
   auto after = conn->exec("SELECT search_vector::text FROM articles ORDER BY guid");
   ASSERT_TRUE(after) << after.error().message;
   ASSERT_EQ(after->size(), 2);
-  EXPECT_EQ(after->string(0, 0), "'cathedral' 'journal' 'lisp'") << "made by today's trigger, without positions";
+  EXPECT_EQ(after->string(0, 0), "'cathedral' 'journal' 'lisp'")
+      << "made by today's trigger, without positions";
   EXPECT_EQ(after->string(1, 0), "'cathedral' 'ledger' 'lisp'");
 }
 
@@ -96,7 +97,7 @@ TEST(PostgresDatabaseTest, TheCrawlersVectorsForProseAreTheServersOwn) {
       "Café au lait in Zürich, the Old Town of an ÉCOLE; words of a garden, and the river's tide. ";
   for (int i = 0; i < 8; ++i) text += text;  // past the rank vector's 600-character lead
   const std::string title = "Notes from the Lake: a Smörgåsbord";
-  const SearchVectors made = (*db)->tokenizer().vectors(title, text);
+  const SearchVectors made = search_vectors((*db)->tokenizer(), title, text);
   auto same = conn->exec(
       "SELECT $1::tsvector = strip(to_tsvector('longread_search', $3) || to_tsvector('longread_search', $4)),"
       " $2::tsvector = longread_rank_vector($3, $4)",

@@ -2,13 +2,9 @@
 
 #include "storage/postgres/phrase_filter.h"
 
-#include <sqlite3.h>
-
 #include <algorithm>
-#include <climits>
 #include <cstdint>
 #include <functional>
-#include <type_traits>
 #include <unordered_map>
 
 namespace longread::storage::postgres {
@@ -26,9 +22,6 @@ constexpr std::size_t kMaxPositions = 256;
 constexpr std::size_t kMaxLexemeTotal = (std::size_t{1} << 20) - std::size_t{64} * 1024;
 // A position's high bit marks weight A (the title); the rest are weight D, which a literal leaves unsaid.
 constexpr std::uint16_t kWeightA = 0x8000;
-
-// FTS5's unicode61 with the SQLite backend's options (migration 0003's `tokenize`).
-constexpr const char* kTokenizerArgs[] = {"remove_diacritics", "2"};
 
 // Looks words up without copying them into a std::string first.
 struct WordHash {
@@ -157,132 +150,60 @@ std::string_view first_characters(std::string_view text, std::size_t n) {
 
 }  // namespace
 
-struct SearchTokenizer::Api {
-  fts5_tokenizer tokenizer{};
-  void* context = nullptr;
-
-  // Calls `on_word(std::string_view)` for each word of `text`, in order; an `on_word` that returns a bool
-  // stops the scan by returning false. An `on_word` taking (word, start, end) is also given the word's
-  // byte range in `text`.
-  template <typename OnWord>
-  void scan(std::string_view text, OnWord&& on_word) const {
-    Fts5Tokenizer* instance = nullptr;
-    if (tokenizer.xCreate(context, const_cast<const char**>(kTokenizerArgs), 2, &instance) != SQLITE_OK)
-      return;
-    const int size = static_cast<int>(std::min<std::size_t>(text.size(), INT_MAX));
-    using Fn = std::remove_reference_t<OnWord>;
-    auto callback = [](void* ctx, int /*flags*/, const char* token, int n, int start, int end) -> int {
-      const std::string_view word(token, static_cast<std::size_t>(n));
-      Fn& fn = *static_cast<Fn*>(ctx);
-      if constexpr (std::is_invocable_v<Fn&, std::string_view, std::size_t, std::size_t>) {
-        fn(word, static_cast<std::size_t>(start), static_cast<std::size_t>(end));
-        return SQLITE_OK;
-      } else if constexpr (std::is_same_v<std::invoke_result_t<Fn&, std::string_view>, bool>) {
-        return fn(word) ? SQLITE_OK : SQLITE_DONE;
-      } else {
-        fn(word);
-        return SQLITE_OK;
-      }
-    };
-    tokenizer.xTokenize(instance, &on_word, FTS5_TOKENIZE_DOCUMENT, text.data(), size, callback);
-    tokenizer.xDelete(instance);
-  }
-};
-
-Result<std::unique_ptr<SearchTokenizer>> SearchTokenizer::open() {
-  std::unique_ptr<SearchTokenizer> out(new SearchTokenizer());
-  out->api_ = std::make_unique<Api>();
-  if (sqlite3_open_v2(":memory:", &out->db_, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, nullptr) !=
-      SQLITE_OK)
-    return fail(ErrorKind::kInternal, "search tokenizer: cannot open an in-memory SQLite database");
-  // FTS5 hands out its API as a pointer bound to `SELECT fts5(?1)` (https://sqlite.org/fts5.html, "Extending
-  // FTS5").
-  fts5_api* api = nullptr;
-  sqlite3_stmt* stmt = nullptr;
-  if (sqlite3_prepare_v2(out->db_, "SELECT fts5(?1)", -1, &stmt, nullptr) == SQLITE_OK) {
-    sqlite3_bind_pointer(stmt, 1, static_cast<void*>(&api), "fts5_api_ptr", nullptr);
-    sqlite3_step(stmt);
-  }
-  sqlite3_finalize(stmt);
-  if (api == nullptr || api->iVersion < 2 ||
-      api->xFindTokenizer(api, "unicode61", &out->api_->context, &out->api_->tokenizer) != SQLITE_OK)
-    return fail(ErrorKind::kInternal, "search tokenizer: this SQLite has no FTS5 unicode61 tokenizer");
-  return out;
-}
-
-SearchTokenizer::~SearchTokenizer() {
-  sqlite3_close(db_);
-}
-
-std::vector<std::string> SearchTokenizer::tokens(std::string_view text) const {
-  std::vector<std::string> out;
-  api_->scan(text, [&](std::string_view word) { out.emplace_back(word); });
-  return out;
-}
-
-void SearchTokenizer::for_each_word(
-    std::string_view text,
-    const std::function<void(std::string_view, std::size_t, std::size_t)>& on_word) const {
-  api_->scan(text,
-             [&](std::string_view word, std::size_t start, std::size_t end) { on_word(word, start, end); });
-}
-
-SearchVectors SearchTokenizer::vectors(std::string_view title, std::string_view text) const {
+SearchVectors search_vectors(const SearchTokenizer& tokenizer, std::string_view title,
+                             std::string_view text) {
   VectorBuilder search(false);
   VectorBuilder rank(true);
   PositionedPairs pairs;
-  api_->scan(title, [&](std::string_view word) {
+  tokenizer.for_each_token(title, [&](std::string_view word) {
     search.add(word, true);
     rank.add(word, true);
     pairs.add(word);
+    return true;
   });
-  api_->scan(text, [&](std::string_view word) {
+  tokenizer.for_each_token(text, [&](std::string_view word) {
     search.add(word, false);
     pairs.add(word);
+    return true;
   });
-  api_->scan(first_characters(text, kRankLeadCharacters),
-             [&](std::string_view word) { rank.add(word, false); });
+  tokenizer.for_each_token(first_characters(text, kRankLeadCharacters), [&](std::string_view word) {
+    rank.add(word, false);
+    return true;
+  });
   return {search.literal(), rank.literal(), pairs.filter.literal()};
 }
 
-std::string SearchTokenizer::words(const std::vector<std::string>& terms) const {
+std::string search_words(const SearchTokenizer& tokenizer, const std::vector<std::string>& terms) {
   std::string out;
   for (const std::string& term : terms) {
-    api_->scan(term, [&](std::string_view word) {
-      if (word.size() > kMaxLexemeBytes) return;
+    tokenizer.for_each_token(term, [&](std::string_view word) {
+      if (word.size() > kMaxLexemeBytes) return true;
       if (!out.empty()) out += " & ";
       VectorBuilder::append_quoted(out, word);
+      return true;
     });
   }
   return out;
 }
 
-std::vector<std::uint32_t> SearchTokenizer::phrase_probes(const std::vector<std::string>& terms) const {
+std::vector<std::uint32_t> query_phrase_probes(const SearchTokenizer& tokenizer,
+                                               const std::vector<std::string>& terms) {
   std::vector<std::uint32_t> out;
-  for (const std::vector<std::string>& words : phrases(terms)) {
-    const std::vector<std::uint32_t> probes = postgres::phrase_probes(words);
+  for (const std::vector<std::string>& words : query_phrases(tokenizer, terms)) {
+    const std::vector<std::uint32_t> probes = phrase_probes(words);
     out.insert(out.end(), probes.begin(), probes.end());
   }
   return out;
 }
 
-std::vector<std::vector<std::string>> SearchTokenizer::term_words(
-    const std::vector<std::string>& terms) const {
+std::vector<std::vector<std::string>> query_phrases(const SearchTokenizer& tokenizer,
+                                                    const std::vector<std::string>& terms) {
   std::vector<std::vector<std::string>> out;
   for (const std::string& term : terms) {
     std::vector<std::string> words;
-    api_->scan(term, [&](std::string_view word) { words.emplace_back(word); });
-    if (!words.empty()) out.push_back(std::move(words));
-  }
-  return out;
-}
-
-std::vector<std::vector<std::string>> SearchTokenizer::phrases(const std::vector<std::string>& terms) const {
-  std::vector<std::vector<std::string>> out;
-  for (const std::string& term : terms) {
-    std::vector<std::string> words;
-    api_->scan(term, [&](std::string_view word) {
+    tokenizer.for_each_token(term, [&](std::string_view word) {
       if (word.size() <= kMaxLexemeBytes) words.emplace_back(word);
+      return true;
     });
     if (words.size() > 1) out.push_back(std::move(words));
   }
@@ -324,8 +245,8 @@ class PhraseMatcher {
 
 }  // namespace
 
-bool SearchTokenizer::holds_phrases(const std::vector<std::vector<std::string>>& phrases,
-                                    std::string_view title, std::string_view text) const {
+bool holds_phrases(const SearchTokenizer& tokenizer, const std::vector<std::vector<std::string>>& phrases,
+                   std::string_view title, std::string_view text) {
   std::vector<PhraseMatcher> matchers;
   matchers.reserve(phrases.size());
   for (const auto& phrase : phrases)
@@ -334,7 +255,7 @@ bool SearchTokenizer::holds_phrases(const std::vector<std::vector<std::string>>&
   for (const std::string_view part : {title, text}) {
     if (missing == 0) break;
     for (PhraseMatcher& m : matchers) m.restart();
-    api_->scan(part, [&](std::string_view word) {
+    tokenizer.for_each_token(part, [&](std::string_view word) {
       if (word.empty() || word.size() > kMaxLexemeBytes) return true;
       for (PhraseMatcher& m : matchers)
         if (!m.found() && m.next(word)) --missing;
@@ -344,15 +265,16 @@ bool SearchTokenizer::holds_phrases(const std::vector<std::vector<std::string>>&
   return missing == 0;
 }
 
-std::string SearchTokenizer::query(const std::vector<std::string>& terms) const {
+std::string search_query(const SearchTokenizer& tokenizer, const std::vector<std::string>& terms) {
   std::string out;
   for (const std::string& term : terms) {
     std::string phrase;
     int words = 0;
-    api_->scan(term, [&](std::string_view word) {
-      if (word.size() > kMaxLexemeBytes) return;
+    tokenizer.for_each_token(term, [&](std::string_view word) {
+      if (word.size() > kMaxLexemeBytes) return true;
       if (words++ > 0) phrase += " <-> ";
       VectorBuilder::append_quoted(phrase, word);
+      return true;
     });
     if (words == 0) continue;
     if (!out.empty()) out += " & ";

@@ -26,28 +26,15 @@ class SearchVectorsTest : public ::testing::Test {
   std::unique_ptr<SearchTokenizer> tokenizer_;
 };
 
-// FTS5's unicode61 with remove_diacritics 2, as the SQLite backend indexes: letters and digits make words,
-// everything else separates them, case and diacritics are dropped.
-TEST_F(SearchVectorsTest, WordsAreSplitFoldedAndUnaccentedAsFts5DoesIt) {
-  EXPECT_EQ(tokenizer_->tokens("Lock-free queues in Zürich: the CAFÉ's C++ code, v3.14 at example.com!"),
-            (std::vector<std::string>{"lock", "free", "queues", "in", "zurich", "the", "cafe", "s", "c",
-                                      "code", "v3", "14", "at", "example", "com"}));
-  // Other scripts are folded to lower case; unicode61 keeps marks it does not count as Latin diacritics.
-  EXPECT_EQ(tokenizer_->tokens("Ελληνικά ΚΑΙ Русский"),
-            (std::vector<std::string>{"ελληνικά", "και", "русский"}));
-  EXPECT_TRUE(tokenizer_->tokens("  ... !!! 😀 ").empty());
-  EXPECT_TRUE(tokenizer_->tokens("").empty());
-}
-
 // The search vector holds each word of the title and the text once, without positions (what the GIN index
 // reads); the rank vector has the title's words first with weight A, the text's following, counted on from
 // the title's last position, a word found in both with all its positions; lexemes are in byte order.
 TEST_F(SearchVectorsTest, TheSearchVectorHoldsEachWordOnceAndTheRankVectorWeighsTheTitle) {
-  const SearchVectors v = tokenizer_->vectors("Cathedral Ledger", "A ledger, kept for a cathedral.");
+  const SearchVectors v = search_vectors(*tokenizer_, "Cathedral Ledger", "A ledger, kept for a cathedral.");
   EXPECT_EQ(v.search, "'a' 'cathedral' 'for' 'kept' 'ledger'");
   EXPECT_EQ(v.rank, "'a':3,7 'cathedral':1A,8 'for':6 'kept':5 'ledger':2A,4")
       << "a text shorter than the lead is all lead";
-  const SearchVectors untitled = tokenizer_->vectors("", "Zürich zurich");
+  const SearchVectors untitled = search_vectors(*tokenizer_, "", "Zürich zurich");
   EXPECT_EQ(untitled.search, "'zurich'");
   EXPECT_EQ(untitled.rank, "'zurich':1,2");
 }
@@ -58,7 +45,7 @@ TEST_F(SearchVectorsTest, TheRankVectorStopsAtTheLeadsLastCharacter) {
   std::string text;
   while (text.size() < 1190) text += "éé ";  // 2 bytes per é: 600 characters are about 900 bytes
   text += "afterword";
-  const SearchVectors v = tokenizer_->vectors("T", text);
+  const SearchVectors v = search_vectors(*tokenizer_, "T", text);
   EXPECT_NE(v.search.find("'afterword'"), std::string::npos);
   EXPECT_EQ(v.rank.find("'afterword'"), std::string::npos);
   EXPECT_NE(v.rank.find("'ee'"), std::string::npos);
@@ -71,9 +58,9 @@ TEST_F(SearchVectorsTest, AHostileTextStaysWithinWhatATsvectorCanHold) {
   std::string text = "start " + std::string(3000, 'x') + " ";
   for (int i = 0; i < 20'000; ++i) text += "echo ";
   text += "omega";
-  EXPECT_EQ(tokenizer_->vectors("", text).search, "'echo' 'omega' 'start'")
+  EXPECT_EQ(search_vectors(*tokenizer_, "", text).search, "'echo' 'omega' 'start'")
       << "the long word is dropped, each other word once";
-  const SearchVectors v = tokenizer_->vectors(text, "");
+  const SearchVectors v = search_vectors(*tokenizer_, text, "");
   EXPECT_EQ(v.rank.find("'xxx"), std::string::npos) << "the long word is dropped";
   EXPECT_NE(v.rank.find("'omega':16383A"), std::string::npos) << v.rank.substr(0, 200);
   const std::size_t echo = v.rank.find("'echo':");
@@ -85,7 +72,7 @@ TEST_F(SearchVectorsTest, AHostileTextStaysWithinWhatATsvectorCanHold) {
   // A megabyte of distinct words: the vector stops taking new ones before the server's limit.
   std::string many;
   for (int i = 0; i < 200'000; ++i) many.append("w").append(std::to_string(i)).append(" ");
-  const SearchVectors big = tokenizer_->vectors("", many);
+  const SearchVectors big = search_vectors(*tokenizer_, "", many);
   EXPECT_LT(big.search.size(), 4u << 20);
   EXPECT_NE(big.search.find("'w0'"), std::string::npos);
   EXPECT_EQ(big.search.find("'w199999'"), std::string::npos);
@@ -93,7 +80,7 @@ TEST_F(SearchVectorsTest, AHostileTextStaysWithinWhatATsvectorCanHold) {
 
 // Quotes and backslashes never reach a lexeme (they separate words), and a literal quotes every lexeme.
 TEST_F(SearchVectorsTest, QuotesAndBackslashesNeverEscapeALexeme) {
-  const SearchVectors v = tokenizer_->vectors("It's a \\ back'slash", "'); DROP TABLE articles; --");
+  const SearchVectors v = search_vectors(*tokenizer_, "It's a \\ back'slash", "'); DROP TABLE articles; --");
   EXPECT_EQ(v.search, "'a' 'articles' 'back' 'drop' 'it' 's' 'slash' 'table'");
   EXPECT_EQ(v.rank, "'a':3A 'articles':8 'back':4A 'drop':6 'it':1A 's':2A 'slash':5A 'table':7");
 }
@@ -103,9 +90,9 @@ TEST_F(SearchVectorsTest, QuotesAndBackslashesNeverEscapeALexeme) {
 // over in both the phrase and the article, as the vectors pass over it.
 TEST_F(SearchVectorsTest, APhraseIsFoundWithinTheTitleOrTheTextWordsInOrder) {
   auto holds = [&](std::vector<std::string> terms, std::string_view title, std::string_view text) {
-    return tokenizer_->holds_phrases(tokenizer_->phrases(terms), title, text);
+    return holds_phrases(*tokenizer_, query_phrases(*tokenizer_, terms), title, text);
   };
-  EXPECT_EQ(tokenizer_->phrases({"garbage collection", "zurich", "Lock-Free"}),
+  EXPECT_EQ(query_phrases(*tokenizer_, {"garbage collection", "zurich", "Lock-Free"}),
             (std::vector<std::vector<std::string>>{{"garbage", "collection"}, {"lock", "free"}}));
   EXPECT_TRUE(holds({"garbage collection"}, "Notes", "A tour of Garbage-Collection in Lisp."));
   EXPECT_TRUE(holds({"garbage collection"}, "On garbage collection", "Nothing here."));
@@ -125,22 +112,26 @@ TEST_F(SearchVectorsTest, APhraseIsFoundWithinTheTitleOrTheTextWordsInOrder) {
 // A query is the terms as FTS5 reads its quoted phrases: a term's words adjacent and in order, all terms
 // required; a term without a word is left out, and a query with none is empty (it matches nothing).
 TEST_F(SearchVectorsTest, AQueryIsEachTermAsAPhraseAndEveryTermRequired) {
-  EXPECT_EQ(tokenizer_->query({"garbage collection", "Zürich"}), "('garbage' <-> 'collection') & 'zurich'");
-  EXPECT_EQ(tokenizer_->query({"lock-free"}), "('lock' <-> 'free')");
-  EXPECT_EQ(tokenizer_->query({"😀", "c++"}), "'c'");
-  EXPECT_EQ(tokenizer_->query({"😀"}), "");
-  EXPECT_EQ(tokenizer_->query({}), "");
-  EXPECT_EQ(tokenizer_->query({"AND", "OR", "'x'"}), "'and' & 'or' & 'x'");
+  EXPECT_EQ(search_query(*tokenizer_, {"garbage collection", "Zürich"}),
+            "('garbage' <-> 'collection') & 'zurich'");
+  EXPECT_EQ(search_query(*tokenizer_, {"lock-free"}), "('lock' <-> 'free')");
+  EXPECT_EQ(search_query(*tokenizer_, {"😀", "c++"}), "'c'");
+  EXPECT_EQ(search_query(*tokenizer_, {"😀"}), "");
+  EXPECT_EQ(search_query(*tokenizer_, {}), "");
+  EXPECT_EQ(search_query(*tokenizer_, {"AND", "OR", "'x'"}), "'and' & 'or' & 'x'");
 }
 
 // The words of a query with every phrase taken apart, all required: what the GIN index answers exactly.
 TEST_F(SearchVectorsTest, TheWordsOfAQueryAreItsPhrasesTakenApart) {
-  EXPECT_EQ(tokenizer_->words({"garbage collection", "Zürich"}), "'garbage' & 'collection' & 'zurich'");
-  EXPECT_EQ(tokenizer_->words({"c++", "lock"}), tokenizer_->query({"c++", "lock"})) << "no phrase: the same";
-  EXPECT_TRUE(tokenizer_->phrase_probes({"c++", "lock"}).empty());
-  EXPECT_EQ(tokenizer_->phrase_probes({"lock-free", "zurich"}).size(),
+  EXPECT_EQ(search_words(*tokenizer_, {"garbage collection", "Zürich"}),
+            "'garbage' & 'collection' & 'zurich'");
+  EXPECT_EQ(search_words(*tokenizer_, {"c++", "lock"}), search_query(*tokenizer_, {"c++", "lock"}))
+      << "no phrase: the same";
+  EXPECT_TRUE(query_phrase_probes(*tokenizer_, {"c++", "lock"}).empty());
+  EXPECT_EQ(query_phrase_probes(*tokenizer_, {"lock-free", "zurich"}).size(),
             static_cast<std::size_t>(kPhraseFilterProbes));
-  EXPECT_EQ(tokenizer_->phrase_probes({"a b c"}).size(), static_cast<std::size_t>(2 * kPhraseFilterProbes));
+  EXPECT_EQ(query_phrase_probes(*tokenizer_, {"a b c"}).size(),
+            static_cast<std::size_t>(2 * kPhraseFilterProbes));
 }
 
 // The filter's raw bytes from its bytea literal ("\x" then hex).
@@ -166,14 +157,14 @@ TEST_F(SearchVectorsTest, ThePhraseFilterHoldsEveryPairOfNeighboursAndFewOthers)
     text_words.push_back(vocabulary[rng() % vocabulary.size()]);
     text += text_words.back() + (i == 300 ? " " + std::string(3000, 'x') + " " : " ");
   }
-  const SearchVectors v = tokenizer_->vectors("Cathedral ledger", text);
+  const SearchVectors v = search_vectors(*tokenizer_, "Cathedral ledger", text);
   const std::string filter = filter_bytes(v.phrase_filter);
   EXPECT_TRUE(std::has_single_bit(filter.size())) << filter.size();
   EXPECT_GE(filter.size() * 8, 8 * 699u) << "at least 8 bits per distinct pair";
   auto holds = [&](std::initializer_list<std::string_view> words) {
     std::string phrase;
     for (const std::string_view word : words) phrase.append(word).append(" ");
-    return phrase_filter_may_hold(filter, tokenizer_->phrase_probes({phrase}));
+    return phrase_filter_may_hold(filter, query_phrase_probes(*tokenizer_, {phrase}));
   };
   EXPECT_TRUE(holds({"cathedral", "ledger"}));
   EXPECT_TRUE(holds({"ledger", text_words[0]})) << "across the title's end";
@@ -201,15 +192,16 @@ TEST_F(SearchVectorsTest, ThePhraseFilterHoldsEveryPairOfNeighboursAndFewOthers)
 // (16,383: every later word lands on it, and is the neighbour of the word before) gets an empty filter,
 // which the search reads as "may hold every pair".
 TEST_F(SearchVectorsTest, ThePhraseFilterIsSizedByItsPairsAndGivesUpPastTheLastPosition) {
-  EXPECT_EQ(filter_bytes(tokenizer_->vectors("", "").phrase_filter).size(), kPhraseFilterMinBytes);
-  EXPECT_EQ(filter_bytes(tokenizer_->vectors("One", "two three").phrase_filter).size(),
+  EXPECT_EQ(filter_bytes(search_vectors(*tokenizer_, "", "").phrase_filter).size(), kPhraseFilterMinBytes);
+  EXPECT_EQ(filter_bytes(search_vectors(*tokenizer_, "One", "two three").phrase_filter).size(),
             kPhraseFilterMinBytes);
   std::string long_text;
   for (int i = 0; i < 16'380; ++i) long_text.append("w").append(std::to_string(i)).append(" ");
-  EXPECT_EQ(filter_bytes(tokenizer_->vectors("", long_text).phrase_filter).size(), kPhraseFilterMaxBytes);
+  EXPECT_EQ(filter_bytes(search_vectors(*tokenizer_, "", long_text).phrase_filter).size(),
+            kPhraseFilterMaxBytes);
   long_text.append("one two three four");
-  EXPECT_EQ(tokenizer_->vectors("", long_text).phrase_filter, "\\x");
-  EXPECT_TRUE(phrase_filter_may_hold("", tokenizer_->phrase_probes({"anything at all"})));
+  EXPECT_EQ(search_vectors(*tokenizer_, "", long_text).phrase_filter, "\\x");
+  EXPECT_TRUE(phrase_filter_may_hold("", query_phrase_probes(*tokenizer_, {"anything at all"})));
 }
 
 }  // namespace

@@ -69,8 +69,7 @@ Result<void> apply_migrations(Connection& db) {
 
 SqliteStore::SqliteStore(std::unique_ptr<Connection> writer, std::unique_ptr<Connection> checkpointer,
                          std::string path, std::shared_ptr<BodyDictionaries> bodies,
-                         std::unique_ptr<ParseMarks> marks,
-                         std::unique_ptr<postgres::SearchTokenizer> tokenizer)
+                         std::unique_ptr<ParseMarks> marks, std::unique_ptr<SearchTokenizer> tokenizer)
     : path_(path),
       bodies_(bodies),
       writer_(std::move(writer)),
@@ -130,7 +129,7 @@ Result<std::unique_ptr<Store>> open_sqlite_store(const std::string& path) {
   if (!checkpointer) return std::unexpected(checkpointer.error());
   auto marks = sqlite::ParseMarks::open(path);
   if (!marks) return std::unexpected(marks.error());
-  auto tokenizer = postgres::SearchTokenizer::open();
+  auto tokenizer = SearchTokenizer::open();
   if (!tokenizer) return std::unexpected(tokenizer.error());
   return std::unique_ptr<Store>(
       std::make_unique<sqlite::SqliteStore>(std::move(*writer), std::move(*checkpointer), path,

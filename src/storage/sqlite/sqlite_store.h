@@ -19,7 +19,7 @@
 #include <vector>
 
 #include "core/error.h"
-#include "storage/postgres/search_vectors.h"
+#include "storage/search_tokenizer.h"
 #include "storage/sqlite/article_body.h"
 #include "storage/sqlite/checkpointer.h"
 #include "storage/sqlite/handles.h"
@@ -34,7 +34,7 @@ class SqliteStore final : public Store {
  public:
   SqliteStore(std::unique_ptr<Connection> writer, std::unique_ptr<Connection> checkpointer, std::string path,
               std::shared_ptr<BodyDictionaries> bodies, std::unique_ptr<ParseMarks> marks,
-              std::unique_ptr<postgres::SearchTokenizer> tokenizer);
+              std::unique_ptr<SearchTokenizer> tokenizer);
 
   // blog_store.cpp
   Result<std::int64_t> upsert_blog(const BlogSeed& seed) override;
@@ -288,7 +288,7 @@ class SqliteStore final : public Store {
   std::unique_ptr<ParseMarks> marks_;  // crash quarantine's marks, in a file of their own (parse_marks.h)
   std::mutex version_mutex_;
   std::unique_ptr<Connection> version_;  // guarded by version_mutex_; only ever reads PRAGMA data_version
-  std::unique_ptr<postgres::SearchTokenizer> tokenizer_;  // FTS5's words, for search snippets
+  std::unique_ptr<SearchTokenizer> tokenizer_;  // FTS5's words, for search snippets
 };
 
 // Helpers more than one of the role files use.
