@@ -10,15 +10,16 @@
 #include <string>
 #include <vector>
 
+#include "testing/search_tokenizer_test.h"
+
 namespace longread::storage {
 namespace {
 
-class SnippetTest : public ::testing::Test {
+class SnippetTest : public longread::testing::SearchTokenizerTest {
  protected:
   void SetUp() override {
-    auto opened = SearchTokenizer::open();
-    ASSERT_TRUE(opened) << opened.error().message;
-    tokenizer_ = std::move(*opened);
+    SearchTokenizerTest::SetUp();
+    if (HasFatalFailure()) return;
     ASSERT_EQ(sqlite3_open(":memory:", &db_), SQLITE_OK);
     ASSERT_EQ(sqlite3_exec(db_,
                            "CREATE VIRTUAL TABLE t USING fts5(title, text,"
@@ -63,7 +64,6 @@ class SnippetTest : public ::testing::Test {
     return search_snippet(*tokenizer_, tokenizer_->term_words(terms), text);
   }
 
-  std::unique_ptr<SearchTokenizer> tokenizer_;
   sqlite3* db_ = nullptr;
 };
 

@@ -1,25 +1,17 @@
-// The search tokenizer (search_tokenizer.h): FTS5's own words, checked against an FTS5 table's view of the
-// same text where it can be.
+// The search tokenizer (search_tokenizer.h): FTS5's own words.
 #include "storage/search_tokenizer.h"
 
 #include <gtest/gtest.h>
 
-#include <memory>
 #include <string>
 #include <vector>
+
+#include "testing/search_tokenizer_test.h"
 
 namespace longread::storage {
 namespace {
 
-class SearchTokenizerTest : public ::testing::Test {
- protected:
-  void SetUp() override {
-    auto opened = SearchTokenizer::open();
-    ASSERT_TRUE(opened) << opened.error().message;
-    tokenizer_ = std::move(*opened);
-  }
-  std::unique_ptr<SearchTokenizer> tokenizer_;
-};
+using longread::testing::SearchTokenizerTest;
 
 // FTS5's unicode61 with remove_diacritics 2, as the SQLite backend indexes: letters and digits make words,
 // everything else separates them, case and diacritics are dropped.

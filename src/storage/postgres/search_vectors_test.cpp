@@ -12,19 +12,12 @@
 #include <vector>
 
 #include "storage/postgres/phrase_filter.h"
+#include "testing/search_tokenizer_test.h"
 
 namespace longread::storage::postgres {
 namespace {
 
-class SearchVectorsTest : public ::testing::Test {
- protected:
-  void SetUp() override {
-    auto opened = SearchTokenizer::open();
-    ASSERT_TRUE(opened) << opened.error().message;
-    tokenizer_ = std::move(*opened);
-  }
-  std::unique_ptr<SearchTokenizer> tokenizer_;
-};
+using SearchVectorsTest = longread::testing::SearchTokenizerTest;
 
 // The search vector holds each word of the title and the text once, without positions (what the GIN index
 // reads); the rank vector has the title's words first with weight A, the text's following, counted on from
