@@ -572,9 +572,9 @@ Result<std::vector<SearchHit>> PgArticleStore::search(std::string_view query, in
   // The terms as FTS5 reads them on SQLite (search_vectors.h): none with a word matches nothing.
   const std::string match = search_query(db_.tokenizer(), terms);
   if (match.empty()) return hits;
-  const std::vector<std::uint32_t> probes = query_phrase_probes(db_.tokenizer(), terms);
-  const std::string words = probes.empty() ? match : search_words(db_.tokenizer(), terms);
   const std::vector<std::vector<std::string>> phrases = query_phrases(db_.tokenizer(), terms);
+  const std::vector<std::uint32_t> probes = query_phrase_probes(phrases);
+  const std::string words = probes.empty() ? match : search_words(db_.tokenizer(), terms);
   const std::string candidates_sql = search_candidates_sql(reader, probes);
   auto rows = db_.pool().with([&](Connection& c) -> Result<Rows> {
     // The visitor chooses the query, so its cost too: each statement gets what is left of the budget, past

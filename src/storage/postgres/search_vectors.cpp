@@ -186,10 +186,9 @@ std::string search_words(const SearchTokenizer& tokenizer, const std::vector<std
   return out;
 }
 
-std::vector<std::uint32_t> query_phrase_probes(const SearchTokenizer& tokenizer,
-                                               const std::vector<std::string>& terms) {
+std::vector<std::uint32_t> query_phrase_probes(const std::vector<std::vector<std::string>>& phrases) {
   std::vector<std::uint32_t> out;
-  for (const std::vector<std::string>& words : query_phrases(tokenizer, terms)) {
+  for (const std::vector<std::string>& words : phrases) {
     const std::vector<std::uint32_t> probes = phrase_probes(words);
     out.insert(out.end(), probes.begin(), probes.end());
   }

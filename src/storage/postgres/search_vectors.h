@@ -38,10 +38,10 @@ inline constexpr std::size_t kRankLeadCharacters = 600;
 // (it keeps no positions). Equal to search_query() when no term is a phrase.
 [[nodiscard]] std::string search_words(const SearchTokenizer& tokenizer,
                                        const std::vector<std::string>& terms);
-// The bits an article's phrase filter must have for it to hold each phrase of `terms` (phrase_filter.h);
-// empty when no term is a phrase.
-[[nodiscard]] std::vector<std::uint32_t> query_phrase_probes(const SearchTokenizer& tokenizer,
-                                                             const std::vector<std::string>& terms);
+// The bits an article's phrase filter must have for it to hold each of `phrases` (query_phrases;
+// phrase_filter.h); empty when there is no phrase.
+[[nodiscard]] std::vector<std::uint32_t> query_phrase_probes(
+    const std::vector<std::vector<std::string>>& phrases);
 // The terms of `terms` that are phrases (two words or more), each as its words; a word too long for a
 // vector is left out, as the vectors leave it out.
 [[nodiscard]] std::vector<std::vector<std::string>> query_phrases(const SearchTokenizer& tokenizer,

@@ -120,10 +120,10 @@ TEST_F(SearchVectorsTest, TheWordsOfAQueryAreItsPhrasesTakenApart) {
             "'garbage' & 'collection' & 'zurich'");
   EXPECT_EQ(search_words(*tokenizer_, {"c++", "lock"}), search_query(*tokenizer_, {"c++", "lock"}))
       << "no phrase: the same";
-  EXPECT_TRUE(query_phrase_probes(*tokenizer_, {"c++", "lock"}).empty());
-  EXPECT_EQ(query_phrase_probes(*tokenizer_, {"lock-free", "zurich"}).size(),
+  EXPECT_TRUE(query_phrase_probes(query_phrases(*tokenizer_, {"c++", "lock"})).empty());
+  EXPECT_EQ(query_phrase_probes(query_phrases(*tokenizer_, {"lock-free", "zurich"})).size(),
             static_cast<std::size_t>(kPhraseFilterProbes));
-  EXPECT_EQ(query_phrase_probes(*tokenizer_, {"a b c"}).size(),
+  EXPECT_EQ(query_phrase_probes(query_phrases(*tokenizer_, {"a b c"})).size(),
             static_cast<std::size_t>(2 * kPhraseFilterProbes));
 }
 
@@ -157,7 +157,7 @@ TEST_F(SearchVectorsTest, ThePhraseFilterHoldsEveryPairOfNeighboursAndFewOthers)
   auto holds = [&](std::initializer_list<std::string_view> words) {
     std::string phrase;
     for (const std::string_view word : words) phrase.append(word).append(" ");
-    return phrase_filter_may_hold(filter, query_phrase_probes(*tokenizer_, {phrase}));
+    return phrase_filter_may_hold(filter, query_phrase_probes(query_phrases(*tokenizer_, {phrase})));
   };
   EXPECT_TRUE(holds({"cathedral", "ledger"}));
   EXPECT_TRUE(holds({"ledger", text_words[0]})) << "across the title's end";
@@ -194,7 +194,8 @@ TEST_F(SearchVectorsTest, ThePhraseFilterIsSizedByItsPairsAndGivesUpPastTheLastP
             kPhraseFilterMaxBytes);
   long_text.append("one two three four");
   EXPECT_EQ(search_vectors(*tokenizer_, "", long_text).phrase_filter, "\\x");
-  EXPECT_TRUE(phrase_filter_may_hold("", query_phrase_probes(*tokenizer_, {"anything at all"})));
+  EXPECT_TRUE(
+      phrase_filter_may_hold("", query_phrase_probes(query_phrases(*tokenizer_, {"anything at all"}))));
 }
 
 }  // namespace

@@ -67,9 +67,9 @@ constexpr const char* kSearchArticlesTail =
 // What a reader typed as FTS5 strings that cannot be a syntax error: each search term (search_terms.h)
 // becomes a quoted string, inner quotes doubled (https://sqlite.org/fts5.html#fts5_strings); the strings
 // are ANDed.
-std::vector<std::string> fts5_phrases(std::string_view input) {
+std::vector<std::string> fts5_phrases(const std::vector<std::string>& terms) {
   std::vector<std::string> phrases;
-  for (const std::string& term : search_terms(input)) {
+  for (const std::string& term : terms) {
     std::string& quoted = phrases.emplace_back("\"");
     for (const char c : term) {
       if (c == '"') quoted += '"';
@@ -132,7 +132,8 @@ Result<std::string> document_frequencies(Connection& db, const std::vector<std::
 
 Result<std::vector<SearchHit>> SqliteStore::search(std::string_view query, int limit, int offset,
                                                    const std::optional<ReaderFilter>& reader) {
-  const std::vector<std::string> phrases = fts5_phrases(query);
+  const std::vector<std::string> terms = search_terms(query);
+  const std::vector<std::string> phrases = fts5_phrases(terms);
   if (phrases.empty()) return std::vector<SearchHit>{};
   std::string match;
   for (const auto& phrase : phrases) match += (match.empty() ? "" : " ") + phrase;
@@ -170,7 +171,7 @@ Result<std::vector<SearchHit>> SqliteStore::search(std::string_view query, int l
   }();
   if (!found) return found;
   // With the reader connection back in the pool: the snippets take time in proportion to the texts.
-  const std::vector<std::vector<std::string>> words = tokenizer_->term_words(search_terms(query));
+  const std::vector<std::vector<std::string>> words = tokenizer_->term_words(terms);
   for (SearchHit& hit : *found) hit.snippet = search_snippet(*tokenizer_, words, hit.snippet);
   return found;
 }
