@@ -105,7 +105,7 @@ int main(int argc, char** argv) {
         const std::string frame(static_cast<const char*>(sqlite3_column_blob(s, 0)),
                                 static_cast<std::size_t>(sqlite3_column_bytes(s, 0)));
         const auto t0 = std::chrono::steady_clock::now();
-        auto body = dictionaries.unpack(db, frame);
+        auto body = dictionaries.unpack(longread::storage::sqlite::SqliteBodyDictionaries(db), frame);
         const auto t1 = std::chrono::steady_clock::now();
         if (!body) {
           std::fprintf(stderr, "%s\n", body.error().message.c_str());

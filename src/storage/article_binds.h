@@ -10,11 +10,12 @@
 
 namespace longread::storage {
 
-// An article's curation (":text" … ":rank_prior"): what an insert, an update and a curation refresh all
-// write. `category` is where the article is filed; `from_blog` says it is its blog's.
+// An article's curation (":excerpt" … ":rank_prior"): what an insert, an update and a curation refresh all
+// write. `category` is where the article is filed; `from_blog` says it is its blog's. The text is bound by
+// each backend, which stores it in its own way (SQLite packs it in SQL, PostgreSQL before the statement).
 template <typename Query>
 void bind_curation(Query& q, const model::Article& a, const std::string& category, bool from_blog) {
-  q.bind(":text", a.text).bind(":excerpt", a.excerpt).bind(":word_count", a.word_count);
+  q.bind(":excerpt", a.excerpt).bind(":word_count", a.word_count);
   q.bind(":reading_minutes", a.reading_minutes).bind(":category", category);
   q.bind(":category_from_blog", from_blog).bind(":junk", a.junk);
   q.bind(":junk_reason", a.junk_reason).bind(":duplicate_of", a.duplicate_of);

@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <array>
 #include <atomic>
 #include <cmath>
 #include <cstdio>
@@ -1372,6 +1373,199 @@ TEST_P(StoreTest, ARecordOfManyNewArticlesIsSavedWholeInFeedOrder) {
 // The same helpers for behaviour of PostgreSQL's alone, run on PostgreSQL only.
 class PostgresStoreTest : public StoreTest {};
 
+// Bodies on PostgreSQL are packed (migration 0009, postgres/article_bodies.h): summary, content and text in
+// one zstd frame, the three columns empty, the excerpt plain. A row in the old form (its parts in their
+// columns) reads the same; `db compact` packs such rows in batches and can stop and go on; rejudge's new
+// texts and the full-text retry's refreshed curation keep the stored summary (and content), and search
+// follows every change.
+TEST_P(PostgresStoreTest, BodiesArePackedAndOldRowsReadTheSameUntilCompactPacksThem) {
+  const auto blog = add_blog("https://a.example/feed", "programming");
+  std::vector<model::Article> articles;
+  for (const char* guid : {"a", "b", "c"}) {
+    auto x = make_article(guid, std::string("Notes ") + guid, day(1));
+    x.summary_html = std::string("<p>summary of ") + guid + "</p>";
+    x.text = std::string("words of ") + guid + " about a lighthouse keeper";
+    x.content_html = "<p>" + x.text + "</p>";
+    x.excerpt = x.text.substr(0, 12);
+    x.content_hash = std::string("h-") + guid;
+    articles.push_back(x);
+  }
+  save(ok_record(blog, day(1), articles));
+  EXPECT_EQ(raw_query(path_,
+                      "SELECT COUNT(*) FROM articles WHERE body IS NOT NULL AND summary_html = ''"
+                      " AND content_html = '' AND text = '' AND excerpt <> ''"),
+            (std::vector<std::string>{"3"}));
+  auto id_of = [&](const std::string& guid) {
+    return std::stoll(
+        raw_query(path_, ("SELECT id FROM articles WHERE guid = '" + guid + "'").c_str()).at(0));
+  };
+  auto expect_parts = [&](const model::Article& want, const std::string& text) {
+    auto read = store_->article(id_of(want.guid));
+    ASSERT_TRUE(read && *read) << (read ? "none" : read.error().message);
+    EXPECT_EQ((*read)->article.summary_html, want.summary_html);
+    EXPECT_EQ((*read)->article.content_html, want.content_html);
+    EXPECT_EQ((*read)->article.text, text);
+    EXPECT_EQ((*read)->article.excerpt, want.excerpt);
+  };
+  for (const auto& x : articles) expect_parts(x, x.text);
+
+  // b and c go back to the old form, as rows stored before the migration have them.
+  for (const auto* x : {&articles[1], &articles[2]}) {
+    const std::string sql = fmt::format(
+        "UPDATE articles SET body = NULL, summary_html = $t${}$t$, content_html = $t${}$t$, text = $t${}$t$"
+        " WHERE guid = '{}' RETURNING id",
+        x->summary_html, x->content_html, x->text, x->guid);
+    raw_query(path_, sql.c_str());
+  }
+  EXPECT_EQ(raw_query(path_, "SELECT guid FROM articles WHERE body IS NULL ORDER BY guid"),
+            (std::vector<std::string>{"b", "c"}));
+  for (const auto& x : articles) expect_parts(x, x.text);
+  auto hits = store_->search("lighthouse", 10, 0);
+  ASSERT_TRUE(hits) << hits.error().message;
+  ASSERT_EQ(hits->size(), 3u);
+  for (const auto& hit : *hits) EXPECT_NE(hit.snippet.find("lighthouse"), std::string::npos) << hit.snippet;
+
+  // One row a batch: each batch packs what it read and says where to go on from.
+  std::int64_t after = 0;
+  std::int64_t converted = 0;
+  for (int batches = 0; batches < 10; ++batches) {
+    auto batch = store_->compact_bodies({.batch = 1, .after_id = after});
+    ASSERT_TRUE(batch) << batch.error().message;
+    EXPECT_FALSE(batch->trained_dictionary) << "three articles are too few to train on";
+    EXPECT_TRUE(batch->unreadable.empty());
+    converted += batch->converted;
+    after = batch->last_id;
+    if (batch->done) break;
+  }
+  EXPECT_EQ(converted, 2);
+  EXPECT_EQ(raw_query(path_, "SELECT COUNT(*) FROM articles WHERE body IS NULL OR octet_length(text) > 0"),
+            (std::vector<std::string>{"0"}));
+  for (const auto& x : articles) expect_parts(x, x.text);
+  auto again = store_->compact_bodies({.batch = 10});
+  ASSERT_TRUE(again) << again.error().message;
+  EXPECT_EQ(again->converted, 0);
+
+  // rejudge --text: a new text, packed with the stored summary and content.
+  std::vector<TextUpdate> updates{
+      {.article_id = id_of("a"), .text = "words of a about a zeppelin", .excerpt = "words of a"}};
+  auto changed = store_->set_texts(updates);
+  ASSERT_TRUE(changed) << changed.error().message;
+  EXPECT_EQ(*changed, 1);
+  auto rejudged = articles[0];
+  rejudged.excerpt = "words of a";
+  expect_parts(rejudged, "words of a about a zeppelin");
+  changed = store_->set_texts(updates);
+  ASSERT_TRUE(changed) << changed.error().message;
+  EXPECT_EQ(*changed, 0) << "the same text again changes nothing";
+
+  // The full-text retry of an unchanged item: the page's HTML and text, the stored summary.
+  auto retried = articles[1];
+  retried.summary_html = "<p>the feed's summary, not stored again</p>";
+  retried.content_html = "<article><p>the full page about a zeppelin</p></article>";
+  retried.text = "the full page about a zeppelin";
+  retried.full_text_fetched = true;
+  auto stats = save(ok_record(blog, day(2), {retried}));
+  EXPECT_EQ(stats.unchanged, 1);
+  auto expected = retried;
+  expected.summary_html = articles[1].summary_html;
+  expect_parts(expected, retried.text);
+
+  std::vector<std::string> found;
+  for (const auto& hit : store_->search("zeppelin", 10, 0).value_or(std::vector<SearchHit>{}))
+    found.push_back(hit.view.article.guid);
+  std::ranges::sort(found);
+  EXPECT_EQ(found, (std::vector<std::string>{"a", "b"}));
+  EXPECT_EQ(store_->search("\"full page\"", 10, 0).value_or(std::vector<SearchHit>{}).size(), 1u);
+}
+
+// `db compact` on PostgreSQL trains a dictionary once the site holds 1,000 articles: new bodies are packed
+// with it (their frame header names it) and read back, and the bodies packed before it still read.
+TEST_P(PostgresStoreTest, CompactTrainsADictionaryThatNewBodiesUseAndOlderBodiesStillRead) {
+  const auto blog = add_blog("https://a.example/feed", "programming");
+  static constexpr std::array<const char*, 12> kWords = {"lighthouse", "keeper", "compiler",  "garden",
+                                                         "harbor",     "ledger", "cathedral", "river",
+                                                         "lisp",       "queue",  "cache",     "tide"};
+  std::uint64_t seed = 42;
+  auto words = [&](int n) {
+    std::string out;
+    for (int i = 0; i < n; ++i) {
+      seed = seed * 6364136223846793005ULL + 1442695040888963407ULL;
+      out += kWords[(seed >> 33) % kWords.size()];
+      out += (seed >> 40) % 9 == 0 ? ". " : " ";
+    }
+    return out;
+  };
+  std::vector<model::Article> articles;
+  for (int i = 0; i < 1200; ++i) {
+    auto x = make_article(fmt::format("g{}", i), fmt::format("Notes {}", i), day(1));
+    x.text = words(120);
+    x.content_html = "<p>" + x.text + "</p>";
+    x.summary_html = "<p>" + x.text.substr(0, 80) + "</p>";
+    articles.push_back(std::move(x));
+  }
+  save(ok_record(blog, day(1), articles));
+  auto batch = store_->compact_bodies({.batch = 2000});
+  ASSERT_TRUE(batch) << batch.error().message;
+  ASSERT_TRUE(batch->trained_dictionary);
+  EXPECT_EQ(raw_query(path_, "SELECT dict_id FROM body_dictionaries"),
+            (std::vector<std::string>{std::to_string(*batch->trained_dictionary)}));
+  EXPECT_EQ(batch->converted, 0) << "every body was packed already";
+
+  auto later = make_article("later", "Later", day(2));
+  later.text = words(200);
+  later.content_html = "<p>" + later.text + "</p>";
+  save(ok_record(blog, day(2), {later}));
+  auto frame_dictionary = [&](const std::string& guid) {
+    const std::string sql = "SELECT encode(body, 'hex') FROM articles WHERE guid = '" + guid + "'";
+    const std::string hex = raw_query(path_, sql.c_str()).at(0);
+    std::string bytes;
+    for (std::size_t i = 0; i + 1 < hex.size(); i += 2)
+      bytes += static_cast<char>(std::stoi(hex.substr(i, 2), nullptr, 16));
+    return body_dictionary_id(bytes);
+  };
+  EXPECT_EQ(frame_dictionary("later"), *batch->trained_dictionary);
+  EXPECT_EQ(frame_dictionary("g0"), 0u);
+  for (const auto& [guid, text] : {std::pair{std::string("later"), later.text}, {"g0", articles[0].text}}) {
+    const std::string sql = "SELECT id FROM articles WHERE guid = '" + guid + "'";
+    auto read = store_->article(std::stoll(raw_query(path_, sql.c_str()).at(0)));
+    ASSERT_TRUE(read && *read) << (read ? "none" : read.error().message);
+    EXPECT_EQ((*read)->article.text, text);
+  }
+}
+
+// A packed body whose bytes were damaged (a disk, a bad copy) fails the read of that article alone, with a
+// "store: " error; its listing entry (the excerpt is not packed) and the other articles are unharmed, and
+// search gives it an empty snippet instead of failing the page.
+TEST_P(PostgresStoreTest, ADamagedPackedBodyFailsOnlyItsOwnArticle) {
+  const auto blog = add_blog("https://a.example/feed", "programming");
+  auto good = make_article("good", "Good", day(1));
+  good.text = "a garden of words about a compiler";
+  auto bad = make_article("bad", "Bad", day(1));
+  bad.text = "another text about a compiler, long enough to damage in the middle";
+  save(ok_record(blog, day(1), {good, bad}));
+  raw_query(path_,
+            "UPDATE articles SET body = overlay(body placing '\\xa5a5a5a5a5a5a5a5a5a5'::bytea from 7)"
+            " WHERE guid = 'bad' RETURNING id");
+  const std::string bad_id = raw_query(path_, "SELECT id FROM articles WHERE guid = 'bad'").at(0);
+  auto read = store_->article(std::stoll(bad_id));
+  ASSERT_FALSE(read);
+  EXPECT_EQ(read.error().message.rfind("store: cannot read article " + bad_id + ": ", 0), 0u)
+      << read.error().message;
+  EXPECT_NE(read.error().message.find("corrupt"), std::string::npos) << read.error().message;
+  const std::string good_id = raw_query(path_, "SELECT id FROM articles WHERE guid = 'good'").at(0);
+  auto other = store_->article(std::stoll(good_id));
+  ASSERT_TRUE(other && *other);
+  EXPECT_EQ((*other)->article.text, good.text);
+  auto listed = store_->articles({});
+  ASSERT_TRUE(listed) << listed.error().message;
+  EXPECT_EQ(listed->size(), 2u);
+  auto hits = store_->search("compiler", 10, 0);
+  ASSERT_TRUE(hits) << hits.error().message;
+  ASSERT_EQ(hits->size(), 2u);
+  for (const auto& hit : *hits)
+    EXPECT_EQ(hit.snippet.empty(), hit.view.article.guid == "bad") << hit.view.article.guid << hit.snippet;
+}
+
 // PostgreSQL text cannot hold a NUL byte, so the store drops it (SQLite keeps it): the guid is stored
 // without it and found again under it, and a feed listing both spellings has one article.
 TEST_P(PostgresStoreTest, ANulInAGuidIsDroppedAndTheArticleFoundAgain) {
@@ -1415,8 +1609,8 @@ TEST_P(PostgresStoreTest, AVoteLeavesTheSearchColumnAndAnEditRecomputesIt) {
 // Search ranks a match by the article's rank vector, its title and the text's first 600 characters (kept in
 // the row, migration 0004), never the whole text's vector: of three articles of one day holding "ledger",
 // the one with it in the title comes first, then the one with it in the lead, then the one with it only
-// far into the text. A row stored before the migration (its rank vector NULL) ranks the same, and `db
-// compact` fills its vector in with the value an insert gets.
+// far into the text. A row stored before the migration (its text in its own column, its rank vector NULL)
+// ranks the same, and `db compact` packs its body and fills its vector in with the value an insert gets.
 TEST_P(PostgresStoreTest, SearchRanksByTitleAndLeadAndOldRowsRankTheSame) {
   const auto a = add_blog("https://a.example/feed", "programming");
   std::string filler;
@@ -1437,11 +1631,19 @@ TEST_P(PostgresStoreTest, SearchRanksByTitleAndLeadAndOldRowsRankTheSame) {
   };
   const std::vector<std::string> expected = {"title", "lead", "deep"};
   EXPECT_EQ(order(), expected);
-  const std::vector<std::string> none = {"0"};
-  EXPECT_EQ(raw_query(path_,
-                      "SELECT COUNT(*) FROM articles WHERE rank_vector IS DISTINCT FROM"
-                      " longread_rank_vector(title, text)"),
-            none);
+  // The crawler's rank vector is the server's function of the title and the text.
+  auto ranked_as_the_server_does = [&] {
+    std::vector<std::string> same;
+    for (const auto* x : {&title, &lead, &deep}) {
+      const std::string sql = fmt::format(
+          "SELECT guid FROM articles WHERE guid = '{}'"
+          " AND rank_vector IS NOT DISTINCT FROM longread_rank_vector(title, $t${}$t$)",
+          x->guid, x->text);
+      for (auto& guid : raw_query(path_, sql.c_str())) same.push_back(guid);
+    }
+    return same;
+  };
+  EXPECT_EQ(ranked_as_the_server_does(), (std::vector<std::string>{"title", "lead", "deep"}));
   // The lead ends at 600 characters: "deep"'s vector has the title's words and no "ledger".
   EXPECT_EQ(
       raw_query(path_, "SELECT guid FROM articles WHERE rank_vector @@ 'ledger'::tsquery ORDER BY guid"),
@@ -1449,7 +1651,16 @@ TEST_P(PostgresStoreTest, SearchRanksByTitleAndLeadAndOldRowsRankTheSame) {
   EXPECT_EQ(raw_query(path_, "SELECT guid FROM articles WHERE rank_vector @@ 'another:A'::tsquery"),
             (std::vector<std::string>{"deep"}));
 
+  // Old rows: the texts back in their column and no body (the trigger makes the server's vectors), then no
+  // rank vector.
+  for (const auto* x : {&title, &lead, &deep}) {
+    const std::string sql = fmt::format(
+        "UPDATE articles SET body = NULL, text = $t${}$t$ WHERE guid = '{}' RETURNING id", x->text, x->guid);
+    raw_query(path_, sql.c_str());
+  }
   raw_query(path_, "UPDATE articles SET rank_vector = NULL RETURNING id");
+  EXPECT_EQ(raw_query(path_, "SELECT COUNT(*) FROM articles WHERE body IS NULL AND rank_vector IS NULL"),
+            (std::vector<std::string>{"3"}));
   EXPECT_EQ(order(), expected);
   auto batch = store_->compact_bodies({.batch = 2});
   ASSERT_TRUE(batch) << batch.error().message;
@@ -1459,10 +1670,9 @@ TEST_P(PostgresStoreTest, SearchRanksByTitleAndLeadAndOldRowsRankTheSame) {
   ASSERT_TRUE(batch) << batch.error().message;
   EXPECT_EQ(batch->converted, 1);
   EXPECT_TRUE(batch->done);
-  EXPECT_EQ(raw_query(path_,
-                      "SELECT COUNT(*) FROM articles WHERE rank_vector IS DISTINCT FROM"
-                      " longread_rank_vector(title, text)"),
-            none);
+  EXPECT_EQ(raw_query(path_, "SELECT COUNT(*) FROM articles WHERE body IS NULL OR octet_length(text) > 0"),
+            (std::vector<std::string>{"0"}));
+  EXPECT_EQ(ranked_as_the_server_does(), (std::vector<std::string>{"title", "lead", "deep"}));
   EXPECT_EQ(order(), expected);
 }
 
@@ -1558,10 +1768,12 @@ TEST_P(PostgresStoreTest, APhraseIsCheckedByTheFilterThenTheTextAndOldRowsStillM
   EXPECT_EQ(found("\"garbage collection\""), phrase);
   EXPECT_EQ(found("\"collection of garbage\""), (std::vector<std::string>{"apart"}));
 
-  // A new text written by hand: the trigger makes the vectors, and the filter, which it cannot make, goes.
+  // A new text written by hand (the packed body cleared with it, since a row's parts are in one place or the
+  // other): the trigger makes the vectors, and the filter, which it cannot make, goes.
   raw_query(
       path_,
-      "UPDATE articles SET text = 'Now about garbage collection pauses.' WHERE guid = 'apart' RETURNING id");
+      "UPDATE articles SET text = 'Now about garbage collection pauses.', body = NULL WHERE guid = 'apart'"
+      " RETURNING id");
   EXPECT_EQ(raw_query(path_, "SELECT guid FROM articles WHERE phrase_filter IS NULL ORDER BY guid"),
             (std::vector<std::string>{"adjacent", "apart"}));
   EXPECT_EQ(found("\"garbage collection\""), (std::vector<std::string>{"adjacent", "apart", "titled"}));
@@ -1576,7 +1788,8 @@ TEST_P(PostgresStoreTest, APhraseIsCheckedByTheFilterThenTheTextAndOldRowsStillM
 
   auto batch = store_->compact_bodies({.batch = 10});
   ASSERT_TRUE(batch) << batch.error().message;
-  EXPECT_EQ(batch->converted, 3) << "the two rows without a filter and the one with positions";
+  EXPECT_EQ(batch->converted, 3) << "the two rows without a filter (one of them unpacked) and the one with"
+                                    " positions";
   EXPECT_TRUE(batch->done);
   EXPECT_EQ(raw_query(path_, "SELECT COUNT(*) FROM articles WHERE phrase_filter IS NULL"), none);
   EXPECT_EQ(raw_query(path_, "SELECT COUNT(*) FROM articles WHERE search_vector <> strip(search_vector)"),

@@ -29,8 +29,9 @@ using db_copy::Table;
 using db_copy::Value;
 using postgres::Connection;
 
-// Each database records its own migrations: never copied.
-constexpr std::string_view kNotCopied = "schema_migrations";
+// Each database records its own migrations, and its own body dictionaries (a SQLite frame is copied as
+// its parts, unpacked, and PostgreSQL's frames name PostgreSQL's dictionaries): never copied.
+const std::set<std::string, std::less<>> kNotCopied = {"schema_migrations", "body_dictionaries"};
 // Tables whose rows PostgreSQL's schema inserts itself (vote_periods: 7 and 30 days, counted from 0): the
 // site's own values replace them.
 const std::set<std::string, std::less<>> kSeededTables = {"vote_periods"};
@@ -379,7 +380,7 @@ Result<CopyReport> copy_sqlite_to_postgres(const std::string& sqlite_path, const
   std::vector<Table> copied;
   std::vector<std::vector<std::string>> select_lists;
   for (const Table& table : *tables) {
-    if (table.name == kNotCopied || !sqlite_tables->contains(table.name)) continue;
+    if (kNotCopied.contains(table.name) || !sqlite_tables->contains(table.name)) continue;
     auto list = (*source)->select_list(table);
     if (!list) return std::unexpected(list.error());
     copied.push_back(table);

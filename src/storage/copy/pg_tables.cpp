@@ -26,7 +26,8 @@ constexpr std::string_view kScope = "db copy";
 
 bool is_derived_column(std::string_view table, std::string_view column) {
   return table == "articles" &&
-         std::ranges::find(kDerivedArticleColumns, column) != kDerivedArticleColumns.end();
+         (column == kPackedBodyColumn ||
+          std::ranges::find(kDerivedArticleColumns, column) != kDerivedArticleColumns.end());
 }
 
 std::string sql_name(std::string_view name) {

@@ -13,6 +13,7 @@
 #include <fmt/ranges.h>
 
 #include "storage/listing_keys.h"
+#include "storage/postgres/article_bodies.h"
 #include "storage/postgres/crawl_save.h"
 #include "storage/postgres/duplicate_log.h"
 #include "storage/postgres/reader_filter.h"
@@ -171,11 +172,11 @@ std::string search_candidates_sql(const std::optional<ReaderFilter>& reader,
       bits += fmt::format(
           "get_bit(a.phrase_filter, {}::bigint & (octet_length(a.phrase_filter)::bigint * 8 - 1)) = 1", p);
     }
-    sql += fmt::format(
-        ", octet_length(a.title) + octet_length(a.text) FROM articles a"
-        " WHERE a.visible = 1 AND a.search_vector @@ :words::tsquery"
-        " AND (COALESCE(octet_length(a.phrase_filter), 0) = 0 OR ({}))",
-        bits);
+    sql += fmt::format(", octet_length(a.title) + octet_length(a.text) + " LONGREAD_PG_PACKED_TEXT_BYTES
+                       " FROM articles a"
+                       " WHERE a.visible = 1 AND a.search_vector @@ :words::tsquery"
+                       " AND (COALESCE(octet_length(a.phrase_filter), 0) = 0 OR ({}))",
+                       bits);
   }
   sql += " AND a.id > :low AND a.id <= :high";
   if (reader) sql += reader_filter_sql(*reader);
@@ -184,7 +185,7 @@ std::string search_candidates_sql(const std::optional<ReaderFilter>& reader,
 }
 // The titles and texts of phrase candidates, to look for the phrases in.
 constexpr const char* kSearchPhraseTextsSql =
-    "SELECT id, title, text FROM articles WHERE id = ANY(:ids::bigint[])";
+    "SELECT a.id, a.title, " LONGREAD_PG_BODY_COLUMNS " FROM articles a WHERE a.id = ANY(:ids::bigint[])";
 // Texts read per statement while checking phrases (at least one text, however long), and in all for one
 // search: a hostile blog's long articles holding common words cost the search, never the process's memory.
 constexpr int kPhraseCandidatesPerSlice = 20 * kSearchCandidates;
@@ -206,8 +207,7 @@ std::int64_t estimated_rows(std::string_view plan_line) {
 constexpr const char* kSearchRankSql =
     "WITH q AS (SELECT :match::tsquery AS query)"
     " SELECT " LONGREAD_PG_ARTICLE_COLUMNS_HEAD " '', '', ''," LONGREAD_PG_ARTICLE_COLUMNS_TAIL
-    ", a.text"
-    " FROM (SELECT c.id AS id, " LONGREAD_PG_SEARCH_RANK
+    ", " LONGREAD_PG_BODY_COLUMNS " FROM (SELECT c.id AS id, " LONGREAD_PG_SEARCH_RANK
     " AS rank_score FROM ("
     "  SELECT a.id, a.display_at, " LONGREAD_PG_SEARCH_MATCH_FLOOR
     " + ts_rank(COALESCE(a.rank_vector, longread_rank_vector(a.title, a.text)), q.query) AS relevance"
@@ -234,36 +234,51 @@ constexpr const char* kSetVerdict =
     " visible = CASE WHEN held = 1 THEN 0 WHEN keep_override IS NULL THEN 1 - :junk ELSE keep_override END"
     " WHERE id = :id AND duplicate_of IS NULL AND (junk <> :junk OR junk_reason <> :reason)";
 
-// Only an article whose derived text differs is written.
+// Only an article whose derived text differs is written. A new text is packed with the stored summary and
+// content (:body_changed); the body is kept as it is otherwise.
 constexpr const char* kSetText =
-    "UPDATE articles SET text = :text, excerpt = :excerpt, word_count = :word_count,"
+    "UPDATE articles SET"
+    " body = CASE WHEN :body_changed::integer = 1 THEN :body::bytea ELSE body END,"
+    " summary_html = CASE WHEN :body_changed::integer = 1 THEN '' ELSE summary_html END,"
+    " content_html = CASE WHEN :body_changed::integer = 1 THEN '' ELSE content_html END,"
+    " text = CASE WHEN :body_changed::integer = 1 THEN '' ELSE text END,"
+    " excerpt = :excerpt, word_count = :word_count,"
     " reading_minutes = :reading_minutes, simhash = :simhash, search_vector = :search_vector,"
     " rank_vector = :rank_vector, phrase_filter = :phrase_filter::bytea"
-    " WHERE id = :id AND (text <> :text OR excerpt <> :excerpt OR word_count <> :word_count"
+    " WHERE id = :id AND (:body_changed::integer = 1 OR excerpt <> :excerpt OR word_count <> :word_count"
     " OR reading_minutes <> :reading_minutes OR simhash <> :simhash)";
 
-// The body converter on PostgreSQL: the server compresses each long text itself (TOAST), with the
-// column's method (lz4, migration 0001). A value written before that method was set, or copied in by a
-// tool that kept pglz, keeps its old form until it is written again; these are the rows to convert.
-#define LONGREAD_PG_PGLZ_BODY                                                                     \
-  "(pg_column_compression(summary_html) = 'pglz' OR pg_column_compression(content_html) = 'pglz'" \
-  " OR pg_column_compression(text) = 'pglz')"
+// The body converter on PostgreSQL: rows whose summary, content and text are still in their own columns
+// (stored before migration 0009, or copied in by `db copy`), to pack into one frame. octet_length reads a
+// TOASTed value's size from its header, without reading the value.
+#define LONGREAD_PG_UNPACKED_BODY                                                       \
+  "(body IS NULL AND (octet_length(summary_html) > 0 OR octet_length(content_html) > 0" \
+  " OR octet_length(text) > 0))"
 // Search vectors to make as the crawler makes them: none made by longread yet (no rank vector: stored before
 // migration 0004; no phrase filter: before 0007, or written by another tool, whose vectors the trigger made
 // with the server's parser), or a search vector with positions (before 0008), which nothing reads any more.
 #define LONGREAD_PG_VECTORS_TO_MAKE \
   "(rank_vector IS NULL OR phrase_filter IS NULL OR search_vector <> strip(search_vector))"
 constexpr const char* kSelectUncompacted =
-    "SELECT id FROM articles WHERE id > :after AND (" LONGREAD_PG_PGLZ_BODY " OR " LONGREAD_PG_VECTORS_TO_MAKE
-    ") ORDER BY id LIMIT :batch";
-// Concatenating '' makes a new value, which the server compresses with the column's method.
-constexpr const char* kCompactArticles =
-    "UPDATE articles SET summary_html = summary_html || '', content_html = content_html || '',"
-    " text = text || '' WHERE id = ANY(:ids::bigint[]) AND " LONGREAD_PG_PGLZ_BODY;
-// Such rows get all three as the crawler makes them, so a row's filter describes the very words its search
-// vector holds.
-constexpr const char* kSelectWithoutFilter =
-    "SELECT id, title, text FROM articles WHERE id = ANY(:ids::bigint[]) AND " LONGREAD_PG_VECTORS_TO_MAKE;
+    "SELECT id FROM articles WHERE id > :after AND (" LONGREAD_PG_UNPACKED_BODY
+    " OR " LONGREAD_PG_VECTORS_TO_MAKE ") ORDER BY id LIMIT :batch";
+// The batch's rows, whether each needs packing and whether it needs its vectors made, and its parts.
+constexpr const char* kSelectToCompact =
+    "SELECT a.id, a.title, " LONGREAD_PG_UNPACKED_BODY ", " LONGREAD_PG_VECTORS_TO_MAKE
+    ", " LONGREAD_PG_BODY_COLUMNS " FROM articles a WHERE a.id = ANY(:ids::bigint[]) ORDER BY a.id";
+// The rows' frames (hex without "\\x", for decode()); a row packed meanwhile by another writer is left.
+constexpr const char* kPackBodies =
+    "UPDATE articles SET body = decode(v.hex, 'hex'), summary_html = '', content_html = '', text = ''"
+    " FROM unnest(:ids::bigint[], :hexes::text[]) AS v(id, hex)"
+    " WHERE articles.id = v.id AND articles.body IS NULL";
+// Training samples: the newest articles' parts, whichever form they are stored in.
+constexpr const char* kSelectSamples =
+    "SELECT " LONGREAD_PG_BODY_COLUMNS " FROM articles a ORDER BY a.id DESC LIMIT :limit";
+constexpr const char* kInsertDictionary =
+    "INSERT INTO body_dictionaries (dict_id, created_at, samples, dict) VALUES (:id, :now, :samples, "
+    ":dict::bytea)";
+// Vectors are made for such rows as the crawler makes them (all three), so a row's filter describes the
+// very words its search vector holds.
 constexpr const char* kFillSearchVectors =
     "UPDATE articles SET search_vector = v.search::tsvector, rank_vector = v.rank::tsvector,"
     " phrase_filter = decode(v.hex, 'hex')"
@@ -284,16 +299,28 @@ Result<SaveStats> PgArticleStore::save_crawl(const CrawlRecord& record) {
   return std::move(results->front());
 }
 
-// The bodies go to the server as text, and the server compresses each long one as it writes the row (TOAST,
-// lz4 on these columns: migration 0001): nothing to do before the transaction.
-// The search vectors are made here, on the crawler's thread that built the record, rather than while the
-// save holds its transaction (or on the database server, which every crawler shares).
+// The search vectors and the packed bodies are made here, on the crawler's thread that built the record,
+// rather than while the save holds its transaction (or on the database server, which every crawler shares).
 Result<void> PgArticleStore::prepare_crawl(CrawlRecord& record) {
   std::vector<PreparedSearchVectors> vectors;
   vectors.reserve(record.articles.size());
   for (const model::Article& a : record.articles)
     vectors.push_back(search_vectors(db_.tokenizer(), a.title, a.text));
+  std::vector<std::string> bodies;
+  bodies.reserve(record.articles.size());
+  auto packed = db_.pool().with([&](Connection& c) -> Result<void> {
+    auto dictionary = db_.bodies().current_id(PgBodyDictionaries(c));
+    if (!dictionary) return std::unexpected(dictionary.error());
+    for (const model::Article& a : record.articles) {
+      auto body = body_value(db_.bodies(), c, *dictionary, a.summary_html, a.content_html, a.text);
+      if (!body) return std::unexpected(body.error());
+      bodies.push_back(body->value_or(""));
+    }
+    return {};
+  });
+  if (!packed) return packed;
   record.prepared_search = std::move(vectors);
+  record.prepared_bodies = std::move(bodies);
   return {};
 }
 
@@ -307,7 +334,7 @@ Result<std::vector<Result<SaveStats>>> PgArticleStore::save_crawls(std::span<con
       // One record's failure undoes that record alone: the others of the group are still saved.
       if (auto ok = c.exec_script("SAVEPOINT record"); !ok) return ok;
       VisibleCounts record_counts;
-      auto stats = save_record(c, record, record_counts, db_.tokenizer());
+      auto stats = save_record(c, record, record_counts, db_.tokenizer(), db_.bodies());
       if (!stats) {
         if (auto ok = c.exec_script("ROLLBACK TO SAVEPOINT record"); !ok) return ok;
       } else {
@@ -342,15 +369,20 @@ Result<std::int64_t> PgArticleStore::count_recent_articles(std::int64_t blog_id,
 }
 
 Result<std::optional<ArticleView>> PgArticleStore::article(std::int64_t id) {
-  auto rows = run_pooled(
-      db_.pool(),
-      "SELECT " LONGREAD_PG_ARTICLE_COLUMNS_HEAD
-      " a.summary_html, a.content_html, a.text," LONGREAD_PG_ARTICLE_COLUMNS_TAIL LONGREAD_PG_ARTICLE_FROM
-      " WHERE a.id = :id",
-      fmt::format("cannot read article {}", id), [&](Query& q) { q.bind(":id", id); });
+  const std::string what = fmt::format("cannot read article {}", id);
+  auto rows =
+      run_pooled(db_.pool(),
+                 "SELECT " LONGREAD_PG_ARTICLE_COLUMNS_HEAD " '', '', ''," LONGREAD_PG_ARTICLE_COLUMNS_TAIL
+                 ", " LONGREAD_PG_BODY_COLUMNS LONGREAD_PG_ARTICLE_FROM " WHERE a.id = :id",
+                 what, [&](Query& q) { q.bind(":id", id); });
   if (!rows) return std::unexpected(rows.error());
   if (rows->empty()) return std::optional<ArticleView>{};
-  return std::optional<ArticleView>{read_article_view(*rows, 0)};
+  ArticleView view = read_article_view(*rows, 0);
+  if (auto ok = read_article_body(db_.bodies(), PgPoolBodyDictionaries(db_.pool()), *rows, 0,
+                                  kArticleColumnCount, view.article);
+      !ok)
+    return db_error(what, ok.error());
+  return std::optional<ArticleView>{std::move(view)};
 }
 
 Result<std::vector<ArticleView>> PgArticleStore::articles(const ArticleQuery& query) {
@@ -631,7 +663,9 @@ Result<std::vector<SearchHit>> PgArticleStore::search(std::string_view query, in
           if (!read) return std::unexpected(read.error());
           std::unordered_set<std::int64_t> holding;
           for (int t = 0; t < read->size(); ++t) {
-            if (holds_phrases(db_.tokenizer(), phrases, read->text(t, 1), read->text(t, 2)))
+            // A body that cannot be read holds no phrase, as a search's snippet of it is empty.
+            auto body = stored_body(db_.bodies(), PgBodyDictionaries(c), *read, t, 2);
+            if (body && holds_phrases(db_.tokenizer(), phrases, read->text(t, 1), body->text))
               holding.insert(read->int64(t, 0));
           }
           for (const std::int64_t id : batch)
@@ -710,8 +744,11 @@ Result<std::vector<SearchHit>> PgArticleStore::search(std::string_view query, in
   // The snippets, from the page's texts, as SQLite's search makes them.
   const std::vector<std::vector<std::string>> term_words = db_.tokenizer().term_words(terms);
   hits.reserve(static_cast<std::size_t>(rows->size()));
+  const PgPoolBodyDictionaries dictionaries(db_.pool());
   for (int r = 0; r < rows->size(); ++r) {
-    std::string snippet = search_snippet(db_.tokenizer(), term_words, rows->text(r, kArticleColumnCount));
+    // One body that cannot be read gets no snippet rather than failing the page, as on SQLite.
+    auto body = stored_body(db_.bodies(), dictionaries, *rows, r, kArticleColumnCount);
+    std::string snippet = body ? search_snippet(db_.tokenizer(), term_words, body->text) : std::string();
     hits.push_back({.view = read_article_view(*rows, r), .snippet = std::move(snippet)});
   }
   return hits;
@@ -775,20 +812,43 @@ Result<std::int64_t> PgArticleStore::set_texts(std::span<const TextUpdate> updat
     std::vector<std::int64_t> ids;
     ids.reserve(updates.size());
     for (const auto& update : updates) ids.push_back(update.article_id);
-    Query select(c, "SELECT id, title FROM articles WHERE id = ANY(:ids::bigint[])");
+    // And the stored bodies, to pack each new text with the stored summary and content.
+    Query select(c, "SELECT a.id, a.title, " LONGREAD_PG_BODY_COLUMNS
+                    " FROM articles a WHERE a.id = ANY(:ids::bigint[])");
     select.bind(":ids", id_array(ids));
     auto titles = select.run();
     if (!titles) return std::unexpected(titles.error());
-    std::unordered_map<std::int64_t, std::string> title_of;
-    for (int r = 0; r < titles->size(); ++r) title_of.emplace(titles->int64(r, 0), titles->string(r, 1));
+    const PgBodyDictionaries dictionaries(c);
+    std::unordered_map<std::int64_t, std::pair<std::string, ArticleBody>> stored;
+    for (int r = 0; r < titles->size(); ++r) {
+      auto body = stored_body(db_.bodies(), dictionaries, *titles, r, 2);
+      if (!body) return std::unexpected(body.error());
+      stored.emplace(titles->int64(r, 0), std::pair{titles->string(r, 1), std::move(*body)});
+    }
+    std::optional<std::uint32_t> dictionary;
     for (const auto& update : updates) {
-      const auto title = title_of.find(update.article_id);
-      if (title == title_of.end()) continue;  // deleted since: nothing to write
-      const SearchVectors vectors = search_vectors(db_.tokenizer(), title->second, update.text);
+      const auto row = stored.find(update.article_id);
+      if (row == stored.end()) continue;  // deleted since: nothing to write
+      const auto& [title, before] = row->second;
+      const SearchVectors vectors = search_vectors(db_.tokenizer(), title, update.text);
+      const bool body_changed = before.text != update.text;
+      std::optional<std::string> body;
+      if (body_changed) {
+        if (!dictionary) {
+          auto newest = db_.bodies().current_id(dictionaries);
+          if (!newest) return std::unexpected(newest.error());
+          dictionary = *newest;
+        }
+        auto made =
+            body_value(db_.bodies(), c, *dictionary, before.summary_html, before.content_html, update.text);
+        if (!made) return std::unexpected(made.error());
+        body = std::move(*made);
+      }
       Query q(c, kSetText);
+      q.bind(":body_changed", body_changed).bind(":body", body);
       q.bind(":search_vector", vectors.search).bind(":rank_vector", vectors.rank);
       q.bind(":phrase_filter", vectors.phrase_filter);
-      q.bind(":text", update.text).bind(":excerpt", update.excerpt);
+      q.bind(":excerpt", update.excerpt);
       q.bind(":word_count", update.word_count).bind(":reading_minutes", update.reading_minutes);
       q.bind(":simhash", std::bit_cast<std::int64_t>(update.simhash)).bind(":id", update.article_id);
       auto rows = q.run();
@@ -801,12 +861,53 @@ Result<std::int64_t> PgArticleStore::set_texts(std::span<const TextUpdate> updat
   return changed;
 }
 
+// Trains a dictionary on the newest articles' bodies and stores it as the newest; nullopt when there are too
+// few articles to learn from.
+Result<std::optional<std::uint32_t>> PgArticleStore::train_body_dictionary(Connection& c) {
+  Query samples(c, kSelectSamples);
+  samples.bind(":limit", kBodyDictionarySamples);
+  auto rows = samples.run();
+  if (!rows) return std::unexpected(rows.error());
+  BodyDictionaryTrainer trainer;
+  const PgBodyDictionaries dictionaries(c);
+  for (int r = 0; r < rows->size(); ++r) {
+    auto body = stored_body(db_.bodies(), dictionaries, *rows, r, 0);
+    if (!body) continue;                                             // unreadable: not a sample
+    if (body->content_html.empty() && body->text.empty()) continue;  // pruned
+    trainer.add(body->view());
+  }
+  auto trained = trainer.train();
+  if (!trained) return std::unexpected(trained.error());
+  if (!*trained) return std::optional<std::uint32_t>{};
+  const auto& [id, dict] = **trained;
+  Query insert(c, kInsertDictionary);
+  insert.bind(":id", static_cast<std::int64_t>(id))
+      .bind(":samples", static_cast<std::int64_t>(trainer.samples()));
+  insert.bind(":now", std::chrono::time_point_cast<std::chrono::seconds>(std::chrono::system_clock::now()));
+  insert.bind(":dict", bytea_text(dict));
+  if (auto ok = insert.run(); !ok) return std::unexpected(ok.error());
+  return std::optional<std::uint32_t>{id};
+}
+
 Result<CompactBatch> PgArticleStore::compact_bodies(const CompactOptions& options) {
   CompactBatch out;
   out.last_id = options.after_id;
+  if (options.after_id == 0) {
+    auto trained = in_transaction(db_.pool(), [&](Connection& c) -> Result<void> {
+      auto current = db_.bodies().current_id(PgBodyDictionaries(c));
+      if (!current) return std::unexpected(current.error());
+      if (*current != 0 && !options.retrain) return {};
+      auto id = train_body_dictionary(c);
+      if (!id) return std::unexpected(id.error());
+      out.trained_dictionary = *id;
+      return {};
+    });
+    if (!trained) return db_error("cannot train body dictionary", trained.error());
+  }
   auto done = in_transaction(db_.pool(), [&](Connection& c) -> Result<void> {
     out.converted = 0;
     out.last_id = options.after_id;
+    out.unreadable.clear();
     Query select(c, kSelectUncompacted);
     select.bind(":after", options.after_id).bind(":batch", std::max(options.batch, 1));
     auto rows = select.run();
@@ -815,32 +916,56 @@ Result<CompactBatch> PgArticleStore::compact_bodies(const CompactOptions& option
     for (int r = 0; r < rows->size(); ++r) ids.push_back(rows->int64(r, 0));
     out.done = static_cast<int>(ids.size()) < std::max(options.batch, 1);
     if (ids.empty()) return {};
-    // Each row selected needs its bodies converted, its vectors and filter made, or both.
-    Query compact(c, kCompactArticles);
-    compact.bind(":ids", id_array(ids));
-    if (auto compacted = compact.run(); !compacted) return std::unexpected(compacted.error());
-    Query unfiltered(c, kSelectWithoutFilter);
-    unfiltered.bind(":ids", id_array(ids));
-    auto texts = unfiltered.run();
-    if (!texts) return std::unexpected(texts.error());
-    if (!texts->empty()) {
-      std::vector<std::int64_t> filled;
-      std::vector<std::string> searches;
-      std::vector<std::string> ranks;
-      std::vector<std::string> filters;
-      for (int r = 0; r < texts->size(); ++r) {
-        SearchVectors v = search_vectors(db_.tokenizer(), texts->text(r, 1), texts->text(r, 2));
-        filled.push_back(texts->int64(r, 0));
+    // Each row selected needs its body packed, its vectors and filter made, or both.
+    Query read(c, kSelectToCompact);
+    read.bind(":ids", id_array(ids));
+    auto parts = read.run();
+    if (!parts) return std::unexpected(parts.error());
+    const PgBodyDictionaries dictionaries(c);
+    auto dictionary = db_.bodies().current_id(dictionaries);
+    if (!dictionary) return std::unexpected(dictionary.error());
+    std::vector<std::int64_t> packed;
+    std::vector<std::string> hexes;
+    std::vector<std::int64_t> filled;
+    std::vector<std::string> searches;
+    std::vector<std::string> ranks;
+    std::vector<std::string> filters;
+    for (int r = 0; r < parts->size(); ++r) {
+      const std::int64_t id = parts->int64(r, 0);
+      auto body = stored_body(db_.bodies(), dictionaries, *parts, r, 4);
+      if (!body) {
+        out.unreadable.push_back(id);
+        continue;
+      }
+      if (parts->text(r, 2) == "t") {
+        auto frame =
+            body_value(db_.bodies(), c, *dictionary, body->summary_html, body->content_html, body->text);
+        if (!frame) return std::unexpected(frame.error());
+        if (*frame) {
+          packed.push_back(id);
+          hexes.push_back((*frame)->substr(2));  // decode() reads the hex without its "\\x"
+        }
+      }
+      if (parts->text(r, 3) == "t") {
+        SearchVectors v = search_vectors(db_.tokenizer(), parts->text(r, 1), body->text);
+        filled.push_back(id);
         searches.push_back(std::move(v.search));
         ranks.push_back(std::move(v.rank));
-        filters.push_back(v.phrase_filter.substr(2));  // decode() reads the hex without its "\\x"
+        filters.push_back(v.phrase_filter.substr(2));
       }
+    }
+    if (!packed.empty()) {
+      Query pack(c, kPackBodies);
+      pack.bind(":ids", id_array(packed)).bind(":hexes", text_array(hexes));
+      if (auto ok = pack.run(); !ok) return std::unexpected(ok.error());
+    }
+    if (!filled.empty()) {
       Query fill(c, kFillSearchVectors);
       fill.bind(":ids", id_array(filled)).bind(":searches", text_array(searches));
       fill.bind(":ranks", text_array(ranks)).bind(":filters", text_array(filters));
-      if (auto done = fill.run(); !done) return std::unexpected(done.error());
+      if (auto ok = fill.run(); !ok) return std::unexpected(ok.error());
     }
-    out.converted = static_cast<std::int64_t>(ids.size());
+    out.converted = static_cast<std::int64_t>(ids.size() - out.unreadable.size());
     out.last_id = ids.back();
     if (options.hold_before_commit.count() > 0) std::this_thread::sleep_for(options.hold_before_commit);
     return {};

@@ -37,6 +37,7 @@ class PgArticleStore : public virtual ArticleStore {
   Result<std::vector<ArticleView>> near_misses(TimePoint since, int limit) override;
 
  private:
+  Result<std::optional<std::uint32_t>> train_body_dictionary(Connection& conn);
   Database& db_;
 };
 

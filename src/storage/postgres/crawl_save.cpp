@@ -15,6 +15,7 @@
 #include <optional>
 
 #include "storage/article_binds.h"
+#include "storage/postgres/article_bodies.h"
 #include "storage/postgres/rows.h"
 #include "storage/postgres/statement.h"
 #include "storage/values.h"
@@ -26,14 +27,15 @@ namespace {
 #define LONGREAD_PG_DUPLICATE_OF "(SELECT d.id FROM articles d WHERE d.id = :duplicate_of::bigint)"
 
 // The columns a new article is inserted with, in the order insert_values binds them. score is a generated
-// column (from votes and dates); the search and rank vectors are made here (search_vectors.h).
+// column (from votes and dates); the search and rank vectors are made here (search_vectors.h), and so is
+// the packed body, beside which summary_html, content_html and text are written empty (article_bodies.h).
 constexpr std::string_view kInsertColumns =
     "blog_id, guid, title, link, author, published, updated, undated, summary_html, content_html, text,"
     " excerpt, first_seen, display_at, content_hash, word_count, reading_minutes, category,"
     " category_from_blog, junk, junk_reason, duplicate_of, keep_override, visible, full_text_fetched,"
     " full_text_failures, full_text_error, simhash, votes, truncated, rank_prior, search_vector, rank_vector,"
-    " phrase_filter";
-constexpr std::size_t kInsertColumnCount = 34;
+    " phrase_filter, body";
+constexpr std::size_t kInsertColumnCount = 35;
 static_assert(std::ranges::count(kInsertColumns, ',') + 1 == kInsertColumnCount);
 constexpr std::size_t kDuplicateOfColumn = 21;
 // Rows per INSERT: a statement takes at most 65,535 parameters.
@@ -45,8 +47,8 @@ constexpr std::size_t kPipelineChunk = 256;
 // the operator's keep_override stay.
 constexpr const char* kUpdateArticle =
     "UPDATE articles SET title = :title, link = :link, author = :author, published = :published,"
-    " updated = :updated, undated = :undated, summary_html = :summary_html, content_html = :content_html,"
-    " text = :text, excerpt = :excerpt, display_at = COALESCE(:published, first_seen),"
+    " updated = :updated, undated = :undated, summary_html = '', content_html = '', text = '',"
+    " body = :body::bytea, excerpt = :excerpt, display_at = COALESCE(:published, first_seen),"
     " content_hash = :content_hash, word_count = :word_count, reading_minutes = :reading_minutes,"
     " category = :category, category_from_blog = :category_from_blog, junk = :junk, junk_reason = "
     ":junk_reason,"
@@ -58,9 +60,15 @@ constexpr const char* kUpdateArticle =
     " phrase_filter = :phrase_filter::bytea WHERE id = :id";
 
 // Content unchanged but curation given again (a full-text page tried again): refresh it, with the page's
-// HTML when it was read, writing only on a difference. The summary stays as stored.
+// HTML when it was read, writing only on a difference. The summary stays as stored: the body is packed
+// again from the stored summary and the new content and text when either of those two differs
+// (:body_changed), and kept as it is otherwise.
 constexpr const char* kRefreshCuration =
-    "UPDATE articles SET content_html = :content_html, text = :text, excerpt = :excerpt,"
+    "UPDATE articles SET"
+    " body = CASE WHEN :body_changed::integer = 1 THEN :body::bytea ELSE body END,"
+    " summary_html = CASE WHEN :body_changed::integer = 1 THEN '' ELSE summary_html END,"
+    " content_html = CASE WHEN :body_changed::integer = 1 THEN '' ELSE content_html END,"
+    " text = CASE WHEN :body_changed::integer = 1 THEN '' ELSE text END, excerpt = :excerpt,"
     " word_count = :word_count, reading_minutes = :reading_minutes, category = :category,"
     " category_from_blog = :category_from_blog, junk = :junk, junk_reason = :junk_reason,"
     " duplicate_of = " LONGREAD_PG_DUPLICATE_OF
@@ -68,7 +76,7 @@ constexpr const char* kRefreshCuration =
     " full_text_fetched = :full_text_fetched, full_text_failures = :full_text_failures,"
     " full_text_error = :full_text_error, simhash = :simhash, pruned_at = NULL, rank_prior = :rank_prior,"
     " search_vector = :search_vector, rank_vector = :rank_vector, phrase_filter = :phrase_filter::bytea"
-    " WHERE id = :id AND NOT (content_html = :content_html AND text = :text AND excerpt = :excerpt"
+    " WHERE id = :id AND NOT (:body_changed::integer = 0 AND excerpt = :excerpt"
     " AND word_count = :word_count AND reading_minutes = :reading_minutes AND category = :category"
     " AND junk = :junk AND junk_reason = :junk_reason"
     " AND duplicate_of IS NOT DISTINCT FROM " LONGREAD_PG_DUPLICATE_OF
@@ -113,7 +121,8 @@ constexpr const char* kSelectPruneCandidates =
 // Hidden articles past curate.junk_retention_days keep their row (guid, content hash, verdict) and lose the
 // bodies; a held one keeps them (an operator's "keep" shows it again, whole).
 constexpr const char* kPruneHiddenBodies =
-    "UPDATE articles SET summary_html = '', content_html = '', text = '', excerpt = '', pruned_at = :now"
+    "UPDATE articles SET summary_html = '', content_html = '', text = '', body = NULL, excerpt = '',"
+    " pruned_at = :now"
     " WHERE blog_id = :blog_id AND visible = 0 AND pruned_at IS NULL AND first_seen < :before AND held = 0";
 
 // A guid as the server keeps it: Params drops NUL bytes, so a row comes back under the guid without them.
@@ -131,12 +140,47 @@ struct Planned {
   bool from_blog;
   // Its search vectors: prepared with the record (ArticleStore::prepare_crawl), else made when written.
   const SearchVectors* prepared_vectors;
+  // Its packed body as bytea text ("": none): prepared with the record likewise, else packed when written.
+  const std::string* prepared_body;
   std::optional<SearchVectors> made_vectors{};
+  std::optional<std::string> made_body{};
 
   const SearchVectors& vectors(const SearchTokenizer& tokenizer) {
     if (prepared_vectors != nullptr) return *prepared_vectors;
     if (!made_vectors) made_vectors = search_vectors(tokenizer, article->title, article->text);
     return *made_vectors;
+  }
+};
+
+// What makes an article's derived columns while it is written: its search vectors and its packed body.
+struct Writer {
+  Connection& conn;
+  const SearchTokenizer& tokenizer;
+  BodyDictionaries& bodies;
+  std::optional<std::uint32_t> dictionary{};  // the newest, read once a record needs it
+
+  // The `body` value of these parts (nullopt: NULL).
+  Result<std::optional<std::string>> pack(std::string_view summary_html, std::string_view content_html,
+                                          std::string_view text) {
+    if (!dictionary) {
+      auto newest = bodies.current_id(PgBodyDictionaries(conn));
+      if (!newest) return std::unexpected(newest.error());
+      dictionary = *newest;
+    }
+    return body_value(bodies, conn, *dictionary, summary_html, content_html, text);
+  }
+
+  // The `body` value of `plan`'s article.
+  Result<std::optional<std::string>> body(Planned& plan) {
+    if (plan.prepared_body != nullptr)
+      return plan.prepared_body->empty() ? std::nullopt : std::optional<std::string>(*plan.prepared_body);
+    if (!plan.made_body) {
+      const model::Article& a = *plan.article;
+      auto made = pack(a.summary_html, a.content_html, a.text);
+      if (!made) return std::unexpected(made.error());
+      plan.made_body = made->value_or("");
+    }
+    return plan.made_body->empty() ? std::nullopt : std::optional<std::string>(*plan.made_body);
   }
 };
 
@@ -169,20 +213,24 @@ bool inserted_visible(const model::Article& a) {
 }
 
 // The values of one inserted row, in kInsertColumns' order.
-void insert_values(Params& p, const CrawlRecord& record, Planned& plan, const SearchTokenizer& tokenizer) {
+Result<void> insert_values(Params& p, const CrawlRecord& record, Planned& plan, Writer& writer) {
   const model::Article& a = *plan.article;
   const TimePoint first_seen = a.first_seen == TimePoint{} ? record.attempted_at : a.first_seen;
   std::optional<std::int64_t> keep;
   if (a.keep_override) keep = *a.keep_override ? 1 : 0;
   p.add(record.blog_id).add(a.guid).add(a.title).add(a.link).add(a.author);
-  p.add(a.published).add(a.updated).add(a.undated).add(a.summary_html).add(a.content_html);
-  p.add(a.text).add(a.excerpt).add(first_seen).add(a.published.value_or(first_seen)).add(plan.hash);
+  p.add(a.published).add(a.updated).add(a.undated).add("").add("");
+  p.add("").add(a.excerpt).add(first_seen).add(a.published.value_or(first_seen)).add(plan.hash);
   p.add(a.word_count).add(a.reading_minutes).add(plan.category).add(plan.from_blog).add(a.junk);
   p.add(a.junk_reason).add(a.duplicate_of).add(keep).add(inserted_visible(a)).add(a.full_text_fetched);
   p.add(a.full_text_failures).add(a.full_text_error).add(std::bit_cast<std::int64_t>(a.simhash)).add(a.votes);
   p.add(a.truncated).add(a.rank_prior);
-  const SearchVectors& vectors = plan.vectors(tokenizer);
+  const SearchVectors& vectors = plan.vectors(writer.tokenizer);
   p.add(vectors.search).add(vectors.rank).add(vectors.phrase_filter);
+  auto body = writer.body(plan);
+  if (!body) return std::unexpected(body.error());
+  p.add(*body);
+  return {};
 }
 
 // Inserts `rows` (first sightings of their guids, in feed order, so ids ascend as the feed lists them) and
@@ -190,12 +238,14 @@ void insert_values(Params& p, const CrawlRecord& record, Planned& plan, const Se
 Result<std::unordered_map<std::string, std::int64_t>> insert_articles(Connection& conn,
                                                                       const CrawlRecord& record,
                                                                       const std::vector<Planned*>& rows,
-                                                                      const SearchTokenizer& tokenizer) {
+                                                                      Writer& writer) {
   std::unordered_map<std::string, std::int64_t> ids;
   for (std::size_t from = 0; from < rows.size(); from += kInsertChunk) {
     const std::size_t n = std::min(kInsertChunk, rows.size() - from);
     Params params;
-    for (std::size_t i = from; i < from + n; ++i) insert_values(params, record, *rows[i], tokenizer);
+    for (std::size_t i = from; i < from + n; ++i) {
+      if (auto ok = insert_values(params, record, *rows[i], writer); !ok) return std::unexpected(ok.error());
+    }
     auto inserted = conn.exec(insert_sql(n), params);
     if (!inserted) return std::unexpected(inserted.error());
     for (int r = 0; r < inserted->size(); ++r) ids.emplace(inserted->string(r, 1), inserted->int64(r, 0));
@@ -223,8 +273,7 @@ void bind_content(Query& q, const Planned& plan) {
   const model::Article& a = *plan.article;
   q.bind(":title", a.title).bind(":link", a.link).bind(":author", a.author);
   q.bind(":published", a.published).bind(":updated", a.updated);
-  q.bind(":undated", a.undated).bind(":summary_html", a.summary_html);
-  q.bind(":content_html", a.content_html).bind(":content_hash", plan.hash);
+  q.bind(":undated", a.undated).bind(":content_hash", plan.hash);
   q.bind(":truncated", a.truncated);
 }
 
@@ -335,8 +384,28 @@ Result<void> VisibleCounts::write(Connection& conn) const {
   return run_pipelined(conn, statements);
 }
 
+// The stored summary, content and text of the rows `ids` (a curation refresh keeps the stored summary and
+// writes only on a difference).
+Result<std::unordered_map<std::int64_t, ArticleBody>> stored_bodies(Connection& conn,
+                                                                    BodyDictionaries& bodies,
+                                                                    const std::vector<std::int64_t>& ids) {
+  std::unordered_map<std::int64_t, ArticleBody> out;
+  if (ids.empty()) return out;
+  Query q(conn, "SELECT a.id, " LONGREAD_PG_BODY_COLUMNS " FROM articles a WHERE a.id = ANY(:ids::bigint[])");
+  q.bind(":ids", id_array(ids));
+  auto rows = q.run();
+  if (!rows) return std::unexpected(rows.error());
+  for (int r = 0; r < rows->size(); ++r) {
+    auto body = stored_body(bodies, PgBodyDictionaries(conn), *rows, r, 1);
+    if (!body) return std::unexpected(body.error());
+    out.emplace(rows->int64(r, 0), std::move(*body));
+  }
+  return out;
+}
+
 Result<SaveStats> save_record(Connection& conn, const CrawlRecord& record, VisibleCounts& counts,
-                              const SearchTokenizer& tokenizer) {
+                              const SearchTokenizer& tokenizer, BodyDictionaries& bodies) {
+  Writer writer{.conn = conn, .tokenizer = tokenizer, .bodies = bodies};
   std::vector<std::string> guids;
   guids.reserve(record.articles.size());
   for (const model::Article& article : record.articles) guids.push_back(stored_guid(article.guid));
@@ -367,13 +436,14 @@ Result<SaveStats> save_record(Connection& conn, const CrawlRecord& record, Visib
   std::set<std::string> new_categories;
   std::vector<Planned*> inserts;
   const bool prepared = record.prepared_search.size() == record.articles.size();
+  const bool packed = record.prepared_bodies.size() == record.articles.size();
   std::vector<Later> later;
   for (std::size_t i = 0; i < record.articles.size(); ++i) {
     const model::Article& article = record.articles[i];
     const bool from_blog = article.category.empty() || article.category == blog_category;
-    Planned& plan = plans.emplace_back(Planned{&article, effective_content_hash(article),
-                                               from_blog ? blog_category : article.category, from_blog,
-                                               prepared ? &record.prepared_search[i] : nullptr});
+    Planned& plan = plans.emplace_back(Planned{
+        &article, effective_content_hash(article), from_blog ? blog_category : article.category, from_blog,
+        prepared ? &record.prepared_search[i] : nullptr, packed ? &record.prepared_bodies[i] : nullptr});
     if (!from_blog) new_categories.insert(plan.category);
     auto [it, first_sighting] = targets.try_emplace(guids[i]);
     Target& target = it->second;
@@ -394,7 +464,7 @@ Result<SaveStats> save_record(Connection& conn, const CrawlRecord& record, Visib
   }
 
   if (auto ok = ensure_categories(conn, new_categories); !ok) return std::unexpected(ok.error());
-  auto ids = insert_articles(conn, record, inserts, tokenizer);
+  auto ids = insert_articles(conn, record, inserts, writer);
   if (!ids) return std::unexpected(ids.error());
   for (auto& [guid, target] : targets) {
     if (target.id) continue;
@@ -404,15 +474,41 @@ Result<SaveStats> save_record(Connection& conn, const CrawlRecord& record, Visib
     target.id = id->second;
   }
 
+  // A refresh packs the stored summary with the new content and text. A row this record updates first
+  // (a guid the feed repeats) has the summary of that update, not yet stored.
+  std::vector<std::int64_t> refreshed;
+  for (const Later& step : later) {
+    if (!step.content_changed) refreshed.push_back(*step.target->id);
+  }
+  auto stored = stored_bodies(conn, bodies, refreshed);
+  if (!stored) return std::unexpected(stored.error());
+  std::unordered_map<std::int64_t, const model::Article*> updated_first;
+
   std::vector<Statement> statements;
   statements.reserve(later.size() + 2);
   for (const Later& step : later) {
     Query q(conn, step.content_changed ? kUpdateArticle : kRefreshCuration);
-    bind_curation(q, *step.plan->article, step.plan->category, step.plan->from_blog);
+    const model::Article& a = *step.plan->article;
+    bind_curation(q, a, step.plan->category, step.plan->from_blog);
     if (step.content_changed) {
       bind_content(q, *step.plan);
+      auto body = writer.body(*step.plan);
+      if (!body) return std::unexpected(body.error());
+      q.bind(":body", *body);
+      updated_first[*step.target->id] = &a;
     } else {
-      q.bind(":content_html", step.plan->article->content_html);
+      const ArticleBody& before = (*stored)[*step.target->id];
+      std::string_view summary = before.summary_html, content = before.content_html, text = before.text;
+      if (auto it = updated_first.find(*step.target->id); it != updated_first.end())
+        summary = it->second->summary_html, content = it->second->content_html, text = it->second->text;
+      const bool changed = content != a.content_html || text != a.text;
+      std::optional<std::string> body;
+      if (changed) {
+        auto made = writer.pack(summary, a.content_html, a.text);
+        if (!made) return std::unexpected(made.error());
+        body = std::move(*made);
+      }
+      q.bind(":body_changed", changed).bind(":body", body);
     }
     const SearchVectors& vectors = step.plan->vectors(tokenizer);
     q.bind(":search_vector", vectors.search).bind(":rank_vector", vectors.rank);

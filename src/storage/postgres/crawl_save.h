@@ -8,6 +8,7 @@
 #include <utility>
 
 #include "core/error.h"
+#include "storage/article_body.h"
 #include "storage/postgres/pg.h"
 #include "storage/postgres/search_vectors.h"
 #include "storage/types.h"
@@ -30,9 +31,10 @@ class VisibleCounts {
   std::map<std::string, std::int64_t> by_category_;
 };
 
-// One record's statements; its new visible articles are added to `counts`. Its articles' search vectors are
-// the record's prepared ones (CrawlRecord::prepared_search), or made with `tokenizer` as they are written.
+// One record's statements; its new visible articles are added to `counts`. Its articles' search vectors and
+// packed bodies are the record's prepared ones (CrawlRecord::prepared_search, prepared_bodies), or made with
+// `tokenizer` and `bodies` as they are written.
 Result<SaveStats> save_record(Connection& conn, const CrawlRecord& record, VisibleCounts& counts,
-                              const SearchTokenizer& tokenizer);
+                              const SearchTokenizer& tokenizer, BodyDictionaries& bodies);
 
 }  // namespace longread::storage::postgres

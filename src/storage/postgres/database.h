@@ -1,5 +1,6 @@
 // What every PostgreSQL role implementation shares: the connection pool, the schema's migrations, the
-// change counter the page cache keys on, and the tokenizer that makes search vectors and queries.
+// change counter the page cache keys on, the tokenizer that makes search vectors and queries, and the
+// codec of article bodies.
 #pragma once
 
 #include <cstdint>
@@ -10,6 +11,7 @@
 #include <string>
 
 #include "core/error.h"
+#include "storage/article_body.h"
 #include "storage/migrations.h"
 #include "storage/postgres/pg.h"
 #include "storage/postgres/search_vectors.h"
@@ -25,6 +27,8 @@ class Database {
   [[nodiscard]] Pool& pool() noexcept { return *pool_; }
   [[nodiscard]] const std::string& url() const noexcept { return url_; }
   [[nodiscard]] const SearchTokenizer& tokenizer() const noexcept { return *tokenizer_; }
+  // The zstd contexts and dictionaries that pack and read article bodies (article_bodies.h).
+  [[nodiscard]] BodyDictionaries& bodies() noexcept { return bodies_; }
 
   // A number that moves whenever a transaction that changed what a page shows has committed, in this
   // process or any other (the triggers of migration 0001 notify longread_changes). Cheap: it reads what the
@@ -37,6 +41,7 @@ class Database {
   std::string url_;
   std::unique_ptr<Pool> pool_;
   std::unique_ptr<SearchTokenizer> tokenizer_;
+  BodyDictionaries bodies_;
   std::mutex listener_mutex_;
   std::optional<Connection> listener_;  // guarded by listener_mutex_
   std::int64_t version_ = 0;            // guarded by listener_mutex_

@@ -7,6 +7,7 @@
 #include <charconv>
 #include <cstdlib>
 #include <cstring>
+#include <new>
 
 #include <fmt/format.h>
 
@@ -111,6 +112,29 @@ bool Rows::null(int row, int col) const noexcept {
 std::string_view Rows::text(int row, int col) const noexcept {
   if (null(row, col)) return {};
   return {PQgetvalue(result_, row, col), static_cast<std::size_t>(PQgetlength(result_, row, col))};
+}
+
+std::string Rows::bytes(int row, int col) const {
+  if (null(row, col)) return {};
+  std::size_t n = 0;
+  unsigned char* raw =
+      PQunescapeBytea(reinterpret_cast<const unsigned char*>(PQgetvalue(result_, row, col)), &n);
+  if (raw == nullptr) throw std::bad_alloc();
+  std::string out(reinterpret_cast<const char*>(raw), n);
+  PQfreemem(raw);
+  return out;
+}
+
+std::string bytea_text(std::string_view bytes) {
+  static constexpr char kHex[] = "0123456789abcdef";
+  std::string out = "\\x";
+  out.reserve(2 + bytes.size() * 2);
+  for (const char c : bytes) {
+    const auto b = static_cast<unsigned char>(c);
+    out += kHex[b >> 4];
+    out += kHex[b & 15];
+  }
+  return out;
 }
 
 std::int64_t Rows::int64(int row, int col) const noexcept {

@@ -62,6 +62,9 @@ class Params {
   std::vector<std::optional<std::string>> values_;
 };
 
+// The text form of a bytea parameter: "\x" and two hex digits a byte (bind it as `:name::bytea`).
+std::string bytea_text(std::string_view bytes);
+
 // One statement with $n placeholders and its parameters, to send in a pipeline (Connection::exec_pipeline).
 struct Statement {
   std::string sql;
@@ -87,6 +90,8 @@ class Rows {
   [[nodiscard]] bool null(int row, int col) const noexcept;
   [[nodiscard]] std::string_view text(int row, int col) const noexcept;  // "" for NULL
   [[nodiscard]] std::string string(int row, int col) const { return std::string(text(row, col)); }
+  // A bytea column's bytes (its text form, "\x" and hex, decoded by libpq's PQunescapeBytea); "" for NULL.
+  [[nodiscard]] std::string bytes(int row, int col) const;
   [[nodiscard]] std::int64_t int64(int row, int col) const noexcept;  // 0 for NULL
   [[nodiscard]] int int32(int row, int col) const noexcept { return static_cast<int>(int64(row, col)); }
   [[nodiscard]] double real(int row, int col) const noexcept;  // 0 for NULL

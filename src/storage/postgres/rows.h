@@ -23,7 +23,8 @@ inline constexpr int kBlogColumnCount = 22;
 // columns (summary_html, content_html, text), which only the article page needs:
 //   "SELECT " LONGREAD_PG_ARTICLE_COLUMNS_HEAD " '', '', ''," LONGREAD_PG_ARTICLE_COLUMNS_TAIL
 //   LONGREAD_PG_ARTICLE_FROM
-// and the article page a.summary_html, a.content_html, a.text in their place. Same positions as SQLite's.
+// and a reader that needs them adds LONGREAD_PG_BODY_COLUMNS after the tail and reads them with
+// read_article_body (article_bodies.h). Same positions as SQLite's.
 #define LONGREAD_PG_ARTICLE_COLUMNS_HEAD \
   "a.id, a.blog_id, a.guid, a.title, a.link, a.author, a.published, a.updated, a.undated,"
 #define LONGREAD_PG_ARTICLE_COLUMNS_TAIL                                                               \

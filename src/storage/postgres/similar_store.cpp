@@ -8,6 +8,7 @@
 #include <string>
 #include <unordered_map>
 
+#include "storage/postgres/article_bodies.h"
 #include "storage/postgres/reader_filter.h"
 #include "storage/postgres/rows.h"
 #include "storage/postgres/statement.h"
@@ -96,7 +97,8 @@ constexpr const char* kSelectSimilar =
     " ORDER BY s.score DESC, a.id DESC LIMIT :limit";
 
 constexpr const char* kSelectForSimilar =
-    "SELECT " LONGREAD_PG_ARTICLE_COLUMNS_HEAD " '', '', a.text," LONGREAD_PG_ARTICLE_COLUMNS_TAIL
+    "SELECT " LONGREAD_PG_ARTICLE_COLUMNS_HEAD " '', '', ''," LONGREAD_PG_ARTICLE_COLUMNS_TAIL
+    ", " LONGREAD_PG_BODY_COLUMNS
     " FROM articles a JOIN blogs b ON b.id = a.blog_id"
     " WHERE a.id > :after AND a.visible = 1 ORDER BY a.id LIMIT :limit";
 
@@ -106,7 +108,8 @@ constexpr const char* kQueue =
     " ON CONFLICT (article_id) DO NOTHING";
 constexpr const char* kSelectQueued = "SELECT article_id FROM similar_queue ORDER BY article_id LIMIT :limit";
 constexpr const char* kSelectQueuedArticles =
-    "SELECT " LONGREAD_PG_ARTICLE_COLUMNS_HEAD " '', '', a.text," LONGREAD_PG_ARTICLE_COLUMNS_TAIL
+    "SELECT " LONGREAD_PG_ARTICLE_COLUMNS_HEAD " '', '', ''," LONGREAD_PG_ARTICLE_COLUMNS_TAIL
+    ", " LONGREAD_PG_BODY_COLUMNS
     " FROM articles a JOIN blogs b ON b.id = a.blog_id"
     " WHERE a.id = ANY(:ids::bigint[]) AND a.visible = 1 ORDER BY a.id";
 constexpr const char* kUnqueue = "DELETE FROM similar_queue WHERE article_id = ANY(:ids::bigint[])";
@@ -388,12 +391,23 @@ Result<void> PgSimilarStore::clear_similar() {
   });
 }
 
+// An article with its text, which the similar-articles index is made from. A body that cannot be read gives
+// no text (the article finds no similar ones) rather than stopping the index for every other article.
+ArticleView PgSimilarStore::view_with_text(const Rows& rows, int row,
+                                           const BodyDictionarySource& dictionaries) {
+  ArticleView view = read_article_view(rows, row);
+  if (auto body = stored_body(db_.bodies(), dictionaries, rows, row, kArticleColumnCount))
+    view.article.text = std::move(body->text);
+  return view;
+}
+
 Result<std::vector<ArticleView>> PgSimilarStore::articles_for_similar(std::int64_t after_id, int limit) {
   auto rows = run_pooled(db_.pool(), kSelectForSimilar, "cannot read articles",
                          [&](Query& q) { q.bind(":after", after_id).bind(":limit", limit); });
   if (!rows) return std::unexpected(rows.error());
   std::vector<ArticleView> out;
-  for (int r = 0; r < rows->size(); ++r) out.push_back(read_article_view(*rows, r));
+  const PgPoolBodyDictionaries dictionaries(db_.pool());
+  for (int r = 0; r < rows->size(); ++r) out.push_back(view_with_text(*rows, r, dictionaries));
   return out;
 }
 
@@ -416,7 +430,8 @@ Result<SimilarBacklog> PgSimilarStore::similar_backlog(int limit) {
   auto rows = run_query(*lease, kSelectQueuedArticles, kWhat,
                         [&](Query& q) { q.bind(":ids", id_array(out.queued)); });
   if (!rows) return std::unexpected(rows.error());
-  for (int r = 0; r < rows->size(); ++r) out.articles.push_back(read_article_view(*rows, r));
+  const PgBodyDictionaries dictionaries(*lease);
+  for (int r = 0; r < rows->size(); ++r) out.articles.push_back(view_with_text(*rows, r, dictionaries));
   return out;
 }
 

@@ -25,6 +25,7 @@ class PgSimilarStore : public virtual SimilarStore {
   Result<ForYou> for_you(const ForYouQuery& query) override;
 
  private:
+  ArticleView view_with_text(const Rows& rows, int row, const BodyDictionarySource& dictionaries);
   Database& db_;
 };
 

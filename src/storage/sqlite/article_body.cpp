@@ -1,8 +1,6 @@
 #include "storage/sqlite/article_body.h"
 
 #include <sqlite3.h>
-#include <zdict.h>
-#include <zstd.h>
 
 #include <map>
 #include <mutex>
@@ -12,15 +10,6 @@
 
 namespace longread::storage::sqlite {
 namespace {
-
-// The first byte of a frame's content: the layout below. A later layout takes a new value, and unpack()
-// keeps reading this one.
-constexpr unsigned char kBodyFormat = 1;
-// zstd's own advice for a dictionary's size (zdict.h: "~100 KB"); larger gains little on pages of a few KB.
-constexpr std::size_t kDictionaryCapacity = 112640;
-// Below this many sample bodies ZDICT has too little to learn from (it wants ~100x the dictionary's size in
-// samples) and fails or learns noise.
-constexpr int kMinDictionarySamples = 1000;
 
 // Its id only: a compression needs the dictionary itself once, when its context is made.
 constexpr const char* kSelectNewestDictionary =
@@ -36,69 +25,6 @@ constexpr const char* kSelectSamples =
 std::unexpected<Error> body_error(std::string_view what) {
   return fail(ErrorKind::kStorage, fmt::format("store: {}", what));
 }
-
-void put_varint(std::string& out, std::uint64_t v) {
-  while (v >= 0x80) {
-    out += static_cast<char>((v & 0x7f) | 0x80);
-    v >>= 7;
-  }
-  out += static_cast<char>(v);
-}
-
-bool get_varint(std::string_view& in, std::uint64_t& v) {
-  v = 0;
-  for (int shift = 0; shift < 64 && !in.empty(); shift += 7) {
-    const auto byte = static_cast<unsigned char>(in.front());
-    in.remove_prefix(1);
-    v |= static_cast<std::uint64_t>(byte & 0x7f) << shift;
-    if ((byte & 0x80) == 0) return true;
-  }
-  return false;
-}
-
-std::string layout(ArticleBodyView body) {
-  std::string raw;
-  raw.reserve(body.summary_html.size() + body.content_html.size() + body.text.size() + body.excerpt.size() +
-              16);
-  raw += static_cast<char>(kBodyFormat);
-  put_varint(raw, body.summary_html.size());
-  put_varint(raw, body.content_html.size());
-  put_varint(raw, body.text.size());
-  raw += body.summary_html;
-  raw += body.content_html;
-  raw += body.text;
-  raw += body.excerpt;
-  return raw;
-}
-
-Result<ArticleBody> parse_layout(std::string_view raw) {
-  if (raw.empty() || static_cast<unsigned char>(raw.front()) != kBodyFormat)
-    return body_error("article body has an unknown format");
-  raw.remove_prefix(1);
-  std::uint64_t summary = 0, content = 0, text = 0;
-  if (!get_varint(raw, summary) || !get_varint(raw, content) || !get_varint(raw, text) ||
-      summary > raw.size() || content > raw.size() - summary || text > raw.size() - summary - content)
-    return body_error("article body is truncated");
-  ArticleBody body;
-  body.summary_html = std::string(raw.substr(0, summary));
-  body.content_html = std::string(raw.substr(summary, content));
-  body.text = std::string(raw.substr(summary + content, text));
-  body.excerpt = std::string(raw.substr(summary + content + text));
-  return body;
-}
-
-struct CDictFree {
-  void operator()(ZSTD_CDict* d) const { ZSTD_freeCDict(d); }
-};
-struct DDictFree {
-  void operator()(ZSTD_DDict* d) const { ZSTD_freeDDict(d); }
-};
-struct CCtxFree {
-  void operator()(ZSTD_CCtx* c) const { ZSTD_freeCCtx(c); }
-};
-struct DCtxFree {
-  void operator()(ZSTD_DCtx* c) const { ZSTD_freeDCtx(c); }
-};
 
 // Reads one blob column of a one-row query; nullopt when there is no row.
 Result<std::optional<std::pair<std::uint32_t, std::string>>> read_dictionary(sqlite3* db, const char* sql,
@@ -121,116 +47,17 @@ Result<std::optional<std::pair<std::uint32_t, std::string>>> read_dictionary(sql
 
 }  // namespace
 
-struct BodyDictionaries::State {
-  std::mutex mutex;
-  std::map<std::uint32_t, std::unique_ptr<ZSTD_CDict, CDictFree>> cdicts;
-  // Compression contexts not in use: a context keeps its work space from one body to the next.
-  std::vector<std::unique_ptr<ZSTD_CCtx, CCtxFree>> idle_cctxs;
-  std::map<std::uint32_t, std::unique_ptr<ZSTD_DDict, DDictFree>> ddicts;
-};
-
-BodyDictionaries::BodyDictionaries() : state_(std::make_unique<State>()) {}
-BodyDictionaries::~BodyDictionaries() = default;
-
-Result<std::uint32_t> BodyDictionaries::current_id(sqlite3* db) {
-  auto row = read_dictionary(db, kSelectNewestDictionary, 0);
+Result<std::uint32_t> SqliteBodyDictionaries::newest_id() const {
+  auto row = read_dictionary(db_, kSelectNewestDictionary, 0);
   if (!row) return std::unexpected(row.error());
   return *row ? (*row)->first : 0u;
 }
 
-Result<std::string> BodyDictionaries::pack(sqlite3* db, ArticleBodyView body) {
-  // The newest dictionary's id is read on each write (one indexed row): a dictionary trained by another
-  // process (`longread db compact`) is used from its commit on.
-  auto newest = current_id(db);
-  if (!newest) return std::unexpected(newest.error());
-  return pack(db, *newest, body);
-}
-
-Result<std::string> BodyDictionaries::pack(sqlite3* db, std::uint32_t dictionary_id, ArticleBodyView body) {
-  const std::string raw = layout(body);
-  std::unique_ptr<ZSTD_CCtx, CCtxFree> cctx;
-  const ZSTD_CDict* cdict = nullptr;
-  {
-    std::lock_guard lock(state_->mutex);
-    if (!state_->idle_cctxs.empty()) {
-      cctx = std::move(state_->idle_cctxs.back());
-      state_->idle_cctxs.pop_back();
-    }
-    if (dictionary_id != 0) cdict = state_->cdicts[dictionary_id].get();
-  }
-  if (!cctx) cctx.reset(ZSTD_createCCtx());
-  if (!cctx) return body_error("cannot compress article body: out of memory");
-  if (dictionary_id != 0 && cdict == nullptr) {
-    auto dict = read_dictionary(db, kSelectDictionary, dictionary_id);
-    if (!dict) return std::unexpected(dict.error());
-    if (!*dict)
-      return body_error(fmt::format("cannot compress article body: dictionary {} is gone", dictionary_id));
-    std::unique_ptr<ZSTD_CDict, CDictFree> made(
-        ZSTD_createCDict((*dict)->second.data(), (*dict)->second.size(), kBodyCompressionLevel));
-    std::lock_guard lock(state_->mutex);
-    auto& slot = state_->cdicts[dictionary_id];
-    if (!slot) slot = std::move(made);
-    cdict = slot.get();
-    if (cdict == nullptr) return body_error("cannot compress article body: the dictionary is unusable");
-  }
-  std::string out(ZSTD_compressBound(raw.size()), '\0');
-  std::size_t n = 0;
-  if (cdict != nullptr) {
-    n = ZSTD_compress_usingCDict(cctx.get(), out.data(), out.size(), raw.data(), raw.size(), cdict);
-  } else {
-    n = ZSTD_compressCCtx(cctx.get(), out.data(), out.size(), raw.data(), raw.size(), kBodyCompressionLevel);
-  }
-  {
-    std::lock_guard lock(state_->mutex);
-    state_->idle_cctxs.push_back(std::move(cctx));
-  }
-  if (ZSTD_isError(n))
-    return body_error(fmt::format("cannot compress article body: zstd: {}", ZSTD_getErrorName(n)));
-  out.resize(n);
-  return out;
-}
-
-Result<ArticleBody> BodyDictionaries::unpack(sqlite3* db, std::string_view frame) {
-  // The frame header states the content size (zstd writes it for one-shot compression); a frame without
-  // it, or one past kMaxBodyBytes, is not ours.
-  const unsigned long long size = ZSTD_getFrameContentSize(frame.data(), frame.size());
-  if (size == ZSTD_CONTENTSIZE_ERROR || size == ZSTD_CONTENTSIZE_UNKNOWN || size > kMaxBodyBytes)
-    return body_error("article body is corrupt (not a zstd frame of a known size)");
-  const std::uint32_t id = body_dictionary_id(frame);
-  const ZSTD_DDict* ddict = nullptr;
-  if (id != 0) {
-    {
-      std::lock_guard lock(state_->mutex);
-      if (auto it = state_->ddicts.find(id); it != state_->ddicts.end()) ddict = it->second.get();
-    }
-    if (ddict == nullptr) {
-      auto row = read_dictionary(db, kSelectDictionary, id);
-      if (!row) return std::unexpected(row.error());
-      if (!*row) return body_error(fmt::format("article body needs dictionary {}, which is not stored", id));
-      std::unique_ptr<ZSTD_DDict, DDictFree> made(
-          ZSTD_createDDict((*row)->second.data(), (*row)->second.size()));
-      if (!made) return body_error(fmt::format("body dictionary {} is unusable", id));
-      std::lock_guard lock(state_->mutex);
-      auto& slot = state_->ddicts[id];
-      if (!slot) slot = std::move(made);
-      ddict = slot.get();
-    }
-  }
-  std::unique_ptr<ZSTD_DCtx, DCtxFree> dctx(ZSTD_createDCtx());
-  if (!dctx) return body_error("cannot read article body: out of memory");
-  std::string raw(static_cast<std::size_t>(size), '\0');
-  const std::size_t n =
-      ddict != nullptr
-          ? ZSTD_decompress_usingDDict(dctx.get(), raw.data(), raw.size(), frame.data(), frame.size(), ddict)
-          : ZSTD_decompressDCtx(dctx.get(), raw.data(), raw.size(), frame.data(), frame.size());
-  if (ZSTD_isError(n))
-    return body_error(fmt::format("article body is corrupt (zstd: {})", ZSTD_getErrorName(n)));
-  if (n != raw.size()) return body_error("article body is corrupt (shorter than its header says)");
-  return parse_layout(raw);
-}
-
-std::uint32_t body_dictionary_id(std::string_view frame) {
-  return ZSTD_getDictID_fromFrame(frame.data(), frame.size());
+Result<std::optional<std::string>> SqliteBodyDictionaries::dictionary(std::uint32_t id) const {
+  auto row = read_dictionary(db_, kSelectDictionary, id);
+  if (!row) return std::unexpected(row.error());
+  if (!*row) return std::optional<std::string>{};
+  return std::optional<std::string>{std::move((*row)->second)};
 }
 
 namespace {
@@ -265,7 +92,8 @@ void result_body_part(sqlite3_context* context, sqlite3_value** argv, const char
   auto* bodies = static_cast<ConnectionBodies*>(sqlite3_user_data(context));
   const std::string_view frame = value_bytes(argv[0]);
   if (frame != bodies->last_frame || bodies->last_frame.empty()) {
-    auto body = bodies->dictionaries->unpack(sqlite3_context_db_handle(context), frame);
+    auto body =
+        bodies->dictionaries->unpack(SqliteBodyDictionaries(sqlite3_context_db_handle(context)), frame);
     if (!body) {
       bodies->last_frame.clear();
       if (empty_on_error) {
@@ -308,7 +136,7 @@ void body_pack(sqlite3_context* context, int /*argc*/, sqlite3_value** argv) {
     return;
   }
   auto* bodies = static_cast<ConnectionBodies*>(sqlite3_user_data(context));
-  auto frame = bodies->dictionaries->pack(sqlite3_context_db_handle(context), body);
+  auto frame = bodies->dictionaries->pack(SqliteBodyDictionaries(sqlite3_context_db_handle(context)), body);
   if (!frame) {
     sqlite3_result_error(context, frame.error().message.c_str(), -1);
     return;
@@ -324,7 +152,7 @@ void body_dictionary(sqlite3_context* context, int /*argc*/, sqlite3_value** arg
   // -1 for a frame whose header is unreadable: never the newest dictionary's id, so the converter tries it
   // (and reports it) instead of passing it by as up to date.
   const std::string_view frame = value_bytes(argv[0]);
-  if (ZSTD_getFrameContentSize(frame.data(), frame.size()) == ZSTD_CONTENTSIZE_ERROR) {
+  if (!body_frame_header_readable(frame)) {
     sqlite3_result_int64(context, -1);
     return;
   }
@@ -360,14 +188,14 @@ std::string register_body_functions(sqlite3* db, std::shared_ptr<BodyDictionarie
 
 Result<std::optional<std::uint32_t>> train_body_dictionary(sqlite3* db, BodyDictionaries& dictionaries,
                                                            int samples, std::int64_t now) {
-  std::string buffer;
-  std::vector<std::size_t> sizes;
+  BodyDictionaryTrainer trainer;
   {
     sqlite3_stmt* stmt = nullptr;
     if (sqlite3_prepare_v2(db, kSelectSamples, -1, &stmt, nullptr) != SQLITE_OK)
       return body_error(fmt::format("cannot train body dictionary: {}", sqlite3_errmsg(db)));
     std::unique_ptr<sqlite3_stmt, decltype(&sqlite3_finalize)> guard(stmt, &sqlite3_finalize);
     sqlite3_bind_int(stmt, 1, samples);
+    const SqliteBodyDictionaries source(db);
     int rc = SQLITE_OK;
     while ((rc = sqlite3_step(stmt)) == SQLITE_ROW) {
       auto col = [&](int i) {
@@ -378,39 +206,29 @@ Result<std::optional<std::uint32_t>> train_body_dictionary(sqlite3* db, BodyDict
       if (sqlite3_column_type(stmt, 0) != SQLITE_NULL) {
         const auto* bytes = static_cast<const char*>(sqlite3_column_blob(stmt, 0));
         auto unpacked = dictionaries.unpack(
-            db,
+            source,
             std::string_view(bytes ? bytes : "", static_cast<std::size_t>(sqlite3_column_bytes(stmt, 0))));
         if (!unpacked) continue;
         body = std::move(*unpacked);
       }
       if (body.content_html.empty() && body.text.empty()) continue;  // pruned
-      // Samples in the exact layout that is compressed, so the dictionary holds what frames begin with.
-      const std::string raw = layout(body.view());
-      buffer += raw;
-      sizes.push_back(raw.size());
+      trainer.add(body.view());
     }
     if (rc != SQLITE_DONE)
       return body_error(fmt::format("cannot train body dictionary: {}", sqlite3_errmsg(db)));
   }
-  if (sizes.size() < static_cast<std::size_t>(kMinDictionarySamples)) return std::optional<std::uint32_t>{};
-  std::string dict(kDictionaryCapacity, '\0');
-  const std::size_t n = ZDICT_trainFromBuffer(dict.data(), dict.size(), buffer.data(), sizes.data(),
-                                              static_cast<unsigned>(sizes.size()));
-  if (ZDICT_isError(n))
-    return body_error(fmt::format("cannot train body dictionary: zstd: {}", ZDICT_getErrorName(n)));
-  dict.resize(n);
-  // ZDICT derives the id from a hash of the dictionary, within the range RFC 8878 (5. Dictionary Format)
-  // leaves unregistered. Two dictionaries of one database with one id would make frames ambiguous, so a
-  // clash is refused by the UNIQUE column.
-  const std::uint32_t id = ZDICT_getDictID(dict.data(), dict.size());
-  if (id == 0) return body_error("cannot train body dictionary: zstd gave no dictionary id");
+  auto trained = trainer.train();
+  if (!trained) return std::unexpected(trained.error());
+  if (!*trained) return std::optional<std::uint32_t>{};
+  const auto& [id, dict] = **trained;
+  // A clash of ids is refused by the table's UNIQUE column.
   sqlite3_stmt* stmt = nullptr;
   if (sqlite3_prepare_v2(db, kInsertDictionary, -1, &stmt, nullptr) != SQLITE_OK)
     return body_error(fmt::format("cannot store body dictionary: {}", sqlite3_errmsg(db)));
   std::unique_ptr<sqlite3_stmt, decltype(&sqlite3_finalize)> guard(stmt, &sqlite3_finalize);
   sqlite3_bind_int64(stmt, 1, id);
   sqlite3_bind_int64(stmt, 2, now);
-  sqlite3_bind_int64(stmt, 3, static_cast<sqlite3_int64>(sizes.size()));
+  sqlite3_bind_int64(stmt, 3, static_cast<sqlite3_int64>(trainer.samples()));
   sqlite3_bind_blob64(stmt, 4, dict.data(), dict.size(), SQLITE_TRANSIENT);
   if (sqlite3_step(stmt) != SQLITE_DONE)
     return body_error(fmt::format("cannot store body dictionary: {}", sqlite3_errmsg(db)));

@@ -245,6 +245,7 @@ Result<void> save_article(Connection& db, const CrawlRecord& record, const std::
     auto ok = run(db, kInsertArticle, "cannot insert article", [&](Query& q) {
       bind_content(q);
       bind_curation(q, article, category, from_blog);
+      q.bind(":text", article.text);
       q.bind(":blog_id", record.blog_id).bind(":guid", article.guid);
       q.bind(":first_seen", to_unix(first_seen));
       q.bind(":display_at", to_unix(article.published.value_or(first_seen)));
@@ -266,6 +267,7 @@ Result<void> save_article(Connection& db, const CrawlRecord& record, const std::
     auto ok = run(db, kUpdateArticle, "cannot update article", [&](Query& q) {
       bind_content(q);
       bind_curation(q, article, category, from_blog);
+      q.bind(":text", article.text);
       q.bind(":id", existing_id);
     });
     if (!ok) return ok;
@@ -275,6 +277,7 @@ Result<void> save_article(Connection& db, const CrawlRecord& record, const std::
     if (!article.text.empty()) {
       auto ok = run(db, kRefreshCuration, "cannot update article", [&](Query& q) {
         bind_curation(q, article, category, from_blog);
+        q.bind(":text", article.text);
         q.bind(":content_html", article.content_html).bind(":id", existing_id);
       });
       if (!ok) return ok;
@@ -403,7 +406,7 @@ Result<void> SqliteStore::prepare_crawl(CrawlRecord& record) {
   std::vector<std::string> bodies;
   bodies.reserve(record.articles.size());
   auto packed = with_reader([&](Connection& db) -> Result<void> {
-    auto dictionary = bodies_->current_id(db.raw());
+    auto dictionary = bodies_->current_id(sqlite::SqliteBodyDictionaries(db.raw()));
     if (!dictionary) return std::unexpected(dictionary.error());
     for (const model::Article& a : record.articles) {
       const ArticleBodyView body{.summary_html = a.summary_html,
@@ -414,7 +417,7 @@ Result<void> SqliteStore::prepare_crawl(CrawlRecord& record) {
         bodies.emplace_back();
         continue;
       }
-      auto frame = bodies_->pack(db.raw(), *dictionary, body);
+      auto frame = bodies_->pack(sqlite::SqliteBodyDictionaries(db.raw()), *dictionary, body);
       if (!frame) return std::unexpected(frame.error());
       bodies.push_back(std::move(*frame));
     }

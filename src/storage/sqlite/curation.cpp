@@ -63,9 +63,6 @@ constexpr const char* kCompactArticle =
     "UPDATE articles SET body = longread_body_pack(" LONGREAD_STORED_SUMMARY ", " LONGREAD_STORED_CONTENT
     ", " LONGREAD_STORED_TEXT ", " LONGREAD_STORED_EXCERPT
     "), summary_html = '', content_html = '', text = '', excerpt = '' WHERE id = :id";
-// How many samples a dictionary is trained on: zstd advises ~100x the dictionary's size in samples, and
-// 4,000 articles of a few KB each give that.
-constexpr int kDictionarySamples = 4000;
 
 }  // namespace
 
@@ -111,19 +108,19 @@ Result<CompactBatch> SqliteStore::compact_bodies(const CompactOptions& options) 
   CompactBatch out;
   out.last_id = options.after_id;
   if (options.after_id == 0) {
-    auto current = bodies_->current_id(db.raw());
+    auto current = bodies_->current_id(sqlite::SqliteBodyDictionaries(db.raw()));
     if (!current) return std::unexpected(current.error());
     if (*current == 0 || options.retrain) {
       auto trained = in_transaction(db, "cannot train body dictionary", [&] {
         return sqlite::train_body_dictionary(
-            db.raw(), *bodies_, kDictionarySamples,
+            db.raw(), *bodies_, kBodyDictionarySamples,
             to_unix(std::chrono::time_point_cast<std::chrono::seconds>(std::chrono::system_clock::now())));
       });
       if (!trained) return std::unexpected(trained.error());
       out.trained_dictionary = *trained;
     }
   }
-  auto current = bodies_->current_id(db.raw());
+  auto current = bodies_->current_id(sqlite::SqliteBodyDictionaries(db.raw()));
   if (!current) return std::unexpected(current.error());
   constexpr std::string_view kFailed = "cannot compact articles";
   auto ids = in_transaction(db, kFailed, [&]() -> Result<std::vector<std::int64_t>> {

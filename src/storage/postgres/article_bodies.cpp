@@ -1,0 +1,63 @@
+#include "storage/postgres/article_bodies.h"
+
+#include "storage/postgres/statement.h"
+
+namespace longread::storage::postgres {
+
+Result<std::uint32_t> PgBodyDictionaries::newest_id() const {
+  auto rows = conn_->exec("SELECT dict_id FROM body_dictionaries ORDER BY seq DESC LIMIT 1");
+  if (!rows) return db_error("cannot read body dictionary", rows.error());
+  return rows->empty() ? 0u : static_cast<std::uint32_t>(rows->int64(0, 0));
+}
+
+Result<std::optional<std::string>> PgBodyDictionaries::dictionary(std::uint32_t id) const {
+  auto rows = conn_->exec("SELECT dict FROM body_dictionaries WHERE dict_id = $1::bigint",
+                          Params(static_cast<std::int64_t>(id)));
+  if (!rows) return db_error("cannot read body dictionary", rows.error());
+  if (rows->empty()) return std::optional<std::string>{};
+  return std::optional<std::string>{rows->bytes(0, 0)};
+}
+
+Result<std::uint32_t> PgPoolBodyDictionaries::newest_id() const {
+  Pool::Lease lease = pool_->acquire();
+  return PgBodyDictionaries(*lease).newest_id();
+}
+
+Result<std::optional<std::string>> PgPoolBodyDictionaries::dictionary(std::uint32_t id) const {
+  Pool::Lease lease = pool_->acquire();
+  return PgBodyDictionaries(*lease).dictionary(id);
+}
+
+Result<ArticleBody> stored_body(BodyDictionaries& bodies, const BodyDictionarySource& source,
+                                const Rows& rows, int row, int col) {
+  if (rows.null(row, col)) {
+    return ArticleBody{.summary_html = rows.string(row, col + 1),
+                       .content_html = rows.string(row, col + 2),
+                       .text = rows.string(row, col + 3),
+                       .excerpt = {}};
+  }
+  return bodies.unpack(source, rows.bytes(row, col));
+}
+
+Result<void> read_article_body(BodyDictionaries& bodies, const BodyDictionarySource& source, const Rows& rows,
+                               int row, int col, model::Article& article) {
+  auto body = stored_body(bodies, source, rows, row, col);
+  if (!body) return std::unexpected(body.error());
+  article.summary_html = std::move(body->summary_html);
+  article.content_html = std::move(body->content_html);
+  article.text = std::move(body->text);
+  return {};
+}
+
+Result<std::optional<std::string>> body_value(BodyDictionaries& bodies, Connection& conn,
+                                              std::uint32_t dictionary_id, std::string_view summary_html,
+                                              std::string_view content_html, std::string_view text) {
+  const ArticleBodyView parts{
+      .summary_html = summary_html, .content_html = content_html, .text = text, .excerpt = {}};
+  if (parts.empty()) return std::optional<std::string>{};
+  auto frame = bodies.pack(PgBodyDictionaries(conn), dictionary_id, parts);
+  if (!frame) return std::unexpected(frame.error());
+  return std::optional<std::string>{bytea_text(*frame)};
+}
+
+}  // namespace longread::storage::postgres
