@@ -1478,9 +1478,10 @@ TEST_P(PostgresStoreTest, BodiesArePackedAndOldRowsReadTheSameUntilCompactPacksT
   EXPECT_EQ(store_->search("\"full page\"", 10, 0).value_or(std::vector<SearchHit>{}).size(), 1u);
 }
 
-// `db compact` on PostgreSQL trains a dictionary once the site holds 1,000 articles: new bodies are packed
-// with it (their frame header names it) and read back, and the bodies packed before it still read.
-TEST_P(PostgresStoreTest, CompactTrainsADictionaryThatNewBodiesUseAndOlderBodiesStillRead) {
+// `db compact` on PostgreSQL trains a dictionary once the site holds 1,000 articles and packs every body
+// again with it, in batches; new bodies are packed with it (their frame header and `body_dictionary` name
+// it). After `--retrain`, the bodies not yet packed again with the new one still read.
+TEST_P(PostgresStoreTest, CompactTrainsADictionaryAndPacksEveryBodyWithIt) {
   const auto blog = add_blog("https://a.example/feed", "programming");
   static constexpr std::array<const char*, 12> kWords = {"lighthouse", "keeper", "compiler",  "garden",
                                                          "harbor",     "ledger", "cathedral", "river",
@@ -1495,21 +1496,43 @@ TEST_P(PostgresStoreTest, CompactTrainsADictionaryThatNewBodiesUseAndOlderBodies
     }
     return out;
   };
-  std::vector<model::Article> articles;
-  for (int i = 0; i < 1200; ++i) {
-    auto x = make_article(fmt::format("g{}", i), fmt::format("Notes {}", i), day(1));
-    x.text = words(120);
-    x.content_html = "<p>" + x.text + "</p>";
-    x.summary_html = "<p>" + x.text.substr(0, 80) + "</p>";
-    articles.push_back(std::move(x));
-  }
+  auto articles_from = [&](int first, int count, int words_each) {
+    std::vector<model::Article> out;
+    for (int i = first; i < first + count; ++i) {
+      auto x = make_article(fmt::format("g{}", i), fmt::format("Notes {}", i), day(1));
+      x.text = words(words_each);
+      x.content_html = "<p>" + x.text + "</p>";
+      x.summary_html = "<p>" + x.text.substr(0, 80) + "</p>";
+      out.push_back(std::move(x));
+    }
+    return out;
+  };
+  const std::vector<model::Article> articles = articles_from(0, 1200, 120);
   save(ok_record(blog, day(1), articles));
-  auto batch = store_->compact_bodies({.batch = 2000});
-  ASSERT_TRUE(batch) << batch.error().message;
-  ASSERT_TRUE(batch->trained_dictionary);
-  EXPECT_EQ(raw_query(path_, "SELECT dict_id FROM body_dictionaries"),
-            (std::vector<std::string>{std::to_string(*batch->trained_dictionary)}));
-  EXPECT_EQ(batch->converted, 0) << "every body was packed already";
+  EXPECT_EQ(raw_query(path_, "SELECT DISTINCT body_dictionary FROM articles"),
+            (std::vector<std::string>{"0"}));
+  auto compact_all = [&](int batch_size, bool retrain) {
+    CompactBatch total;
+    std::int64_t after = 0;
+    for (int batches = 0; batches < 100; ++batches) {
+      auto batch = store_->compact_bodies({.batch = batch_size, .after_id = after, .retrain = retrain});
+      EXPECT_TRUE(batch) << batch.error().message;
+      if (!batch) break;
+      if (batch->trained_dictionary) total.trained_dictionary = batch->trained_dictionary;
+      total.converted += batch->converted;
+      after = batch->last_id;
+      if (batch->done) break;
+    }
+    return total;
+  };
+  const CompactBatch first = compact_all(500, false);
+  ASSERT_TRUE(first.trained_dictionary);
+  const std::string first_id = std::to_string(*first.trained_dictionary);
+  EXPECT_EQ(raw_query(path_, "SELECT dict_id FROM body_dictionaries"), (std::vector<std::string>{first_id}));
+  EXPECT_EQ(first.converted, 1200) << "every body packed again with the dictionary";
+  EXPECT_EQ(raw_query(path_, "SELECT DISTINCT body_dictionary FROM articles"),
+            (std::vector<std::string>{first_id}));
+  EXPECT_EQ(compact_all(500, false).converted, 0) << "nothing left to pack";
 
   auto later = make_article("later", "Later", day(2));
   later.text = words(200);
@@ -1521,11 +1544,24 @@ TEST_P(PostgresStoreTest, CompactTrainsADictionaryThatNewBodiesUseAndOlderBodies
     std::string bytes;
     for (std::size_t i = 0; i + 1 < hex.size(); i += 2)
       bytes += static_cast<char>(std::stoi(hex.substr(i, 2), nullptr, 16));
-    return body_dictionary_id(bytes);
+    return std::to_string(body_dictionary_id(bytes));
   };
-  EXPECT_EQ(frame_dictionary("later"), *batch->trained_dictionary);
-  EXPECT_EQ(frame_dictionary("g0"), 0u);
-  for (const auto& [guid, text] : {std::pair{std::string("later"), later.text}, {"g0", articles[0].text}}) {
+  EXPECT_EQ(frame_dictionary("later"), first_id);
+  EXPECT_EQ(frame_dictionary("g0"), first_id);
+
+  // A new dictionary, on other texts; one batch packs the oldest 100 again, and the rest, still in the
+  // first dictionary, read as before.
+  save(ok_record(blog, day(3), articles_from(2000, 1200, 90)));
+  auto retrained = store_->compact_bodies({.batch = 100, .retrain = true});
+  ASSERT_TRUE(retrained) << retrained.error().message;
+  ASSERT_TRUE(retrained->trained_dictionary);
+  EXPECT_NE(*retrained->trained_dictionary, *first.trained_dictionary);
+  EXPECT_EQ(retrained->converted, 100);
+  EXPECT_EQ(frame_dictionary("g0"), std::to_string(*retrained->trained_dictionary));
+  EXPECT_EQ(frame_dictionary("g1199"), first_id);
+  for (const auto& [guid, text] : {std::pair{std::string("later"), later.text},
+                                   {"g0", articles[0].text},
+                                   {"g1199", articles[1199].text}}) {
     const std::string sql = "SELECT id FROM articles WHERE guid = '" + guid + "'";
     auto read = store_->article(std::stoll(raw_query(path_, sql.c_str()).at(0)));
     ASSERT_TRUE(read && *read) << (read ? "none" : read.error().message);

@@ -26,7 +26,7 @@ constexpr std::string_view kScope = "db copy";
 
 bool is_derived_column(std::string_view table, std::string_view column) {
   return table == "articles" &&
-         (column == kPackedBodyColumn ||
+         (std::ranges::find(kPackedBodyColumns, column) != kPackedBodyColumns.end() ||
           std::ranges::find(kDerivedArticleColumns, column) != kDerivedArticleColumns.end());
 }
 

@@ -43,10 +43,11 @@ struct Table {
 // this order, rather than reading them from SQLite.
 inline constexpr std::array<std::string_view, 3> kDerivedArticleColumns = {"search_vector", "rank_vector",
                                                                            "phrase_filter"};
-// PostgreSQL's packed body (a zstd frame of summary, content and text, storage/article_body.h): the copy
-// writes those parts plain, as SQLite's reader gives them, and `longread db compact` packs them afterwards. A
-// SQLite frame may name one of SQLite's own dictionaries, so it is never copied as it is.
-inline constexpr std::string_view kPackedBodyColumn = "body";
+// PostgreSQL's packed body (a zstd frame of summary, content and text, storage/article_body.h) and the
+// dictionary it names: the copy writes those parts plain, as SQLite's reader gives them, and `longread db
+// compact` packs them afterwards. A SQLite frame may name one of SQLite's own dictionaries, so it is never
+// copied as it is.
+inline constexpr std::array<std::string_view, 2> kPackedBodyColumns = {"body", "body_dictionary"};
 // True for the columns above: the copy never reads them from SQLite.
 bool is_derived_column(std::string_view table, std::string_view column);
 

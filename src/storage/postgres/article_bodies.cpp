@@ -49,15 +49,24 @@ Result<void> read_article_body(BodyDictionaries& bodies, const BodyDictionarySou
   return {};
 }
 
-Result<std::optional<std::string>> body_value(BodyDictionaries& bodies, Connection& conn,
-                                              std::uint32_t dictionary_id, std::string_view summary_html,
-                                              std::string_view content_html, std::string_view text) {
+Result<std::optional<std::string>> pack_body(BodyDictionaries& bodies, Connection& conn,
+                                             std::uint32_t dictionary_id, std::string_view summary_html,
+                                             std::string_view content_html, std::string_view text) {
   const ArticleBodyView parts{
       .summary_html = summary_html, .content_html = content_html, .text = text, .excerpt = {}};
   if (parts.empty()) return std::optional<std::string>{};
   auto frame = bodies.pack(PgBodyDictionaries(conn), dictionary_id, parts);
   if (!frame) return std::unexpected(frame.error());
-  return std::optional<std::string>{bytea_text(*frame)};
+  return std::optional<std::string>{std::move(*frame)};
+}
+
+void bind_body(Query& q, const std::optional<std::string>& frame) {
+  if (!frame) {
+    q.bind(":body", std::nullopt).bind(":body_dictionary", std::nullopt);
+    return;
+  }
+  q.bind(":body", bytea_text(*frame))
+      .bind(":body_dictionary", static_cast<std::int64_t>(body_dictionary_id(*frame)));
 }
 
 }  // namespace longread::storage::postgres

@@ -52,11 +52,15 @@ Result<ArticleBody> stored_body(BodyDictionaries& bodies, const BodyDictionarySo
 Result<void> read_article_body(BodyDictionaries& bodies, const BodyDictionarySource& source, const Rows& rows,
                                int row, int col, model::Article& article);
 
-// The `body` value for an article's parts, packed with the newest dictionary (`dictionary_id`, as read by
-// BodyDictionaries::current_id): bytea text to bind as `:body::bytea`, or nullopt (NULL) when all three are
-// empty. The caller writes '' to the three plain columns beside it.
-Result<std::optional<std::string>> body_value(BodyDictionaries& bodies, Connection& conn,
-                                              std::uint32_t dictionary_id, std::string_view summary_html,
-                                              std::string_view content_html, std::string_view text);
+// An article's parts packed with dictionary `dictionary_id` (as read by BodyDictionaries::current_id; 0:
+// none): the frame, or nullopt (NULL) when all three are empty. The caller writes '' to the three plain
+// columns beside it.
+Result<std::optional<std::string>> pack_body(BodyDictionaries& bodies, Connection& conn,
+                                             std::uint32_t dictionary_id, std::string_view summary_html,
+                                             std::string_view content_html, std::string_view text);
+
+// Binds `:body` (the frame as bytea text, or NULL) and `:body_dictionary` (the dictionary its header names,
+// 0 for none, NULL without a frame), which `db compact` reads to find the frames of an older dictionary.
+void bind_body(Query& q, const std::optional<std::string>& frame);
 
 }  // namespace longread::storage::postgres

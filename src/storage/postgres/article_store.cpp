@@ -239,6 +239,8 @@ constexpr const char* kSetVerdict =
 constexpr const char* kSetText =
     "UPDATE articles SET"
     " body = CASE WHEN :body_changed::integer = 1 THEN :body::bytea ELSE body END,"
+    " body_dictionary = CASE WHEN :body_changed::integer = 1 THEN :body_dictionary::bigint"
+    "  ELSE body_dictionary END,"
     " summary_html = CASE WHEN :body_changed::integer = 1 THEN '' ELSE summary_html END,"
     " content_html = CASE WHEN :body_changed::integer = 1 THEN '' ELSE content_html END,"
     " text = CASE WHEN :body_changed::integer = 1 THEN '' ELSE text END,"
@@ -249,34 +251,41 @@ constexpr const char* kSetText =
     " OR reading_minutes <> :reading_minutes OR simhash <> :simhash)";
 
 // The body converter on PostgreSQL: rows whose summary, content and text are still in their own columns
-// (stored before migration 0009, or copied in by `db copy`), to pack into one frame. octet_length reads a
-// TOASTed value's size from its header, without reading the value.
-#define LONGREAD_PG_UNPACKED_BODY                                                       \
-  "(body IS NULL AND (octet_length(summary_html) > 0 OR octet_length(content_html) > 0" \
-  " OR octet_length(text) > 0))"
+// (stored before migration 0009, or copied in by `db copy`), to pack into one frame, and frames packed with
+// another dictionary than the newest (:dictionary), to pack again. octet_length reads a TOASTed value's
+// size from its header, without reading the value.
+#define LONGREAD_PG_BODY_TO_PACK                                                          \
+  "(body IS NULL AND (octet_length(summary_html) > 0 OR octet_length(content_html) > 0"   \
+  " OR octet_length(text) > 0) OR body IS NOT NULL AND body_dictionary IS DISTINCT FROM " \
+  ":dictionary::bigint)"
 // Search vectors to make as the crawler makes them: none made by longread yet (no rank vector: stored before
 // migration 0004; no phrase filter: before 0007, or written by another tool, whose vectors the trigger made
 // with the server's parser), or a search vector with positions (before 0008), which nothing reads any more.
 #define LONGREAD_PG_VECTORS_TO_MAKE \
   "(rank_vector IS NULL OR phrase_filter IS NULL OR search_vector <> strip(search_vector))"
 constexpr const char* kSelectUncompacted =
-    "SELECT id FROM articles WHERE id > :after AND (" LONGREAD_PG_UNPACKED_BODY
+    "SELECT id FROM articles WHERE id > :after AND (" LONGREAD_PG_BODY_TO_PACK
     " OR " LONGREAD_PG_VECTORS_TO_MAKE ") ORDER BY id LIMIT :batch";
-// The batch's rows, whether each needs packing and whether it needs its vectors made, and its parts.
+// The batch's rows, whether each needs packing and whether it needs its vectors made, and its parts, locked
+// until the batch commits: a crawl that rewrites one of them meanwhile waits, and is never undone by a
+// repack of what was read before it.
 constexpr const char* kSelectToCompact =
-    "SELECT a.id, a.title, " LONGREAD_PG_UNPACKED_BODY ", " LONGREAD_PG_VECTORS_TO_MAKE
-    ", " LONGREAD_PG_BODY_COLUMNS " FROM articles a WHERE a.id = ANY(:ids::bigint[]) ORDER BY a.id";
-// The rows' frames (hex without "\\x", for decode()); a row packed meanwhile by another writer is left.
+    "SELECT a.id, a.title, " LONGREAD_PG_BODY_TO_PACK ", " LONGREAD_PG_VECTORS_TO_MAKE
+    ", " LONGREAD_PG_BODY_COLUMNS
+    " FROM articles a WHERE a.id = ANY(:ids::bigint[]) ORDER BY a.id FOR UPDATE";
+// The rows' frames (hex without "\\x", for decode()) and the dictionaries they name.
 constexpr const char* kPackBodies =
-    "UPDATE articles SET body = decode(v.hex, 'hex'), summary_html = '', content_html = '', text = ''"
-    " FROM unnest(:ids::bigint[], :hexes::text[]) AS v(id, hex)"
-    " WHERE articles.id = v.id AND articles.body IS NULL";
+    "UPDATE articles SET body = decode(v.hex, 'hex'), body_dictionary = v.dictionary, summary_html = '',"
+    " content_html = '', text = ''"
+    " FROM unnest(:ids::bigint[], :hexes::text[], :dictionaries::bigint[]) AS v(id, hex, dictionary)"
+    " WHERE articles.id = v.id";
 // Training samples: the newest articles' parts, whichever form they are stored in.
 constexpr const char* kSelectSamples =
     "SELECT " LONGREAD_PG_BODY_COLUMNS " FROM articles a ORDER BY a.id DESC LIMIT :limit";
+// ZDICT names a dictionary by a hash of it: the same samples trained again give the one already stored.
 constexpr const char* kInsertDictionary =
     "INSERT INTO body_dictionaries (dict_id, created_at, samples, dict) VALUES (:id, :now, :samples, "
-    ":dict::bytea)";
+    ":dict::bytea) ON CONFLICT (dict_id) DO NOTHING";
 // Vectors are made for such rows as the crawler makes them (all three), so a row's filter describes the
 // very words its search vector holds.
 constexpr const char* kFillSearchVectors =
@@ -312,7 +321,7 @@ Result<void> PgArticleStore::prepare_crawl(CrawlRecord& record) {
     auto dictionary = db_.bodies().current_id(PgBodyDictionaries(c));
     if (!dictionary) return std::unexpected(dictionary.error());
     for (const model::Article& a : record.articles) {
-      auto body = body_value(db_.bodies(), c, *dictionary, a.summary_html, a.content_html, a.text);
+      auto body = pack_body(db_.bodies(), c, *dictionary, a.summary_html, a.content_html, a.text);
       if (!body) return std::unexpected(body.error());
       bodies.push_back(body->value_or(""));
     }
@@ -840,12 +849,13 @@ Result<std::int64_t> PgArticleStore::set_texts(std::span<const TextUpdate> updat
           dictionary = *newest;
         }
         auto made =
-            body_value(db_.bodies(), c, *dictionary, before.summary_html, before.content_html, update.text);
+            pack_body(db_.bodies(), c, *dictionary, before.summary_html, before.content_html, update.text);
         if (!made) return std::unexpected(made.error());
         body = std::move(*made);
       }
       Query q(c, kSetText);
-      q.bind(":body_changed", body_changed).bind(":body", body);
+      q.bind(":body_changed", body_changed);
+      bind_body(q, body);
       q.bind(":search_vector", vectors.search).bind(":rank_vector", vectors.rank);
       q.bind(":phrase_filter", vectors.phrase_filter);
       q.bind(":excerpt", update.excerpt);
@@ -908,8 +918,12 @@ Result<CompactBatch> PgArticleStore::compact_bodies(const CompactOptions& option
     out.converted = 0;
     out.last_id = options.after_id;
     out.unreadable.clear();
+    const PgBodyDictionaries dictionaries(c);
+    auto dictionary = db_.bodies().current_id(dictionaries);
+    if (!dictionary) return std::unexpected(dictionary.error());
     Query select(c, kSelectUncompacted);
     select.bind(":after", options.after_id).bind(":batch", std::max(options.batch, 1));
+    select.bind(":dictionary", static_cast<std::int64_t>(*dictionary));
     auto rows = select.run();
     if (!rows) return std::unexpected(rows.error());
     std::vector<std::int64_t> ids;
@@ -918,14 +932,12 @@ Result<CompactBatch> PgArticleStore::compact_bodies(const CompactOptions& option
     if (ids.empty()) return {};
     // Each row selected needs its body packed, its vectors and filter made, or both.
     Query read(c, kSelectToCompact);
-    read.bind(":ids", id_array(ids));
+    read.bind(":ids", id_array(ids)).bind(":dictionary", static_cast<std::int64_t>(*dictionary));
     auto parts = read.run();
     if (!parts) return std::unexpected(parts.error());
-    const PgBodyDictionaries dictionaries(c);
-    auto dictionary = db_.bodies().current_id(dictionaries);
-    if (!dictionary) return std::unexpected(dictionary.error());
     std::vector<std::int64_t> packed;
     std::vector<std::string> hexes;
+    std::vector<std::int64_t> packed_with;
     std::vector<std::int64_t> filled;
     std::vector<std::string> searches;
     std::vector<std::string> ranks;
@@ -939,11 +951,12 @@ Result<CompactBatch> PgArticleStore::compact_bodies(const CompactOptions& option
       }
       if (parts->text(r, 2) == "t") {
         auto frame =
-            body_value(db_.bodies(), c, *dictionary, body->summary_html, body->content_html, body->text);
+            pack_body(db_.bodies(), c, *dictionary, body->summary_html, body->content_html, body->text);
         if (!frame) return std::unexpected(frame.error());
         if (*frame) {
           packed.push_back(id);
-          hexes.push_back((*frame)->substr(2));  // decode() reads the hex without its "\\x"
+          hexes.push_back(bytea_text(**frame).substr(2));  // decode() reads the hex without its "\\x"
+          packed_with.push_back(body_dictionary_id(**frame));
         }
       }
       if (parts->text(r, 3) == "t") {
@@ -957,6 +970,7 @@ Result<CompactBatch> PgArticleStore::compact_bodies(const CompactOptions& option
     if (!packed.empty()) {
       Query pack(c, kPackBodies);
       pack.bind(":ids", id_array(packed)).bind(":hexes", text_array(hexes));
+      pack.bind(":dictionaries", id_array(packed_with));
       if (auto ok = pack.run(); !ok) return std::unexpected(ok.error());
     }
     if (!filled.empty()) {

@@ -34,8 +34,8 @@ constexpr std::string_view kInsertColumns =
     " excerpt, first_seen, display_at, content_hash, word_count, reading_minutes, category,"
     " category_from_blog, junk, junk_reason, duplicate_of, keep_override, visible, full_text_fetched,"
     " full_text_failures, full_text_error, simhash, votes, truncated, rank_prior, search_vector, rank_vector,"
-    " phrase_filter, body";
-constexpr std::size_t kInsertColumnCount = 35;
+    " phrase_filter, body, body_dictionary";
+constexpr std::size_t kInsertColumnCount = 36;
 static_assert(std::ranges::count(kInsertColumns, ',') + 1 == kInsertColumnCount);
 constexpr std::size_t kDuplicateOfColumn = 21;
 // Rows per INSERT: a statement takes at most 65,535 parameters.
@@ -48,7 +48,8 @@ constexpr std::size_t kPipelineChunk = 256;
 constexpr const char* kUpdateArticle =
     "UPDATE articles SET title = :title, link = :link, author = :author, published = :published,"
     " updated = :updated, undated = :undated, summary_html = '', content_html = '', text = '',"
-    " body = :body::bytea, excerpt = :excerpt, display_at = COALESCE(:published, first_seen),"
+    " body = :body::bytea, body_dictionary = :body_dictionary::bigint, excerpt = :excerpt, display_at = "
+    "COALESCE(:published, first_seen),"
     " content_hash = :content_hash, word_count = :word_count, reading_minutes = :reading_minutes,"
     " category = :category, category_from_blog = :category_from_blog, junk = :junk, junk_reason = "
     ":junk_reason,"
@@ -66,6 +67,8 @@ constexpr const char* kUpdateArticle =
 constexpr const char* kRefreshCuration =
     "UPDATE articles SET"
     " body = CASE WHEN :body_changed::integer = 1 THEN :body::bytea ELSE body END,"
+    " body_dictionary = CASE WHEN :body_changed::integer = 1 THEN :body_dictionary::bigint"
+    "  ELSE body_dictionary END,"
     " summary_html = CASE WHEN :body_changed::integer = 1 THEN '' ELSE summary_html END,"
     " content_html = CASE WHEN :body_changed::integer = 1 THEN '' ELSE content_html END,"
     " text = CASE WHEN :body_changed::integer = 1 THEN '' ELSE text END, excerpt = :excerpt,"
@@ -121,7 +124,8 @@ constexpr const char* kSelectPruneCandidates =
 // Hidden articles past curate.junk_retention_days keep their row (guid, content hash, verdict) and lose the
 // bodies; a held one keeps them (an operator's "keep" shows it again, whole).
 constexpr const char* kPruneHiddenBodies =
-    "UPDATE articles SET summary_html = '', content_html = '', text = '', body = NULL, excerpt = '',"
+    "UPDATE articles SET summary_html = '', content_html = '', text = '', body = NULL,"
+    " body_dictionary = NULL, excerpt = '',"
     " pruned_at = :now"
     " WHERE blog_id = :blog_id AND visible = 0 AND pruned_at IS NULL AND first_seen < :before AND held = 0";
 
@@ -140,7 +144,7 @@ struct Planned {
   bool from_blog;
   // Its search vectors: prepared with the record (ArticleStore::prepare_crawl), else made when written.
   const SearchVectors* prepared_vectors;
-  // Its packed body as bytea text ("": none): prepared with the record likewise, else packed when written.
+  // Its packed body (a zstd frame; "": none): prepared with the record likewise, else packed when written.
   const std::string* prepared_body;
   std::optional<SearchVectors> made_vectors{};
   std::optional<std::string> made_body{};
@@ -159,7 +163,7 @@ struct Writer {
   BodyDictionaries& bodies;
   std::optional<std::uint32_t> dictionary{};  // the newest, read once a record needs it
 
-  // The `body` value of these parts (nullopt: NULL).
+  // These parts' frame (nullopt: none).
   Result<std::optional<std::string>> pack(std::string_view summary_html, std::string_view content_html,
                                           std::string_view text) {
     if (!dictionary) {
@@ -167,10 +171,10 @@ struct Writer {
       if (!newest) return std::unexpected(newest.error());
       dictionary = *newest;
     }
-    return body_value(bodies, conn, *dictionary, summary_html, content_html, text);
+    return pack_body(bodies, conn, *dictionary, summary_html, content_html, text);
   }
 
-  // The `body` value of `plan`'s article.
+  // The frame of `plan`'s article.
   Result<std::optional<std::string>> body(Planned& plan) {
     if (plan.prepared_body != nullptr)
       return plan.prepared_body->empty() ? std::nullopt : std::optional<std::string>(*plan.prepared_body);
@@ -229,7 +233,11 @@ Result<void> insert_values(Params& p, const CrawlRecord& record, Planned& plan, 
   p.add(vectors.search).add(vectors.rank).add(vectors.phrase_filter);
   auto body = writer.body(plan);
   if (!body) return std::unexpected(body.error());
-  p.add(*body);
+  if (*body) {
+    p.add(bytea_text(**body)).add(static_cast<std::int64_t>(body_dictionary_id(**body)));
+  } else {
+    p.add(std::nullopt).add(std::nullopt);
+  }
   return {};
 }
 
@@ -494,7 +502,7 @@ Result<SaveStats> save_record(Connection& conn, const CrawlRecord& record, Visib
       bind_content(q, *step.plan);
       auto body = writer.body(*step.plan);
       if (!body) return std::unexpected(body.error());
-      q.bind(":body", *body);
+      bind_body(q, *body);
       updated_first[*step.target->id] = &a;
     } else {
       const ArticleBody& before = (*stored)[*step.target->id];
@@ -508,7 +516,8 @@ Result<SaveStats> save_record(Connection& conn, const CrawlRecord& record, Visib
         if (!made) return std::unexpected(made.error());
         body = std::move(*made);
       }
-      q.bind(":body_changed", changed).bind(":body", body);
+      q.bind(":body_changed", changed);
+      bind_body(q, body);
     }
     const SearchVectors& vectors = step.plan->vectors(tokenizer);
     q.bind(":search_vector", vectors.search).bind(":rank_vector", vectors.rank);

@@ -10,6 +10,10 @@
 ALTER TABLE articles ADD COLUMN body bytea;
 -- A zstd frame does not compress again: stored as it is, out of the row once the row is long.
 ALTER TABLE articles ALTER COLUMN body SET STORAGE EXTERNAL;
+-- The dictionary the frame was packed with (0: none; NULL: no frame), as its header says: the server cannot
+-- read a frame, and `db compact` packs again the frames of an older dictionary once it has trained a new
+-- one.
+ALTER TABLE articles ADD COLUMN body_dictionary BIGINT;
 
 -- Dictionaries trained on the site's own bodies by `longread db compact`; a frame names the one it needs by
 -- id in its header, so a newer dictionary serves new rows while older rows keep theirs.
