@@ -48,8 +48,8 @@ constexpr std::size_t kPipelineChunk = 256;
 constexpr const char* kUpdateArticle =
     "UPDATE articles SET title = :title, link = :link, author = :author, published = :published,"
     " updated = :updated, undated = :undated, summary_html = '', content_html = '', text = '',"
-    " body = :body::bytea, body_dictionary = :body_dictionary::bigint, excerpt = :excerpt, display_at = "
-    "COALESCE(:published, first_seen),"
+    " body = :body::bytea, body_dictionary = :body_dictionary::bigint, excerpt = :excerpt,"
+    " display_at = COALESCE(:published, first_seen),"
     " content_hash = :content_hash, word_count = :word_count, reading_minutes = :reading_minutes,"
     " category = :category, category_from_blog = :category_from_blog, junk = :junk, junk_reason = "
     ":junk_reason,"
