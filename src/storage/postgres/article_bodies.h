@@ -17,6 +17,16 @@ namespace longread::storage::postgres {
 // The columns stored_body reads, in its order, from `articles a`.
 #define LONGREAD_PG_BODY_COLUMNS "a.body, a.summary_html, a.content_html, a.text"
 inline constexpr int kBodyColumnCount = 4;
+// An UPDATE's assignments for a body that is written only on a difference: the new frame (:body,
+// :body_dictionary, bound by bind_body) with the three plain columns emptied when :body_changed is 1, the
+// row's body as it is otherwise.
+#define LONGREAD_PG_SET_BODY_WHEN_CHANGED                                                 \
+  " body = CASE WHEN :body_changed::integer = 1 THEN :body::bytea ELSE body END,"         \
+  " body_dictionary = CASE WHEN :body_changed::integer = 1 THEN :body_dictionary::bigint" \
+  "  ELSE body_dictionary END,"                                                           \
+  " summary_html = CASE WHEN :body_changed::integer = 1 THEN '' ELSE summary_html END,"   \
+  " content_html = CASE WHEN :body_changed::integer = 1 THEN '' ELSE content_html END,"   \
+  " text = CASE WHEN :body_changed::integer = 1 THEN '' ELSE text END"
 // About how many bytes of text a row's frame unpacks to, for budgets that bound what a search reads: the
 // parts are about four times their frame (docs/perf.md, "Packed bodies on PostgreSQL").
 #define LONGREAD_PG_PACKED_TEXT_BYTES "4 * COALESCE(octet_length(a.body), 0)"

@@ -237,13 +237,8 @@ constexpr const char* kSetVerdict =
 // Only an article whose derived text differs is written. A new text is packed with the stored summary and
 // content (:body_changed); the body is kept as it is otherwise.
 constexpr const char* kSetText =
-    "UPDATE articles SET"
-    " body = CASE WHEN :body_changed::integer = 1 THEN :body::bytea ELSE body END,"
-    " body_dictionary = CASE WHEN :body_changed::integer = 1 THEN :body_dictionary::bigint"
-    "  ELSE body_dictionary END,"
-    " summary_html = CASE WHEN :body_changed::integer = 1 THEN '' ELSE summary_html END,"
-    " content_html = CASE WHEN :body_changed::integer = 1 THEN '' ELSE content_html END,"
-    " text = CASE WHEN :body_changed::integer = 1 THEN '' ELSE text END,"
+    "UPDATE articles SET" LONGREAD_PG_SET_BODY_WHEN_CHANGED
+    ","
     " excerpt = :excerpt, word_count = :word_count,"
     " reading_minutes = :reading_minutes, simhash = :simhash, search_vector = :search_vector,"
     " rank_vector = :rank_vector, phrase_filter = :phrase_filter::bytea"

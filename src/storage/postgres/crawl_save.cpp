@@ -65,13 +65,8 @@ constexpr const char* kUpdateArticle =
 // again from the stored summary and the new content and text when either of those two differs
 // (:body_changed), and kept as it is otherwise.
 constexpr const char* kRefreshCuration =
-    "UPDATE articles SET"
-    " body = CASE WHEN :body_changed::integer = 1 THEN :body::bytea ELSE body END,"
-    " body_dictionary = CASE WHEN :body_changed::integer = 1 THEN :body_dictionary::bigint"
-    "  ELSE body_dictionary END,"
-    " summary_html = CASE WHEN :body_changed::integer = 1 THEN '' ELSE summary_html END,"
-    " content_html = CASE WHEN :body_changed::integer = 1 THEN '' ELSE content_html END,"
-    " text = CASE WHEN :body_changed::integer = 1 THEN '' ELSE text END, excerpt = :excerpt,"
+    "UPDATE articles SET" LONGREAD_PG_SET_BODY_WHEN_CHANGED
+    ", excerpt = :excerpt,"
     " word_count = :word_count, reading_minutes = :reading_minutes, category = :category,"
     " category_from_blog = :category_from_blog, junk = :junk, junk_reason = :junk_reason,"
     " duplicate_of = " LONGREAD_PG_DUPLICATE_OF
