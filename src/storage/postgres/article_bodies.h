@@ -1,6 +1,7 @@
 // Packed article bodies on PostgreSQL (migration 0009): an article's summary HTML, content HTML and text in
 // one zstd frame (storage/article_body.h) in `articles.body`, or, in a row not packed yet, in their own
-// columns. The excerpt is not packed: listings read it from the row.
+// columns. The excerpt is not packed: it stays a column of its own (lz4 since migration 0010), which every
+// listing selects without unpacking a frame.
 #pragma once
 
 #include <cstdint>
