@@ -1478,9 +1478,6 @@ TEST_P(PostgresStoreTest, BodiesArePackedAndOldRowsReadTheSameUntilCompactPacksT
   EXPECT_EQ(store_->search("\"full page\"", 10, 0).value_or(std::vector<SearchHit>{}).size(), 1u);
 }
 
-// `db compact` on PostgreSQL trains a dictionary once the site holds 1,000 articles and packs every body
-// again with it, in batches; new bodies are packed with it (their frame header and `body_dictionary` name
-// it). After `--retrain`, the bodies not yet packed again with the new one still read.
 // The server compresses an excerpt only once its row is over 2 KB; lz4 rather than pglz, which gave up on
 // the excerpts of varied text and stored them whole. A listing reads the excerpt back unchanged.
 TEST_P(PostgresStoreTest, ALongExcerptIsCompressedWithLz4AndListsUnchanged) {
@@ -1501,6 +1498,9 @@ TEST_P(PostgresStoreTest, ALongExcerptIsCompressedWithLz4AndListsUnchanged) {
   EXPECT_EQ(listed->front().article.excerpt, excerpt);
 }
 
+// `db compact` on PostgreSQL trains a dictionary once the site holds 1,000 articles and packs every body
+// again with it, in batches; new bodies are packed with it (their frame header and `body_dictionary` name
+// it). After `--retrain`, the bodies not yet packed again with the new one still read.
 TEST_P(PostgresStoreTest, CompactTrainsADictionaryAndPacksEveryBodyWithIt) {
   const auto blog = add_blog("https://a.example/feed", "programming");
   static constexpr std::array<const char*, 12> kWords = {"lighthouse", "keeper", "compiler",  "garden",
