@@ -3,6 +3,7 @@
 #include <spdlog/spdlog.h>
 
 #include <iterator>
+#include <memory>
 #include <utility>
 
 #include "pipeline/crawler.h"
@@ -50,7 +51,49 @@ void SaveQueue::push(storage::CrawlRecord record, BlogResult result, Clock::time
 }
 
 void SaveQueue::wait_idle() {
+  // The writer hands its groups over before it is idle, so nothing reaches the similar thread after this.
   writer_.wait_idle();
+  similar_thread_.wait_idle();
+}
+
+void SaveQueue::hand_over_similar(SimilarWork work) {
+  const std::size_t bytes = work.bytes;
+  {
+    std::unique_lock lock(mutex_);
+    similar_room_.wait(lock, [&] { return similar_bytes_ == 0 || similar_bytes_ < kMaxSimilarQueuedBytes; });
+    similar_bytes_ += bytes;
+  }
+  similar_thread_.submit([this, work = std::make_shared<SimilarWork>(std::move(work))] {
+    index_similar(*work);
+    {
+      std::lock_guard lock(mutex_);
+      similar_bytes_ -= work->bytes;
+    }
+    similar_room_.notify_all();
+  });
+}
+
+void SaveQueue::index_similar(const SimilarWork& work) {
+  std::vector<SimilarSource> sources;
+  sources.reserve(work.now.size());
+  for (const auto& a : work.now)
+    sources.push_back(
+        {.id = a.id, .blog_id = a.blog_id, .simhash = a.simhash, .title = a.title, .text = a.text});
+  try {
+    if (!sources.empty()) {
+      if (auto picked = similar_->add_all(sources); !picked)
+        spdlog::warn("crawl: no similar articles for {} new articles: {}", sources.size(),
+                     picked.error().message);
+    }
+    if (!work.later.empty()) {
+      if (auto queued = similar_->defer(work.later); !queued)
+        spdlog::warn("crawl: {} older articles not queued for similar articles: {}", work.later.size(),
+                     queued.error().message);
+    }
+  } catch (...) {
+    spdlog::warn("crawl: no similar articles for {} new articles: {}", sources.size() + work.later.size(),
+                 exception_error("similar articles", std::current_exception()).message);
+  }
 }
 
 void SaveQueue::save_queued() {
@@ -93,43 +136,29 @@ void SaveQueue::save_queued() {
     saved.assign(jobs.size(), std::unexpected(error));
     originals.clear();
   }
-  // Each new fresh original gets its similar articles now, once, so the article page only reads them
-  // (docs/similar.md): the group's in one batch, oldest first as saved. An older one, and every article of a
-  // blog's first crawl (its back catalogue, recent posts included), is queued for the catch-up, which the
-  // index would otherwise hold the crawl up for: a third of the writer's time in a list's first crawl.
-  // A failure costs the picks of the group, never the crawl.
+  // Each new fresh original gets its similar articles once, so the article page only reads them
+  // (docs/similar.md): the group's in one batch, oldest first as saved, on the similar thread. An older one,
+  // and every article of a blog's first crawl (its back catalogue, recent posts included), is queued for the
+  // catch-up, which the index would otherwise hold the crawl up for: a third of the writer's time in a list's
+  // first crawl. The records are not read after this, so their titles and texts move over.
   if (!originals.empty()) {
-    std::vector<SimilarSource> sources;
-    std::vector<std::int64_t> later;
-    sources.reserve(originals.size());
+    SimilarWork work;
     for (const auto& original : originals) {
-      const auto& article = records[original.record].articles[original.article];
+      auto& article = records[original.record].articles[original.article];
       if (fresh_since_ &&
           (jobs[original.record].first_crawl || (article.published && *article.published < *fresh_since_))) {
-        later.push_back(original.id);
+        work.later.push_back(original.id);
         continue;
       }
-      sources.push_back({.id = original.id,
-                         .blog_id = records[original.record].blog_id,
-                         .simhash = article.simhash,
-                         .title = article.title,
-                         .text = article.text});
+      work.bytes += sizeof(SimilarWork::Article) + article.title.size() + article.text.size();
+      work.now.push_back({.id = original.id,
+                          .blog_id = records[original.record].blog_id,
+                          .simhash = article.simhash,
+                          .title = std::move(article.title),
+                          .text = std::move(article.text)});
     }
-    try {
-      if (!sources.empty()) {
-        if (auto picked = similar_->add_all(sources); !picked)
-          spdlog::warn("crawl: no similar articles for {} new articles: {}", sources.size(),
-                       picked.error().message);
-      }
-      if (!later.empty()) {
-        if (auto queued = similar_->defer(later); !queued)
-          spdlog::warn("crawl: {} older articles not queued for similar articles: {}", later.size(),
-                       queued.error().message);
-      }
-    } catch (...) {
-      spdlog::warn("crawl: no similar articles for {} new articles: {}", sources.size() + later.size(),
-                   exception_error("similar articles", std::current_exception()).message);
-    }
+    work.bytes += work.later.size() * sizeof(std::int64_t);
+    hand_over_similar(std::move(work));
   }
   for (std::size_t i = 0; i < jobs.size(); ++i) {
     BlogResult& result = jobs[i].result;

@@ -3,14 +3,20 @@
 // waiting for the database. The writer saves everything that queued up while it was busy as one group (one
 // transaction, Store::save_crawls through DuplicateIndex::save_all): when curation outpaces the database,
 // groups grow and each commit carries more blogs.
+// A saved group's new originals then get their similar articles on a second thread, in the order the groups
+// were saved, while the writer goes on with the next group: on PostgreSQL the two run on two connections at
+// once, where one thread doing both spent about half of a later pass waiting on the similar articles'
+// statements (docs/perf.md, "Similar articles beside the saves").
 #pragma once
 
 #include <chrono>
 #include <condition_variable>
 #include <cstddef>
+#include <cstdint>
 #include <functional>
 #include <mutex>
 #include <optional>
+#include <string>
 #include <vector>
 
 #include "core/time.h"
@@ -30,6 +36,9 @@ inline constexpr std::size_t kMaxSaveGroup = 32;
 // queue took everything the parsers made (391 MB peak at 10,000 blogs against 210 with the writer ahead);
 // 64 MB is a few hundred blogs, many groups' worth, so the writer never waits for work.
 inline constexpr std::size_t kMaxQueuedBytes = 64u << 20;
+// Most the saved articles waiting for their similar articles may hold (their titles and texts): past it, the
+// writer waits before it hands over another group. A few thousand articles, many groups' worth.
+inline constexpr std::size_t kMaxSimilarQueuedBytes = 16u << 20;
 
 class SaveQueue {
  public:
@@ -57,7 +66,8 @@ class SaveQueue {
   // so a record larger than the bound is saved too). Never call it from on_saved.
   void push(storage::CrawlRecord record, BlogResult result, Clock::time_point started,
             bool first_crawl = false);
-  // Blocks until everything pushed so far is saved and reported.
+  // Blocks until everything pushed so far is saved and reported, and its new originals have their similar
+  // articles (or are queued for the catch-up).
   void wait_idle();
 
  private:
@@ -68,8 +78,26 @@ class SaveQueue {
     bool first_crawl = false;
     std::size_t bytes = 0;  // the record's size as counted against max_queued_bytes
   };
+  // A saved group's new originals, owning their titles and texts: indexed now (`now`) or queued for the
+  // catch-up (`later`).
+  struct SimilarWork {
+    struct Article {
+      std::int64_t id = 0;
+      std::int64_t blog_id = 0;
+      std::uint64_t simhash = 0;
+      std::string title;
+      std::string text;
+    };
+    std::vector<Article> now;
+    std::vector<std::int64_t> later;
+    std::size_t bytes = 0;
+  };
   // Takes up to kMaxSaveGroup queued jobs and saves them as one group.
   void save_queued();
+  // Hands a saved group's originals to the similar thread, waiting first while it holds its bound.
+  void hand_over_similar(SimilarWork work);
+  // On the similar thread: indexes or queues them. A failure costs their picks, never the crawl.
+  void index_similar(const SimilarWork& work);
 
   DuplicateIndex& duplicates_;
   SimilarIndexer* similar_;
@@ -80,7 +108,12 @@ class SaveQueue {
   std::condition_variable room_;  // signalled when a group is saved and its bytes released
   std::vector<Job> queue_;        // guarded by mutex_
   std::size_t held_bytes_ = 0;    // guarded by mutex_: the records pushed and not yet saved and reported
-  TaskPool writer_{1};  // last: its threads stop (saving what is queued) before the members above go
+  std::condition_variable similar_room_;  // signalled when the similar thread is done with a group
+  std::size_t similar_bytes_ = 0;         // guarded by mutex_: the groups handed over and not yet indexed
+  // The writer's threads stop (saving what is queued, handing over its originals) before the similar
+  // thread's, which stop (indexing what was handed over) before the members above go.
+  TaskPool similar_thread_{1};
+  TaskPool writer_{1};
 };
 
 }  // namespace longread::pipeline

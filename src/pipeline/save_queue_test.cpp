@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "pipeline/duplicates.h"
+#include "pipeline/similar.h"
 #include "testing/store_test.h"
 
 namespace longread::pipeline {
@@ -173,6 +174,56 @@ TEST_F(SaveQueueTest, APushWaitsWhileTheWaitingRecordsHoldTheBound) {
   EXPECT_EQ(reported_[1].blog_id, b);
   EXPECT_EQ(stored(a), 1u);
   EXPECT_EQ(stored(b), 1u);
+}
+
+// Similar articles are made on a thread of their own, after the saves and in the order of the groups: a
+// post saved in a later group, with no wait in between, picks one saved in an earlier group (whose
+// postings the similar thread wrote first), and wait_idle returns only once both have their picks. An
+// older post is queued for the catch-up instead.
+TEST_F(SaveQueueTest, SavedGroupsGetTheirSimilarArticlesInOrderBeforeWaitIdleReturns) {
+  const auto q1 = add_blog("q1");
+  const auto q2 = add_blog("q2");
+  const auto h = add_blog("h");
+  const std::string queues =
+      "A lock free ring buffer lets one producer and one consumer share a queue without a mutex. The ring "
+      "buffer keeps a head index and a tail index on separate cache lines, and the producer publishes each "
+      "slot with release ordering so the consumer reads it with acquire ordering.";
+  const std::string buffers =
+      "Ring buffer designs for a lock free queue: the producer writes the slot, then the tail index with "
+      "release ordering; the consumer reads the head index with acquire ordering. Cache lines keep the "
+      "producer and the consumer from sharing a line.";
+  DuplicateIndex duplicates(*store_);
+  SimilarIndexer similar(*store_);
+  auto old = record(h, "h-1", "Cistercian abbeys of the twelfth century and their granges");
+  old.articles[0].published = kNow - std::chrono::days{400};
+  {
+    SaveQueue saves(
+        duplicates, &similar,
+        [&](BlogResult& r) {
+          std::lock_guard lock(mutex_);
+          reported_.push_back(r);
+        },
+        kNow - std::chrono::days{14});
+    const auto started = SaveQueue::Clock::now();
+    saves.push(record(q1, "q1-1", queues), result(q1), started);
+    saves.wait_idle();  // q1 alone in the first group
+    saves.push(record(q2, "q2-1", buffers), result(q2), started);
+    saves.push(std::move(old), result(h), started);
+    saves.wait_idle();
+    const auto first = store_->article_keys(q1).value().at(0).id;
+    const auto second = store_->article_keys(q2).value().at(0).id;
+    auto picks = store_->similar_articles(second, 5);
+    ASSERT_TRUE(picks) << picks.error().message;
+    ASSERT_EQ(picks->size(), 1u) << "the later group's post picks the earlier one";
+    EXPECT_EQ(picks->at(0).view.article.id, first);
+    picks = store_->similar_articles(first, 5);
+    ASSERT_TRUE(picks) << picks.error().message;
+    ASSERT_EQ(picks->size(), 1u) << "the earlier post gains the later one";
+    EXPECT_EQ(picks->at(0).view.article.id, second);
+    EXPECT_EQ(store_->similar_queue_size().value(), 1) << "the 400-day-old post waits for the catch-up";
+  }
+  std::lock_guard lock(mutex_);
+  EXPECT_EQ(reported_.size(), 3u);
 }
 
 }  // namespace
