@@ -1373,11 +1373,12 @@ TEST_P(StoreTest, ARecordOfManyNewArticlesIsSavedWholeInFeedOrder) {
 // The same helpers for behaviour of PostgreSQL's alone, run on PostgreSQL only.
 class PostgresStoreTest : public StoreTest {};
 
-// Bodies on PostgreSQL are packed (migration 0009, postgres/article_bodies.h): summary, content and text in
-// one zstd frame, the three columns empty, the excerpt plain. A row in the old form (its parts in their
-// columns) reads the same; `db compact` packs such rows in batches and can stop and go on; rejudge's new
-// texts and the full-text retry's refreshed curation keep the stored summary (and content), and search
-// follows every change.
+// Bodies on PostgreSQL are packed (migration 0009, postgres/article_bodies.h): summary, content, text and
+// excerpt in one zstd frame, the four columns empty. A row in an older form reads the same, on its page and
+// in listings: its parts in their columns (stored before migration 0009, or copied by `db copy`), or a
+// frame beside a plain excerpt (packed before the frame held the excerpt). `db compact` packs such rows in
+// batches and can stop and go on; rejudge's new texts and the full-text retry's refreshed curation keep the
+// stored summary (and content), and search follows every change.
 TEST_P(PostgresStoreTest, BodiesArePackedAndOldRowsReadTheSameUntilCompactPacksThem) {
   const auto blog = add_blog("https://a.example/feed", "programming");
   std::vector<model::Article> articles;
@@ -1390,10 +1391,12 @@ TEST_P(PostgresStoreTest, BodiesArePackedAndOldRowsReadTheSameUntilCompactPacksT
     x.content_hash = std::string("h-") + guid;
     articles.push_back(x);
   }
-  save(ok_record(blog, day(1), articles));
+  auto c_without_excerpt = articles[2];
+  c_without_excerpt.excerpt.clear();  // c's frame is packed without it, as before the frame held it
+  save(ok_record(blog, day(1), {articles[0], articles[1], c_without_excerpt}));
   EXPECT_EQ(raw_query(path_,
                       "SELECT COUNT(*) FROM articles WHERE body IS NOT NULL AND summary_html = ''"
-                      " AND content_html = '' AND text = '' AND excerpt <> ''"),
+                      " AND content_html = '' AND text = '' AND excerpt = ''"),
             (std::vector<std::string>{"3"}));
   auto id_of = [&](const std::string& guid) {
     return std::stoll(
@@ -1407,19 +1410,32 @@ TEST_P(PostgresStoreTest, BodiesArePackedAndOldRowsReadTheSameUntilCompactPacksT
     EXPECT_EQ((*read)->article.text, text);
     EXPECT_EQ((*read)->article.excerpt, want.excerpt);
   };
-  for (const auto& x : articles) expect_parts(x, x.text);
+  auto expect_listed_excerpts = [&](std::vector<std::string> want) {
+    auto listed = store_->articles({.blog_id = blog});
+    ASSERT_TRUE(listed) << listed.error().message;
+    std::vector<std::string> excerpts;
+    for (const auto& v : *listed) excerpts.push_back(v.article.excerpt);
+    std::ranges::sort(excerpts);
+    std::ranges::sort(want);
+    EXPECT_EQ(excerpts, want);
+  };
+  for (const auto& x : {articles[0], articles[1]}) expect_parts(x, x.text);
+  expect_listed_excerpts({articles[0].excerpt, articles[1].excerpt, ""});
 
-  // b and c go back to the old form, as rows stored before the migration have them.
-  for (const auto* x : {&articles[1], &articles[2]}) {
-    const std::string sql = fmt::format(
-        "UPDATE articles SET body = NULL, summary_html = $t${}$t$, content_html = $t${}$t$, text = $t${}$t$"
-        " WHERE guid = '{}' RETURNING id",
-        x->summary_html, x->content_html, x->text, x->guid);
-    raw_query(path_, sql.c_str());
-  }
+  // b goes back to the oldest form, its four parts in their columns; c gets its excerpt in its column beside
+  // a frame without it.
+  raw_query(path_, fmt::format("UPDATE articles SET body = NULL, summary_html = $t${}$t$, content_html = "
+                               "$t${}$t$, text = $t${}$t$, excerpt = $t${}$t$ WHERE guid = 'b' RETURNING id",
+                               articles[1].summary_html, articles[1].content_html, articles[1].text,
+                               articles[1].excerpt)
+                       .c_str());
+  raw_query(path_, fmt::format("UPDATE articles SET excerpt = $t${}$t$ WHERE guid = 'c' RETURNING id",
+                               articles[2].excerpt)
+                       .c_str());
   EXPECT_EQ(raw_query(path_, "SELECT guid FROM articles WHERE body IS NULL ORDER BY guid"),
-            (std::vector<std::string>{"b", "c"}));
+            (std::vector<std::string>{"b"}));
   for (const auto& x : articles) expect_parts(x, x.text);
+  expect_listed_excerpts({articles[0].excerpt, articles[1].excerpt, articles[2].excerpt});
   auto hits = store_->search("lighthouse", 10, 0);
   ASSERT_TRUE(hits) << hits.error().message;
   ASSERT_EQ(hits->size(), 3u);
@@ -1438,9 +1454,12 @@ TEST_P(PostgresStoreTest, BodiesArePackedAndOldRowsReadTheSameUntilCompactPacksT
     if (batch->done) break;
   }
   EXPECT_EQ(converted, 2);
-  EXPECT_EQ(raw_query(path_, "SELECT COUNT(*) FROM articles WHERE body IS NULL OR octet_length(text) > 0"),
+  EXPECT_EQ(raw_query(path_,
+                      "SELECT COUNT(*) FROM articles WHERE body IS NULL OR octet_length(text) > 0"
+                      " OR excerpt <> ''"),
             (std::vector<std::string>{"0"}));
   for (const auto& x : articles) expect_parts(x, x.text);
+  expect_listed_excerpts({articles[0].excerpt, articles[1].excerpt, articles[2].excerpt});
   auto again = store_->compact_bodies({.batch = 10});
   ASSERT_TRUE(again) << again.error().message;
   EXPECT_EQ(again->converted, 0);
@@ -1454,6 +1473,7 @@ TEST_P(PostgresStoreTest, BodiesArePackedAndOldRowsReadTheSameUntilCompactPacksT
   auto rejudged = articles[0];
   rejudged.excerpt = "words of a";
   expect_parts(rejudged, "words of a about a zeppelin");
+  expect_listed_excerpts({"words of a", articles[1].excerpt, articles[2].excerpt});
   changed = store_->set_texts(updates);
   ASSERT_TRUE(changed) << changed.error().message;
   EXPECT_EQ(*changed, 0) << "the same text again changes nothing";
@@ -1478,9 +1498,10 @@ TEST_P(PostgresStoreTest, BodiesArePackedAndOldRowsReadTheSameUntilCompactPacksT
   EXPECT_EQ(store_->search("\"full page\"", 10, 0).value_or(std::vector<SearchHit>{}).size(), 1u);
 }
 
-// The server compresses an excerpt only once its row is over 2 KB; lz4 rather than pglz, which gave up on
-// the excerpts of varied text and stored them whole. A listing reads the excerpt back unchanged.
-TEST_P(PostgresStoreTest, ALongExcerptIsCompressedWithLz4AndListsUnchanged) {
+// A long excerpt goes into the frame, and a listing reads it back unchanged. In a row whose parts are in
+// their own columns (`db copy` writes them so), the server compresses the excerpt once the row is over 2 KB,
+// with lz4 rather than pglz, which gave up on the excerpts of varied text and stored them whole.
+TEST_P(PostgresStoreTest, ALongExcerptIsPackedOrCompressedWithLz4AndListsUnchanged) {
   const auto blog = add_blog("https://a.example/feed", "programming");
   auto x = make_article("long", "A long lead", day(1));
   std::string excerpt;
@@ -1490,9 +1511,20 @@ TEST_P(PostgresStoreTest, ALongExcerptIsCompressedWithLz4AndListsUnchanged) {
   x.excerpt = excerpt;
   x.content_hash = "h-long";
   save(ok_record(blog, day(1), {x}));
+  EXPECT_EQ(raw_query(path_, "SELECT excerpt = '' AND body IS NOT NULL FROM articles WHERE guid = 'long'"),
+            (std::vector<std::string>{"t"}));
+  auto listed = store_->articles({.blog_id = blog});
+  ASSERT_TRUE(listed) << listed.error().message;
+  ASSERT_EQ(listed->size(), 1u);
+  EXPECT_EQ(listed->front().article.excerpt, excerpt);
+
+  raw_query(path_, fmt::format("UPDATE articles SET body = NULL, content_html = $t${}$t$, text = $t${}$t$,"
+                               " excerpt = $t${}$t$ WHERE guid = 'long' RETURNING id",
+                               x.content_html, x.text, excerpt)
+                       .c_str());
   EXPECT_EQ(raw_query(path_, "SELECT pg_column_compression(excerpt) FROM articles WHERE guid = 'long'"),
             (std::vector<std::string>{"lz4"}));
-  auto listed = store_->articles({.blog_id = blog});
+  listed = store_->articles({.blog_id = blog});
   ASSERT_TRUE(listed) << listed.error().message;
   ASSERT_EQ(listed->size(), 1u);
   EXPECT_EQ(listed->front().article.excerpt, excerpt);
@@ -1590,8 +1622,8 @@ TEST_P(PostgresStoreTest, CompactTrainsADictionaryAndPacksEveryBodyWithIt) {
 }
 
 // A packed body whose bytes were damaged (a disk, a bad copy) fails the read of that article alone, with a
-// "store: " error; its listing entry (the excerpt is not packed) and the other articles are unharmed, and
-// search gives it an empty snippet instead of failing the page.
+// "store: " error; it is listed with no excerpt (its frame holds the excerpt), as on SQLite, the other
+// articles are unharmed, and search gives it an empty snippet instead of failing the page.
 TEST_P(PostgresStoreTest, ADamagedPackedBodyFailsOnlyItsOwnArticle) {
   const auto blog = add_blog("https://a.example/feed", "programming");
   auto good = make_article("good", "Good", day(1));
@@ -1614,7 +1646,9 @@ TEST_P(PostgresStoreTest, ADamagedPackedBodyFailsOnlyItsOwnArticle) {
   EXPECT_EQ((*other)->article.text, good.text);
   auto listed = store_->articles({});
   ASSERT_TRUE(listed) << listed.error().message;
-  EXPECT_EQ(listed->size(), 2u);
+  ASSERT_EQ(listed->size(), 2u);
+  for (const auto& v : *listed)
+    EXPECT_EQ(v.article.excerpt, v.article.guid == "bad" ? "" : good.excerpt) << v.article.guid;
   auto hits = store_->search("compiler", 10, 0);
   ASSERT_TRUE(hits) << hits.error().message;
   ASSERT_EQ(hits->size(), 2u);

@@ -34,9 +34,11 @@ Result<ArticleBody> stored_body(BodyDictionaries& bodies, const BodyDictionarySo
     return ArticleBody{.summary_html = rows.string(row, col + 1),
                        .content_html = rows.string(row, col + 2),
                        .text = rows.string(row, col + 3),
-                       .excerpt = {}};
+                       .excerpt = rows.string(row, col + 4)};
   }
-  return bodies.unpack(source, rows.bytes(row, col));
+  auto body = bodies.unpack(source, rows.bytes(row, col));
+  if (body && !rows.text(row, col + 4).empty()) body->excerpt = rows.string(row, col + 4);
+  return body;
 }
 
 Result<void> read_article_body(BodyDictionaries& bodies, const BodyDictionarySource& source, const Rows& rows,
@@ -46,14 +48,12 @@ Result<void> read_article_body(BodyDictionaries& bodies, const BodyDictionarySou
   article.summary_html = std::move(body->summary_html);
   article.content_html = std::move(body->content_html);
   article.text = std::move(body->text);
+  article.excerpt = std::move(body->excerpt);
   return {};
 }
 
 Result<std::optional<std::string>> pack_body(BodyDictionaries& bodies, Connection& conn,
-                                             std::uint32_t dictionary_id, std::string_view summary_html,
-                                             std::string_view content_html, std::string_view text) {
-  const ArticleBodyView parts{
-      .summary_html = summary_html, .content_html = content_html, .text = text, .excerpt = {}};
+                                             std::uint32_t dictionary_id, const ArticleBodyView& parts) {
   if (parts.empty()) return std::optional<std::string>{};
   auto frame = bodies.pack(PgBodyDictionaries(conn), dictionary_id, parts);
   if (!frame) return std::unexpected(frame.error());

@@ -234,25 +234,25 @@ constexpr const char* kSetVerdict =
     " visible = CASE WHEN held = 1 THEN 0 WHEN keep_override IS NULL THEN 1 - :junk ELSE keep_override END"
     " WHERE id = :id AND duplicate_of IS NULL AND (junk <> :junk OR junk_reason <> :reason)";
 
-// Only an article whose derived text differs is written. A new text is packed with the stored summary and
-// content (:body_changed); the body is kept as it is otherwise.
+// Only an article whose derived text differs is written. A new text or excerpt is packed with the stored
+// summary and content (:body_changed); the body is kept as it is otherwise.
 constexpr const char* kSetText =
     "UPDATE articles SET" LONGREAD_PG_SET_BODY_WHEN_CHANGED
     ","
-    " excerpt = :excerpt, word_count = :word_count,"
+    " word_count = :word_count,"
     " reading_minutes = :reading_minutes, simhash = :simhash, search_vector = :search_vector,"
     " rank_vector = :rank_vector, phrase_filter = :phrase_filter::bytea"
-    " WHERE id = :id AND (:body_changed::integer = 1 OR excerpt <> :excerpt OR word_count <> :word_count"
+    " WHERE id = :id AND (:body_changed::integer = 1 OR word_count <> :word_count"
     " OR reading_minutes <> :reading_minutes OR simhash <> :simhash)";
 
-// The body converter on PostgreSQL: rows whose summary, content and text are still in their own columns
-// (stored before migration 0009, or copied in by `db copy`), to pack into one frame, and frames packed with
-// another dictionary than the newest (:dictionary), to pack again. octet_length reads a TOASTed value's
-// size from its header, without reading the value.
+// The body converter on PostgreSQL: rows whose parts are still in their own columns (stored before migration
+// 0009, or copied in by `db copy`), or whose excerpt is (packed before the frame held it), to pack into one
+// frame, and frames packed with another dictionary than the newest (:dictionary), to pack again.
+// octet_length reads a TOASTed value's size from its header, without reading the value.
 #define LONGREAD_PG_BODY_TO_PACK                                                          \
-  "(body IS NULL AND (octet_length(summary_html) > 0 OR octet_length(content_html) > 0"   \
-  " OR octet_length(text) > 0) OR body IS NOT NULL AND body_dictionary IS DISTINCT FROM " \
-  ":dictionary::bigint)"
+  "(octet_length(excerpt) > 0 OR body IS NULL AND (octet_length(summary_html) > 0"        \
+  " OR octet_length(content_html) > 0 OR octet_length(text) > 0) OR body IS NOT NULL AND" \
+  " body_dictionary IS DISTINCT FROM :dictionary::bigint)"
 // Search vectors to make as the crawler makes them: none made by longread yet (no rank vector: stored before
 // migration 0004; no phrase filter: before 0007, or written by another tool, whose vectors the trigger made
 // with the server's parser), or a search vector with positions (before 0008), which nothing reads any more.
@@ -271,7 +271,7 @@ constexpr const char* kSelectToCompact =
 // The rows' frames (hex without "\\x", for decode()) and the dictionaries they name.
 constexpr const char* kPackBodies =
     "UPDATE articles SET body = decode(v.hex, 'hex'), body_dictionary = v.dictionary, summary_html = '',"
-    " content_html = '', text = ''"
+    " content_html = '', text = '', excerpt = ''"
     " FROM unnest(:ids::bigint[], :hexes::text[], :dictionaries::bigint[]) AS v(id, hex, dictionary)"
     " WHERE articles.id = v.id";
 // Training samples: the newest articles' parts, whichever form they are stored in.
@@ -316,7 +316,11 @@ Result<void> PgArticleStore::prepare_crawl(CrawlRecord& record) {
     auto dictionary = db_.bodies().current_id(PgBodyDictionaries(c));
     if (!dictionary) return std::unexpected(dictionary.error());
     for (const model::Article& a : record.articles) {
-      auto body = pack_body(db_.bodies(), c, *dictionary, a.summary_html, a.content_html, a.text);
+      auto body = pack_body(db_.bodies(), c, *dictionary,
+                            {.summary_html = a.summary_html,
+                             .content_html = a.content_html,
+                             .text = a.text,
+                             .excerpt = a.excerpt});
       if (!body) return std::unexpected(body.error());
       bodies.push_back(body->value_or(""));
     }
@@ -381,7 +385,7 @@ Result<std::optional<ArticleView>> PgArticleStore::article(std::int64_t id) {
                  what, [&](Query& q) { q.bind(":id", id); });
   if (!rows) return std::unexpected(rows.error());
   if (rows->empty()) return std::optional<ArticleView>{};
-  ArticleView view = read_article_view(*rows, 0);
+  ArticleView view = read_article_view(*rows, 0, db_.bodies(), PgPoolBodyDictionaries(db_.pool()));
   if (auto ok = read_article_body(db_.bodies(), PgPoolBodyDictionaries(db_.pool()), *rows, 0,
                                   kArticleColumnCount, view.article);
       !ok)
@@ -460,7 +464,7 @@ Result<ArticlePage> PgArticleStore::article_page(const ArticleQuery& query) {
       out.has_more = true;
       break;
     }
-    out.articles.push_back(read_article_view(*rows, r));
+    out.articles.push_back(read_article_view(*rows, r, db_.bodies(), PgPoolBodyDictionaries(db_.pool())));
     const std::int64_t id = rows->int64(r, 0);
     const std::int64_t display_at = rows->int64(r, kArticleColumnCount);
     if (query.vote_period) {
@@ -594,7 +598,8 @@ Result<HotPage> PgArticleStore::hot_page(const HotPageQuery& query) {
   std::unordered_map<std::int64_t, std::size_t> rank;
   for (std::size_t i = 0; i < ids.size(); ++i) rank.emplace(ids[i], i);
   std::vector<ArticleView> views;
-  for (int r = 0; r < rows->size(); ++r) views.push_back(read_article_view(*rows, r));
+  for (int r = 0; r < rows->size(); ++r)
+    views.push_back(read_article_view(*rows, r, db_.bodies(), PgPoolBodyDictionaries(db_.pool())));
   std::ranges::sort(views, {}, [&](const ArticleView& v) { return rank.at(v.article.id); });
   out.articles = std::move(views);
   return out;
@@ -753,7 +758,8 @@ Result<std::vector<SearchHit>> PgArticleStore::search(std::string_view query, in
     // One body that cannot be read gets no snippet rather than failing the page, as on SQLite.
     auto body = stored_body(db_.bodies(), dictionaries, *rows, r, kArticleColumnCount);
     std::string snippet = body ? search_snippet(db_.tokenizer(), term_words, body->text) : std::string();
-    hits.push_back({.view = read_article_view(*rows, r), .snippet = std::move(snippet)});
+    hits.push_back({.view = read_article_view(*rows, r, db_.bodies(), PgPoolBodyDictionaries(db_.pool())),
+                    .snippet = std::move(snippet)});
   }
   return hits;
 }
@@ -835,7 +841,7 @@ Result<std::int64_t> PgArticleStore::set_texts(std::span<const TextUpdate> updat
       if (row == stored.end()) continue;  // deleted since: nothing to write
       const auto& [title, before] = row->second;
       const SearchVectors vectors = search_vectors(db_.tokenizer(), title, update.text);
-      const bool body_changed = before.text != update.text;
+      const bool body_changed = before.text != update.text || before.excerpt != update.excerpt;
       std::optional<std::string> body;
       if (body_changed) {
         if (!dictionary) {
@@ -843,8 +849,11 @@ Result<std::int64_t> PgArticleStore::set_texts(std::span<const TextUpdate> updat
           if (!newest) return std::unexpected(newest.error());
           dictionary = *newest;
         }
-        auto made =
-            pack_body(db_.bodies(), c, *dictionary, before.summary_html, before.content_html, update.text);
+        auto made = pack_body(db_.bodies(), c, *dictionary,
+                              {.summary_html = before.summary_html,
+                               .content_html = before.content_html,
+                               .text = update.text,
+                               .excerpt = update.excerpt});
         if (!made) return std::unexpected(made.error());
         body = std::move(*made);
       }
@@ -853,7 +862,7 @@ Result<std::int64_t> PgArticleStore::set_texts(std::span<const TextUpdate> updat
       bind_body(q, body);
       q.bind(":search_vector", vectors.search).bind(":rank_vector", vectors.rank);
       q.bind(":phrase_filter", vectors.phrase_filter);
-      q.bind(":excerpt", update.excerpt);
+      q.bind(":excerpt", "");  // the frame holds it
       q.bind(":word_count", update.word_count).bind(":reading_minutes", update.reading_minutes);
       q.bind(":simhash", std::bit_cast<std::int64_t>(update.simhash)).bind(":id", update.article_id);
       auto rows = q.run();
@@ -945,8 +954,7 @@ Result<CompactBatch> PgArticleStore::compact_bodies(const CompactOptions& option
         continue;
       }
       if (parts->text(r, 2) == "t") {
-        auto frame =
-            pack_body(db_.bodies(), c, *dictionary, body->summary_html, body->content_html, body->text);
+        auto frame = pack_body(db_.bodies(), c, *dictionary, body->view());
         if (!frame) return std::unexpected(frame.error());
         if (*frame) {
           packed.push_back(id);
@@ -1021,7 +1029,8 @@ Result<std::vector<ArticleView>> PgArticleStore::recent_junk(int limit) {
       "cannot list junk", [&](Query& q) { q.bind(":limit", std::max(limit, 0)); });
   if (!rows) return std::unexpected(rows.error());
   std::vector<ArticleView> out;
-  for (int r = 0; r < rows->size(); ++r) out.push_back(read_article_view(*rows, r));
+  for (int r = 0; r < rows->size(); ++r)
+    out.push_back(read_article_view(*rows, r, db_.bodies(), PgPoolBodyDictionaries(db_.pool())));
   return out;
 }
 
@@ -1036,7 +1045,8 @@ Result<std::vector<ArticleView>> PgArticleStore::near_misses(TimePoint since, in
                  [&](Query& q) { q.bind(":since", since).bind(":limit", std::max(limit, 0)); });
   if (!rows) return std::unexpected(rows.error());
   std::vector<ArticleView> out;
-  for (int r = 0; r < rows->size(); ++r) out.push_back(read_article_view(*rows, r));
+  for (int r = 0; r < rows->size(); ++r)
+    out.push_back(read_article_view(*rows, r, db_.bodies(), PgPoolBodyDictionaries(db_.pool())));
   return out;
 }
 

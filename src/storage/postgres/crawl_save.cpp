@@ -28,7 +28,8 @@ namespace {
 
 // The columns a new article is inserted with, in the order insert_values binds them. score is a generated
 // column (from votes and dates); the search and rank vectors are made here (search_vectors.h), and so is
-// the packed body, beside which summary_html, content_html and text are written empty (article_bodies.h).
+// the packed body, beside which summary_html, content_html, text and excerpt are written empty
+// (article_bodies.h).
 constexpr std::string_view kInsertColumns =
     "blog_id, guid, title, link, author, published, updated, undated, summary_html, content_html, text,"
     " excerpt, first_seen, display_at, content_hash, word_count, reading_minutes, category,"
@@ -62,11 +63,11 @@ constexpr const char* kUpdateArticle =
 
 // Content unchanged but curation given again (a full-text page tried again): refresh it, with the page's
 // HTML when it was read, writing only on a difference. The summary stays as stored: the body is packed
-// again from the stored summary and the new content and text when either of those two differs
+// again from the stored summary and the new content, text and excerpt when any of those three differs
 // (:body_changed), and kept as it is otherwise.
 constexpr const char* kRefreshCuration =
     "UPDATE articles SET" LONGREAD_PG_SET_BODY_WHEN_CHANGED
-    ", excerpt = :excerpt,"
+    ","
     " word_count = :word_count, reading_minutes = :reading_minutes, category = :category,"
     " category_from_blog = :category_from_blog, junk = :junk, junk_reason = :junk_reason,"
     " duplicate_of = " LONGREAD_PG_DUPLICATE_OF
@@ -74,7 +75,7 @@ constexpr const char* kRefreshCuration =
     " full_text_fetched = :full_text_fetched, full_text_failures = :full_text_failures,"
     " full_text_error = :full_text_error, simhash = :simhash, pruned_at = NULL, rank_prior = :rank_prior,"
     " search_vector = :search_vector, rank_vector = :rank_vector, phrase_filter = :phrase_filter::bytea"
-    " WHERE id = :id AND NOT (:body_changed::integer = 0 AND excerpt = :excerpt"
+    " WHERE id = :id AND NOT (:body_changed::integer = 0"
     " AND word_count = :word_count AND reading_minutes = :reading_minutes AND category = :category"
     " AND junk = :junk AND junk_reason = :junk_reason"
     " AND duplicate_of IS NOT DISTINCT FROM " LONGREAD_PG_DUPLICATE_OF
@@ -159,14 +160,13 @@ struct Writer {
   std::optional<std::uint32_t> dictionary{};  // the newest, read once a record needs it
 
   // These parts' frame (nullopt: none).
-  Result<std::optional<std::string>> pack(std::string_view summary_html, std::string_view content_html,
-                                          std::string_view text) {
+  Result<std::optional<std::string>> pack(const ArticleBodyView& parts) {
     if (!dictionary) {
       auto newest = bodies.current_id(PgBodyDictionaries(conn));
       if (!newest) return std::unexpected(newest.error());
       dictionary = *newest;
     }
-    return pack_body(bodies, conn, *dictionary, summary_html, content_html, text);
+    return pack_body(bodies, conn, *dictionary, parts);
   }
 
   // The frame of `plan`'s article.
@@ -175,7 +175,10 @@ struct Writer {
       return plan.prepared_body->empty() ? std::nullopt : std::optional<std::string>(*plan.prepared_body);
     if (!plan.made_body) {
       const model::Article& a = *plan.article;
-      auto made = pack(a.summary_html, a.content_html, a.text);
+      auto made = pack({.summary_html = a.summary_html,
+                        .content_html = a.content_html,
+                        .text = a.text,
+                        .excerpt = a.excerpt});
       if (!made) return std::unexpected(made.error());
       plan.made_body = made->value_or("");
     }
@@ -219,7 +222,7 @@ Result<void> insert_values(Params& p, const CrawlRecord& record, Planned& plan, 
   if (a.keep_override) keep = *a.keep_override ? 1 : 0;
   p.add(record.blog_id).add(a.guid).add(a.title).add(a.link).add(a.author);
   p.add(a.published).add(a.updated).add(a.undated).add("").add("");
-  p.add("").add(a.excerpt).add(first_seen).add(a.published.value_or(first_seen)).add(plan.hash);
+  p.add("").add("").add(first_seen).add(a.published.value_or(first_seen)).add(plan.hash);
   p.add(a.word_count).add(a.reading_minutes).add(plan.category).add(plan.from_blog).add(a.junk);
   p.add(a.junk_reason).add(a.duplicate_of).add(keep).add(inserted_visible(a)).add(a.full_text_fetched);
   p.add(a.full_text_failures).add(a.full_text_error).add(std::bit_cast<std::int64_t>(a.simhash)).add(a.votes);
@@ -387,8 +390,8 @@ Result<void> VisibleCounts::write(Connection& conn) const {
   return run_pipelined(conn, statements);
 }
 
-// The stored summary, content and text of the rows `ids` (a curation refresh keeps the stored summary and
-// writes only on a difference).
+// The stored summary, content, text and excerpt of the rows `ids` (a curation refresh keeps the stored
+// summary and writes only on a difference).
 Result<std::unordered_map<std::int64_t, ArticleBody>> stored_bodies(Connection& conn,
                                                                     BodyDictionaries& bodies,
                                                                     const std::vector<std::int64_t>& ids) {
@@ -493,6 +496,7 @@ Result<SaveStats> save_record(Connection& conn, const CrawlRecord& record, Visib
     Query q(conn, step.content_changed ? kUpdateArticle : kRefreshCuration);
     const model::Article& a = *step.plan->article;
     bind_curation(q, a, step.plan->category, step.plan->from_blog);
+    q.bind(":excerpt", "");  // the frame holds it
     if (step.content_changed) {
       bind_content(q, *step.plan);
       auto body = writer.body(*step.plan);
@@ -501,13 +505,22 @@ Result<SaveStats> save_record(Connection& conn, const CrawlRecord& record, Visib
       updated_first[*step.target->id] = &a;
     } else {
       const ArticleBody& before = (*stored)[*step.target->id];
-      std::string_view summary = before.summary_html, content = before.content_html, text = before.text;
-      if (auto it = updated_first.find(*step.target->id); it != updated_first.end())
-        summary = it->second->summary_html, content = it->second->content_html, text = it->second->text;
-      const bool changed = content != a.content_html || text != a.text;
+      ArticleBodyView stored_parts = before.view();
+      if (auto it = updated_first.find(*step.target->id); it != updated_first.end()) {
+        const model::Article& first = *it->second;
+        stored_parts = {.summary_html = first.summary_html,
+                        .content_html = first.content_html,
+                        .text = first.text,
+                        .excerpt = first.excerpt};
+      }
+      const bool changed = stored_parts.content_html != a.content_html || stored_parts.text != a.text ||
+                           stored_parts.excerpt != a.excerpt;
       std::optional<std::string> body;
       if (changed) {
-        auto made = writer.pack(summary, a.content_html, a.text);
+        auto made = writer.pack({.summary_html = stored_parts.summary_html,
+                                 .content_html = a.content_html,
+                                 .text = a.text,
+                                 .excerpt = a.excerpt});
         if (!made) return std::unexpected(made.error());
         body = std::move(*made);
       }

@@ -7,6 +7,7 @@
 #include <string>
 #include <utility>
 
+#include "storage/postgres/article_bodies.h"
 #include "storage/postgres/reader_filter.h"
 #include "storage/postgres/rows.h"
 #include "storage/postgres/statement.h"
@@ -184,9 +185,9 @@ Result<std::pair<std::int64_t, std::int64_t>> parse_continuation(std::string_vie
   return std::pair{at, id};
 }
 
-StreamItem read_item(const Rows& rows, int r) {
+StreamItem read_item(const Rows& rows, int r, BodyDictionaries& bodies, const BodyDictionarySource& source) {
   StreamItem item;
-  item.view = read_article_view(rows, r);
+  item.view = read_article_view(rows, r, bodies, source);
   item.display_at = rows.time(r, kArticleColumnCount);
   item.read = rows.flag(r, kArticleColumnCount + 1);
   item.starred = rows.flag(r, kArticleColumnCount + 2);
@@ -363,7 +364,7 @@ Result<std::vector<SavedArticle>> PgReaderMarkStore::reading_list(std::int64_t r
   if (!rows) return std::unexpected(rows.error());
   std::vector<SavedArticle> out;
   for (int r = 0; r < rows->size(); ++r) {
-    out.push_back({.view = read_article_view(*rows, r),
+    out.push_back({.view = read_article_view(*rows, r, db_.bodies(), PgPoolBodyDictionaries(db_.pool())),
                    .saved_at = rows->time(r, kArticleColumnCount),
                    .read_at = rows->optional_time(r, kArticleColumnCount + 1)});
   }
@@ -549,7 +550,7 @@ Result<StreamPage> PgReaderMarkStore::reader_stream(std::int64_t reader_id, cons
       }
       break;
     }
-    page.items.push_back(read_item(*rows, r));
+    page.items.push_back(read_item(*rows, r, db_.bodies(), PgPoolBodyDictionaries(db_.pool())));
   }
   return page;
 }
@@ -562,7 +563,7 @@ Result<std::vector<StreamItem>> PgReaderMarkStore::reader_items(
     auto rows = run_query(*lease, kSelectItem, "cannot read items",
                           [&](Query& q) { q.bind(":reader_id", reader_id).bind(":id", id); });
     if (!rows) return std::unexpected(rows.error());
-    if (!rows->empty()) out.push_back(read_item(*rows, 0));
+    if (!rows->empty()) out.push_back(read_item(*rows, 0, db_.bodies(), PgBodyDictionaries(*lease)));
   }
   return out;
 }

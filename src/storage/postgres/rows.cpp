@@ -37,7 +37,8 @@ model::Blog read_blog(const Rows& rows, int row, int first) {
   return b;
 }
 
-ArticleView read_article_view(const Rows& rows, int r) {
+ArticleView read_article_view(const Rows& rows, int r, BodyDictionaries& bodies,
+                              const BodyDictionarySource& source) {
   ArticleView v;
   model::Article& a = v.article;
   a.id = rows.int64(r, 0);
@@ -72,6 +73,9 @@ ArticleView read_article_view(const Rows& rows, int r) {
   v.blog_site_url = rows.string(r, 29);
   v.blog_category = rows.string(r, 30);
   a.full_text_error = rows.string(r, 31);
+  if (a.excerpt.empty() && !rows.null(r, 32)) {
+    if (auto body = bodies.unpack(source, rows.bytes(r, 32))) a.excerpt = std::move(body->excerpt);
+  }
   return v;
 }
 

@@ -5,6 +5,7 @@
 
 #include "core/error.h"
 #include "model/model.h"
+#include "storage/article_body.h"
 #include "storage/postgres/pg.h"
 #include "storage/types.h"
 
@@ -24,19 +25,23 @@ inline constexpr int kBlogColumnCount = 22;
 //   "SELECT " LONGREAD_PG_ARTICLE_COLUMNS_HEAD " '', '', ''," LONGREAD_PG_ARTICLE_COLUMNS_TAIL
 //   LONGREAD_PG_ARTICLE_FROM
 // and a reader that needs them adds LONGREAD_PG_BODY_COLUMNS after the tail and reads them with
-// read_article_body (article_bodies.h). Same positions as SQLite's.
+// read_article_body (article_bodies.h). The first 32 are SQLite's positions; the last is the packed body,
+// which holds the excerpt (article_bodies.h).
 #define LONGREAD_PG_ARTICLE_COLUMNS_HEAD \
   "a.id, a.blog_id, a.guid, a.title, a.link, a.author, a.published, a.updated, a.undated,"
 #define LONGREAD_PG_ARTICLE_COLUMNS_TAIL                                                               \
   " a.first_seen, a.content_hash, a.excerpt, a.word_count, a.reading_minutes, a.category, a.junk,"     \
   " a.junk_reason, a.duplicate_of, a.keep_override, a.full_text_fetched, a.simhash, a.votes, a.score," \
-  " a.truncated, a.rank_prior, b.title, b.site_url, b.category, a.full_text_error"
+  " a.truncated, a.rank_prior, b.title, b.site_url, b.category, a.full_text_error, a.body"
 #define LONGREAD_PG_ARTICLE_FROM " FROM articles a JOIN blogs b ON b.id = a.blog_id"
 // Columns of the lists above; a statement's own columns come after them.
-inline constexpr int kArticleColumnCount = 32;
+inline constexpr int kArticleColumnCount = 33;
 
-// The ArticleView of row `row`, selected with the article columns above.
-ArticleView read_article_view(const Rows& rows, int row);
+// The ArticleView of row `row`, selected with the article columns above, its excerpt unpacked with the
+// dictionaries of `source`. A frame that cannot be read lists its article with no excerpt, as on SQLite:
+// one bad row never fails a page.
+ArticleView read_article_view(const Rows& rows, int row, BodyDictionaries& bodies,
+                              const BodyDictionarySource& source);
 
 // Row `row` of `rows`, selected with LONGREAD_PG_BLOG_COLUMNS from column `first` on.
 model::Blog read_blog(const Rows& rows, int row, int first = 0);

@@ -373,7 +373,7 @@ Result<std::vector<SimilarArticle>> PgSimilarStore::similar_articles(std::int64_
   if (!rows) return std::unexpected(rows.error());
   std::vector<SimilarArticle> out;
   for (int r = 0; r < rows->size(); ++r) {
-    out.push_back({.view = read_article_view(*rows, r),
+    out.push_back({.view = read_article_view(*rows, r, db_.bodies(), PgPoolBodyDictionaries(db_.pool())),
                    .score = rows->real(r, kArticleColumnCount),
                    .shared = rows->string(r, kArticleColumnCount + 1)});
   }
@@ -395,7 +395,7 @@ Result<void> PgSimilarStore::clear_similar() {
 // no text (the article finds no similar ones) rather than stopping the index for every other article.
 ArticleView PgSimilarStore::view_with_text(const Rows& rows, int row,
                                            const BodyDictionarySource& dictionaries) {
-  ArticleView view = read_article_view(rows, row);
+  ArticleView view = read_article_view(rows, row, db_.bodies(), dictionaries);
   if (auto body = stored_body(db_.bodies(), dictionaries, rows, row, kArticleColumnCount))
     view.article.text = std::move(body->text);
   return view;
@@ -466,7 +466,7 @@ Result<ForYou> PgSimilarStore::for_you(const ForYouQuery& query) {
   if (!rows) return std::unexpected(rows.error());
   for (int r = 0; r < rows->size(); ++r) {
     ForYouPick pick;
-    pick.article = read_article_view(*rows, r);
+    pick.article = read_article_view(*rows, r, db_.bodies(), PgBodyDictionaries(*lease));
     pick.score = rows->real(r, kArticleColumnCount);
     pick.because.id = rows->int64(r, kArticleColumnCount + 1);
     pick.shared = rows->string(r, kArticleColumnCount + 2);
