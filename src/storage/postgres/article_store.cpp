@@ -599,7 +599,7 @@ Result<HotPage> PgArticleStore::hot_page(const HotPageQuery& query) {
   for (std::size_t i = 0; i < ids.size(); ++i) rank.emplace(ids[i], i);
   std::vector<ArticleView> views;
   for (int r = 0; r < rows->size(); ++r)
-    views.push_back(read_article_view(*rows, r, db_.bodies(), PgPoolBodyDictionaries(db_.pool())));
+    views.push_back(read_article_view(*rows, r, db_.bodies(), PgBodyDictionaries(*conn)));
   std::ranges::sort(views, {}, [&](const ArticleView& v) { return rank.at(v.article.id); });
   out.articles = std::move(views);
   return out;
