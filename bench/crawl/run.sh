@@ -19,7 +19,7 @@
 # database (`serve --no-crawl`), with PostgreSQL's share of SQLite's requests/s.
 # Environment: RUNS (default "sqlite postgresql postgresql-x2"), CONCURRENCY (crawl.concurrency, 64),
 # LOAD_SECONDS (10; 0 skips the site), CATCH_UP (1; 0 skips the catch-up), CRAWL_DIR (where the SQLite database goes, /tmp), KEEP=1 keeps it.
-# STATEMENTS=N prints, after each PostgreSQL pass, the N statements the server spent most time executing
+# STATEMENTS=N prints, after each PostgreSQL pass and catch-up, the N statements the server spent most time executing
 # (pg_stat_statements, triggers included in the statement that fired them): where the server's CPU goes.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/../.." && pwd)"
@@ -156,6 +156,7 @@ pg_statements_report() {
 catch_up() {
   local name="$1" db="$2" pass="$3" start end pg_before
   pg_before="$(pg_cpu)"
+  pg_statements_reset "$db"
   start="$(date +%s.%N)"
   /usr/bin/time -f '%e %U %S %M' -o "$work/time.catch-up" \
     "$longread" --db "$db" --log-level warn similar catch-up >"$work/catch-up.$name.$pass.log" 2>&1 ||
@@ -167,6 +168,7 @@ catch_up() {
     "$name" "$pass" "$(echo "$end - $start" | bc)" "$(echo "$user + $sys" | bc)" $((kb / 1024)) \
     "$(tail -1 "$work/catch-up.$name.$pass.log" | sed 's/^similar: //; s/, in [0-9.]* s$//')" \
     "$(echo "$(pg_cpu) - $pg_before" | bc)"
+  pg_statements_report "$db"
 }
 
 make_all_due() {
