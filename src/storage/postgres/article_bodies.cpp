@@ -1,5 +1,6 @@
 #include "storage/postgres/article_bodies.h"
 
+#include "storage/postgres/rows.h"
 #include "storage/postgres/statement.h"
 
 namespace longread::storage::postgres {
@@ -29,21 +30,21 @@ Result<std::optional<std::string>> PgPoolBodyDictionaries::dictionary(std::uint3
 }
 
 Result<ArticleBody> stored_body(BodyDictionaries& bodies, const BodyDictionarySource& source,
-                                const Rows& rows, int row, int col) {
-  if (rows.null(row, col)) {
-    return ArticleBody{.summary_html = rows.string(row, col + 1),
-                       .content_html = rows.string(row, col + 2),
-                       .text = rows.string(row, col + 3),
-                       .excerpt = rows.string(row, col + 4)};
+                                const Rows& rows, int row, int frame_col, int parts_col) {
+  if (rows.null(row, frame_col)) {
+    return ArticleBody{.summary_html = rows.string(row, parts_col),
+                       .content_html = rows.string(row, parts_col + 1),
+                       .text = rows.string(row, parts_col + 2),
+                       .excerpt = rows.string(row, parts_col + 3)};
   }
-  auto body = bodies.unpack(source, rows.bytes(row, col));
-  if (body && !rows.text(row, col + 4).empty()) body->excerpt = rows.string(row, col + 4);
+  auto body = bodies.unpack(source, rows.bytes(row, frame_col));
+  if (body && !rows.text(row, parts_col + 3).empty()) body->excerpt = rows.string(row, parts_col + 3);
   return body;
 }
 
 Result<void> read_article_body(BodyDictionaries& bodies, const BodyDictionarySource& source, const Rows& rows,
-                               int row, int col, model::Article& article) {
-  auto body = stored_body(bodies, source, rows, row, col);
+                               int row, model::Article& article) {
+  auto body = stored_body(bodies, source, rows, row, kArticleFrameColumn, kArticleColumnCount);
   if (!body) return std::unexpected(body.error());
   article.summary_html = std::move(body->summary_html);
   article.content_html = std::move(body->content_html);

@@ -18,8 +18,9 @@
 
 namespace longread::storage::postgres {
 
-// The columns stored_body reads, in its order, from `articles a`.
-#define LONGREAD_PG_BODY_COLUMNS "a.body, a.summary_html, a.content_html, a.text, a.excerpt"
+// The columns stored_body reads, in its order, from `articles a`: the frame, then the four plain parts.
+#define LONGREAD_PG_BODY_PARTS "a.summary_html, a.content_html, a.text, a.excerpt"
+#define LONGREAD_PG_BODY_COLUMNS "a.body, " LONGREAD_PG_BODY_PARTS
 inline constexpr int kBodyColumnCount = 5;
 // An UPDATE's assignments for a body that is written only on a difference: the new frame (:body,
 // :body_dictionary, bound by bind_body) with the four plain columns emptied when :body_changed is 1, the
@@ -59,14 +60,21 @@ class PgPoolBodyDictionaries final : public BodyDictionarySource {
   Pool* pool_;
 };
 
-// The summary, content, text and excerpt of row `row`, selected with LONGREAD_PG_BODY_COLUMNS from column
-// `col` on: the frame's parts, or the plain columns when the row has no frame; a non-empty excerpt column
-// (a row packed before the frame held the excerpt) is its excerpt.
+// The summary, content, text and excerpt of row `row`, whose frame is in column `frame_col` and whose
+// LONGREAD_PG_BODY_PARTS start at `parts_col`: the frame's parts, or the plain columns when the row has no
+// frame; a non-empty excerpt column (a row packed before the frame held the excerpt) is its excerpt.
 Result<ArticleBody> stored_body(BodyDictionaries& bodies, const BodyDictionarySource& source,
-                                const Rows& rows, int row, int col);
-// The same, into an article read with '' in the places of the first three (rows.h's listing form).
+                                const Rows& rows, int row, int frame_col, int parts_col);
+// The same, selected with LONGREAD_PG_BODY_COLUMNS from column `col` on.
+inline Result<ArticleBody> stored_body(BodyDictionaries& bodies, const BodyDictionarySource& source,
+                                       const Rows& rows, int row, int col) {
+  return stored_body(bodies, source, rows, row, col, col + 1);
+}
+// The same, of an article selected with rows.h's article columns (whose last is the frame) and
+// LONGREAD_PG_BODY_PARTS after them, into the article read_article_fields read from the row: the frame is
+// unpacked once for all four parts.
 Result<void> read_article_body(BodyDictionaries& bodies, const BodyDictionarySource& source, const Rows& rows,
-                               int row, int col, model::Article& article);
+                               int row, model::Article& article);
 
 // An article's parts packed with dictionary `dictionary_id` (as read by BodyDictionaries::current_id; 0:
 // none): the frame, or nullopt (NULL) when all four are empty. The caller writes '' to the four plain

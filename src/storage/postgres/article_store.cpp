@@ -207,7 +207,7 @@ std::int64_t estimated_rows(std::string_view plan_line) {
 constexpr const char* kSearchRankSql =
     "WITH q AS (SELECT :match::tsquery AS query)"
     " SELECT " LONGREAD_PG_ARTICLE_COLUMNS_HEAD " '', '', ''," LONGREAD_PG_ARTICLE_COLUMNS_TAIL
-    ", " LONGREAD_PG_BODY_COLUMNS " FROM (SELECT c.id AS id, " LONGREAD_PG_SEARCH_RANK
+    ", " LONGREAD_PG_BODY_PARTS " FROM (SELECT c.id AS id, " LONGREAD_PG_SEARCH_RANK
     " AS rank_score FROM ("
     "  SELECT a.id, a.display_at, " LONGREAD_PG_SEARCH_MATCH_FLOOR
     " + ts_rank(COALESCE(a.rank_vector, longread_rank_vector(a.title, a.text)), q.query) AS relevance"
@@ -381,13 +381,12 @@ Result<std::optional<ArticleView>> PgArticleStore::article(std::int64_t id) {
   auto rows =
       run_pooled(db_.pool(),
                  "SELECT " LONGREAD_PG_ARTICLE_COLUMNS_HEAD " '', '', ''," LONGREAD_PG_ARTICLE_COLUMNS_TAIL
-                 ", " LONGREAD_PG_BODY_COLUMNS LONGREAD_PG_ARTICLE_FROM " WHERE a.id = :id",
+                 ", " LONGREAD_PG_BODY_PARTS LONGREAD_PG_ARTICLE_FROM " WHERE a.id = :id",
                  what, [&](Query& q) { q.bind(":id", id); });
   if (!rows) return std::unexpected(rows.error());
   if (rows->empty()) return std::optional<ArticleView>{};
-  ArticleView view = read_article_view(*rows, 0, db_.bodies(), PgPoolBodyDictionaries(db_.pool()));
-  if (auto ok = read_article_body(db_.bodies(), PgPoolBodyDictionaries(db_.pool()), *rows, 0,
-                                  kArticleColumnCount, view.article);
+  ArticleView view = read_article_fields(*rows, 0);
+  if (auto ok = read_article_body(db_.bodies(), PgPoolBodyDictionaries(db_.pool()), *rows, 0, view.article);
       !ok)
     return db_error(what, ok.error());
   return std::optional<ArticleView>{std::move(view)};
@@ -756,10 +755,15 @@ Result<std::vector<SearchHit>> PgArticleStore::search(std::string_view query, in
   const PgPoolBodyDictionaries dictionaries(db_.pool());
   for (int r = 0; r < rows->size(); ++r) {
     // One body that cannot be read gets no snippet rather than failing the page, as on SQLite.
-    auto body = stored_body(db_.bodies(), dictionaries, *rows, r, kArticleColumnCount);
-    std::string snippet = body ? search_snippet(db_.tokenizer(), term_words, body->text) : std::string();
-    hits.push_back({.view = read_article_view(*rows, r, db_.bodies(), PgPoolBodyDictionaries(db_.pool())),
-                    .snippet = std::move(snippet)});
+    // The frame is unpacked once, for the snippet and the excerpt.
+    ArticleView view = read_article_fields(*rows, r);
+    std::string snippet;
+    if (auto body =
+            stored_body(db_.bodies(), dictionaries, *rows, r, kArticleFrameColumn, kArticleColumnCount)) {
+      snippet = search_snippet(db_.tokenizer(), term_words, body->text);
+      view.article.excerpt = std::move(body->excerpt);
+    }
+    hits.push_back({.view = std::move(view), .snippet = std::move(snippet)});
   }
   return hits;
 }

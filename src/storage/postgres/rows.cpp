@@ -37,8 +37,7 @@ model::Blog read_blog(const Rows& rows, int row, int first) {
   return b;
 }
 
-ArticleView read_article_view(const Rows& rows, int r, BodyDictionaries& bodies,
-                              const BodyDictionarySource& source) {
+ArticleView read_article_fields(const Rows& rows, int r) {
   ArticleView v;
   model::Article& a = v.article;
   a.id = rows.int64(r, 0);
@@ -73,8 +72,15 @@ ArticleView read_article_view(const Rows& rows, int r, BodyDictionaries& bodies,
   v.blog_site_url = rows.string(r, 29);
   v.blog_category = rows.string(r, 30);
   a.full_text_error = rows.string(r, 31);
-  if (a.excerpt.empty() && !rows.null(r, 32)) {
-    if (auto body = bodies.unpack(source, rows.bytes(r, 32))) a.excerpt = std::move(body->excerpt);
+  return v;
+}
+
+ArticleView read_article_view(const Rows& rows, int r, BodyDictionaries& bodies,
+                              const BodyDictionarySource& source) {
+  ArticleView v = read_article_fields(rows, r);
+  if (v.article.excerpt.empty() && !rows.null(r, kArticleFrameColumn)) {
+    if (auto body = bodies.unpack(source, rows.bytes(r, kArticleFrameColumn)))
+      v.article.excerpt = std::move(body->excerpt);
   }
   return v;
 }

@@ -24,7 +24,7 @@ inline constexpr int kBlogColumnCount = 22;
 // columns (summary_html, content_html, text), which only the article page needs:
 //   "SELECT " LONGREAD_PG_ARTICLE_COLUMNS_HEAD " '', '', ''," LONGREAD_PG_ARTICLE_COLUMNS_TAIL
 //   LONGREAD_PG_ARTICLE_FROM
-// and a reader that needs them adds LONGREAD_PG_BODY_COLUMNS after the tail and reads them with
+// and a reader that needs them adds LONGREAD_PG_BODY_PARTS after the tail and reads them with
 // read_article_body (article_bodies.h). The first 32 are SQLite's positions; the last is the packed body,
 // which holds the excerpt (article_bodies.h).
 #define LONGREAD_PG_ARTICLE_COLUMNS_HEAD \
@@ -36,10 +36,14 @@ inline constexpr int kBlogColumnCount = 22;
 #define LONGREAD_PG_ARTICLE_FROM " FROM articles a JOIN blogs b ON b.id = a.blog_id"
 // Columns of the lists above; a statement's own columns come after them.
 inline constexpr int kArticleColumnCount = 33;
+// Where the packed body is among them.
+inline constexpr int kArticleFrameColumn = 32;
 
-// The ArticleView of row `row`, selected with the article columns above, its excerpt unpacked with the
-// dictionaries of `source`. A frame that cannot be read lists its article with no excerpt, as on SQLite:
-// one bad row never fails a page.
+// The ArticleView of row `row`, selected with the article columns above, as the row has it: the excerpt is
+// '' where the frame holds it. For a reader that unpacks the frame anyway (read_article_body).
+ArticleView read_article_fields(const Rows& rows, int row);
+// The same, its excerpt unpacked with the dictionaries of `source`. A frame that cannot be read lists its
+// article with no excerpt, as on SQLite: one bad row never fails a page.
 ArticleView read_article_view(const Rows& rows, int row, BodyDictionaries& bodies,
                               const BodyDictionarySource& source);
 

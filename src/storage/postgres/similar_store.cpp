@@ -98,7 +98,7 @@ constexpr const char* kSelectSimilar =
 
 constexpr const char* kSelectForSimilar =
     "SELECT " LONGREAD_PG_ARTICLE_COLUMNS_HEAD " '', '', ''," LONGREAD_PG_ARTICLE_COLUMNS_TAIL
-    ", " LONGREAD_PG_BODY_COLUMNS
+    ", " LONGREAD_PG_BODY_PARTS
     " FROM articles a JOIN blogs b ON b.id = a.blog_id"
     " WHERE a.id > :after AND a.visible = 1 ORDER BY a.id LIMIT :limit";
 
@@ -109,7 +109,7 @@ constexpr const char* kQueue =
 constexpr const char* kSelectQueued = "SELECT article_id FROM similar_queue ORDER BY article_id LIMIT :limit";
 constexpr const char* kSelectQueuedArticles =
     "SELECT " LONGREAD_PG_ARTICLE_COLUMNS_HEAD " '', '', ''," LONGREAD_PG_ARTICLE_COLUMNS_TAIL
-    ", " LONGREAD_PG_BODY_COLUMNS
+    ", " LONGREAD_PG_BODY_PARTS
     " FROM articles a JOIN blogs b ON b.id = a.blog_id"
     " WHERE a.id = ANY(:ids::bigint[]) AND a.visible = 1 ORDER BY a.id";
 constexpr const char* kUnqueue = "DELETE FROM similar_queue WHERE article_id = ANY(:ids::bigint[])";
@@ -395,9 +395,12 @@ Result<void> PgSimilarStore::clear_similar() {
 // no text (the article finds no similar ones) rather than stopping the index for every other article.
 ArticleView PgSimilarStore::view_with_text(const Rows& rows, int row,
                                            const BodyDictionarySource& dictionaries) {
-  ArticleView view = read_article_view(rows, row, db_.bodies(), dictionaries);
-  if (auto body = stored_body(db_.bodies(), dictionaries, rows, row, kArticleColumnCount))
+  ArticleView view = read_article_fields(rows, row);
+  if (auto body =
+          stored_body(db_.bodies(), dictionaries, rows, row, kArticleFrameColumn, kArticleColumnCount)) {
     view.article.text = std::move(body->text);
+    view.article.excerpt = std::move(body->excerpt);
+  }
   return view;
 }
 
