@@ -43,12 +43,11 @@ Result<std::vector<int>> SimilarIndexer::add_all(std::span<const SimilarSource> 
   for (std::size_t i = 0; i < all_buckets.size(); ++i) df.try_emplace(all_buckets[i], before->df[i]);
   std::int64_t documents = before->documents;
 
-  // The batch's own postings, as stored ones: a later article of the batch finds an earlier one.
-  std::unordered_map<std::uint64_t, std::vector<curate::Posting>> batch_postings;
-  std::vector<storage::SimilarWrite> writes;
+  // Each article's signature, in batch order (they need only the frequencies above).
+  std::vector<curate::Signature> signatures(articles.size());
+  std::vector<std::uint64_t> all_hashes;
   for (std::size_t a = 0; a < articles.size(); ++a) {
     if (terms[a].empty()) continue;
-    const SimilarSource& article = articles[a];
     if (count_terms) {
       ++documents;
       for (const auto bucket : buckets[a]) ++df[bucket];
@@ -58,39 +57,70 @@ Result<std::vector<int>> SimilarIndexer::add_all(std::span<const SimilarSource> 
     for (const auto& t : terms[a]) term_df.push_back(df[curate::df_bucket(t.hash)]);
     // At crawl time a term new to the site may start a subject (kept); the rebuild counted every article
     // first, so there a term in one article is noise (dropped).
-    const auto signature = curate::signature(terms[a], term_df, documents,
-                                             count_terms ? curate::NewTerms::kKeep : curate::NewTerms::kDrop);
-    if (signature.terms.empty()) continue;
+    signatures[a] = curate::signature(terms[a], term_df, documents,
+                                      count_terms ? curate::NewTerms::kKeep : curate::NewTerms::kDrop);
+    for (const auto& t : signatures[a].terms) all_hashes.push_back(t.hash);
+  }
 
-    std::vector<std::uint64_t> hashes;
-    hashes.reserve(signature.terms.size());
-    for (const auto& t : signature.terms) hashes.push_back(t.hash);
-    auto postings = store_.similar_postings(hashes, options_.postings_per_term);
-    if (!postings) return std::unexpected(postings.error());
+  // The stored postings of every term of the batch in one read: nothing is written before the batch's
+  // save, so each article finds what it would have found reading its own terms alone.
+  std::sort(all_hashes.begin(), all_hashes.end());
+  all_hashes.erase(std::unique(all_hashes.begin(), all_hashes.end()), all_hashes.end());
+  auto stored = store_.similar_postings(all_hashes, options_.postings_per_term);
+  if (!stored) return std::unexpected(stored.error());
+  std::unordered_map<std::uint64_t, std::vector<curate::Posting>> stored_postings;
+  for (const auto& p : *stored)
+    stored_postings[p.term].push_back({.article_id = p.article_id, .term = p.term, .weight = p.weight});
+
+  // Each article's candidates: its terms' stored postings, heaviest first, then the batch's own postings
+  // so far, as stored ones (a later article of the batch finds an earlier one).
+  std::unordered_map<std::uint64_t, std::vector<curate::Posting>> batch_postings;
+  std::vector<std::vector<curate::ScoredCandidate>> scored(articles.size());
+  std::vector<std::int64_t> candidate_ids;
+  for (std::size_t a = 0; a < articles.size(); ++a) {
+    const curate::Signature& signature = signatures[a];
+    if (signature.terms.empty()) continue;
     std::vector<curate::Posting> found;
-    found.reserve(postings->size());
-    for (const auto& p : *postings)
-      found.push_back({.article_id = p.article_id, .term = p.term, .weight = p.weight});
-    for (const auto hash : hashes) {
-      if (const auto it = batch_postings.find(hash); it != batch_postings.end())
+    for (const auto& t : signature.terms) {
+      if (const auto it = stored_postings.find(t.hash); it != stored_postings.end())
         found.insert(found.end(), it->second.begin(), it->second.end());
     }
-    auto scored = curate::score_candidates(signature, found, article.id);
-    if (scored.size() > static_cast<std::size_t>(options_.candidates))
-      scored.resize(static_cast<std::size_t>(options_.candidates));
+    for (const auto& t : signature.terms) {
+      if (const auto it = batch_postings.find(t.hash); it != batch_postings.end())
+        found.insert(found.end(), it->second.begin(), it->second.end());
+    }
+    scored[a] = curate::score_candidates(signature, found, articles[a].id);
+    if (scored[a].size() > static_cast<std::size_t>(options_.candidates))
+      scored[a].resize(static_cast<std::size_t>(options_.candidates));
+    for (const auto& c : scored[a]) candidate_ids.push_back(c.article_id);
+    for (const auto& t : signature.terms)
+      batch_postings[t.hash].push_back({.article_id = articles[a].id, .term = t.hash, .weight = t.weight});
+  }
 
-    std::vector<std::int64_t> ids;
-    ids.reserve(scored.size());
-    for (const auto& c : scored) ids.push_back(c.article_id);
-    auto rows = store_.similar_candidates(ids);
-    if (!rows) return std::unexpected(rows.error());
+  // Every candidate of the batch in one read.
+  std::sort(candidate_ids.begin(), candidate_ids.end());
+  candidate_ids.erase(std::unique(candidate_ids.begin(), candidate_ids.end()), candidate_ids.end());
+  auto rows = store_.similar_candidates(candidate_ids);
+  if (!rows) return std::unexpected(rows.error());
+  std::unordered_map<std::int64_t, curate::CandidateInfo> candidates;
+  for (const auto& r : *rows)
+    candidates.emplace(
+        r.id,
+        curate::CandidateInfo{.id = r.id, .blog_id = r.blog_id, .simhash = r.simhash, .visible = r.visible});
+
+  std::vector<storage::SimilarWrite> writes;
+  for (std::size_t a = 0; a < articles.size(); ++a) {
+    const curate::Signature& signature = signatures[a];
+    if (signature.terms.empty()) continue;
+    const SimilarSource& article = articles[a];
     std::vector<curate::CandidateInfo> infos;
-    infos.reserve(rows->size());
-    for (const auto& r : *rows)
-      infos.push_back({.id = r.id, .blog_id = r.blog_id, .simhash = r.simhash, .visible = r.visible});
+    infos.reserve(scored[a].size());
+    for (const auto& c : scored[a]) {
+      if (const auto it = candidates.find(c.article_id); it != candidates.end()) infos.push_back(it->second);
+    }
     const auto picks = curate::pick_similar(
-        signature, {.id = article.id, .blog_id = article.blog_id, .simhash = article.simhash}, scored, infos,
-        std::max(options_.picks_kept, options_.offers));
+        signature, {.id = article.id, .blog_id = article.blog_id, .simhash = article.simhash}, scored[a],
+        infos, std::max(options_.picks_kept, options_.offers));
 
     storage::SimilarWrite write{.article_id = article.id,
                                 .postings = {},
@@ -98,10 +128,7 @@ Result<std::vector<int>> SimilarIndexer::add_all(std::span<const SimilarSource> 
                                 .picks = {},
                                 .offers = {},
                                 .picks_per_article = options_.picks_kept};
-    for (const auto& t : signature.terms) {
-      write.postings.emplace_back(t.hash, t.weight);
-      batch_postings[t.hash].push_back({.article_id = article.id, .term = t.hash, .weight = t.weight});
-    }
+    for (const auto& t : signature.terms) write.postings.emplace_back(t.hash, t.weight);
     for (std::size_t i = 0; i < picks.size(); ++i) {
       const auto reason = curate::join_reason(picks[i].shared);
       if (i < static_cast<std::size_t>(options_.picks_kept))

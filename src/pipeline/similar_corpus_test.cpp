@@ -15,9 +15,11 @@
 #include <span>
 #include <sstream>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "curate/curate.h"
+#include "curate/similar.h"
 #include "feed/feed.h"
 #include "html/html.h"
 #include "pipeline/similar.h"
@@ -225,6 +227,80 @@ TEST_F(SimilarCorpusTest, ABatchPicksWhatOneArticleAtATimePicks) {
       EXPECT_DOUBLE_EQ(got[k].score, expected[k].score) << "article " << source.id;
     }
   }
+}
+
+// PostgreSQL decides a batch's postings in memory from one read of its terms' postings (under the lock
+// every indexer takes) and writes them in two statements; SQLite posts each article's terms statement by
+// statement. With caps small enough that most terms fill up, the same batches must store the same postings
+// under every term, with the same weights, and the same picks on both.
+class SimilarCorpusOnPostgresTest : public longread::testing::StoreTest {
+ protected:
+  SimilarCorpusOnPostgresTest()
+      : StoreTest("longread-similar-corpus-pg", longread::testing::Backend::kPostgres) {}
+};
+
+TEST_F(SimilarCorpusOnPostgresTest, BatchesStoreThePostingsAndPicksSQLiteStores) {
+  const fs::path dir = fs::path(LONGREAD_CORPUS_DIR) / "real-feeds";
+  if (!fs::is_directory(dir)) {
+    std::cout << "skipped: ../shared not present\n";
+    GTEST_SKIP() << "skipped: ../shared not present";
+  }
+  const auto posts = corpus_posts(dir);
+  ASSERT_GT(posts.size(), 100u);
+  auto reference = storage::open_store((dir_ / "reference.sqlite").string());
+  ASSERT_TRUE(reference) << reference.error().message;
+  const auto sqlite_sources = save_posts(**reference, posts);
+  const auto postgres_sources = save_posts(*store_, posts);
+  ASSERT_EQ(sqlite_sources.size(), posts.size());
+  ASSERT_EQ(postgres_sources.size(), posts.size());
+  const SimilarOptions options{.picks_kept = 4, .postings_per_term = 3, .candidates = 64, .offers = 6};
+  SimilarIndexer on_sqlite(**reference, options);
+  SimilarIndexer on_postgres(*store_, options);
+  constexpr std::size_t kGroup = 40;
+  for (std::size_t start = 0; start < posts.size(); start += kGroup) {
+    const std::size_t n = std::min(kGroup, posts.size() - start);
+    ASSERT_TRUE(on_sqlite.add_all(std::span(sqlite_sources).subspan(start, n)));
+    ASSERT_TRUE(on_postgres.add_all(std::span(postgres_sources).subspan(start, n)));
+  }
+
+  // Article ids may differ between the databases: each is compared as its post's place in the corpus.
+  std::map<std::int64_t, std::size_t> sqlite_place, postgres_place;
+  for (std::size_t i = 0; i < posts.size(); ++i) {
+    sqlite_place[sqlite_sources[i].id] = i;
+    postgres_place[postgres_sources[i].id] = i;
+  }
+  std::set<std::uint64_t> hashes;
+  for (const auto& post : posts) {
+    for (const auto& t : curate::article_terms(post.title, post.text)) hashes.insert(t.hash);
+  }
+  const std::vector<std::uint64_t> terms(hashes.begin(), hashes.end());
+  const auto postings_of = [&](storage::Store& store, const std::map<std::int64_t, std::size_t>& place) {
+    std::set<std::tuple<std::uint64_t, std::size_t, double>> out;
+    const auto rows = store.similar_postings(terms, 1000);
+    EXPECT_TRUE(rows) << rows.error().message;
+    if (rows) {
+      for (const auto& r : *rows) out.insert({r.term, place.at(r.article_id), r.weight});
+    }
+    return out;
+  };
+  const auto expected_postings = postings_of(**reference, sqlite_place);
+  const auto got_postings = postings_of(*store_, postgres_place);
+  EXPECT_GT(expected_postings.size(), posts.size()) << "the corpus posts many terms";
+  EXPECT_EQ(got_postings, expected_postings);
+
+  int picks = 0;
+  for (std::size_t i = 0; i < posts.size(); ++i) {
+    const auto expected = (*reference)->similar_articles(sqlite_sources[i].id, 8).value();
+    const auto got = store_->similar_articles(postgres_sources[i].id, 8).value();
+    picks += static_cast<int>(expected.size());
+    ASSERT_EQ(got.size(), expected.size()) << "post " << i;
+    for (std::size_t k = 0; k < got.size(); ++k) {
+      EXPECT_EQ(postgres_place.at(got[k].view.article.id), sqlite_place.at(expected[k].view.article.id))
+          << "post " << i;
+      EXPECT_DOUBLE_EQ(got[k].score, expected[k].score) << "post " << i;
+    }
+  }
+  EXPECT_GT(picks, static_cast<int>(posts.size()) / 4) << "the corpus gives picks to many posts";
 }
 
 }  // namespace

@@ -7,6 +7,7 @@
 #include <optional>
 #include <string>
 #include <unordered_map>
+#include <unordered_set>
 
 #include "storage/postgres/article_bodies.h"
 #include "storage/postgres/reader_filter.h"
@@ -37,25 +38,21 @@ constexpr const char* kSelectPostings =
 // SQLite's writer mutex made each save_similar alone; here a transaction-scoped advisory lock does, so the
 // per-term and per-list caps (count, then replace the lightest) hold with several indexers at once.
 constexpr const char* kLockSimilarWrites = "SELECT pg_advisory_xact_lock(7102734516930411)";
-// For each of an article's terms at once: its postings, their lightest weight, whether the article is
-// already posted, and the lightest posting (the one a heavier newcomer replaces at the cap).
-constexpr const char* kPostingStats =
-    "SELECT t.term, COUNT(p.article_id), COALESCE(MIN(p.weight), 0), COALESCE(bool_or(p.article_id = "
-    ":article),"
-    " false)::int, (SELECT l.article_id FROM similar_postings l WHERE l.term = t.term"
-    "  ORDER BY l.weight, l.article_id LIMIT 1)"
-    " FROM unnest(:terms::bigint[]) AS t(term) LEFT JOIN similar_postings p ON p.term = t.term GROUP BY "
-    "t.term";
+// Every posting of the batch's terms, read under that lock: each term holds at most its cap of them.
+constexpr const char* kTermPostings =
+    "SELECT term, article_id, weight FROM similar_postings WHERE term = ANY(:terms::bigint[])";
+constexpr const char* kExistingArticles = "SELECT id FROM articles WHERE id = ANY(:ids::bigint[])";
 constexpr const char* kDeletePostings =
     "DELETE FROM similar_postings p USING unnest(:terms::bigint[], :articles::bigint[]) AS v(term, "
     "article_id)"
     " WHERE p.term = v.term AND p.article_id = v.article_id";
-// The article may have been deleted since it was read: then nothing is written (rather than a foreign-key
-// failure rolling back the whole write).
+// Several articles' postings in one statement (the arrays run in parallel). An article deleted since it was
+// read gets nothing written rather than a foreign-key failure rolling back the whole write.
 constexpr const char* kInsertPostings =
     "INSERT INTO similar_postings (term, article_id, weight)"
-    " SELECT v.term, :article::bigint, v.weight FROM unnest(:terms::bigint[], :weights::double precision[])"
-    " AS v(term, weight) WHERE EXISTS (SELECT 1 FROM articles WHERE id = :article)"
+    " SELECT v.term, v.article_id, v.weight FROM unnest(:terms::bigint[], :articles::bigint[],"
+    " :weights::double precision[]) AS v(term, article_id, weight)"
+    " WHERE EXISTS (SELECT 1 FROM articles WHERE id = v.article_id)"
     " ON CONFLICT (term, article_id) DO UPDATE SET weight = excluded.weight";
 
 constexpr const char* kSelectCandidates =
@@ -161,45 +158,72 @@ std::int64_t stored(std::uint64_t term) {
   return std::bit_cast<std::int64_t>(term);
 }
 
-// Adds one posting within the term's cap: see SimilarWrite::postings.
-// Posts an article under each of its terms, keeping each term's `cap` heaviest postings: a newcomer at the
-// cap replaces the lightest if it is heavier, and is left out otherwise. Three round trips for all the terms
-// (they are distinct, so each term's decision stands alone).
-Result<void> post_all(Connection& c, std::int64_t article_id,
-                      std::span<const std::pair<std::uint64_t, double>> postings, int cap) {
+// One posting of a term as the batch leaves it.
+struct HeldPosting {
+  std::int64_t article_id = 0;
+  double weight = 0;
+  bool stored = false;   // in the table before the batch
+  bool written = false;  // to be inserted, or its weight updated
+};
+
+// Posts each write's article under each of its terms, keeping each term's `postings_per_term` heaviest
+// postings, in the writes' order: a newcomer at the cap replaces the lightest (the lowest weight, then the
+// lowest id) if it is heavier, and is left out otherwise; an article posted already has its weight updated.
+// The caller holds kLockSimilarWrites, so the terms' postings read at the start are the table's until the
+// commit: the decisions are made on them in memory, then written in two statements for the whole batch,
+// where a read of the term's postings per article took most of the server's time in a catch-up.
+Result<void> post_all(Connection& c, std::span<const SimilarWrite> writes) {
   constexpr std::string_view kWhat = "cannot save similar articles";
-  if (postings.empty()) return {};
-  std::vector<std::int64_t> terms;
-  for (const auto& [term, weight] : postings) terms.push_back(stored(term));
-  auto stats = run_query(c, kPostingStats, kWhat,
-                         [&](Query& q) { q.bind(":terms", id_array(terms)).bind(":article", article_id); });
-  if (!stats) return std::unexpected(stats.error());
-  struct TermState {
-    std::int64_t count = 0;
-    double lightest = 0;
-    bool posted = false;
-    std::optional<std::int64_t> lightest_article;
-  };
-  std::unordered_map<std::int64_t, TermState> state;
-  for (int r = 0; r < stats->size(); ++r) {
-    state[stats->int64(r, 0)] = {.count = stats->int64(r, 1),
-                                 .lightest = stats->real(r, 2),
-                                 .posted = stats->int64(r, 3) != 0,
-                                 .lightest_article = stats->optional_int64(r, 4)};
+  std::vector<std::int64_t> terms, ids;
+  for (const SimilarWrite& write : writes) {
+    if (write.postings.empty()) continue;
+    ids.push_back(write.article_id);
+    for (const auto& [term, weight] : write.postings) terms.push_back(stored(term));
   }
-  std::vector<std::int64_t> victim_terms, victims, insert_terms;
-  std::vector<double> insert_weights;
-  for (const auto& [term, weight] : postings) {
-    const TermState& s = state[stored(term)];
-    if (!s.posted && s.count >= cap) {
-      if (weight <= s.lightest) continue;
-      if (s.lightest_article) {
-        victim_terms.push_back(stored(term));
-        victims.push_back(*s.lightest_article);
+  if (terms.empty()) return {};
+  std::sort(terms.begin(), terms.end());
+  terms.erase(std::unique(terms.begin(), terms.end()), terms.end());
+  // An article deleted since it was read posts nothing, so it takes no other article's place either.
+  auto existing = run_query(c, kExistingArticles, kWhat, [&](Query& q) { q.bind(":ids", id_array(ids)); });
+  if (!existing) return std::unexpected(existing.error());
+  std::unordered_set<std::int64_t> alive;
+  for (int r = 0; r < existing->size(); ++r) alive.insert(existing->int64(r, 0));
+  auto rows = run_query(c, kTermPostings, kWhat, [&](Query& q) { q.bind(":terms", id_array(terms)); });
+  if (!rows) return std::unexpected(rows.error());
+  std::unordered_map<std::int64_t, std::vector<HeldPosting>> held;
+  held.reserve(terms.size());
+  for (int r = 0; r < rows->size(); ++r) {
+    held[rows->int64(r, 0)].push_back(
+        {.article_id = rows->int64(r, 1), .weight = rows->real(r, 2), .stored = true});
+  }
+  std::vector<std::int64_t> victim_terms, victims;
+  for (const SimilarWrite& write : writes) {
+    if (!alive.contains(write.article_id)) continue;
+    const auto cap = static_cast<std::size_t>(std::max(0, write.postings_per_term));
+    for (const auto& [term, weight] : write.postings) {
+      const std::int64_t key = stored(term);
+      std::vector<HeldPosting>& postings = held[key];
+      const auto mine = std::find_if(postings.begin(), postings.end(),
+                                     [&](const HeldPosting& p) { return p.article_id == write.article_id; });
+      if (mine != postings.end()) {
+        mine->weight = weight;
+        mine->written = true;
+        continue;
       }
+      if (postings.size() >= cap) {
+        const auto lightest = std::min_element(
+            postings.begin(), postings.end(), [](const HeldPosting& a, const HeldPosting& b) {
+              return a.weight != b.weight ? a.weight < b.weight : a.article_id < b.article_id;
+            });
+        if (lightest == postings.end() || weight <= lightest->weight) continue;
+        if (lightest->stored) {
+          victim_terms.push_back(key);
+          victims.push_back(lightest->article_id);
+        }
+        postings.erase(lightest);
+      }
+      postings.push_back({.article_id = write.article_id, .weight = weight, .written = true});
     }
-    insert_terms.push_back(stored(term));
-    insert_weights.push_back(weight);
   }
   if (!victims.empty()) {
     if (auto ok = run_query(
@@ -208,11 +232,21 @@ Result<void> post_all(Connection& c, std::int64_t article_id,
         !ok)
       return std::unexpected(ok.error());
   }
+  std::vector<std::int64_t> insert_terms, insert_articles;
+  std::vector<double> insert_weights;
+  for (const auto& [term, postings] : held) {
+    for (const HeldPosting& p : postings) {
+      if (!p.written) continue;
+      insert_terms.push_back(term);
+      insert_articles.push_back(p.article_id);
+      insert_weights.push_back(p.weight);
+    }
+  }
   if (insert_terms.empty()) return {};
   auto inserted = run_query(c, kInsertPostings, kWhat, [&](Query& q) {
     q.bind(":terms", id_array(insert_terms))
-        .bind(":weights", id_array(insert_weights))
-        .bind(":article", article_id);
+        .bind(":articles", id_array(insert_articles))
+        .bind(":weights", id_array(insert_weights));
   });
   if (!inserted) return std::unexpected(inserted.error());
   return {};
@@ -351,8 +385,8 @@ Result<void> PgSimilarStore::save_similar_all(std::span<const SimilarWrite> writ
   return in_transaction(db_.pool(), [&](Connection& c) -> Result<void> {
     if (auto ok = run_query(c, kLockSimilarWrites, kWhat, [](Query&) {}); !ok)
       return std::unexpected(ok.error());
+    if (auto ok = post_all(c, writes); !ok) return ok;
     for (const SimilarWrite& write : writes) {
-      if (auto ok = post_all(c, write.article_id, write.postings, write.postings_per_term); !ok) return ok;
       if (auto ok =
               run_query(c, kDeletePicks, kWhat, [&](Query& q) { q.bind(":article", write.article_id); });
           !ok)
