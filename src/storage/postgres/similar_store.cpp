@@ -56,7 +56,8 @@ constexpr const char* kInsertPostings =
 constexpr const char* kSelectCandidates =
     "SELECT id, blog_id, simhash, visible FROM articles WHERE id = ANY(:ids::bigint[])";
 
-constexpr const char* kDeletePicks = "DELETE FROM similar_articles WHERE article_id = :article";
+constexpr const char* kDeleteLists =
+    "DELETE FROM similar_articles WHERE article_id = ANY(:articles::bigint[])";
 // Several picks in one statement (the arrays run in parallel; no (article, similar) twice). An article
 // deleted since it was read gets nothing written rather than a foreign-key failure rolling back the whole
 // write.
@@ -67,15 +68,9 @@ constexpr const char* kInsertPicks =
     " WHERE EXISTS (SELECT 1 FROM articles WHERE id = v.article)"
     " AND EXISTS (SELECT 1 FROM articles WHERE id = v.other)"
     " ON CONFLICT (article_id, similar_id) DO UPDATE SET score = excluded.score, shared = excluded.shared";
-// For each offer at once (each to another article's list): the list's length and lowest score, whether the
-// offered article is on it already, and its lowest pick (the one a better offer replaces when it is full).
-constexpr const char* kOfferStats =
-    "SELECT t.article, COUNT(s.similar_id), COALESCE(MIN(s.score), 0),"
-    " COALESCE(bool_or(s.similar_id = t.other), false)::int,"
-    " (SELECT l.similar_id FROM similar_articles l WHERE l.article_id = t.article"
-    "  ORDER BY l.score, l.similar_id LIMIT 1)"
-    " FROM unnest(:articles::bigint[], :similars::bigint[]) AS t(article, other)"
-    " LEFT JOIN similar_articles s ON s.article_id = t.article GROUP BY t.article, t.other";
+// Every pick on the lists a batch writes to, read under kLockSimilarWrites: each list holds a few.
+constexpr const char* kListPicks =
+    "SELECT article_id, similar_id, score FROM similar_articles WHERE article_id = ANY(:articles::bigint[])";
 constexpr const char* kDeletePickPairs =
     "DELETE FROM similar_articles s USING unnest(:articles::bigint[], :similars::bigint[]) AS v(article, "
     "other)"
@@ -250,65 +245,109 @@ Result<void> post_all(Connection& c, std::span<const SimilarWrite> writes) {
   return {};
 }
 
-Result<void> insert_picks(Connection& c, std::span<const SimilarPickRow> picks) {
-  if (picks.empty()) return {};
-  std::vector<std::int64_t> articles, similars;
-  std::vector<double> scores;
-  std::vector<std::string_view> shared;
-  for (const auto& pick : picks) {
-    articles.push_back(pick.article_id);
-    similars.push_back(pick.similar_id);
-    scores.push_back(pick.score);
-    shared.push_back(pick.shared);
-  }
-  auto rows = run_query(c, kInsertPicks, "cannot save similar articles", [&](Query& q) {
-    q.bind(":articles", id_array(articles)).bind(":similars", id_array(similars));
-    q.bind(":scores", id_array(scores)).bind(":shared", text_array(shared));
-  });
-  if (!rows) return std::unexpected(rows.error());
-  return {};
-}
+// One pick on an article's list as the batch leaves it.
+struct HeldPick {
+  std::int64_t similar_id = 0;
+  double score = 0;
+  std::string_view shared;
+  bool stored = false;   // in the table before the batch
+  bool written = false;  // to be inserted, or its score updated
+};
 
-// Offers the new article to the lists of other articles (one list each), each list keeping its `max_picks`
-// best: an offer to a full list replaces the lowest pick if it scores higher, and is left out otherwise.
-// Three round trips for all of them.
-Result<void> offer_all(Connection& c, std::span<const SimilarPickRow> offers, int max_picks) {
+// Each write's picks replace its article's list, then its offers join other articles' lists, each list
+// keeping its `picks_per_article` best: an offer to a full list replaces the lowest pick (the lowest score,
+// then the lowest id) if it scores higher, and is left out otherwise; an article on the list already has its
+// score updated. As for the postings, the lists are read once under kLockSimilarWrites, the decisions made
+// in memory in the writes' order, and written in three statements for the whole batch, where each article
+// took three round trips. Picks of or to articles deleted since they were read are left out.
+Result<void> pick_all(Connection& c, std::span<const SimilarWrite> writes) {
   constexpr std::string_view kWhat = "cannot save similar articles";
-  if (offers.empty()) return {};
-  std::vector<std::int64_t> articles, similars;
-  for (const auto& offer : offers) {
-    articles.push_back(offer.article_id);
-    similars.push_back(offer.similar_id);
+  std::vector<std::int64_t> lists, ids;
+  for (const SimilarWrite& write : writes) {
+    lists.push_back(write.article_id);
+    ids.push_back(write.article_id);
+    for (const auto& pick : write.picks) ids.push_back(pick.similar_id);
+    for (const auto& offer : write.offers) {
+      lists.push_back(offer.article_id);
+      ids.push_back(offer.article_id);
+    }
   }
-  auto stats = run_query(c, kOfferStats, kWhat, [&](Query& q) {
-    q.bind(":articles", id_array(articles)).bind(":similars", id_array(similars));
-  });
-  if (!stats) return std::unexpected(stats.error());
-  struct ListState {
-    std::int64_t count = 0;
-    double lowest = 0;
-    bool listed = false;
-    std::optional<std::int64_t> lowest_pick;
+  if (lists.empty()) return {};
+  std::sort(lists.begin(), lists.end());
+  lists.erase(std::unique(lists.begin(), lists.end()), lists.end());
+  std::sort(ids.begin(), ids.end());
+  ids.erase(std::unique(ids.begin(), ids.end()), ids.end());
+  auto existing = run_query(c, kExistingArticles, kWhat, [&](Query& q) { q.bind(":ids", id_array(ids)); });
+  if (!existing) return std::unexpected(existing.error());
+  std::unordered_set<std::int64_t> alive;
+  for (int r = 0; r < existing->size(); ++r) alive.insert(existing->int64(r, 0));
+  auto rows = run_query(c, kListPicks, kWhat, [&](Query& q) { q.bind(":articles", id_array(lists)); });
+  if (!rows) return std::unexpected(rows.error());
+  std::unordered_map<std::int64_t, std::vector<HeldPick>> held;
+  held.reserve(lists.size());
+  for (int r = 0; r < rows->size(); ++r)
+    held[rows->int64(r, 0)].push_back(
+        {.similar_id = rows->int64(r, 1), .score = rows->real(r, 2), .shared = {}, .stored = true});
+
+  std::vector<std::int64_t> cleared, victim_lists, victims;
+  const auto find = [](std::vector<HeldPick>& list, std::int64_t similar_id) {
+    return std::find_if(list.begin(), list.end(),
+                        [&](const HeldPick& p) { return p.similar_id == similar_id; });
   };
-  std::unordered_map<std::int64_t, ListState> lists;  // by the list's article
-  for (int r = 0; r < stats->size(); ++r) {
-    lists[stats->int64(r, 0)] = {.count = stats->int64(r, 1),
-                                 .lowest = stats->real(r, 2),
-                                 .listed = stats->int64(r, 3) != 0,
-                                 .lowest_pick = stats->optional_int64(r, 4)};
-  }
-  std::vector<std::int64_t> victim_lists, victims;
-  std::vector<SimilarPickRow> accepted;
-  for (const auto& offer : offers) {
-    const ListState& list = lists[offer.article_id];
-    if (!list.listed && list.count >= max_picks) {
-      if (offer.score <= list.lowest) continue;
-      if (list.lowest_pick) {
-        victim_lists.push_back(offer.article_id);
-        victims.push_back(*list.lowest_pick);
+  for (const SimilarWrite& write : writes) {
+    std::vector<HeldPick>& own = held[write.article_id];
+    if (!own.empty()) cleared.push_back(write.article_id);
+    own.clear();
+    const auto kept = std::span(write.picks)
+                          .first(std::min(write.picks.size(),
+                                          static_cast<std::size_t>(std::max(0, write.picks_per_article))));
+    for (const SimilarPickRow& pick : kept) {
+      if (!alive.contains(pick.article_id) || !alive.contains(pick.similar_id)) continue;
+      std::vector<HeldPick>& list = held[pick.article_id];
+      if (auto it = find(list, pick.similar_id); it != list.end()) {
+        *it = {.similar_id = pick.similar_id,
+               .score = pick.score,
+               .shared = pick.shared,
+               .stored = it->stored,
+               .written = true};
+      } else {
+        list.push_back(
+            {.similar_id = pick.similar_id, .score = pick.score, .shared = pick.shared, .written = true});
       }
     }
-    accepted.push_back(offer);
+    const auto cap = static_cast<std::size_t>(std::max(0, write.picks_per_article));
+    for (const SimilarPickRow& offer : write.offers) {
+      if (!alive.contains(offer.article_id) || !alive.contains(offer.similar_id)) continue;
+      std::vector<HeldPick>& list = held[offer.article_id];
+      if (auto it = find(list, offer.similar_id); it != list.end()) {
+        *it = {.similar_id = offer.similar_id,
+               .score = offer.score,
+               .shared = offer.shared,
+               .stored = it->stored,
+               .written = true};
+        continue;
+      }
+      if (list.size() >= cap) {
+        const auto lowest =
+            std::min_element(list.begin(), list.end(), [](const HeldPick& a, const HeldPick& b) {
+              return a.score != b.score ? a.score < b.score : a.similar_id < b.similar_id;
+            });
+        if (lowest == list.end() || offer.score <= lowest->score) continue;
+        if (lowest->stored) {
+          victim_lists.push_back(offer.article_id);
+          victims.push_back(lowest->similar_id);
+        }
+        list.erase(lowest);
+      }
+      list.push_back(
+          {.similar_id = offer.similar_id, .score = offer.score, .shared = offer.shared, .written = true});
+    }
+  }
+  if (!cleared.empty()) {
+    if (auto ok =
+            run_query(c, kDeleteLists, kWhat, [&](Query& q) { q.bind(":articles", id_array(cleared)); });
+        !ok)
+      return std::unexpected(ok.error());
   }
   if (!victims.empty()) {
     if (auto ok =
@@ -319,7 +358,25 @@ Result<void> offer_all(Connection& c, std::span<const SimilarPickRow> offers, in
         !ok)
       return std::unexpected(ok.error());
   }
-  return insert_picks(c, accepted);
+  std::vector<std::int64_t> articles, similars;
+  std::vector<double> scores;
+  std::vector<std::string_view> shared;
+  for (const auto& [article, list] : held) {
+    for (const HeldPick& pick : list) {
+      if (!pick.written) continue;
+      articles.push_back(article);
+      similars.push_back(pick.similar_id);
+      scores.push_back(pick.score);
+      shared.push_back(pick.shared);
+    }
+  }
+  if (articles.empty()) return {};
+  auto inserted = run_query(c, kInsertPicks, kWhat, [&](Query& q) {
+    q.bind(":articles", id_array(articles)).bind(":similars", id_array(similars));
+    q.bind(":scores", id_array(scores)).bind(":shared", text_array(shared));
+  });
+  if (!inserted) return std::unexpected(inserted.error());
+  return {};
 }
 
 }  // namespace
@@ -399,18 +456,7 @@ Result<void> PgSimilarStore::save_similar_all(std::span<const SimilarWrite> writ
     if (auto ok = run_query(c, kLockSimilarWrites, kWhat, [](Query&) {}); !ok)
       return std::unexpected(ok.error());
     if (auto ok = post_all(c, writes); !ok) return ok;
-    for (const SimilarWrite& write : writes) {
-      if (auto ok =
-              run_query(c, kDeletePicks, kWhat, [&](Query& q) { q.bind(":article", write.article_id); });
-          !ok)
-        return std::unexpected(ok.error());
-      const auto kept = std::span(write.picks)
-                            .first(std::min(write.picks.size(),
-                                            static_cast<std::size_t>(std::max(0, write.picks_per_article))));
-      if (auto ok = insert_picks(c, kept); !ok) return ok;
-      if (auto ok = offer_all(c, write.offers, write.picks_per_article); !ok) return ok;
-    }
-    return {};
+    return pick_all(c, writes);
   });
 }
 
