@@ -50,6 +50,14 @@ struct Post {
   std::string source;  // the feed file, relative to real-feeds
 };
 
+// The corpus's real feeds; empty, after saying the test is skipped, when ../shared is not there.
+fs::path real_feeds() {
+  const fs::path dir = fs::path(LONGREAD_CORPUS_DIR) / "real-feeds";
+  if (fs::is_directory(dir)) return dir;
+  std::cout << "skipped: ../shared not present\n";
+  return {};
+}
+
 // Every entry of every real feed with at least 80 words of text, one per title.
 std::vector<Post> corpus_posts(const fs::path& dir) {
   std::vector<fs::path> files;
@@ -111,11 +119,8 @@ class SimilarCorpusTest : public longread::testing::StoreTest {
 };
 
 TEST_F(SimilarCorpusTest, PicksOfArticlesWithAnObviousTopicMostlyShareIt) {
-  const fs::path dir = fs::path(LONGREAD_CORPUS_DIR) / "real-feeds";
-  if (!fs::is_directory(dir)) {
-    std::cout << "skipped: ../shared not present\n";
-    GTEST_SKIP() << "skipped: ../shared not present";
-  }
+  const fs::path dir = real_feeds();
+  if (dir.empty()) GTEST_SKIP() << "skipped: ../shared not present";
   const auto posts = corpus_posts(dir);
   ASSERT_GT(posts.size(), 100u) << "the corpus's real feeds give a few hundred posts";
   std::map<std::int64_t, const Post*> stored;  // article id -> post
@@ -191,11 +196,8 @@ TEST_F(SimilarCorpusTest, PicksOfArticlesWithAnObviousTopicMostlyShareIt) {
 // indexing them one at a time picks: the same frequencies per article, and earlier articles of the batch
 // among a later one's candidates.
 TEST_F(SimilarCorpusTest, ABatchPicksWhatOneArticleAtATimePicks) {
-  const fs::path dir = fs::path(LONGREAD_CORPUS_DIR) / "real-feeds";
-  if (!fs::is_directory(dir)) {
-    std::cout << "skipped: ../shared not present\n";
-    GTEST_SKIP() << "skipped: ../shared not present";
-  }
+  const fs::path dir = real_feeds();
+  if (dir.empty()) GTEST_SKIP() << "skipped: ../shared not present";
   const auto posts = corpus_posts(dir);
   ASSERT_GT(posts.size(), 100u);
   auto batched_store = storage::open_store((dir_ / "batched.sqlite").string());
@@ -240,11 +242,8 @@ class SimilarCorpusOnPostgresTest : public longread::testing::StoreTest {
 };
 
 TEST_F(SimilarCorpusOnPostgresTest, BatchesStoreThePostingsAndPicksSQLiteStores) {
-  const fs::path dir = fs::path(LONGREAD_CORPUS_DIR) / "real-feeds";
-  if (!fs::is_directory(dir)) {
-    std::cout << "skipped: ../shared not present\n";
-    GTEST_SKIP() << "skipped: ../shared not present";
-  }
+  const fs::path dir = real_feeds();
+  if (dir.empty()) GTEST_SKIP() << "skipped: ../shared not present";
   const auto posts = corpus_posts(dir);
   ASSERT_GT(posts.size(), 100u);
   auto reference = storage::open_store((dir_ / "reference.sqlite").string());

@@ -151,6 +151,16 @@ std::int64_t stored(std::uint64_t term) {
   return std::bit_cast<std::int64_t>(term);
 }
 
+// Which of `ids` are articles still.
+Result<std::unordered_set<std::int64_t>> existing_articles(Connection& c, std::span<const std::int64_t> ids) {
+  auto rows = run_query(c, kExistingArticles, "cannot save similar articles",
+                        [&](Query& q) { q.bind(":ids", id_array(ids)); });
+  if (!rows) return std::unexpected(rows.error());
+  std::unordered_set<std::int64_t> out;
+  for (int r = 0; r < rows->size(); ++r) out.insert(rows->int64(r, 0));
+  return out;
+}
+
 // One posting of a term as the batch leaves it.
 struct HeldPosting {
   std::int64_t article_id = 0;
@@ -177,10 +187,8 @@ Result<void> post_all(Connection& c, std::span<const SimilarWrite> writes) {
   std::sort(terms.begin(), terms.end());
   terms.erase(std::unique(terms.begin(), terms.end()), terms.end());
   // An article deleted since it was read posts nothing, so it takes no other article's place either.
-  auto existing = run_query(c, kExistingArticles, kWhat, [&](Query& q) { q.bind(":ids", id_array(ids)); });
-  if (!existing) return std::unexpected(existing.error());
-  std::unordered_set<std::int64_t> alive;
-  for (int r = 0; r < existing->size(); ++r) alive.insert(existing->int64(r, 0));
+  auto alive = existing_articles(c, ids);
+  if (!alive) return std::unexpected(alive.error());
   auto rows = run_query(c, kTermPostings, kWhat, [&](Query& q) { q.bind(":terms", id_array(terms)); });
   if (!rows) return std::unexpected(rows.error());
   std::unordered_map<std::int64_t, std::vector<HeldPosting>> held;
@@ -191,7 +199,7 @@ Result<void> post_all(Connection& c, std::span<const SimilarWrite> writes) {
   }
   std::vector<std::int64_t> victim_terms, victims;
   for (const SimilarWrite& write : writes) {
-    if (!alive.contains(write.article_id)) continue;
+    if (!alive->contains(write.article_id)) continue;
     const auto cap = static_cast<std::size_t>(std::max(0, write.postings_per_term));
     for (const auto& [term, weight] : write.postings) {
       const std::int64_t key = stored(term);
@@ -277,10 +285,8 @@ Result<void> pick_all(Connection& c, std::span<const SimilarWrite> writes) {
   lists.erase(std::unique(lists.begin(), lists.end()), lists.end());
   std::sort(ids.begin(), ids.end());
   ids.erase(std::unique(ids.begin(), ids.end()), ids.end());
-  auto existing = run_query(c, kExistingArticles, kWhat, [&](Query& q) { q.bind(":ids", id_array(ids)); });
-  if (!existing) return std::unexpected(existing.error());
-  std::unordered_set<std::int64_t> alive;
-  for (int r = 0; r < existing->size(); ++r) alive.insert(existing->int64(r, 0));
+  auto alive = existing_articles(c, ids);
+  if (!alive) return std::unexpected(alive.error());
   auto rows = run_query(c, kListPicks, kWhat, [&](Query& q) { q.bind(":articles", id_array(lists)); });
   if (!rows) return std::unexpected(rows.error());
   std::unordered_map<std::int64_t, std::vector<HeldPick>> held;
@@ -302,7 +308,7 @@ Result<void> pick_all(Connection& c, std::span<const SimilarWrite> writes) {
                           .first(std::min(write.picks.size(),
                                           static_cast<std::size_t>(std::max(0, write.picks_per_article))));
     for (const SimilarPickRow& pick : kept) {
-      if (!alive.contains(pick.article_id) || !alive.contains(pick.similar_id)) continue;
+      if (!alive->contains(pick.article_id) || !alive->contains(pick.similar_id)) continue;
       std::vector<HeldPick>& list = held[pick.article_id];
       if (auto it = find(list, pick.similar_id); it != list.end()) {
         *it = {.similar_id = pick.similar_id,
@@ -317,7 +323,7 @@ Result<void> pick_all(Connection& c, std::span<const SimilarWrite> writes) {
     }
     const auto cap = static_cast<std::size_t>(std::max(0, write.picks_per_article));
     for (const SimilarPickRow& offer : write.offers) {
-      if (!alive.contains(offer.article_id) || !alive.contains(offer.similar_id)) continue;
+      if (!alive->contains(offer.article_id) || !alive->contains(offer.similar_id)) continue;
       std::vector<HeldPick>& list = held[offer.article_id];
       if (auto it = find(list, offer.similar_id); it != list.end()) {
         *it = {.similar_id = offer.similar_id,
