@@ -7,6 +7,12 @@
 #include "storage/store.h"
 
 namespace longread::pipeline {
+namespace {
+
+// The most articles one batch's reads and transaction take (the catch-up's batch).
+constexpr std::size_t kMaxBatch = 200;
+
+}  // namespace
 
 SimilarIndexer::SimilarIndexer(storage::SimilarStore& store, SimilarOptions options)
     : store_(store), options_(options) {}
@@ -18,6 +24,18 @@ Result<int> SimilarIndexer::add(const SimilarSource& article, bool count_terms) 
 }
 
 Result<std::vector<int>> SimilarIndexer::add_all(std::span<const SimilarSource> articles, bool count_terms) {
+  // A batch holds every posting of its terms while it works, so a longer one (a crawl's group of thousands
+  // of new articles) is indexed kMaxBatch at a time: each part finds the parts before it as stored postings.
+  if (articles.size() > kMaxBatch) {
+    std::vector<int> out;
+    out.reserve(articles.size());
+    for (std::size_t start = 0; start < articles.size(); start += kMaxBatch) {
+      auto part = add_all(articles.subspan(start, std::min(kMaxBatch, articles.size() - start)), count_terms);
+      if (!part) return std::unexpected(part.error());
+      out.insert(out.end(), part->begin(), part->end());
+    }
+    return out;
+  }
   // Each article's terms and distinct buckets (terms come ordered by hash, so a bucket's terms are adjacent).
   std::vector<std::vector<curate::TermCount>> terms(articles.size());
   std::vector<std::vector<std::uint32_t>> buckets(articles.size());

@@ -49,7 +49,8 @@ class SimilarIndexer {
   [[nodiscard]] Result<int> add(const SimilarSource& article, bool count_terms = true);
   // Indexes several new articles, oldest first, as add() would one after another (each counted after the
   // ones before it, and finding them among its candidates), with one transaction to count the batch's terms
-  // and one to store its picks: a crawl's save group at once. Picks per article, in order.
+  // and one to store its picks: a crawl's save group at once, 200 articles at a time (each 200 its own two
+  // transactions). Picks per article, in order.
   [[nodiscard]] Result<std::vector<int>> add_all(std::span<const SimilarSource> articles,
                                                  bool count_terms = true);
 

@@ -219,14 +219,25 @@ TEST_F(SimilarCorpusTest, ABatchPicksWhatOneArticleAtATimePicks) {
     const auto group = std::span(batched_sources).subspan(start, std::min(kGroup, sources.size() - start));
     ASSERT_TRUE(batched.add_all(group));
   }
+  // One batch of every post: indexed 200 at a time, each part finding the parts before it once stored.
+  auto whole_store = storage::open_store((dir_ / "whole.sqlite").string());
+  ASSERT_TRUE(whole_store) << whole_store.error().message;
+  const auto whole_sources = save_posts(**whole_store, posts);
+  ASSERT_EQ(whole_sources.size(), posts.size());
+  ASSERT_GT(whole_sources.size(), 400u) << "the corpus makes more than two parts";
+  auto whole_picks = SimilarIndexer(**whole_store).add_all(whole_sources);
+  ASSERT_TRUE(whole_picks) << whole_picks.error().message;
+  ASSERT_EQ(whole_picks->size(), whole_sources.size());
   EXPECT_GT(picks, static_cast<int>(posts.size()) / 4) << "the corpus gives picks to many posts";
   for (const auto& source : sources) {
     const auto expected = store_->similar_articles(source.id, 8).value();
-    const auto got = (*batched_store)->similar_articles(source.id, 8).value();
-    ASSERT_EQ(got.size(), expected.size()) << "article " << source.id;
-    for (std::size_t k = 0; k < got.size(); ++k) {
-      EXPECT_EQ(got[k].view.article.id, expected[k].view.article.id) << "article " << source.id;
-      EXPECT_DOUBLE_EQ(got[k].score, expected[k].score) << "article " << source.id;
+    for (storage::Store* other : {batched_store->get(), whole_store->get()}) {
+      const auto got = other->similar_articles(source.id, 8).value();
+      ASSERT_EQ(got.size(), expected.size()) << "article " << source.id;
+      for (std::size_t k = 0; k < got.size(); ++k) {
+        EXPECT_EQ(got[k].view.article.id, expected[k].view.article.id) << "article " << source.id;
+        EXPECT_DOUBLE_EQ(got[k].score, expected[k].score) << "article " << source.id;
+      }
     }
   }
 }
