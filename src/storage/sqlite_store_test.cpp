@@ -1370,6 +1370,31 @@ TEST_P(StoreTest, ARecordOfManyNewArticlesIsSavedWholeInFeedOrder) {
   EXPECT_EQ(stats.unchanged, 1499);
 }
 
+// A new article's duplicate_of names the original the crawler's index knew, which its blog's cap or the
+// operator may have deleted since: that one is stored as no duplicate, while the others in the same INSERT
+// keep theirs, and the crawl is saved.
+TEST_P(StoreTest, ANewArticleNamingADeletedOriginalIsStoredAsNoDuplicate) {
+  const auto a = add_blog("https://a.example/feed", "programming");
+  save(ok_record(a, day(1), {make_article("original", "Original", day(1))}));
+  const auto original = raw_query(path_, "SELECT id FROM articles WHERE guid = 'original'");
+  ASSERT_EQ(original.size(), 1u);
+  const std::int64_t original_id = std::stoll(original[0]);
+  auto copy = make_article("copy", "Copy", day(2));
+  copy.duplicate_of = original_id;
+  copy.junk = true;
+  auto orphan = make_article("orphan", "Orphan", day(2));
+  orphan.duplicate_of = original_id + 1'000'000;
+  orphan.junk = true;
+  const auto plain = make_article("plain", "Plain", day(2));
+  auto stats =
+      save(ok_record(a, day(2), {make_article("original", "Original", day(1)), copy, orphan, plain}));
+  EXPECT_EQ(stats.inserted, 3);
+  EXPECT_EQ(raw_query(path_,
+                      "SELECT guid || ':' || COALESCE(CAST(duplicate_of AS TEXT), '-') FROM articles"
+                      " ORDER BY id"),
+            (std::vector<std::string>{"original:-", "copy:" + original[0], "orphan:-", "plain:-"}));
+}
+
 // The same helpers for behaviour of PostgreSQL's alone, run on PostgreSQL only.
 class PostgresStoreTest : public StoreTest {};
 
