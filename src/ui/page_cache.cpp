@@ -9,14 +9,10 @@ std::optional<web::Response> PageCache::get(const std::string& key, std::int64_t
   const auto it = entries_.find(key);
   if (it == entries_.end()) return std::nullopt;
   Entry& entry = it->second;
-  if (entry.version != version) {
-    entries_.erase(it);
-    return std::nullopt;
-  }
   const auto now = std::chrono::steady_clock::now();
-  if (now < entry.expires) return entry.response;
-  // Expired: one caller re-renders (and put() replaces the entry); the others get the stale page. A
-  // re-render that never came back (an error page is not stored) is retried after a few seconds.
+  if (entry.version == version && now < entry.expires) return entry.response;
+  // Older data or expired: one caller re-renders (and put() replaces the entry, or forget() drops it); the
+  // others get the stale page. A re-render that never came back is retried after a few seconds.
   if (entry.refresh_started == std::chrono::steady_clock::time_point{} ||
       now - entry.refresh_started > std::chrono::seconds(5)) {
     entry.refresh_started = now;
@@ -27,7 +23,10 @@ std::optional<web::Response> PageCache::get(const std::string& key, std::int64_t
 
 void PageCache::put(const std::string& key, std::int64_t version, std::chrono::milliseconds ttl,
                     web::Response& response) {
-  if (response.status != 200 || max_entries_ == 0 || ttl.count() <= 0) return;
+  if (response.status != 200 || max_entries_ == 0 || ttl.count() <= 0) {
+    forget(key);
+    return;
+  }
   if (!response.shared_body) {
     response.shared_body = std::make_shared<const std::string>(std::move(response.body));
     response.body.clear();
@@ -41,6 +40,11 @@ void PageCache::put(const std::string& key, std::int64_t version, std::chrono::m
   // Crude but bounded: when full, start over (the hot pages refill within a request each).
   if (entries_.size() >= max_entries_) entries_.clear();
   entries_[key] = Entry{version, std::chrono::steady_clock::now() + ttl, {}, response};
+}
+
+void PageCache::forget(const std::string& key) {
+  std::lock_guard lock(mutex_);
+  entries_.erase(key);
 }
 
 }  // namespace longread::ui

@@ -24,9 +24,41 @@ TEST(PageCacheTest, HitsOnlyForTheSameVersion) {
   EXPECT_EQ(hit->payload(), "<p>v1</p>");
   ASSERT_TRUE(hit->gzip_body);
   EXPECT_EQ(web::gzip_decompress(*hit->gzip_body).value(), "<p>v1</p>");
-  EXPECT_FALSE(cache.get("/", 2).has_value());  // the data changed
-  EXPECT_FALSE(cache.get("/", 1).has_value());  // and the stale entry is gone
   EXPECT_FALSE(cache.get("/other", 1).has_value());
+}
+
+TEST(PageCacheTest, AfterADataChangeOneCallerRendersWhileTheOthersGetThePreviousPage) {
+  PageCache cache(16);
+  auto v1 = page("<p>v1</p>");
+  cache.put("/", 1, milliseconds(60000), v1);
+  EXPECT_FALSE(cache.get("/", 2).has_value());  // the data changed: this caller renders
+  auto meanwhile = cache.get("/", 2);           // a second connection, during that render
+  ASSERT_TRUE(meanwhile.has_value());
+  EXPECT_EQ(meanwhile->payload(), "<p>v1</p>");
+  auto v2 = page("<p>v2</p>");
+  cache.put("/", 2, milliseconds(60000), v2);
+  EXPECT_EQ(cache.get("/", 2)->payload(), "<p>v2</p>");
+  // A second change while nobody renders: again one caller renders first.
+  EXPECT_FALSE(cache.get("/", 3).has_value());
+  EXPECT_EQ(cache.get("/", 3)->payload(), "<p>v2</p>");
+}
+
+TEST(PageCacheTest, ARenderThatIsNotCachedDropsTheStalePage) {
+  PageCache cache(16);
+  auto article = page("<h1>An article</h1>");
+  cache.put("/a", 1, milliseconds(60000), article);
+  EXPECT_FALSE(cache.get("/a", 2).has_value());  // hidden by a moderator: the re-render is a 404
+  auto gone = web::Response::text(404, "Not found");
+  cache.put("/a", 2, milliseconds(60000), gone);
+  EXPECT_FALSE(cache.get("/a", 2).has_value());  // nobody is served the hidden article any more
+  EXPECT_FALSE(cache.get("/a", 2).has_value());
+
+  auto front = page("<p>front</p>");
+  cache.put("/", 1, milliseconds(60000), front);
+  EXPECT_FALSE(cache.get("/", 2).has_value());
+  cache.forget("/");  // the re-render set a cookie, or failed
+  EXPECT_FALSE(cache.get("/", 2).has_value());
+  EXPECT_FALSE(cache.get("/", 2).has_value());
 }
 
 TEST(PageCacheTest, StoresOnlySuccessesWithATtl) {
@@ -70,7 +102,7 @@ TEST(PageCacheTest, ExpiredEntryIsRefreshedByOneCallerWhileOthersGetItStale) {
   auto fresh = page("new");
   cache.put("/", 7, milliseconds(60000), fresh);
   EXPECT_EQ(cache.get("/", 7)->payload(), "new");
-  EXPECT_FALSE(cache.get("/", 8).has_value());  // a data change is never served stale
+  EXPECT_FALSE(cache.get("/", 8).has_value());  // after a data change, the first caller renders
 }
 
 }  // namespace

@@ -83,6 +83,8 @@ Result<web::Response> Site::handle(const web::Request& request) {
       !result->header("Cache-Control").value_or("").starts_with("private") &&
       result->header("Cache-Control").value_or("").find("no-store") == std::string_view::npos) {
     impl_->cache.put(key, version, ttl, *result);
+  } else {
+    impl_->cache.forget(key);  // so the previous render is not served stale in this answer's place
   }
   return result;
 }

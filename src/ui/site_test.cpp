@@ -402,6 +402,39 @@ TEST_F(SiteTest, NewArticlesShowUpAfterACrawl) {
   EXPECT_THAT(get("/").body, HasSubstr("A freshly crawled essay"));
 }
 
+// The page cache hands the previous render out while one request re-renders after a change, so a page
+// that has become a 404 must not go on being served from it.
+TEST_F(SiteTest, AnArticleTheOperatorJunksIsGoneForEveryRequestAfter) {
+  storage::CrawlRecord record;
+  record.blog_id = ids_.compiler_blog;
+  record.attempted_at = now_seconds();
+  record.success = true;
+  record.status = "ok";
+  model::Article article;
+  article.guid = "cached-then-junked";
+  article.title = "An essay read from the page cache";
+  article.link = "https://compilers.example.net/cached";
+  article.published = now_seconds();
+  article.first_seen = now_seconds();
+  article.text = "An essay about register allocation, cached by the site.";
+  article.excerpt = article.text;
+  article.category = "programming";
+  record.articles.push_back(article);
+  ASSERT_TRUE(store_->save_crawl(record).has_value());
+  std::smatch link;
+  const std::string front = get("/").body;
+  ASSERT_TRUE(std::regex_search(front, link,
+                                std::regex("href=\"(/blog/[0-9]+/read/([0-9]+)[^\"]*)\"[^>]*>An "
+                                           "essay read from the page cache")));
+  const std::string url = link[1];
+  ASSERT_EQ(get(url).status, 200);
+  ASSERT_EQ(get(url).status, 200);  // now from the cache
+  ASSERT_TRUE(store_->set_keep_override(std::stoll(link[2]), false).has_value());
+  EXPECT_EQ(get(url).status, 404);
+  EXPECT_EQ(get(url).status, 404);  // not the cached page of before
+  EXPECT_THAT(get("/").body, Not(HasSubstr("An essay read from the page cache")));
+}
+
 // The site's own Atom feeds, read back with longread's own feed parser (the one that reads the blogs).
 TEST_F(SiteTest, AtomFeedsFollowTheSiteAndEachCategory) {
   auto res = get("/feed.atom");
