@@ -16,7 +16,11 @@
 # After each pass, `longread similar catch-up` indexes the back catalogue the pass queued for similar
 # articles (crawl.similar_fresh_days; a crawl loop does it between passes), timed on its own line.
 # Then wrk -t2 -c64 on the front page, an article page and a search, on the SQLite and the PostgreSQL
-# database (`serve --no-crawl`), with PostgreSQL's share of SQLite's requests/s.
+# database (`serve --no-crawl`), with PostgreSQL's share of SQLite's requests/s. Each page is asked for once
+# before wrk starts, and that first request's time is printed beside wrk's figures ("first"): it is the page
+# rendered from the database, where wrk measures the site serving it under load. Without it, the first
+# render of a search (hundreds of milliseconds on the whole list) holds up the 64 connections at once and
+# wrk reports it as the run's p99 (docs/perf.md, "The site's first seconds").
 # Environment: RUNS (default "sqlite postgresql postgresql-x2"), CONCURRENCY (crawl.concurrency, 64),
 # LOAD_SECONDS (10; 0 skips the site), CATCH_UP (1; 0 skips the catch-up), CRAWL_DIR (where the SQLite database goes, /tmp), KEEP=1 keeps it.
 # STATEMENTS=N prints, after each PostgreSQL pass and catch-up, the N statements the server spent most time executing
@@ -216,13 +220,14 @@ site() {
   for _ in $(seq 1 600); do curl -fs "http://127.0.0.1:$site_port/healthz" >/dev/null 2>&1 && break; sleep 0.5; done
   article="$(curl -fs "http://127.0.0.1:$site_port/" | grep -o 'href="/blog/[0-9]*/read/[^"]*"' | head -1 | cut -d'"' -f2)"
   word="$(curl -fs "http://127.0.0.1:$site_port$article" | grep -o '<h1[^>]*>[^<]*' | sed 's/<[^>]*>//' | tr -cs 'A-Za-z' '\n' | awk 'length > 4' | head -1 || true)"
-  local page path out
+  local page path out first
   for page in front article search; do
     case "$page" in front) path=/ ;; article) path="$article" ;; search) path="/search?q=${word:-system}" ;; esac
+    first="$(curl -fs -o /dev/null -w '%{time_total}' "http://127.0.0.1:$site_port$path" | awk '{printf "%.1fms", $1 * 1000}')"
     out="$(wrk -t2 -c64 -d"${LOAD_SECONDS:-10}s" --latency "http://127.0.0.1:$site_port$path")"
     rps[$backend-$page]="$(awk '/^Requests\/sec:/ {print $2}' <<<"$out")"
-    printf 'site %-11s %-8s %10s req/s  p99 %8s  %s\n' "$backend" "$page" "${rps[$backend-$page]}" \
-      "$(awk '$1 == "99%" {print $2}' <<<"$out")" "$(grep -E 'Non-2xx|Socket errors' <<<"$out" || true)"
+    printf 'site %-11s %-8s %10s req/s  p99 %8s  first %9s  %s\n' "$backend" "$page" "${rps[$backend-$page]}" \
+      "$(awk '$1 == "99%" {print $2}' <<<"$out")" "$first" "$(grep -E 'Non-2xx|Socket errors' <<<"$out" || true)"
   done
   kill "$site_pid"; wait "$site_pid" 2>/dev/null || true; site_pid=""
 }
