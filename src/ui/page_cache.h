@@ -3,13 +3,16 @@
 #pragma once
 
 #include <chrono>
+#include <condition_variable>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <optional>
 #include <string>
 #include <unordered_map>
 
+#include "core/error.h"
 #include "web/http.h"
 
 namespace longread::ui {
@@ -31,6 +34,18 @@ class PageCache {
   // so a page that is now an error or gone is not served stale.
   void put(const std::string& key, std::int64_t version, std::chrono::milliseconds ttl,
            web::Response& response);
+  // A fresh entry of this version, or nullopt; unlike get, never hands out a stale page nor chooses the
+  // caller to re-render one.
+  [[nodiscard]] std::optional<web::Response> fresh(const std::string& key, std::int64_t version);
+  // Runs `render` (which stores its page with put, or drops it with forget) unless another thread is already
+  // rendering `key`: then waits for that render (at most 5 s) and answers with the page it stored, when it
+  // stored one for this version, else renders too. A page nobody has asked for yet, asked for by every
+  // connection at once (a new search, or any page when the site starts), is then rendered once instead of
+  // once by each.
+  Result<web::Response> render_once(const std::string& key, std::int64_t version,
+                                    const std::function<Result<web::Response>()>& render);
+  // How many render_once calls are waiting for another's render of `key` (for tests and metrics).
+  [[nodiscard]] int waiting_for(const std::string& key);
   // Drops the key's entry: its re-render answered something that must not be cached (a cookie, a private
   // page, an error), so the stale copy must not be served in its place.
   void forget(const std::string& key);
@@ -45,6 +60,14 @@ class PageCache {
   std::size_t max_entries_;
   std::mutex mutex_;
   std::unordered_map<std::string, Entry> entries_;
+  struct Render {
+    bool done = false;
+    int waiting = 0;
+  };
+  // Keys being rendered by render_once.
+  std::unordered_map<std::string, std::shared_ptr<Render>> renders_;
+  std::condition_variable rendered_;
+  [[nodiscard]] std::optional<web::Response> fresh_locked(const std::string& key, std::int64_t version) const;
 };
 
 }  // namespace longread::ui

@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include <atomic>
+#include <future>
 #include <thread>
 
 #include "web/gzip.h"
@@ -103,6 +105,89 @@ TEST(PageCacheTest, ExpiredEntryIsRefreshedByOneCallerWhileOthersGetItStale) {
   cache.put("/", 7, milliseconds(60000), fresh);
   EXPECT_EQ(cache.get("/", 7)->payload(), "new");
   EXPECT_FALSE(cache.get("/", 8).has_value());  // after a data change, the first caller renders
+}
+
+}  // namespace
+}  // namespace longread::ui
+
+namespace longread::ui {
+namespace {
+
+// Starts render_once("/s", 1) on another thread with a render that waits for `release`, stores `body` when
+// `stores`, and counts itself in `renders`; returns once that render has begun.
+std::future<Result<web::Response>> start_slow_render(PageCache& cache, std::shared_future<void> release,
+                                                     std::atomic<int>& renders, bool stores) {
+  auto entered = std::make_shared<std::promise<void>>();
+  auto begun = entered->get_future();
+  auto leader = std::async(std::launch::async, [&cache, release, &renders, stores, entered] {
+    return cache.render_once("/s", 1, [&]() -> Result<web::Response> {
+      ++renders;
+      entered->set_value();
+      release.wait();
+      if (!stores) return fail(ErrorKind::kStorage, "test: the search failed", "Try again.");
+      auto res = page("<p>results</p>");
+      cache.put("/s", 1, milliseconds(60000), res);
+      return res;
+    });
+  });
+  begun.wait();
+  return leader;
+}
+
+// Waits until `n` render_once calls wait for the render of "/s"; false if they do not within 10 s (they
+// rendered by themselves instead).
+bool until_waiting(PageCache& cache, int n) {
+  const auto end = std::chrono::steady_clock::now() + std::chrono::seconds(10);
+  while (cache.waiting_for("/s") < n) {
+    if (std::chrono::steady_clock::now() > end) return false;
+    std::this_thread::yield();
+  }
+  return true;
+}
+
+TEST(PageCacheTest, APageAskedForByManyAtOnceIsRenderedOnce) {
+  PageCache cache(16);
+  std::promise<void> release;
+  std::atomic<int> renders{0};
+  auto leader = start_slow_render(cache, release.get_future().share(), renders, true);
+  std::vector<std::future<Result<web::Response>>> others;
+  for (int i = 0; i < 3; ++i) {
+    others.push_back(std::async(std::launch::async, [&cache, &renders] {
+      return cache.render_once("/s", 1, [&renders]() -> Result<web::Response> {
+        ++renders;
+        return page("<p>rendered again</p>");
+      });
+    }));
+  }
+  const bool waited = until_waiting(cache, 3);
+  release.set_value();
+  ASSERT_TRUE(waited) << "the other calls did not wait for the render under way";
+  EXPECT_EQ(leader.get()->payload(), "<p>results</p>");
+  for (auto& other : others) EXPECT_EQ(other.get()->payload(), "<p>results</p>");
+  EXPECT_EQ(renders.load(), 1);
+  EXPECT_EQ(cache.waiting_for("/s"), 0);
+}
+
+TEST(PageCacheTest, AWaiterRendersItselfWhenTheRenderItWaitedForStoredNothing) {
+  PageCache cache(16);
+  std::promise<void> release;
+  std::atomic<int> renders{0};
+  auto leader = start_slow_render(cache, release.get_future().share(), renders, false);
+  auto other = std::async(std::launch::async, [&cache, &renders] {
+    return cache.render_once("/s", 1, [&renders]() -> Result<web::Response> {
+      ++renders;
+      return page("<p>its own</p>");
+    });
+  });
+  const bool waited = until_waiting(cache, 1);
+  release.set_value();
+  ASSERT_TRUE(waited);
+  EXPECT_FALSE(leader.get().has_value());  // the first render's error is its own caller's
+  EXPECT_EQ(other.get()->payload(), "<p>its own</p>");
+  EXPECT_EQ(renders.load(), 2);
+  // A later call finds no render under way and renders at once.
+  EXPECT_EQ(cache.render_once("/s", 1, [] { return Result<web::Response>(page("<p>later</p>")); })->payload(),
+            "<p>later</p>");
 }
 
 }  // namespace

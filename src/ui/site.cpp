@@ -61,32 +61,53 @@ const SiteOptions& Site::options() const {
   return impl_->context.options;
 }
 
+namespace {
+
+// Health checks, metrics and static files never go through the cache: the first two must be live (and
+// metrics are for the token holder alone), the last is in memory.
+// Pages for a visitor with a session or CSRF cookie carry their votes, reading list and tokens: those
+// are rendered per request; everyone else shares the cached copies.
+bool shared_by_every_visitor(const web::Request& request) {
+  return (request.method == "GET" || request.method == "HEAD") && request.path != "/healthz" &&
+         request.path != "/metrics" && !request.path.starts_with("/static/") &&
+         !request.cookie(kSessionCookie) && !request.cookie(kCsrfCookie) && !request.header("Authorization");
+}
+
+}  // namespace
+
 Result<web::Response> Site::handle(const web::Request& request) {
-  // Health checks, metrics and static files never go through the cache: the first two must be live (and
-  // metrics are for the token holder alone), the last is in memory.
-  // Pages for a visitor with a session or CSRF cookie carry their votes, reading list and tokens: those
-  // are rendered per request; everyone else shares the cached copies.
-  const bool cacheable = (request.method == "GET" || request.method == "HEAD") &&
-                         request.path != "/healthz" && request.path != "/metrics" &&
-                         !request.path.starts_with("/static/") && !request.cookie(kSessionCookie) &&
-                         !request.cookie(kCsrfCookie) && !request.header("Authorization");
-  if (!cacheable) return impl_->router.dispatch(request);
-  // Keyed by the store's data version; when it cannot be read, version 0 and the short micro-cache TTL.
+  if (auto hit = cached(request)) return std::move(*hit);
+  return render(request);
+}
+
+std::optional<web::Response> Site::cached(const web::Request& request) {
+  if (!shared_by_every_visitor(request)) return std::nullopt;
+  // Keyed by the store's data version; when it cannot be read, version 0 (and render's short TTL).
+  const auto versioned = impl_->context.store.data_version();
+  return impl_->cache.get(request.target, versioned ? *versioned : 0);
+}
+
+Result<web::Response> Site::render(const web::Request& request) {
+  if (!shared_by_every_visitor(request)) return impl_->router.dispatch(request);
+  // Read before the page, so the page is at least as new as the version it is stored under.
   const auto versioned = impl_->context.store.data_version();
   const std::int64_t version = versioned ? *versioned : 0;
   const auto ttl = versioned ? std::chrono::duration_cast<std::chrono::milliseconds>(options().page_cache_ttl)
                              : options().unversioned_cache_ttl;
   const std::string& key = request.target;
-  if (auto hit = impl_->cache.get(key, version)) return std::move(*hit);
-  auto result = impl_->router.dispatch(request);
-  if (result && !result->header("Set-Cookie") &&
-      !result->header("Cache-Control").value_or("").starts_with("private") &&
-      result->header("Cache-Control").value_or("").find("no-store") == std::string_view::npos) {
-    impl_->cache.put(key, version, ttl, *result);
-  } else {
-    impl_->cache.forget(key);  // so the previous render is not served stale in this answer's place
-  }
-  return result;
+  // A request that waited for a render thread while another rendered this page takes that one's copy.
+  if (auto page = impl_->cache.fresh(key, version)) return std::move(*page);
+  return impl_->cache.render_once(key, version, [&]() -> Result<web::Response> {
+    auto result = impl_->router.dispatch(request);
+    if (result && !result->header("Set-Cookie") &&
+        !result->header("Cache-Control").value_or("").starts_with("private") &&
+        result->header("Cache-Control").value_or("").find("no-store") == std::string_view::npos) {
+      impl_->cache.put(key, version, ttl, *result);
+    } else {
+      impl_->cache.forget(key);  // so the previous render is not served stale in this answer's place
+    }
+    return result;
+  });
 }
 
 std::string_view Site::route_of(const web::Request& request) const {
@@ -139,7 +160,10 @@ Result<std::unique_ptr<web::Server>> make_server(Site& site, bool handle_signals
                                  status, seconds);
     };
   }
-  return web::Server::create(options, site.app(), site.error_renderer());
+  options.app_threads = site.options().render_threads;
+  options.quick = [&site](const web::Request& request) { return site.cached(request); };
+  return web::Server::create(
+      options, [&site](const web::Request& request) { return site.render(request); }, site.error_renderer());
 }
 
 }  // namespace longread::ui

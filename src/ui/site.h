@@ -35,7 +35,10 @@ struct SiteOptions {
   std::string listen = "127.0.0.1:8080";           // host:port; port 0 picks a free one (tests)
   std::string base_url = "http://127.0.0.1:8080";  // for canonical links; no trailing slash
   std::string site_name = "longread";
-  int threads = 0;         // HTTP threads; 0 = hardware concurrency
+  int threads = 0;  // HTTP threads; 0 = hardware concurrency
+  // Threads that render pages (web::ServerOptions::app_threads), so a page waiting on the database holds
+  // up only its own visitor; cached pages are answered on the HTTP threads.
+  int render_threads = 8;
   bool access_log = true;  // one log line per request
   // Connection caps and reverse proxies (web::ServerOptions; site.max_connections,
   // site.max_connections_per_client, site.trusted_proxies).
@@ -94,8 +97,16 @@ class Site {
   Site(const Site&) = delete;
   Site& operator=(const Site&) = delete;
 
-  // The application web::Server runs: request -> page (or an error kind web/ maps to a status).
+  // The application web::Server runs: request -> page (or an error kind web/ maps to a status). It is
+  // `cached` and, when that has no answer, `render`.
   [[nodiscard]] Result<web::Response> handle(const web::Request& request);
+  // The page cache's copy for a request every visitor shares (no session, no cookie), fresh or handed out
+  // while another request re-renders it; nullopt when this request must `render` (ui/page_cache.h). Never
+  // waits on the store beyond reading its data version, so the server asks it on a serving thread.
+  [[nodiscard]] std::optional<web::Response> cached(const web::Request& request);
+  // Renders the page and keeps it in the page cache when every visitor may share it. Call it for a request
+  // `cached` had no answer for: that call may have chosen this request to re-render a stale page.
+  [[nodiscard]] Result<web::Response> render(const web::Request& request);
   // The site's page for an error status (404, 400, 500...); `message` is shown as text.
   [[nodiscard]] web::Response error_page(int status, std::string_view message) const;
   [[nodiscard]] const SiteOptions& options() const;

@@ -213,6 +213,9 @@ struct Server::Impl {
   // scheduler (which cost most of the CPU in context switches under wrk). Created by run().
   std::vector<std::unique_ptr<net::io_context>> workers;
   std::vector<net::executor_work_guard<net::io_context::executor_type>> worker_guards;
+  // Runs the App when options.app_threads > 0 (null otherwise); joined by run() after the serving threads,
+  // which wait for every answer it owes them.
+  std::unique_ptr<net::thread_pool> app_pool;
   std::size_t next_worker = 0;  // only used on `control`
   tcp::acceptor acceptor;
   net::signal_set signals;
@@ -453,7 +456,25 @@ struct Server::Impl {
         const Result<Request> request = to_request(breq, conn->peer, proxies);
         Response res;
         if (request) {
-          res = handle_request(app, error_page, *request);
+          std::optional<Response> quick_answer;
+          if (app_pool && options.quick) quick_answer = options.quick(*request);
+          if (quick_answer) {
+            const App give = [&quick_answer](const Request&) -> Result<Response> {
+              return std::move(*quick_answer);
+            };
+            res = handle_request(give, error_page, *request);
+          } else if (app_pool) {
+            // Resumes on this connection's serving thread once the pool's thread has the answer; the
+            // serving thread meanwhile answers its other connections.
+            res = co_await net::co_spawn(
+                app_pool->get_executor(),
+                [this, &request]() -> net::awaitable<Response> {
+                  co_return handle_request(app, error_page, *request);
+                },
+                net::use_awaitable);
+          } else {
+            res = handle_request(app, error_page, *request);
+          }
         } else {
           res = error_page(400, request.error().display());
           res.status = 400;
@@ -564,6 +585,9 @@ void Server::run() {
   if (impl.stopping) {
     for (auto& guard : impl.worker_guards) guard.reset();  // stop() came before run()
   }
+  if (impl.options.app_threads > 0) {
+    impl.app_pool = std::make_unique<net::thread_pool>(static_cast<std::size_t>(impl.options.app_threads));
+  }
   net::co_spawn(impl.control, impl.accept_loop(), net::detached);
   spdlog::info("http listening on port {}", port());
 
@@ -572,6 +596,7 @@ void Server::run() {
   for (auto& worker : impl.workers) pool.emplace_back([context = worker.get()] { context->run(); });
   impl.ioc.run();  // accept and signals, until stopped
   for (auto& thread : pool) thread.join();
+  if (impl.app_pool) impl.app_pool->join();
   spdlog::info("http stopped");
 }
 
@@ -593,7 +618,9 @@ std::size_t connections_within(std::uint64_t file_limit, std::size_t wanted) {
   return static_cast<std::size_t>(std::min<std::uint64_t>(wanted, std::max<std::uint64_t>(room, 1)));
 }
 
-std::size_t Server::uploads_in_flight() const { return impl_->uploads_in_flight.load(); }
+std::size_t Server::uploads_in_flight() const {
+  return impl_->uploads_in_flight.load();
+}
 
 void Server::stop() {
   Impl* impl = impl_.get();

@@ -21,6 +21,7 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -32,6 +33,16 @@ namespace longread::web {
 struct ServerOptions {
   std::string listen = "127.0.0.1:8080";  // "host:port", "[::1]:8080" or ":8080" (all IPv4 interfaces)
   int threads = 0;                        // threads running the io_context; 0 = hardware concurrency
+  // Threads that run the App, apart from the serving threads; 0 runs it on the serving threads. A serving
+  // thread answers every connection it holds, so an App waiting on a database (a search of a large site,
+  // a page rendered after a change) there holds up all of them, and two such requests stop a two-thread
+  // server. With a pool, it holds up only its own connection; the serving threads go on reading, writing
+  // and answering `quick`.
+  int app_threads = 0;
+  // With app_threads: asked first, on the serving thread, for an answer that needs no waiting (the page
+  // cache's copy); nullopt sends the request to the App on the pool. What it answers goes through the
+  // same conditional GET and gzip as the App's answers.
+  std::function<std::optional<Response>(const Request&)> quick{};
   std::chrono::seconds read_timeout{30};  // per request, including keep-alive idle time
   std::chrono::seconds write_timeout{30};
   std::size_t header_limit = 16 * 1024;

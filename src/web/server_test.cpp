@@ -26,6 +26,9 @@ using testing::Client;
 using testing::http_get;
 using testing::raw_exchange;
 
+// Polls `done` until it holds or 10 s pass (defined below).
+bool eventually(const std::function<bool()>& done);
+
 class ServerTest : public ::testing::Test {
  protected:
   static ServerOptions default_options() {
@@ -80,6 +83,10 @@ class ServerTest : public ::testing::Test {
     if (runner_.joinable()) runner_.join();
     server_.reset();
   }
+
+  // Stops the server while /slow is being answered: the answer still comes, with Connection: close, idle
+  // connections are closed, and run() returns.
+  void expect_stop_finishes_the_slow_request();
 
   std::unique_ptr<Server> server_;
   std::uint16_t port_ = 0;
@@ -176,6 +183,78 @@ TEST_F(ServerTest, ConditionalGetAndGzipOverTheWire) {
 }
 
 TEST_F(ServerTest, StopFinishesInFlightRequestAndClosesIdleConnections) {
+  expect_stop_finishes_the_slow_request();
+}
+
+TEST_F(ServerTest, StopFinishesARequestTheAppPoolIsAnswering) {
+  ServerOptions options = default_options();
+  options.app_threads = 2;
+  restart(options);
+  expect_stop_finishes_the_slow_request();
+}
+
+// With an app pool, a request the App is slow to answer waits on a pool thread, and the one serving thread
+// goes on answering other connections. Without one, the echo below would wait for the slow answer (then
+// released by the watchdog after 10 s, and the check that it came first fails).
+TEST_F(ServerTest, WithAnAppPoolASlowAnswerHoldsUpOnlyItsOwnConnection) {
+  ServerOptions options = default_options();
+  options.threads = 1;
+  options.app_threads = 2;
+  restart(options);
+  std::atomic<bool> released{false};
+  const auto release = [&] {
+    if (!released.exchange(true)) release_slow_.set_value();
+  };
+  auto slow = std::async(std::launch::async, [this] { return http_get(port_, "/slow"); });
+  slow_entered_.get_future().wait();
+  std::atomic<bool> echoed{false};
+  auto watchdog = std::async(std::launch::async, [&] {
+    eventually([&] { return echoed.load(); });
+    release();
+  });
+  auto echo = http_get(port_, "/echo?q=meanwhile");
+  echoed = true;
+  const bool slow_still_waiting = slow.wait_for(std::chrono::seconds(0)) == std::future_status::timeout;
+  release();
+  watchdog.get();
+  ASSERT_TRUE(echo.has_value()) << echo.error().message;
+  EXPECT_EQ(echo->body, "GET meanwhile");
+  EXPECT_TRUE(slow_still_waiting) << "the echo was answered only after the slow request";
+  auto res = slow.get();
+  ASSERT_TRUE(res.has_value()) << res.error().message;
+  EXPECT_EQ(res->body, "slow done");
+}
+
+// `quick` answers on the serving thread without the App; what it answers gets the same conditional GET
+// and gzip as the App's answers, and what it declines goes to the App.
+TEST_F(ServerTest, QuickAnswersAreServedLikeTheAppsAndTheRestGoToTheApp) {
+  ServerOptions options = default_options();
+  options.app_threads = 1;
+  std::atomic<int> quick_asked{0};
+  options.quick = [&quick_asked](const Request& req) -> std::optional<Response> {
+    ++quick_asked;
+    if (req.path != "/cached") return std::nullopt;
+    Response res = Response::text(200, std::string(5000, 'c'), "text/html; charset=utf-8");
+    res.set_header("ETag", "\"cached1\"");
+    return res;
+  };
+  restart(options);
+  auto res = http_get(port_, "/cached", {{"Accept-Encoding", "gzip"}});
+  ASSERT_TRUE(res.has_value());
+  EXPECT_EQ(res->status, 200);  // the App has no /cached: it would have answered 404
+  EXPECT_EQ(res->header("content-encoding"), "gzip");
+  EXPECT_EQ(gzip_decompress(res->body).value_or(""), std::string(5000, 'c'));
+  const std::string etag(res->header("etag").value_or(""));
+  res = http_get(port_, "/cached", {{"Accept-Encoding", "gzip"}, {"If-None-Match", etag}});
+  ASSERT_TRUE(res.has_value());
+  EXPECT_EQ(res->status, 304);
+  res = http_get(port_, "/echo?q=app");
+  ASSERT_TRUE(res.has_value());
+  EXPECT_EQ(res->body, "GET app");
+  EXPECT_EQ(quick_asked.load(), 3);
+}
+
+void ServerTest::expect_stop_finishes_the_slow_request() {
   auto idle = Client::connect(port_);
   ASSERT_TRUE(idle.has_value());
   ASSERT_TRUE(idle->request("GET", "/echo").has_value());  // now idle in keep-alive
