@@ -49,6 +49,26 @@ class SiteTest : public ::testing::Test {
     return "/blog/" + std::to_string(blog) + "/read/" + std::to_string(article);
   }
 
+  // Saves a crawl of the compiler blog that brings one new programming article, dated now.
+  static bool crawl_one_article(const std::string& guid, const std::string& title, const std::string& text) {
+    storage::CrawlRecord record;
+    record.blog_id = ids_.compiler_blog;
+    record.attempted_at = now_seconds();
+    record.success = true;
+    record.status = "ok";
+    model::Article article;
+    article.guid = guid;
+    article.title = title;
+    article.link = "https://compilers.example.net/" + guid;
+    article.published = now_seconds();
+    article.first_seen = now_seconds();
+    article.text = text;
+    article.excerpt = article.text;
+    article.category = "programming";
+    record.articles.push_back(article);
+    return store_->save_crawl(record).has_value();
+  }
+
   static inline std::unique_ptr<testing::RunningSite> running_;
   static inline storage::Store* store_ = nullptr;
   static inline testing::FixtureIds ids_;
@@ -383,44 +403,15 @@ TEST_F(SiteTest, MalformedRequestAndKeepAlive) {
 
 TEST_F(SiteTest, NewArticlesShowUpAfterACrawl) {
   ASSERT_THAT(get("/").body, Not(HasSubstr("A freshly crawled essay")));
-  storage::CrawlRecord record;
-  record.blog_id = ids_.compiler_blog;
-  record.attempted_at = now_seconds();
-  record.success = true;
-  record.status = "ok";
-  model::Article article;
-  article.guid = "fresh-1";
-  article.title = "A freshly crawled essay";
-  article.link = "https://compilers.example.net/fresh";
-  article.published = now_seconds();
-  article.first_seen = now_seconds();
-  article.text = "Fresh text about compilers.";
-  article.excerpt = article.text;
-  article.category = "programming";
-  record.articles.push_back(article);
-  ASSERT_TRUE(store_->save_crawl(record).has_value());
+  ASSERT_TRUE(crawl_one_article("fresh-1", "A freshly crawled essay", "Fresh text about compilers."));
   EXPECT_THAT(get("/").body, HasSubstr("A freshly crawled essay"));
 }
 
 // The page cache hands the previous render out while one request re-renders after a change, so a page
 // that has become a 404 must not go on being served from it.
 TEST_F(SiteTest, AnArticleTheOperatorJunksIsGoneForEveryRequestAfter) {
-  storage::CrawlRecord record;
-  record.blog_id = ids_.compiler_blog;
-  record.attempted_at = now_seconds();
-  record.success = true;
-  record.status = "ok";
-  model::Article article;
-  article.guid = "cached-then-junked";
-  article.title = "An essay read from the page cache";
-  article.link = "https://compilers.example.net/cached";
-  article.published = now_seconds();
-  article.first_seen = now_seconds();
-  article.text = "An essay about register allocation, cached by the site.";
-  article.excerpt = article.text;
-  article.category = "programming";
-  record.articles.push_back(article);
-  ASSERT_TRUE(store_->save_crawl(record).has_value());
+  ASSERT_TRUE(crawl_one_article("cached-then-junked", "An essay read from the page cache",
+                                "An essay about register allocation, cached by the site."));
   std::smatch link;
   const std::string front = get("/").body;
   ASSERT_TRUE(std::regex_search(front, link,
