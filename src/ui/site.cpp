@@ -129,10 +129,6 @@ web::Response Site::error_page(int status, std::string_view message) const {
   return pages::error(view, status, message);
 }
 
-web::App Site::app() {
-  return [this](const web::Request& request) { return handle(request); };
-}
-
 web::ErrorPageRenderer Site::error_renderer() const {
   return [this](int status, std::string_view message) { return error_page(status, message); };
 }

@@ -122,7 +122,6 @@ class Site {
   // off nothing. Call before the store or the mail sender go away; the destructor calls it too.
   void finish_background_work();
 
-  [[nodiscard]] web::App app();
   [[nodiscard]] web::ErrorPageRenderer error_renderer() const;
 
  private:
