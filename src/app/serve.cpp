@@ -108,6 +108,7 @@ int cmd_serve(const config::Config& config) {
   options.site_name = config.site.name;
   options.max_connections = max_connections;
   options.max_connections_per_client = config.site.max_connections_per_client;
+  options.render_threads = config.site.render_threads;
   options.trusted_proxies = config.site.trusted_proxies;
   options.per_blog_cap = config.ranking.per_blog_cap;
   options.lifecycle = lifecycle_rules(config);

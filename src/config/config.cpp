@@ -258,6 +258,8 @@ std::vector<Setting> settings() {
       [](Config& c, long long n) { c.site.max_connections_per_client = static_cast<std::size_t>(n); });
   num("site.suggestions_per_day", 1000,
       [](Config& c, long long n) { c.site.suggestions_per_day = static_cast<int>(n); });
+  num("site.render_threads", 64,
+      [](Config& c, long long n) { c.site.render_threads = static_cast<int>(std::max(1LL, n)); });
   s.push_back({"site.trusted_proxies", [](Config& c, std::string_view v) -> Result<void> {
                  c.site.trusted_proxies.clear();
                  for (const auto part : split(v, ',')) {

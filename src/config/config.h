@@ -98,6 +98,9 @@ struct SiteConfig {
   // Blog suggestions one reader may make in any 24 hours (site.suggestions_per_day, ..1000); 0 closes the
   // suggestion form to readers (operators still add blogs from the admin area).
   int suggestions_per_day = 3;
+  // Threads that render pages (site.render_threads, 1..64): a page waiting on the database holds up only
+  // its own visitor. Cached pages are answered by the HTTP threads whatever this is.
+  int render_threads = 8;
 };
 
 // Prometheus metrics (/metrics, docs/operating.md "Metrics"): on a listen address of their own

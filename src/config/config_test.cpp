@@ -231,6 +231,27 @@ TEST(Config, SuggestionsPerDay) {
   EXPECT_FALSE(load("", {{"LONGREAD_SITE_SUGGESTIONS_PER_DAY", "1001"}}));
 }
 
+TEST(Config, RenderThreads) {
+  auto defaults = load("", {});
+  ASSERT_TRUE(defaults.has_value());
+  EXPECT_EQ(defaults->site.render_threads, 8);
+  const auto path = write_temp("longread_config_render.toml", "[site]\nrender_threads = 16\n");
+  auto c = load(path, {});
+  ASSERT_TRUE(c.has_value()) << c.error().message;
+  EXPECT_EQ(c->site.render_threads, 16);
+  auto env = load(path, {{"LONGREAD_SITE_RENDER_THREADS", "2"}});
+  ASSERT_TRUE(env.has_value());
+  EXPECT_EQ(env->site.render_threads, 2);
+  // None would leave nobody to render a page: 0 counts as 1, like the other counts.
+  auto zero = load("", {{"LONGREAD_SITE_RENDER_THREADS", "0"}});
+  ASSERT_TRUE(zero.has_value());
+  EXPECT_EQ(zero->site.render_threads, 1);
+  auto over = load("", {{"LONGREAD_SITE_RENDER_THREADS", "65"}});
+  ASSERT_FALSE(over.has_value());
+  EXPECT_NE(over.error().message.find("site.render_threads must be at most 64"), std::string::npos)
+      << over.error().message;
+}
+
 TEST(Config, BadValuesGiveClearErrors) {
   auto bad_env = load("", {{"LONGREAD_CRAWL_TIMEOUT", "soon"}});
   ASSERT_FALSE(bad_env.has_value());
