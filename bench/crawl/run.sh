@@ -42,7 +42,7 @@ for tool in wrk curl /usr/bin/time; do
 done
 source "$root/bench/common/postgres.sh"
 statements="${STATEMENTS:-0}"
-[ "$statements" -gt 0 ] && export BENCH_PG_SETTINGS="-c shared_preload_libraries=pg_stat_statements -c pg_stat_statements.max=1000"
+[ "$statements" -gt 0 ] && export BENCH_PG_SETTINGS="-c shared_preload_libraries=pg_stat_statements -c pg_stat_statements.max=1000 -c pg_stat_statements.track_planning=on"
 
 work="$(mktemp -d "${CRAWL_DIR:-/tmp}/longread-crawl-XXXXXX")"
 server_pid=""
@@ -145,14 +145,18 @@ pg_statements_reset() {
   [ "$statements" -gt 0 ] && [[ "$1" == postgresql://* ]] || return 0
   psql_on "$(pg_database "$1")" 'CREATE EXTENSION IF NOT EXISTS pg_stat_statements; SELECT pg_stat_statements_reset()' >/dev/null
 }
-# Execution time is the server's wall time in the statement: CPU, I/O and waits for locks.
+# Execution time is the server's wall time in the statement: CPU, I/O and waits for locks. Planning is
+# apart ("plan"): a statement sent unprepared is planned on every call, a prepared one once or a few times.
 pg_statements_report() {
   [ "$statements" -gt 0 ] && [[ "$1" == postgresql://* ]] || return 0
-  psql_on "$(pg_database "$1")" "SELECT format('  %9s s %5s%% %8s calls %8s rows %8s ms/call  %s', round((total_exec_time / 1000)::numeric, 1),
-      round((100 * total_exec_time / sum(total_exec_time) OVER ())::numeric, 1), calls, rows,
-      round((total_exec_time / calls)::numeric, 3), left(regexp_replace(query, '\s+', ' ', 'g'), 110))
+  psql_on "$(pg_database "$1")" "SELECT format('  %9s s %5s%% plan %7s s %8s calls %8s plans %8s rows %8s ms/call  %s', round((total_exec_time / 1000)::numeric, 1),
+      round((100 * total_exec_time / sum(total_exec_time) OVER ())::numeric, 1), round((total_plan_time / 1000)::numeric, 1),
+      calls, plans, rows, round((total_exec_time / calls)::numeric, 3), left(regexp_replace(query, '\s+', ' ', 'g'), 110))
     FROM pg_stat_statements WHERE dbid = (SELECT oid FROM pg_database WHERE datname = current_database())
-    ORDER BY total_exec_time DESC LIMIT $statements"
+    ORDER BY total_exec_time + total_plan_time DESC LIMIT $statements"
+  psql_on "$(pg_database "$1")" "SELECT format('  all statements: %s s executing, %s s planning, %s calls, %s plans',
+      round((sum(total_exec_time) / 1000)::numeric, 1), round((sum(total_plan_time) / 1000)::numeric, 1), sum(calls), sum(plans))
+    FROM pg_stat_statements WHERE dbid = (SELECT oid FROM pg_database WHERE datname = current_database())"
 }
 
 # The similar articles of the back catalogue the pass queued (docs/similar.md): `longread similar catch-up`,

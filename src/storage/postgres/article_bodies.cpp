@@ -6,7 +6,7 @@
 namespace longread::storage::postgres {
 
 Result<std::uint32_t> PgBodyDictionaries::newest_id() const {
-  auto rows = conn_->exec("SELECT dict_id FROM body_dictionaries ORDER BY seq DESC LIMIT 1");
+  auto rows = conn_->exec_prepared("SELECT dict_id FROM body_dictionaries ORDER BY seq DESC LIMIT 1");
   if (!rows) return db_error("cannot read body dictionary", rows.error());
   return rows->empty() ? 0u : static_cast<std::uint32_t>(rows->int64(0, 0));
 }

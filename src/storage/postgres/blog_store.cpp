@@ -304,7 +304,7 @@ Result<model::Blog> PgBlogStore::edit_blog(std::int64_t blog_id, const BlogEdit&
 
 Result<void> PgBlogStore::mark_parsing(std::int64_t blog_id, std::string_view owner, TimePoint since) {
   auto rows = run_pooled(db_.pool(), kMarkParsing, "cannot mark blog", [&](Query& q) {
-    q.bind(":owner", owner).bind(":since", since).bind(":blog_id", blog_id);
+    q.prepared().bind(":owner", owner).bind(":since", since).bind(":blog_id", blog_id);
   });
   if (!rows) return std::unexpected(rows.error());
   return {};

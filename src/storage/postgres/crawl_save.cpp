@@ -39,8 +39,11 @@ constexpr std::string_view kInsertColumns =
 constexpr std::size_t kInsertColumnCount = 36;
 static_assert(std::ranges::count(kInsertColumns, ',') + 1 == kInsertColumnCount);
 constexpr std::size_t kDuplicateOfColumn = 21;
-// Rows per INSERT: a statement takes at most 65,535 parameters.
-constexpr std::size_t kInsertChunk = 1000;
+// Rows per INSERT, at most. A record's new articles go in statements of 64, 32, 16, 8, 4, 2 and 1 rows
+// (20 rows: 16 then 4), so the connection prepares seven INSERTs, not one for every count of rows: the
+// server keeps each prepared statement's parse tree and plan, a few kilobytes a row, for as long as the
+// connection lives.
+constexpr std::size_t kInsertChunk = 64;
 // Statements per pipeline: their small results must fit the socket while the rest is still being sent.
 constexpr std::size_t kPipelineChunk = 256;
 
@@ -243,22 +246,33 @@ Result<void> insert_values(Params& p, const CrawlRecord& record, Planned& plan, 
   return {};
 }
 
+// How many rows the next INSERT takes of `left` rows that name no original: kInsertChunk, else the
+// largest power of two within them.
+std::size_t insert_chunk(std::size_t left) {
+  return left >= kInsertChunk ? kInsertChunk : std::bit_floor(left);
+}
+
 // Inserts `rows` (first sightings of their guids, in feed order, so ids ascend as the feed lists them) and
-// returns each one's new id, by stored guid.
+// returns each one's new id, by stored guid. A row that names an original goes in a statement of its own
+// (its subquery makes the statement's text differ).
 Result<std::unordered_map<std::string, std::int64_t>> insert_articles(Connection& conn,
                                                                       const CrawlRecord& record,
                                                                       const std::vector<Planned*>& rows,
                                                                       Writer& writer) {
   std::unordered_map<std::string, std::int64_t> ids;
-  for (std::size_t from = 0; from < rows.size(); from += kInsertChunk) {
-    const std::size_t n = std::min(kInsertChunk, rows.size() - from);
+  std::size_t from = 0;
+  while (from < rows.size()) {
+    std::size_t plain = 0;  // rows naming no original, from `from` on
+    while (from + plain < rows.size() && !rows[from + plain]->article->duplicate_of) ++plain;
+    const std::size_t n = plain == 0 ? 1 : insert_chunk(plain);
     Params params;
     for (std::size_t i = from; i < from + n; ++i) {
       if (auto ok = insert_values(params, record, *rows[i], writer); !ok) return std::unexpected(ok.error());
     }
-    auto inserted = conn.exec(insert_sql(rows, from, n), params);
+    auto inserted = conn.exec_prepared(insert_sql(rows, from, n), params);
     if (!inserted) return std::unexpected(inserted.error());
     for (int r = 0; r < inserted->size(); ++r) ids.emplace(inserted->string(r, 1), inserted->int64(r, 0));
+    from += n;
   }
   return ids;
 }
@@ -290,6 +304,7 @@ void bind_content(Query& q, const Planned& plan) {
 // The record's blog state (and its redirect), after its articles, as statements for the record's pipeline.
 Result<void> blog_state_statements(Connection& conn, const CrawlRecord& record, std::vector<Statement>& out) {
   Query q(conn, kUpdateBlogCrawlState);
+  q.prepared();
   // A failure without a separate error text records its status ("HTTP 404") as the error.
   std::string_view error;
   if (!record.success) error = record.error.empty() ? record.status : record.error;
@@ -310,6 +325,7 @@ Result<void> blog_state_statements(Connection& conn, const CrawlRecord& record, 
 
   if (record.new_feed_url && !record.new_feed_url->empty()) {
     Query r(conn, kRedirectBlog);
+    r.prepared();
     r.bind(":feed_url", *record.new_feed_url)
         .bind(":blog_id", record.blog_id)
         .bind(":now", record.attempted_at);
@@ -334,6 +350,7 @@ Result<void> run_pipelined(Connection& conn, std::span<const Statement> statemen
 Result<void> apply_budgets(Connection& conn, const CrawlRecord& record, SaveStats& stats) {
   if (record.prune_hidden_before) {
     Query q(conn, kPruneHiddenBodies);
+    q.prepared();
     q.bind(":blog_id", record.blog_id).bind(":before", *record.prune_hidden_before);
     q.bind(":now", record.attempted_at);
     auto pruned = q.run();
@@ -342,6 +359,7 @@ Result<void> apply_budgets(Connection& conn, const CrawlRecord& record, SaveStat
   }
   if (record.max_articles <= 0 || stats.inserted == 0) return {};
   Query count(conn, "SELECT COUNT(*) FROM articles WHERE blog_id = :blog_id");
+  count.prepared();
   count.bind(":blog_id", record.blog_id);
   auto rows = count.run();
   if (!rows) return std::unexpected(rows.error());
@@ -350,6 +368,7 @@ Result<void> apply_budgets(Connection& conn, const CrawlRecord& record, SaveStat
   const auto excess = static_cast<std::size_t>(total - record.max_articles);
   const std::unordered_set<std::string_view> in_feed(record.feed_guids.begin(), record.feed_guids.end());
   Query candidates(conn, kSelectPruneCandidates);
+  candidates.prepared();
   // The feed's own guids are skipped, so read that many more than the excess.
   candidates.bind(":blog_id", record.blog_id)
       .bind(":limit", static_cast<std::int64_t>(excess + record.feed_guids.size()));
@@ -378,6 +397,7 @@ Result<void> VisibleCounts::write(Connection& conn) const {
   std::vector<Statement> statements;
   for (const auto& [blog, n] : by_blog_) {
     Query q(conn, "UPDATE blogs SET visible_articles = visible_articles + :n WHERE id = :blog_id");
+    q.prepared();
     q.bind(":n", n).bind(":blog_id", blog);
     auto statement = q.statement();
     if (!statement) return std::unexpected(statement.error());
@@ -385,6 +405,7 @@ Result<void> VisibleCounts::write(Connection& conn) const {
   }
   for (const auto& [category, n] : by_category_) {
     Query q(conn, "UPDATE categories SET visible_articles = visible_articles + :n WHERE slug = :category");
+    q.prepared();
     q.bind(":n", n).bind(":category", category);
     auto statement = q.statement();
     if (!statement) return std::unexpected(statement.error());
@@ -402,6 +423,7 @@ Result<std::unordered_map<std::int64_t, ArticleBody>> stored_bodies(Connection& 
   std::unordered_map<std::int64_t, ArticleBody> out;
   if (ids.empty()) return out;
   Query q(conn, "SELECT a.id, " LONGREAD_PG_BODY_COLUMNS " FROM articles a WHERE a.id = ANY(:ids::bigint[])");
+  q.prepared();
   q.bind(":ids", id_array(ids));
   auto rows = q.run();
   if (!rows) return std::unexpected(rows.error());
@@ -423,7 +445,7 @@ Result<SaveStats> save_record(Connection& conn, const CrawlRecord& record, Visib
   Query known(conn,
               "SELECT b.category, a.guid, a.id, a.content_hash FROM blogs b LEFT JOIN articles a"
               " ON a.blog_id = b.id AND a.guid = ANY(:guids::text[]) WHERE b.id = :blog_id");
-  known.bind(":blog_id", record.blog_id).bind(":guids", text_array(guids));
+  known.prepared().bind(":blog_id", record.blog_id).bind(":guids", text_array(guids));
   auto rows = known.run();
   if (!rows) return std::unexpected(rows.error());
   if (rows->empty()) return fail(ErrorKind::kNotFound, fmt::format("store: no blog {}", record.blog_id));
@@ -498,6 +520,7 @@ Result<SaveStats> save_record(Connection& conn, const CrawlRecord& record, Visib
   statements.reserve(later.size() + 2);
   for (const Later& step : later) {
     Query q(conn, step.content_changed ? kUpdateArticle : kRefreshCuration);
+    q.prepared();
     const model::Article& a = *step.plan->article;
     bind_curation(q, a, step.plan->category, step.plan->from_blog);
     q.bind(":excerpt", "");  // the frame holds it

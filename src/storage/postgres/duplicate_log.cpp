@@ -41,8 +41,8 @@ constexpr const char* kLockForDecision = "SELECT pg_advisory_xact_lock(:key::big
 }  // namespace
 
 Result<std::vector<StoredArticleKey>> read_article_keys(Connection& conn, std::int64_t blog_id) {
-  auto rows = run_query(conn, kSelectArticleKeys, "cannot read article keys",
-                        [&](Query& q) { q.bind(":blog_id", blog_id); });
+  auto rows = run_prepared(conn, kSelectArticleKeys, "cannot read article keys",
+                           [&](Query& q) { q.bind(":blog_id", blog_id); });
   if (!rows) return std::unexpected(rows.error());
   std::vector<StoredArticleKey> keys;
   keys.reserve(static_cast<std::size_t>(rows->size()));
@@ -59,7 +59,7 @@ Result<std::vector<StoredArticleKey>> read_article_keys(Connection& conn, std::i
 Result<void> write_duplicate_marks(Connection& conn,
                                    std::span<const std::pair<std::int64_t, std::int64_t>> marks) {
   for (const auto& mark : marks) {
-    auto rows = run_query(conn, kMarkDuplicate, "cannot mark duplicate", [&](Query& q) {
+    auto rows = run_prepared(conn, kMarkDuplicate, "cannot mark duplicate", [&](Query& q) {
       q.bind(":id", mark.first).bind(":original", mark.second);
       q.bind(":reason", fmt::format("duplicate of article {}", mark.second));
     });
@@ -69,7 +69,7 @@ Result<void> write_duplicate_marks(Connection& conn,
 }
 
 Result<std::int64_t> read_log_head(Connection& conn) {
-  auto rows = run_query(conn, kSelectLogEnds, "cannot read the near-duplicate log");
+  auto rows = run_prepared(conn, kSelectLogEnds, "cannot read the near-duplicate log");
   if (!rows) return std::unexpected(rows.error());
   return rows->int64(0, 0);
 }
@@ -77,8 +77,8 @@ Result<std::int64_t> read_log_head(Connection& conn) {
 Result<void> lock_for_decision(Connection& conn) {
   if (auto set = run_query(conn, kLockTimeout, "cannot take the near-duplicate lock"); !set)
     return std::unexpected(set.error());
-  auto rows = run_query(conn, kLockForDecision, "cannot take the near-duplicate lock",
-                        [](Query& q) { q.bind(":key", kNearDuplicateLock); });
+  auto rows = run_prepared(conn, kLockForDecision, "cannot take the near-duplicate lock",
+                           [](Query& q) { q.bind(":key", kNearDuplicateLock); });
   if (!rows) return std::unexpected(rows.error());
   return {};
 }
@@ -89,7 +89,7 @@ Result<std::vector<StoredArticleKey>> PgDuplicateDecision::article_keys(std::int
 
 Result<LoggedOriginals> PgDuplicateDecision::originals_since(std::int64_t after_seq) {
   constexpr std::string_view kFailed = "cannot read the near-duplicate log";
-  auto ends = run_query(conn_, kSelectLogEnds, kFailed);
+  auto ends = run_prepared(conn_, kSelectLogEnds, kFailed);
   if (!ends) return std::unexpected(ends.error());
   LoggedOriginals out;
   const std::int64_t head = ends->int64(0, 0);
@@ -98,14 +98,14 @@ Result<LoggedOriginals> PgDuplicateDecision::originals_since(std::int64_t after_
   // Places are consecutive, and only the oldest are ever dropped: a gap after `after_seq` is a pruned one.
   out.complete = head <= after_seq || tail <= after_seq + 1;
   if (head <= after_seq) return out;
-  auto logged = run_query(conn_, kSelectLogged, kFailed, [&](Query& q) { q.bind(":after", after_seq); });
+  auto logged = run_prepared(conn_, kSelectLogged, kFailed, [&](Query& q) { q.bind(":after", after_seq); });
   if (!logged) return std::unexpected(logged.error());
   std::vector<std::int64_t> ids;
   ids.reserve(static_cast<std::size_t>(logged->size()));
   for (int r = 0; r < logged->size(); ++r) ids.push_back(logged->int64(r, 1));
   if (ids.empty()) return out;
   auto rows =
-      run_query(conn_, kSelectLoggedArticles, kFailed, [&](Query& q) { q.bind(":ids", id_array(ids)); });
+      run_prepared(conn_, kSelectLoggedArticles, kFailed, [&](Query& q) { q.bind(":ids", id_array(ids)); });
   if (!rows) return std::unexpected(rows.error());
   // Articles deleted or marked duplicates since they were logged are left out; the rest in log order.
   std::unordered_map<std::int64_t, SimhashEntry> found;
@@ -130,13 +130,13 @@ Result<std::int64_t> PgDuplicateDecision::log_originals(std::span<const std::int
   auto head = read_log_head(conn_);
   if (!head) return std::unexpected(head.error());
   if (ids.empty()) return *head;
-  auto inserted = run_query(conn_, kInsertLogged, kFailed,
-                            [&](Query& q) { q.bind(":head", *head).bind(":ids", id_array(ids)); });
+  auto inserted = run_prepared(conn_, kInsertLogged, kFailed,
+                               [&](Query& q) { q.bind(":head", *head).bind(":ids", id_array(ids)); });
   if (!inserted) return std::unexpected(inserted.error());
   const std::int64_t last = *head + static_cast<std::int64_t>(ids.size());
   if (last > kNearDuplicateLogKept) {
-    auto pruned = run_query(conn_, kPruneLog, kFailed,
-                            [&](Query& q) { q.bind(":last_dropped", last - kNearDuplicateLogKept); });
+    auto pruned = run_prepared(conn_, kPruneLog, kFailed,
+                               [&](Query& q) { q.bind(":last_dropped", last - kNearDuplicateLogKept); });
     if (!pruned) return std::unexpected(pruned.error());
   }
   return *head + 1;

@@ -19,6 +19,7 @@ constexpr std::string_view kUniqueViolation = "23505";
 constexpr std::string_view kForeignKeyViolation = "23503";
 constexpr std::string_view kSerializationFailure = "40001";
 constexpr std::string_view kDeadlockDetected = "40P01";
+constexpr std::string_view kFeatureNotSupported = "0A000";
 
 std::string first_line(const char* text) {
   std::string s = text == nullptr ? "" : text;
@@ -179,12 +180,17 @@ Result<Connection> Connection::open(const std::string& url) {
   return c;
 }
 
-Connection::Connection(Connection&& other) noexcept : conn_(std::exchange(other.conn_, nullptr)) {}
+Connection::Connection(Connection&& other) noexcept
+    : conn_(std::exchange(other.conn_, nullptr)),
+      prepared_(std::exchange(other.prepared_, {})),
+      next_prepared_(other.next_prepared_) {}
 
 Connection& Connection::operator=(Connection&& other) noexcept {
   if (this != &other) {
     if (conn_ != nullptr) PQfinish(conn_);
     conn_ = std::exchange(other.conn_, nullptr);
+    prepared_ = std::exchange(other.prepared_, {});
+    next_prepared_ = other.next_prepared_;
   }
   return *this;
 }
@@ -207,22 +213,77 @@ Result<Rows> Connection::exec(std::string_view sql, const Params& params) {
   return Rows(result);
 }
 
+Result<std::string> Connection::prepared_name(const std::string& sql, int params) {
+  if (const auto it = prepared_.find(sql); it != prepared_.end()) return it->second;
+  if (prepared_.size() >= kMaxPrepared) {
+    // Statements built for a count of rows (an INSERT of n articles) are many; drop them all rather
+    // than let the server's memory for them grow without end.
+    if (auto dropped = exec_script("DEALLOCATE ALL"); !dropped) return std::unexpected(dropped.error());
+    prepared_.clear();
+  }
+  // A fresh name each time: a statement prepared under a name the map lost (a failed transaction) can
+  // never clash with a new one.
+  std::string name = fmt::format("longread_{}", next_prepared_++);
+  PGresult* result = PQprepare(conn_, name.c_str(), sql.c_str(), params, nullptr);
+  if (result == nullptr || PQresultStatus(result) != PGRES_COMMAND_OK) {
+    Error error = statement_error(conn_, result);
+    if (result != nullptr) PQclear(result);
+    return std::unexpected(std::move(error));
+  }
+  PQclear(result);
+  prepared_.emplace(sql, name);
+  return name;
+}
+
+Result<Rows> Connection::exec_prepared(std::string_view sql, const Params& params) {
+  const std::string statement(sql);
+  auto name = prepared_name(statement, params.size());
+  if (!name) return std::unexpected(name.error());
+  const std::vector<const char*> values = params.pointers();
+  PGresult* result = PQexecPrepared(conn_, name->c_str(), params.size(),
+                                    values.empty() ? nullptr : values.data(), nullptr, nullptr, 0);
+  const ExecStatusType status = result == nullptr ? PGRES_FATAL_ERROR : PQresultStatus(result);
+  if (status != PGRES_COMMAND_OK && status != PGRES_TUPLES_OK) {
+    Error error = statement_error(conn_, result);
+    // A table changed under the kept statement (a migration by another process) can make it unusable
+    // ("cached plan must not change result type"): prepared again on its next use.
+    if (sqlstate(result) == kFeatureNotSupported) prepared_.erase(statement);
+    if (result != nullptr) PQclear(result);
+    return std::unexpected(std::move(error));
+  }
+  return Rows(result);
+}
+
 Result<void> Connection::exec_pipeline(std::span<const Statement> statements) {
   if (statements.size() == 1) {
-    auto rows = exec(statements.front().sql, statements.front().params);
+    const Statement& only = statements.front();
+    auto rows = only.prepared ? exec_prepared(only.sql, only.params) : exec(only.sql, only.params);
     if (!rows) return std::unexpected(rows.error());
     return {};
   }
   if (statements.empty()) return {};
+  // Prepared before the pipeline starts (PQprepare waits for its answer), once per connection and SQL.
+  std::vector<std::string> names(statements.size());
+  for (std::size_t i = 0; i < statements.size(); ++i) {
+    if (!statements[i].prepared) continue;
+    auto name = prepared_name(statements[i].sql, statements[i].params.size());
+    if (!name) return std::unexpected(name.error());
+    names[i] = std::move(*name);
+  }
   if (PQenterPipelineMode(conn_) != 1) {
     return fail(ErrorKind::kStorage, "store: " + first_line(PQerrorMessage(conn_)));
   }
   std::optional<Error> error;
   std::size_t sent = 0;
-  for (const Statement& s : statements) {
+  for (std::size_t i = 0; i < statements.size(); ++i) {
+    const Statement& s = statements[i];
     const std::vector<const char*> values = s.params.pointers();
-    if (PQsendQueryParams(conn_, s.sql.c_str(), s.params.size(), nullptr,
-                          values.empty() ? nullptr : values.data(), nullptr, nullptr, 0) != 1) {
+    const char* const* data = values.empty() ? nullptr : values.data();
+    const int ok =
+        s.prepared
+            ? PQsendQueryPrepared(conn_, names[i].c_str(), s.params.size(), data, nullptr, nullptr, 0)
+            : PQsendQueryParams(conn_, s.sql.c_str(), s.params.size(), nullptr, data, nullptr, nullptr, 0);
+    if (ok != 1) {
       error = statement_error(conn_, nullptr);
       break;
     }
@@ -295,6 +356,7 @@ void Connection::reset() noexcept {
   // A pipeline left unfinished (a lost connection) cannot be ended cleanly: start a new connection.
   if (PQstatus(conn_) != CONNECTION_OK || PQpipelineStatus(conn_) != PQ_PIPELINE_OFF) {
     PQreset(conn_);
+    prepared_.clear();  // a new session holds none of the old one's prepared statements
   } else if (PQtransactionStatus(conn_) != PQTRANS_IDLE) {
     // A transaction left open by an error path: end it so the next user starts clean.
     PGresult* r = PQexec(conn_, "ROLLBACK");
@@ -392,7 +454,7 @@ Result<Statement> Query::statement() const {
   if (!unknown_.empty()) {
     return fail(ErrorKind::kInternal, fmt::format("store: the statement has no parameter :{}", unknown_));
   }
-  Statement out{sql_, {}};
+  Statement out{sql_, {}, prepared_};
   for (std::size_t n = 0; n < values_.size(); ++n) {
     if (!values_[n]) {
       return fail(ErrorKind::kInternal, fmt::format("store: parameter :{} is not bound", names_[n]));
@@ -405,7 +467,7 @@ Result<Statement> Query::statement() const {
 Result<Rows> Query::run() {
   auto s = statement();
   if (!s) return std::unexpected(s.error());
-  return conn_.exec(s->sql, s->params);
+  return prepared_ ? conn_.exec_prepared(s->sql, s->params) : conn_.exec(s->sql, s->params);
 }
 
 Result<void> in_transaction(Pool& pool, const std::function<Result<void>(Connection&)>& work) {

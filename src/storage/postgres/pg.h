@@ -1,9 +1,12 @@
 // Move-only RAII wrappers for libpq (PGconn*, PGresult*), text parameters, a connection pool and
 // transactions: the small layer every PostgreSQL role implementation runs its SQL through.
 //
-// Every value goes to the server as text and comes back as text (PQexecParams with no binary formats):
-// the statement's own types decide how the server reads a parameter (`$1::bigint` where it cannot infer
-// one), which keeps the C++ side free of OIDs and byte orders.
+// Every value goes to the server as text and comes back as text (PQexecParams and PQexecPrepared with no
+// binary formats): the statement's own types decide how the server reads a parameter (`$1::bigint` where it
+// cannot infer one), which keeps the C++ side free of OIDs and byte orders. The statements a crawl runs for
+// every blog are prepared once per connection (exec_prepared), so the server does not parse and plan them
+// again for each blog; this needs a connection of its own for the session (no pooler in transaction mode
+// between longread and the server).
 #pragma once
 
 #include <condition_variable>
@@ -15,6 +18,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <vector>
 
 #include "core/error.h"
@@ -66,9 +70,11 @@ class Params {
 std::string bytea_text(std::string_view bytes);
 
 // One statement with $n placeholders and its parameters, to send in a pipeline (Connection::exec_pipeline).
+// `prepared`: run as the connection's prepared statement (Connection::exec_prepared).
 struct Statement {
   std::string sql;
   Params params;
+  bool prepared = false;
 };
 
 // The rows a statement returned. Columns are read by index, as text converted on the way out.
@@ -119,6 +125,15 @@ class Connection {
   // Runs one statement. A unique or foreign-key violation is kConflict, anything else the server refused
   // kStorage; the message starts "store: " and carries the server's words.
   Result<Rows> exec(std::string_view sql, const Params& params = {});
+  // The same, as a prepared statement of this connection: the server parses and analyzes `sql` the first
+  // time this connection runs it and keeps it, and after five runs may keep one plan for every value
+  // (PostgreSQL's plan_cache_mode = auto). Only for statements whose best plan does not depend on their
+  // values: a search slice, whose plan must see its id bounds to pick the newest articles' index, is not.
+  // At most kMaxPrepared statements are kept; past that they are all dropped and prepared again as used.
+  Result<Rows> exec_prepared(std::string_view sql, const Params& params = {});
+  static constexpr std::size_t kMaxPrepared = 200;
+  // Statements this connection holds prepared (tests).
+  [[nodiscard]] std::size_t prepared_count() const noexcept { return prepared_.size(); }
   // Sends `statements` in one round trip (libpq pipeline mode) and runs them in order; stops at the first
   // one the server refuses and returns its error, as exec would. Their rows are not read, so use it for
   // statements whose results are small (UPDATEs): a statement returning many rows could fill the socket
@@ -139,7 +154,12 @@ class Connection {
 
  private:
   explicit Connection(pg_conn* conn) noexcept : conn_(conn) {}
+  // The server's name of `sql` prepared on this connection, preparing it first if needed.
+  Result<std::string> prepared_name(const std::string& sql, int params);
+
   pg_conn* conn_ = nullptr;
+  std::unordered_map<std::string, std::string> prepared_;  // SQL → name of its prepared statement
+  std::uint64_t next_prepared_ = 0;
 };
 
 // A fixed set of connections shared by threads. `acquire` waits for a free one.
@@ -202,6 +222,12 @@ class Query {
   Result<Rows> run();
   // The statement as $n SQL and its parameters, to run later (in a pipeline); the same checks as run.
   [[nodiscard]] Result<Statement> statement() const;
+  // Runs it as a prepared statement of the connection (Connection::exec_prepared), in run and in a
+  // pipeline: for the statements a crawl runs for every blog, whose plan does not depend on the values.
+  Query& prepared() noexcept {
+    prepared_ = true;
+    return *this;
+  }
 
  private:
   [[nodiscard]] int index(std::string_view name);
@@ -211,6 +237,7 @@ class Query {
   std::vector<std::string> names_;  // names_[n - 1] is $n's name, without the colon
   std::vector<std::optional<Params>> values_;
   std::string unknown_;  // a name bound that the statement does not have
+  bool prepared_ = false;
 };
 
 // Runs `work(conn)` between BEGIN and COMMIT on one pooled connection; rolls back when it returns an error.

@@ -3,6 +3,8 @@
 // both, by the storage suites.
 #include <gtest/gtest.h>
 
+#include <fmt/format.h>
+
 #include <chrono>
 #include <cmath>
 #include <limits>
@@ -10,6 +12,7 @@
 #include <vector>
 
 #include "storage/migrations.h"
+#include "storage/postgres/crawl_save.h"
 #include "storage/postgres/database.h"
 #include "storage/postgres/pg.h"
 #include "storage/postgres/statement.h"
@@ -248,6 +251,62 @@ TEST(PostgresDatabaseTest, ConnectionsTheServerDroppedAreMadeAgain) {
   EXPECT_TRUE(version_moves(**db, *v0));
 }
 
+// A crawl's saves run the same few statements for every blog, prepared once per connection. The INSERT of
+// new articles goes in statements of 64, 32, …, 1 rows, so records of every size from 1 to 100 new articles
+// leave at most seven INSERTs prepared (and a row naming an original one more), not one per size: the
+// server keeps every prepared statement's parse tree and plan for the connection's life.
+TEST(PostgresDatabaseTest, SavingRecordsOfEverySizePreparesAFewStatementsOnly) {
+  PostgresDatabase pg;
+  ASSERT_FALSE(pg.url().empty());
+  auto db = Database::open(pg.url(), 1);
+  ASSERT_TRUE(db) << db.error().message;
+  Pool::Lease conn = (*db)->pool().acquire();
+  ASSERT_TRUE(conn->exec_script("INSERT INTO categories (slug, name) VALUES ('programming', 'Programming')"));
+  auto blog = conn->exec(
+      "INSERT INTO blogs (feed_url, title, site_url, category, created_at) VALUES ('https://a.example/feed', "
+      "'A', "
+      "'https://a.example/', 'programming', 0) RETURNING id");
+  ASSERT_TRUE(blog) << blog.error().message;
+  const std::int64_t blog_id = blog->int64(0, 0);
+  int guid = 0;
+  for (int size = 1; size <= 100; ++size) {
+    CrawlRecord record{
+        .blog_id = blog_id, .attempted_at = from_unix(1'700'000'000 + size), .success = true, .status = "ok"};
+    for (int i = 0; i < size; ++i, ++guid) {
+      model::Article a;
+      a.guid = fmt::format("g{:05}", guid);
+      a.title = fmt::format("Post {}", guid);
+      a.link = fmt::format("https://a.example/{}", guid);
+      a.text = fmt::format("words of post {} about lighthouses", guid);
+      a.content_hash = a.guid;
+      record.articles.push_back(std::move(a));
+    }
+    if (size == 50) record.articles[20].duplicate_of = 1;  // the first article saved
+    VisibleCounts counts;
+    ASSERT_TRUE(conn->exec_script("BEGIN"));
+    auto saved = save_record(*conn, record, counts, (*db)->tokenizer(), (*db)->bodies());
+    ASSERT_TRUE(saved) << saved.error().message;
+    EXPECT_EQ(saved->inserted, size);
+    ASSERT_TRUE(counts.write(*conn));
+    ASSERT_TRUE(conn->exec_script("COMMIT"));
+  }
+  auto stored = conn->exec("SELECT COUNT(*), COUNT(duplicate_of) FROM articles");
+  ASSERT_TRUE(stored) << stored.error().message;
+  EXPECT_EQ(stored->int64(0, 0), guid);
+  EXPECT_EQ(stored->int64(0, 1), 1);
+  // Ids in feed order across the statements of one record.
+  auto order = conn->exec(
+      "SELECT bool_and(ok) FROM (SELECT guid > lag(guid, 1, '') OVER (ORDER BY id) AS ok"
+      " FROM articles) o");
+  ASSERT_TRUE(order) << order.error().message;
+  EXPECT_EQ(order->text(0, 0), "t");
+  auto inserts =
+      conn->exec("SELECT COUNT(*) FROM pg_prepared_statements WHERE statement LIKE 'INSERT INTO articles %'");
+  ASSERT_TRUE(inserts) << inserts.error().message;
+  EXPECT_EQ(inserts->int64(0, 0), 8);
+  EXPECT_LT(conn->prepared_count(), 20U);
+}
+
 }  // namespace
 }  // namespace longread::storage::postgres
 
@@ -353,6 +412,117 @@ TEST(PostgresQueryTest, APipelineRunsInOrderAndStopsAtTheFirstError) {
   auto after = conn->exec("SELECT COUNT(*) FROM t");
   ASSERT_TRUE(after) << after.error().message;
   EXPECT_EQ(after->int64(0, 0), 2);
+}
+
+// How many statements the server holds prepared for this session.
+std::int64_t server_prepared(Connection& conn) {
+  auto rows = conn.exec("SELECT COUNT(*) FROM pg_prepared_statements");
+  EXPECT_TRUE(rows) << rows.error().message;
+  return rows ? rows->int64(0, 0) : -1;
+}
+
+TEST(PostgresQueryTest, APreparedStatementIsPreparedOnceAndGivesWhatAPlainOneGives) {
+  PostgresDatabase pg;
+  ASSERT_FALSE(pg.url().empty());
+  auto conn = Connection::open(pg.url());
+  ASSERT_TRUE(conn) << conn.error().message;
+  ASSERT_TRUE(conn->exec_script("CREATE TABLE t (k TEXT PRIMARY KEY, n BIGINT NOT NULL)"));
+  for (int i = 0; i < 10; ++i) {
+    auto inserted = conn->exec_prepared("INSERT INTO t VALUES ($1, $2) RETURNING n * 2",
+                                        Params(fmt::format("k{}", i), i));
+    ASSERT_TRUE(inserted) << inserted.error().message;
+    EXPECT_EQ(inserted->int64(0, 0), 2 * i);
+  }
+  EXPECT_EQ(conn->prepared_count(), 1U);
+  EXPECT_EQ(server_prepared(*conn), 1);
+  // Past the sixth run the server may plan once for every value; the answers stay the values' own.
+  for (int i = 0; i < 10; ++i) {
+    auto read = conn->exec_prepared("SELECT n FROM t WHERE k = $1", Params(fmt::format("k{}", i)));
+    ASSERT_TRUE(read) << read.error().message;
+    ASSERT_EQ(read->size(), 1);
+    EXPECT_EQ(read->int64(0, 0), i);
+  }
+  EXPECT_EQ(server_prepared(*conn), 2);
+
+  // A key taken twice is the same conflict as unprepared, and the statement stays prepared.
+  auto twice = conn->exec_prepared("INSERT INTO t VALUES ($1, $2) RETURNING n * 2", Params("k1", 1));
+  ASSERT_FALSE(twice);
+  EXPECT_EQ(twice.error().kind, ErrorKind::kConflict) << twice.error().message;
+  EXPECT_EQ(conn->prepared_count(), 2U);
+
+  // A statement the server refuses to prepare is an error with its reason, and nothing is kept.
+  auto bad = conn->exec_prepared("SELEC n FROM t");
+  ASSERT_FALSE(bad);
+  EXPECT_NE(bad.error().message.find("syntax error"), std::string::npos) << bad.error().message;
+  EXPECT_EQ(conn->prepared_count(), 2U);
+  EXPECT_EQ(server_prepared(*conn), 2);
+}
+
+TEST(PostgresQueryTest, PreparedStatementsStopAtTheirCapAndAreMadeAgainAfterAReconnect) {
+  PostgresDatabase pg;
+  ASSERT_FALSE(pg.url().empty());
+  auto db = Database::open(pg.url(), 1);
+  ASSERT_TRUE(db) << db.error().message;
+  Pool::Lease conn = (*db)->pool().acquire();
+  // One statement per count of rows, as an INSERT of n articles is: the server never holds more than
+  // the cap, however many different ones a connection runs.
+  for (std::size_t i = 0; i < Connection::kMaxPrepared + 10; ++i) {
+    auto rows = conn->exec_prepared(fmt::format("SELECT $1::bigint + {}", i), Params(1));
+    ASSERT_TRUE(rows) << rows.error().message;
+    EXPECT_EQ(rows->int64(0, 0), static_cast<std::int64_t>(i + 1));
+  }
+  EXPECT_LE(conn->prepared_count(), Connection::kMaxPrepared);
+  EXPECT_EQ(server_prepared(*conn), static_cast<std::int64_t>(conn->prepared_count()));
+
+  // The server drops the session: its prepared statements are gone with it, and are made again.
+  auto admin = Connection::open(pg.url());
+  ASSERT_TRUE(admin);
+  ASSERT_TRUE(
+      admin->exec("SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
+                  "WHERE datname = current_database() AND pid <> pg_backend_pid()"));
+  auto lost = conn->exec_prepared("SELECT $1::bigint + 0", Params(1));
+  EXPECT_FALSE(lost);
+  conn->reset();
+  auto again = conn->exec_prepared("SELECT $1::bigint + 0", Params(41));
+  ASSERT_TRUE(again) << again.error().message;
+  EXPECT_EQ(again->int64(0, 0), 41);
+  EXPECT_EQ(conn->prepared_count(), 1U);
+}
+
+TEST(PostgresQueryTest, APipelineRunsPreparedAndPlainStatementsAlike) {
+  PostgresDatabase pg;
+  ASSERT_FALSE(pg.url().empty());
+  auto conn = Connection::open(pg.url());
+  ASSERT_TRUE(conn) << conn.error().message;
+  ASSERT_TRUE(conn->exec_script("CREATE TABLE t (k TEXT PRIMARY KEY, n BIGINT NOT NULL)"));
+  for (int round = 0; round < 3; ++round) {
+    const std::vector<Statement> statements = {
+        {"INSERT INTO t VALUES ($1, $2)", Params(fmt::format("a{}", round), 1), true},
+        {"UPDATE t SET n = n * 10 WHERE k = $1", Params(fmt::format("a{}", round)), true},
+        {"INSERT INTO t VALUES ($1, $2)", Params(fmt::format("b{}", round), 2)},
+    };
+    ASSERT_TRUE(conn->exec_pipeline(statements));
+  }
+  EXPECT_EQ(conn->prepared_count(), 2U);
+  auto rows = conn->exec("SELECT SUM(n), COUNT(*) FROM t");
+  ASSERT_TRUE(rows) << rows.error().message;
+  EXPECT_EQ(rows->int64(0, 0), 3 * (10 + 2));
+  EXPECT_EQ(rows->int64(0, 1), 6);
+
+  // The first error stops the pipeline as without prepared statements.
+  ASSERT_TRUE(conn->exec_script("BEGIN"));
+  const std::vector<Statement> bad = {
+      {"INSERT INTO t VALUES ($1, $2)", Params("c", 3), true},
+      {"INSERT INTO t VALUES ($1, $2)", Params("a0", 4), true},
+      {"INSERT INTO t VALUES ($1, $2)", Params("d", 5), true},
+  };
+  auto failed = conn->exec_pipeline(bad);
+  ASSERT_FALSE(failed);
+  EXPECT_EQ(failed.error().kind, ErrorKind::kConflict) << failed.error().message;
+  ASSERT_TRUE(conn->exec_script("ROLLBACK"));
+  auto after = conn->exec("SELECT COUNT(*) FROM t");
+  ASSERT_TRUE(after) << after.error().message;
+  EXPECT_EQ(after->int64(0, 0), 6);
 }
 
 }  // namespace

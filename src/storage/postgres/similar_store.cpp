@@ -516,7 +516,7 @@ Result<std::vector<ArticleView>> PgSimilarStore::articles_for_similar(std::int64
 Result<void> PgSimilarStore::queue_similar(std::span<const std::int64_t> ids) {
   if (ids.empty()) return {};
   auto done = run_pooled(db_.pool(), kQueue, "cannot queue articles for similar articles",
-                         [&](Query& q) { q.bind(":ids", id_array(ids)); });
+                         [&](Query& q) { q.prepared().bind(":ids", id_array(ids)); });
   if (!done) return std::unexpected(done.error());
   return {};
 }

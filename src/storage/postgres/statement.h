@@ -48,6 +48,20 @@ inline Result<Rows> run_query(Connection& conn, std::string_view sql, std::strin
   return run_query(conn, sql, what, [](Query&) {});
 }
 
+// The same as a prepared statement of `conn` (Connection::exec_prepared): for a statement a crawl runs for
+// every blog, whose plan does not depend on its values.
+template <typename Bind>
+Result<Rows> run_prepared(Connection& conn, std::string_view sql, std::string_view what, Bind&& bind) {
+  return run_query(conn, sql, what, [&](Query& q) {
+    q.prepared();
+    std::forward<Bind>(bind)(q);
+  });
+}
+
+inline Result<Rows> run_prepared(Connection& conn, std::string_view sql, std::string_view what) {
+  return run_prepared(conn, sql, what, [](Query&) {});
+}
+
 // The same on a connection of `pool`, outside any transaction (one statement commits by itself).
 template <typename Bind>
 Result<Rows> run_pooled(Pool& pool, std::string_view sql, std::string_view what, Bind&& bind) {
