@@ -1342,7 +1342,7 @@ TEST_P(StoreTest, GuidsOfAnyTextAreFoundAgainAndNewArticlesTakeIdsInFeedOrder) {
             (std::vector<std::string>{"Braces, edited", "Backslash, edited"}));
 }
 
-// A record with more new articles than one INSERT statement takes on PostgreSQL (64 rows) is saved
+// A record with more new articles than one INSERT statement takes on PostgreSQL (1,000 rows) is saved
 // whole, ids in feed order, and found again on the next crawl; a guid it repeats across the boundary
 // updates the article the first sighting inserted.
 TEST_P(StoreTest, ARecordOfManyNewArticlesIsSavedWholeInFeedOrder) {

@@ -39,11 +39,13 @@ constexpr std::string_view kInsertColumns =
 constexpr std::size_t kInsertColumnCount = 36;
 static_assert(std::ranges::count(kInsertColumns, ',') + 1 == kInsertColumnCount);
 constexpr std::size_t kDuplicateOfColumn = 21;
-// Rows per INSERT, at most. A record's new articles go in statements of 64, 32, 16, 8, 4, 2 and 1 rows
-// (20 rows: 16 then 4), so the connection prepares seven INSERTs, not one for every count of rows: the
-// server keeps each prepared statement's parse tree and plan, a few kilobytes a row, for as long as the
-// connection lives.
-constexpr std::size_t kInsertChunk = 64;
+// Rows per INSERT: a statement takes at most 65,535 parameters.
+constexpr std::size_t kInsertChunk = 1000;
+// An INSERT of at most this many rows, none naming an original, is prepared (one statement for each count
+// of rows, so at most this many): the server keeps a prepared statement's parse tree and plan, a few
+// kilobytes a row, for the connection's life. A larger one is planned each time, which costs little beside
+// writing its rows.
+constexpr std::size_t kPreparedInsertRows = 16;
 // Statements per pipeline: their small results must fit the socket while the rest is still being sent.
 constexpr std::size_t kPipelineChunk = 256;
 
@@ -246,33 +248,26 @@ Result<void> insert_values(Params& p, const CrawlRecord& record, Planned& plan, 
   return {};
 }
 
-// How many rows the next INSERT takes of `left` rows that name no original: kInsertChunk, else the
-// largest power of two within them.
-std::size_t insert_chunk(std::size_t left) {
-  return left >= kInsertChunk ? kInsertChunk : std::bit_floor(left);
-}
-
 // Inserts `rows` (first sightings of their guids, in feed order, so ids ascend as the feed lists them) and
-// returns each one's new id, by stored guid. A row that names an original goes in a statement of its own
-// (its subquery makes the statement's text differ).
+// returns each one's new id, by stored guid.
 Result<std::unordered_map<std::string, std::int64_t>> insert_articles(Connection& conn,
                                                                       const CrawlRecord& record,
                                                                       const std::vector<Planned*>& rows,
                                                                       Writer& writer) {
   std::unordered_map<std::string, std::int64_t> ids;
-  std::size_t from = 0;
-  while (from < rows.size()) {
-    std::size_t plain = 0;  // rows naming no original, from `from` on
-    while (from + plain < rows.size() && !rows[from + plain]->article->duplicate_of) ++plain;
-    const std::size_t n = plain == 0 ? 1 : insert_chunk(plain);
+  for (std::size_t from = 0; from < rows.size(); from += kInsertChunk) {
+    const std::size_t n = std::min(kInsertChunk, rows.size() - from);
     Params params;
+    bool names_original = false;
     for (std::size_t i = from; i < from + n; ++i) {
       if (auto ok = insert_values(params, record, *rows[i], writer); !ok) return std::unexpected(ok.error());
+      names_original = names_original || rows[i]->article->duplicate_of.has_value();
     }
-    auto inserted = conn.exec_prepared(insert_sql(rows, from, n), params);
+    const std::string sql = insert_sql(rows, from, n);
+    auto inserted = n <= kPreparedInsertRows && !names_original ? conn.exec_prepared(sql, params)
+                                                                : conn.exec(sql, params);
     if (!inserted) return std::unexpected(inserted.error());
     for (int r = 0; r < inserted->size(); ++r) ids.emplace(inserted->string(r, 1), inserted->int64(r, 0));
-    from += n;
   }
   return ids;
 }
@@ -368,7 +363,6 @@ Result<void> apply_budgets(Connection& conn, const CrawlRecord& record, SaveStat
   const auto excess = static_cast<std::size_t>(total - record.max_articles);
   const std::unordered_set<std::string_view> in_feed(record.feed_guids.begin(), record.feed_guids.end());
   Query candidates(conn, kSelectPruneCandidates);
-  candidates.prepared();
   // The feed's own guids are skipped, so read that many more than the excess.
   candidates.bind(":blog_id", record.blog_id)
       .bind(":limit", static_cast<std::int64_t>(excess + record.feed_guids.size()));

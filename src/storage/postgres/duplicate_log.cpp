@@ -24,6 +24,9 @@ constexpr const char* kSelectLogEnds =
 // The log's new places, then their articles by id: two reads by primary key. As one join, the planner,
 // working from statistics that a crawl outgrows between two ANALYZEs, hashed every original of the table
 // for each save (30-60 ms at 60,000 articles, under the decision's lock that the other crawlers wait on).
+// Planned with its value every time, never prepared: a generic plan guesses a third of the log for a range
+// that holds a few rows, and scanned the whole log (up to kNearDuplicateLogKept rows) in every save. The
+// pruning below likewise.
 constexpr const char* kSelectLogged =
     "SELECT seq, article_id FROM near_duplicate_log WHERE seq > :after ORDER BY seq";
 constexpr const char* kSelectLoggedArticles =
@@ -98,7 +101,7 @@ Result<LoggedOriginals> PgDuplicateDecision::originals_since(std::int64_t after_
   // Places are consecutive, and only the oldest are ever dropped: a gap after `after_seq` is a pruned one.
   out.complete = head <= after_seq || tail <= after_seq + 1;
   if (head <= after_seq) return out;
-  auto logged = run_prepared(conn_, kSelectLogged, kFailed, [&](Query& q) { q.bind(":after", after_seq); });
+  auto logged = run_query(conn_, kSelectLogged, kFailed, [&](Query& q) { q.bind(":after", after_seq); });
   if (!logged) return std::unexpected(logged.error());
   std::vector<std::int64_t> ids;
   ids.reserve(static_cast<std::size_t>(logged->size()));
@@ -135,8 +138,8 @@ Result<std::int64_t> PgDuplicateDecision::log_originals(std::span<const std::int
   if (!inserted) return std::unexpected(inserted.error());
   const std::int64_t last = *head + static_cast<std::int64_t>(ids.size());
   if (last > kNearDuplicateLogKept) {
-    auto pruned = run_prepared(conn_, kPruneLog, kFailed,
-                               [&](Query& q) { q.bind(":last_dropped", last - kNearDuplicateLogKept); });
+    auto pruned = run_query(conn_, kPruneLog, kFailed,
+                            [&](Query& q) { q.bind(":last_dropped", last - kNearDuplicateLogKept); });
     if (!pruned) return std::unexpected(pruned.error());
   }
   return *head + 1;
