@@ -213,9 +213,10 @@ Result<Rows> Connection::exec(std::string_view sql, const Params& params) {
   return Rows(result);
 }
 
-Result<std::string> Connection::prepared_name(const std::string& sql, int params) {
+Result<std::string> Connection::prepared_name(const std::string& sql, int params, bool may_drop) {
   if (const auto it = prepared_.find(sql); it != prepared_.end()) return it->second;
   if (prepared_.size() >= kMaxPrepared) {
+    if (!may_drop) return std::string();
     // Statements built for a count of rows (an INSERT of n articles) are many; drop them all rather
     // than let the server's memory for them grow without end.
     if (auto dropped = exec_script("DEALLOCATE ALL"); !dropped) return std::unexpected(dropped.error());
@@ -263,10 +264,12 @@ Result<void> Connection::exec_pipeline(std::span<const Statement> statements) {
   }
   if (statements.empty()) return {};
   // Prepared before the pipeline starts (PQprepare waits for its answer), once per connection and SQL.
+  // Never dropping the others here, which would take away the names of the statements before: past the
+  // cap, a statement is sent unprepared (an empty name).
   std::vector<std::string> names(statements.size());
   for (std::size_t i = 0; i < statements.size(); ++i) {
     if (!statements[i].prepared) continue;
-    auto name = prepared_name(statements[i].sql, statements[i].params.size());
+    auto name = prepared_name(statements[i].sql, statements[i].params.size(), false);
     if (!name) return std::unexpected(name.error());
     names[i] = std::move(*name);
   }
@@ -280,7 +283,7 @@ Result<void> Connection::exec_pipeline(std::span<const Statement> statements) {
     const std::vector<const char*> values = s.params.pointers();
     const char* const* data = values.empty() ? nullptr : values.data();
     const int ok =
-        s.prepared
+        !names[i].empty()
             ? PQsendQueryPrepared(conn_, names[i].c_str(), s.params.size(), data, nullptr, nullptr, 0)
             : PQsendQueryParams(conn_, s.sql.c_str(), s.params.size(), nullptr, data, nullptr, nullptr, 0);
     if (ok != 1) {

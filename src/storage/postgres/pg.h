@@ -154,8 +154,9 @@ class Connection {
 
  private:
   explicit Connection(pg_conn* conn) noexcept : conn_(conn) {}
-  // The server's name of `sql` prepared on this connection, preparing it first if needed.
-  Result<std::string> prepared_name(const std::string& sql, int params);
+  // The server's name of `sql` prepared on this connection, preparing it first if needed. At the cap, all
+  // are dropped first, or, without `may_drop`, "" is returned (run it unprepared).
+  Result<std::string> prepared_name(const std::string& sql, int params, bool may_drop = true);
 
   pg_conn* conn_ = nullptr;
   std::unordered_map<std::string, std::string> prepared_;  // SQL → name of its prepared statement

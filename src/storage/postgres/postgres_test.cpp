@@ -475,6 +475,17 @@ TEST(PostgresQueryTest, PreparedStatementsStopAtTheirCapAndAreMadeAgainAfterARec
   EXPECT_LE(conn->prepared_count(), Connection::kMaxPrepared);
   EXPECT_EQ(server_prepared(*conn), static_cast<std::int64_t>(conn->prepared_count()));
 
+  // A pipeline at the cap keeps the statements it prepared first: the ones past the cap go unprepared.
+  std::vector<Statement> fill;
+  for (std::size_t i = conn->prepared_count(); i < Connection::kMaxPrepared; ++i) {
+    fill.push_back({fmt::format("SELECT $1::bigint + {}", 1000 + i), Params(1), true});
+  }
+  fill.push_back({"SELECT $1::bigint - 1", Params(1), true});
+  fill.push_back({"SELECT $1::bigint - 2", Params(1), true});
+  ASSERT_TRUE(conn->exec_pipeline(fill));
+  EXPECT_EQ(conn->prepared_count(), Connection::kMaxPrepared);
+  EXPECT_EQ(server_prepared(*conn), static_cast<std::int64_t>(Connection::kMaxPrepared));
+
   // The server drops the session: its prepared statements are gone with it, and are made again.
   auto admin = Connection::open(pg.url());
   ASSERT_TRUE(admin);
