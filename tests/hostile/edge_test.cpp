@@ -178,7 +178,27 @@ class HostileEdgeTest : public ::testing::Test {
 
   // Starts serve, under `ulimit -n file_limit` when given (soft and hard, so serve cannot raise it), with
   // `extra` environment, and waits until /healthz answers.
+  // The port was free when SetUp picked it, but another test's outgoing connection may take it as its local
+  // port before serve binds it: serve then exits at once ("Address already in use"), and another port is
+  // tried, at most three times in all.
   void start_serve(std::map<std::string, std::string> extra, int file_limit = 0) {
+    for (int attempt = 1; attempt <= 3; ++attempt) {
+      start_serve_once(extra, file_limit);
+      if (!serve_->wait_exit_for(std::chrono::milliseconds(0)) || !port_was_taken()) break;
+      port_ = longread::testing::unused_loopback_port();
+      --runs_;  // the next attempt writes this run's log again, so serve_log(1) is the serve that runs
+    }
+    ASSERT_FALSE(serve_->wait_exit_for(std::chrono::milliseconds(0)).has_value()) << "serve exited";
+  }
+
+  // True when the last serve said it could not listen because its port was in use.
+  bool port_was_taken() const {
+    std::ifstream log(dir_ / ("serve-" + std::to_string(runs_) + ".log"));
+    const std::string text((std::istreambuf_iterator<char>(log)), std::istreambuf_iterator<char>());
+    return text.find("Address already in use") != std::string::npos;
+  }
+
+  void start_serve_once(const std::map<std::string, std::string>& extra, int file_limit) {
     ++runs_;
     std::map<std::string, std::string> environment = {
         {"LONGREAD_DB", (dir_ / "longread.db").string()},
@@ -202,7 +222,6 @@ class HostileEdgeTest : public ::testing::Test {
       if (serve_->wait_exit_for(std::chrono::milliseconds(0))) return true;
       return healthy();
     })) << "longread serve did not answer /healthz";
-    ASSERT_FALSE(serve_->wait_exit_for(std::chrono::milliseconds(0)).has_value()) << "serve exited";
   }
 
   void stop_serve() {
