@@ -47,11 +47,12 @@ struct BlogEdit {
   std::optional<std::vector<std::string>> allowed_hosts{};
 };
 
-// An article's search vectors as PostgreSQL tsvector literals (storage/postgres/search_vectors.h).
+// An article's search vectors in PostgreSQL's binary form of a tsvector, as the server receives them
+// (storage/postgres/search_vectors.h).
 struct PreparedSearchVectors {
   std::string search;  // title and text
   std::string rank;    // title and the text's lead
-  // The pairs of neighbouring words, a bytea literal (storage/postgres/phrase_filter.h).
+  // The pairs of neighbouring words: the bytes of a bytea (storage/postgres/phrase_filter.h).
   std::string phrase_filter;
 };
 

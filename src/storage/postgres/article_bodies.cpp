@@ -66,7 +66,7 @@ void bind_body(Query& q, const std::optional<std::string>& frame) {
     q.bind(":body", std::nullopt).bind(":body_dictionary", std::nullopt);
     return;
   }
-  q.bind(":body", bytea_text(*frame))
+  q.bind(":body", Binary{*frame})
       .bind(":body_dictionary", static_cast<std::int64_t>(body_dictionary_id(*frame)));
 }
 

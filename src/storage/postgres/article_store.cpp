@@ -240,8 +240,8 @@ constexpr const char* kSetText =
     "UPDATE articles SET" LONGREAD_PG_SET_BODY_WHEN_CHANGED
     ","
     " word_count = :word_count,"
-    " reading_minutes = :reading_minutes, simhash = :simhash, search_vector = :search_vector,"
-    " rank_vector = :rank_vector, phrase_filter = :phrase_filter::bytea"
+    " reading_minutes = :reading_minutes, simhash = :simhash, search_vector = :search_vector::tsvector,"
+    " rank_vector = :rank_vector::tsvector, phrase_filter = :phrase_filter::bytea"
     " WHERE id = :id AND (:body_changed::integer = 1 OR word_count <> :word_count"
     " OR reading_minutes <> :reading_minutes OR simhash <> :simhash)";
 
@@ -268,12 +268,10 @@ constexpr const char* kSelectToCompact =
     "SELECT a.id, a.title, " LONGREAD_PG_BODY_TO_PACK ", " LONGREAD_PG_VECTORS_TO_MAKE
     ", " LONGREAD_PG_BODY_COLUMNS
     " FROM articles a WHERE a.id = ANY(:ids::bigint[]) ORDER BY a.id FOR UPDATE";
-// The rows' frames (hex without "\\x", for decode()) and the dictionaries they name.
-constexpr const char* kPackBodies =
-    "UPDATE articles SET body = decode(v.hex, 'hex'), body_dictionary = v.dictionary, summary_html = '',"
-    " content_html = '', text = '', excerpt = ''"
-    " FROM unnest(:ids::bigint[], :hexes::text[], :dictionaries::bigint[]) AS v(id, hex, dictionary)"
-    " WHERE articles.id = v.id";
+// A row's frame and the dictionary it names; one statement a row, the batch's in pipelines.
+constexpr const char* kPackBody =
+    "UPDATE articles SET body = :body::bytea, body_dictionary = :dictionary::bigint, summary_html = '',"
+    " content_html = '', text = '', excerpt = '' WHERE id = :id";
 // Training samples: the newest articles' parts, whichever form they are stored in.
 constexpr const char* kSelectSamples =
     "SELECT " LONGREAD_PG_BODY_COLUMNS " FROM articles a ORDER BY a.id DESC LIMIT :limit";
@@ -281,14 +279,11 @@ constexpr const char* kSelectSamples =
 constexpr const char* kInsertDictionary =
     "INSERT INTO body_dictionaries (dict_id, created_at, samples, dict) VALUES (:id, :now, :samples, "
     ":dict::bytea) ON CONFLICT (dict_id) DO NOTHING";
-// Vectors are made for such rows as the crawler makes them (all three), so a row's filter describes the
-// very words its search vector holds.
+// Vectors are made for such rows as the crawler makes them (all three, in their binary forms), so a row's
+// filter describes the very words its search vector holds. One statement a row, the batch's in pipelines.
 constexpr const char* kFillSearchVectors =
-    "UPDATE articles SET search_vector = v.search::tsvector, rank_vector = v.rank::tsvector,"
-    " phrase_filter = decode(v.hex, 'hex')"
-    " FROM unnest(:ids::bigint[], :searches::text[], :ranks::text[], :filters::text[]) AS v(id, search, "
-    "rank, hex)"
-    " WHERE articles.id = v.id";
+    "UPDATE articles SET search_vector = :search::tsvector, rank_vector = :rank::tsvector,"
+    " phrase_filter = :filter::bytea WHERE id = :id";
 
 }  // namespace
 
@@ -864,8 +859,8 @@ Result<std::int64_t> PgArticleStore::set_texts(std::span<const TextUpdate> updat
       Query q(c, kSetText);
       q.bind(":body_changed", body_changed);
       bind_body(q, body);
-      q.bind(":search_vector", vectors.search).bind(":rank_vector", vectors.rank);
-      q.bind(":phrase_filter", vectors.phrase_filter);
+      q.bind(":search_vector", Binary{vectors.search}).bind(":rank_vector", Binary{vectors.rank});
+      q.bind(":phrase_filter", Binary{vectors.phrase_filter});
       q.bind(":excerpt", "");  // the frame holds it
       q.bind(":word_count", update.word_count).bind(":reading_minutes", update.reading_minutes);
       q.bind(":simhash", std::bit_cast<std::int64_t>(update.simhash)).bind(":id", update.article_id);
@@ -902,7 +897,7 @@ Result<std::optional<std::uint32_t>> PgArticleStore::train_body_dictionary(Conne
   insert.bind(":id", static_cast<std::int64_t>(id))
       .bind(":samples", static_cast<std::int64_t>(trainer.samples()));
   insert.bind(":now", std::chrono::time_point_cast<std::chrono::seconds>(std::chrono::system_clock::now()));
-  insert.bind(":dict", bytea_text(dict));
+  insert.bind(":dict", Binary{dict});
   if (auto ok = insert.run(); !ok) return std::unexpected(ok.error());
   return std::optional<std::uint32_t>{id};
 }
@@ -943,13 +938,7 @@ Result<CompactBatch> PgArticleStore::compact_bodies(const CompactOptions& option
     read.bind(":ids", id_array(ids)).bind(":dictionary", static_cast<std::int64_t>(*dictionary));
     auto parts = read.run();
     if (!parts) return std::unexpected(parts.error());
-    std::vector<std::int64_t> packed;
-    std::vector<std::string> hexes;
-    std::vector<std::int64_t> packed_with;
-    std::vector<std::int64_t> filled;
-    std::vector<std::string> searches;
-    std::vector<std::string> ranks;
-    std::vector<std::string> filters;
+    std::vector<Statement> writes;
     for (int r = 0; r < parts->size(); ++r) {
       const std::int64_t id = parts->int64(r, 0);
       auto body = stored_body(db_.bodies(), dictionaries, *parts, r, 4);
@@ -961,31 +950,25 @@ Result<CompactBatch> PgArticleStore::compact_bodies(const CompactOptions& option
         auto frame = pack_body(db_.bodies(), c, *dictionary, body->view());
         if (!frame) return std::unexpected(frame.error());
         if (*frame) {
-          packed.push_back(id);
-          hexes.push_back(bytea_text(**frame).substr(2));  // decode() reads the hex without its "\\x"
-          packed_with.push_back(body_dictionary_id(**frame));
+          Query pack(c, kPackBody);
+          pack.prepared().bind(":id", id).bind(":body", Binary{**frame});
+          pack.bind(":dictionary", static_cast<std::int64_t>(body_dictionary_id(**frame)));
+          auto statement = pack.statement();
+          if (!statement) return std::unexpected(statement.error());
+          writes.push_back(std::move(*statement));
         }
       }
       if (parts->text(r, 3) == "t") {
         SearchVectors v = search_vectors(db_.tokenizer(), parts->text(r, 1), body->text);
-        filled.push_back(id);
-        searches.push_back(std::move(v.search));
-        ranks.push_back(std::move(v.rank));
-        filters.push_back(v.phrase_filter.substr(2));
+        Query fill(c, kFillSearchVectors);
+        fill.prepared().bind(":id", id).bind(":search", Binary{std::move(v.search)});
+        fill.bind(":rank", Binary{std::move(v.rank)}).bind(":filter", Binary{std::move(v.phrase_filter)});
+        auto statement = fill.statement();
+        if (!statement) return std::unexpected(statement.error());
+        writes.push_back(std::move(*statement));
       }
     }
-    if (!packed.empty()) {
-      Query pack(c, kPackBodies);
-      pack.bind(":ids", id_array(packed)).bind(":hexes", text_array(hexes));
-      pack.bind(":dictionaries", id_array(packed_with));
-      if (auto ok = pack.run(); !ok) return std::unexpected(ok.error());
-    }
-    if (!filled.empty()) {
-      Query fill(c, kFillSearchVectors);
-      fill.bind(":ids", id_array(filled)).bind(":searches", text_array(searches));
-      fill.bind(":ranks", text_array(ranks)).bind(":filters", text_array(filters));
-      if (auto ok = fill.run(); !ok) return std::unexpected(ok.error());
-    }
+    if (auto ok = run_pipelined(c, writes); !ok) return std::unexpected(ok.error());
     out.converted = static_cast<std::int64_t>(ids.size() - out.unreadable.size());
     out.last_id = ids.back();
     if (options.hold_before_commit.count() > 0) std::this_thread::sleep_for(options.hold_before_commit);

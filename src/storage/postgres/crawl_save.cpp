@@ -39,6 +39,11 @@ constexpr std::string_view kInsertColumns =
 constexpr std::size_t kInsertColumnCount = 36;
 static_assert(std::ranges::count(kInsertColumns, ',') + 1 == kInsertColumnCount);
 constexpr std::size_t kDuplicateOfColumn = 21;
+// The columns bound in their types' binary form (insert_values), cast so the server never infers another
+// type for the bytes.
+constexpr std::size_t kSearchVectorColumn = 31;
+constexpr std::array<std::string_view, 4> kBinaryColumnCasts = {"::tsvector", "::tsvector", "::bytea",
+                                                                "::bytea"};
 // Rows per INSERT: a statement takes at most 65,535 parameters.
 constexpr std::size_t kInsertChunk = 1000;
 // An INSERT of at most this many rows, none naming an original, is prepared (one statement for each count
@@ -46,8 +51,6 @@ constexpr std::size_t kInsertChunk = 1000;
 // kilobytes a row, for the connection's life. A larger one is planned each time, which costs little beside
 // writing its rows.
 constexpr std::size_t kPreparedInsertRows = 16;
-// Statements per pipeline: their small results must fit the socket while the rest is still being sent.
-constexpr std::size_t kPipelineChunk = 256;
 
 // Content changed: everything the feed and curation say is replaced; id, votes, score, first_seen and
 // the operator's keep_override stay.
@@ -63,7 +66,8 @@ constexpr const char* kUpdateArticle =
     ", visible = CASE WHEN held = 1 THEN 0 WHEN keep_override IS NULL THEN 1 - :junk ELSE keep_override END,"
     " full_text_fetched = :full_text_fetched, full_text_failures = :full_text_failures,"
     " full_text_error = :full_text_error, simhash = :simhash, truncated = :truncated, pruned_at = NULL,"
-    " rank_prior = :rank_prior, search_vector = :search_vector, rank_vector = :rank_vector,"
+    " rank_prior = :rank_prior, search_vector = :search_vector::tsvector, rank_vector = "
+    ":rank_vector::tsvector,"
     " phrase_filter = :phrase_filter::bytea WHERE id = :id";
 
 // Content unchanged but curation given again (a full-text page tried again): refresh it, with the page's
@@ -79,7 +83,8 @@ constexpr const char* kRefreshCuration =
     ", visible = CASE WHEN held = 1 THEN 0 WHEN keep_override IS NULL THEN 1 - :junk ELSE keep_override END,"
     " full_text_fetched = :full_text_fetched, full_text_failures = :full_text_failures,"
     " full_text_error = :full_text_error, simhash = :simhash, pruned_at = NULL, rank_prior = :rank_prior,"
-    " search_vector = :search_vector, rank_vector = :rank_vector, phrase_filter = :phrase_filter::bytea"
+    " search_vector = :search_vector::tsvector, rank_vector = :rank_vector::tsvector, phrase_filter = "
+    ":phrase_filter::bytea"
     " WHERE id = :id AND NOT (:body_changed::integer = 0"
     " AND word_count = :word_count AND reading_minutes = :reading_minutes AND category = :category"
     " AND junk = :junk AND junk_reason = :junk_reason"
@@ -210,9 +215,13 @@ std::string insert_sql(const std::vector<Planned*>& rows, std::size_t from, std:
     for (std::size_t c = 0; c < kInsertColumnCount; ++c) {
       if (c > 0) sql += ", ";
       ++n;
-      sql += c == kDuplicateOfColumn && names_original
-                 ? fmt::format("(SELECT d.id FROM articles d WHERE d.id = ${}::bigint)", n)
-                 : fmt::format("${}", n);
+      if (c == kDuplicateOfColumn && names_original) {
+        sql += fmt::format("(SELECT d.id FROM articles d WHERE d.id = ${}::bigint)", n);
+      } else if (c >= kSearchVectorColumn && c < kSearchVectorColumn + kBinaryColumnCasts.size()) {
+        sql += fmt::format("${}{}", n, kBinaryColumnCasts[c - kSearchVectorColumn]);
+      } else {
+        sql += fmt::format("${}", n);
+      }
     }
     sql += ')';
   }
@@ -237,11 +246,11 @@ Result<void> insert_values(Params& p, const CrawlRecord& record, Planned& plan, 
   p.add(a.full_text_failures).add(a.full_text_error).add(std::bit_cast<std::int64_t>(a.simhash)).add(a.votes);
   p.add(a.truncated).add(a.rank_prior);
   const SearchVectors& vectors = plan.vectors(writer.tokenizer);
-  p.add(vectors.search).add(vectors.rank).add(vectors.phrase_filter);
+  p.add(Binary{vectors.search}).add(Binary{vectors.rank}).add(Binary{vectors.phrase_filter});
   auto body = writer.body(plan);
   if (!body) return std::unexpected(body.error());
   if (*body) {
-    p.add(bytea_text(**body)).add(static_cast<std::int64_t>(body_dictionary_id(**body)));
+    p.add(Binary{**body}).add(static_cast<std::int64_t>(body_dictionary_id(**body)));
   } else {
     p.add(std::nullopt).add(std::nullopt);
   }
@@ -327,15 +336,6 @@ Result<void> blog_state_statements(Connection& conn, const CrawlRecord& record, 
     auto redirect = r.statement();
     if (!redirect) return std::unexpected(redirect.error());
     out.push_back(std::move(*redirect));
-  }
-  return {};
-}
-
-// Runs `statements` in order, a pipeline (one round trip) per kPipelineChunk.
-Result<void> run_pipelined(Connection& conn, std::span<const Statement> statements) {
-  for (std::size_t from = 0; from < statements.size(); from += kPipelineChunk) {
-    const auto chunk = statements.subspan(from, std::min(kPipelineChunk, statements.size() - from));
-    if (auto ok = conn.exec_pipeline(chunk); !ok) return ok;
   }
   return {};
 }
@@ -549,8 +549,8 @@ Result<SaveStats> save_record(Connection& conn, const CrawlRecord& record, Visib
       bind_body(q, body);
     }
     const SearchVectors& vectors = step.plan->vectors(tokenizer);
-    q.bind(":search_vector", vectors.search).bind(":rank_vector", vectors.rank);
-    q.bind(":phrase_filter", vectors.phrase_filter).bind(":id", *step.target->id);
+    q.bind(":search_vector", Binary{vectors.search}).bind(":rank_vector", Binary{vectors.rank});
+    q.bind(":phrase_filter", Binary{vectors.phrase_filter}).bind(":id", *step.target->id);
     auto statement = q.statement();
     if (!statement) return std::unexpected(statement.error());
     statements.push_back(std::move(*statement));

@@ -52,11 +52,13 @@ bool retryable(const Error& error) {
 
 Params& Params::add(std::int64_t value) {
   values_.emplace_back(std::to_string(value));
+  binary_.push_back(false);
   return *this;
 }
 
 Params& Params::add(double value) {
   values_.emplace_back(fmt::format("{:.17g}", value));
+  binary_.push_back(false);
   return *this;
 }
 
@@ -65,18 +67,34 @@ Params& Params::add(std::string_view value) {
   std::string text(value);
   if (text.find('\0') != std::string::npos) std::erase(text, '\0');
   values_.emplace_back(std::move(text));
+  binary_.push_back(false);
   return *this;
 }
 
 Params& Params::add(std::nullopt_t) {
   values_.emplace_back(std::nullopt);
+  binary_.push_back(false);
   return *this;
 }
 
-std::vector<const char*> Params::pointers() const {
-  std::vector<const char*> out;
-  out.reserve(values_.size());
-  for (const auto& value : values_) out.push_back(value ? value->c_str() : nullptr);
+Params& Params::add(Binary value) {
+  values_.emplace_back(std::move(value.bytes));
+  binary_.push_back(true);
+  return *this;
+}
+
+Params::Wire Params::wire() const {
+  Wire out;
+  out.values.reserve(values_.size());
+  for (const auto& value : values_) out.values.push_back(value ? value->c_str() : nullptr);
+  if (std::ranges::find(binary_, true) == binary_.end()) return out;
+  // A binary value's length is its own (it may hold NULs); libpq ignores the lengths of text values.
+  out.lengths.reserve(values_.size());
+  out.formats.reserve(values_.size());
+  for (std::size_t i = 0; i < values_.size(); ++i) {
+    out.lengths.push_back(values_[i] ? static_cast<int>(values_[i]->size()) : 0);
+    out.formats.push_back(binary_[i] ? 1 : 0);
+  }
   return out;
 }
 
@@ -123,18 +141,6 @@ std::string Rows::bytes(int row, int col) const {
   if (raw == nullptr) throw std::bad_alloc();
   std::string out(reinterpret_cast<const char*>(raw), n);
   PQfreemem(raw);
-  return out;
-}
-
-std::string bytea_text(std::string_view bytes) {
-  static constexpr char kHex[] = "0123456789abcdef";
-  std::string out = "\\x";
-  out.reserve(2 + bytes.size() * 2);
-  for (const char c : bytes) {
-    const auto b = static_cast<unsigned char>(c);
-    out += kHex[b >> 4];
-    out += kHex[b & 15];
-  }
   return out;
 }
 
@@ -201,9 +207,12 @@ Connection::~Connection() {
 
 Result<Rows> Connection::exec(std::string_view sql, const Params& params) {
   const std::string statement(sql);
-  const std::vector<const char*> values = params.pointers();
-  PGresult* result = PQexecParams(conn_, statement.c_str(), params.size(), nullptr,
-                                  values.empty() ? nullptr : values.data(), nullptr, nullptr, 0);
+  const Params::Wire wire = params.wire();
+  return rows_of(PQexecParams(conn_, statement.c_str(), params.size(), nullptr, wire.value_data(),
+                              wire.length_data(), wire.format_data(), 0));
+}
+
+Result<Rows> Connection::rows_of(pg_result* result) {
   const ExecStatusType status = result == nullptr ? PGRES_FATAL_ERROR : PQresultStatus(result);
   if (status != PGRES_COMMAND_OK && status != PGRES_TUPLES_OK) {
     Error error = statement_error(conn_, result);
@@ -217,8 +226,8 @@ Result<std::string> Connection::prepared_name(const std::string& sql, int params
   if (const auto it = prepared_.find(sql); it != prepared_.end()) return it->second;
   if (prepared_.size() >= kMaxPrepared) {
     if (!may_drop) return std::string();
-    // Statements built for a count of rows (an INSERT of n articles) are many; drop them all rather
-    // than let the server's memory for them grow without end.
+    // The server keeps each prepared statement's parse tree and plan for the connection's life: drop
+    // them all rather than let that memory grow with every statement a long-lived connection meets.
     if (auto dropped = exec_script("DEALLOCATE ALL"); !dropped) return std::unexpected(dropped.error());
     prepared_.clear();
   }
@@ -240,19 +249,13 @@ Result<Rows> Connection::exec_prepared(std::string_view sql, const Params& param
   const std::string statement(sql);
   auto name = prepared_name(statement, params.size());
   if (!name) return std::unexpected(name.error());
-  const std::vector<const char*> values = params.pointers();
-  PGresult* result = PQexecPrepared(conn_, name->c_str(), params.size(),
-                                    values.empty() ? nullptr : values.data(), nullptr, nullptr, 0);
-  const ExecStatusType status = result == nullptr ? PGRES_FATAL_ERROR : PQresultStatus(result);
-  if (status != PGRES_COMMAND_OK && status != PGRES_TUPLES_OK) {
-    Error error = statement_error(conn_, result);
-    // A table changed under the kept statement (a migration by another process) can make it unusable
-    // ("cached plan must not change result type"): prepared again on its next use.
-    if (sqlstate(result) == kFeatureNotSupported) prepared_.erase(statement);
-    if (result != nullptr) PQclear(result);
-    return std::unexpected(std::move(error));
-  }
-  return Rows(result);
+  const Params::Wire wire = params.wire();
+  PGresult* result = PQexecPrepared(conn_, name->c_str(), params.size(), wire.value_data(),
+                                    wire.length_data(), wire.format_data(), 0);
+  // A table changed under the kept statement (a migration by another process) can make it unusable
+  // ("cached plan must not change result type"): prepared again on its next use.
+  if (result != nullptr && sqlstate(result) == kFeatureNotSupported) prepared_.erase(statement);
+  return rows_of(result);
 }
 
 Result<void> Connection::exec_pipeline(std::span<const Statement> statements) {
@@ -280,12 +283,12 @@ Result<void> Connection::exec_pipeline(std::span<const Statement> statements) {
   std::size_t sent = 0;
   for (std::size_t i = 0; i < statements.size(); ++i) {
     const Statement& s = statements[i];
-    const std::vector<const char*> values = s.params.pointers();
-    const char* const* data = values.empty() ? nullptr : values.data();
-    const int ok =
-        !names[i].empty()
-            ? PQsendQueryPrepared(conn_, names[i].c_str(), s.params.size(), data, nullptr, nullptr, 0)
-            : PQsendQueryParams(conn_, s.sql.c_str(), s.params.size(), nullptr, data, nullptr, nullptr, 0);
+    const Params::Wire wire = s.params.wire();
+    const int ok = !names[i].empty()
+                       ? PQsendQueryPrepared(conn_, names[i].c_str(), s.params.size(), wire.value_data(),
+                                             wire.length_data(), wire.format_data(), 0)
+                       : PQsendQueryParams(conn_, s.sql.c_str(), s.params.size(), nullptr, wire.value_data(),
+                                           wire.length_data(), wire.format_data(), 0);
     if (ok != 1) {
       error = statement_error(conn_, nullptr);
       break;

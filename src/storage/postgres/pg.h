@@ -1,12 +1,14 @@
 // Move-only RAII wrappers for libpq (PGconn*, PGresult*), text parameters, a connection pool and
 // transactions: the small layer every PostgreSQL role implementation runs its SQL through.
 //
-// Every value goes to the server as text and comes back as text (PQexecParams and PQexecPrepared with no
-// binary formats): the statement's own types decide how the server reads a parameter (`$1::bigint` where it
-// cannot infer one), which keeps the C++ side free of OIDs and byte orders. The statements a crawl runs for
-// every blog are prepared once per connection (exec_prepared), so the server does not parse and plan them
-// again for each blog; this needs a connection of its own for the session (no pooler in transaction mode
-// between longread and the server).
+// Values go to the server as text and come back as text: the statement's own types decide how the server
+// reads a parameter (`$1::bigint` where it cannot infer one), which keeps the C++ side free of OIDs and byte
+// orders. The exception is a value wrapped in Binary, sent in its type's binary form: the bytes of a bytea,
+// a tsvector as search_vectors.h builds it. Those are the crawl's largest values, which the server would
+// otherwise decode from hex or parse, sort and deduplicate from a literal for every article. The statements a
+// crawl runs for every blog are prepared once per connection (exec_prepared), so the server does not parse
+// and plan them again for each blog; this needs a connection of its own for the session (no pooler in
+// transaction mode between longread and the server).
 #pragma once
 
 #include <condition_variable>
@@ -29,7 +31,14 @@ struct pg_result;
 
 namespace longread::storage::postgres {
 
-// The parameters of one statement, $1 … $n in the order added. Each is kept as text (or NULL).
+// A parameter sent in its type's binary form (PostgreSQL's receive function for the type reads it): the
+// raw bytes of a bytea, or a value an encoder of this backend made for its type (search_vectors.h).
+struct Binary {
+  std::string bytes;
+};
+
+// The parameters of one statement, $1 … $n in the order added. Each is kept as text (or NULL), or as the
+// binary form of its type (Binary).
 class Params {
  public:
   Params() = default;
@@ -47,6 +56,8 @@ class Params {
   Params& add(const char* value) { return add(std::string_view(value)); }
   Params& add(TimePoint value) { return add(to_unix(value)); }
   Params& add(std::nullopt_t);
+  Params& add(Binary value);
+  Params& add(const std::optional<Binary>&) = delete;
   template <typename T>
   Params& add(const std::optional<T>& value) {
     return value ? add(*value) : add(std::nullopt);
@@ -55,19 +66,27 @@ class Params {
   // Appends every value of `other`, after this one's.
   Params& append(const Params& other) {
     values_.insert(values_.end(), other.values_.begin(), other.values_.end());
+    binary_.insert(binary_.end(), other.binary_.begin(), other.binary_.end());
     return *this;
   }
 
   [[nodiscard]] int size() const noexcept { return static_cast<int>(values_.size()); }
-  // PQexecParams' paramValues: pointers into this object, valid while it lives unchanged.
-  [[nodiscard]] std::vector<const char*> pointers() const;
+  // PQexecParams' paramValues, paramLengths and paramFormats, pointing into this object and valid while it
+  // lives unchanged. The formats are null when every value is text, which libpq reads as all text.
+  struct Wire {
+    std::vector<const char*> values;
+    std::vector<int> lengths;
+    std::vector<int> formats;
+    [[nodiscard]] const char* const* value_data() const { return values.empty() ? nullptr : values.data(); }
+    [[nodiscard]] const int* length_data() const { return formats.empty() ? nullptr : lengths.data(); }
+    [[nodiscard]] const int* format_data() const { return formats.empty() ? nullptr : formats.data(); }
+  };
+  [[nodiscard]] Wire wire() const;
 
  private:
   std::vector<std::optional<std::string>> values_;
+  std::vector<bool> binary_;  // binary_[i]: values_[i] is in its type's binary form
 };
-
-// The text form of a bytea parameter: "\x" and two hex digits a byte (bind it as `:name::bytea`).
-std::string bytea_text(std::string_view bytes);
 
 // One statement with $n placeholders and its parameters, to send in a pipeline (Connection::exec_pipeline).
 // `prepared`: run as the connection's prepared statement (Connection::exec_prepared).
@@ -157,6 +176,8 @@ class Connection {
   // The server's name of `sql` prepared on this connection, preparing it first if needed. At the cap, all
   // are dropped first, or, without `may_drop`, "" is returned (run it unprepared).
   Result<std::string> prepared_name(const std::string& sql, int params, bool may_drop = true);
+  // A statement's result as rows, or the server's error (the result then cleared).
+  Result<Rows> rows_of(pg_result* result);
 
   pg_conn* conn_ = nullptr;
   std::unordered_map<std::string, std::string> prepared_;  // SQL → name of its prepared statement

@@ -43,31 +43,24 @@ void PhraseFilterBuilder::add(std::string_view word) {
   has_previous_ = true;
 }
 
-std::string PhraseFilterBuilder::literal() const {
-  if (gave_up_) return "\\x";
+std::string PhraseFilterBuilder::bytes() const {
+  if (gave_up_) return {};
   std::vector<std::uint64_t> pairs = pairs_;
   std::ranges::sort(pairs);
   const auto distinct = static_cast<std::size_t>(std::unique(pairs.begin(), pairs.end()) - pairs.begin());
-  const std::size_t bytes =
+  const std::size_t size =
       std::clamp<std::size_t>(std::bit_ceil(distinct), kPhraseFilterMinBytes, kPhraseFilterMaxBytes);
-  std::vector<unsigned char> bits(bytes, 0);
-  const std::uint32_t mask = static_cast<std::uint32_t>(bytes * 8 - 1);
+  std::string bits(size, '\0');
+  const std::uint32_t mask = static_cast<std::uint32_t>(size * 8 - 1);
   std::vector<std::uint32_t> probes;
   probes.reserve(kPhraseFilterProbes);
   for (std::size_t i = 0; i < distinct; ++i) {
     probes.clear();
     append_probes(pairs[i], probes);
     // PostgreSQL's get_bit numbers bits from the right within each byte, bytes from the left.
-    for (const std::uint32_t p : probes) bits[(p & mask) >> 3] |= static_cast<unsigned char>(1U << (p & 7));
+    for (const std::uint32_t p : probes) bits[(p & mask) >> 3] |= static_cast<char>(1U << (p & 7));
   }
-  static constexpr char kHex[] = "0123456789abcdef";
-  std::string out = "\\x";
-  out.reserve(2 + bytes * 2);
-  for (const unsigned char b : bits) {
-    out += kHex[b >> 4];
-    out += kHex[b & 15];
-  }
-  return out;
+  return bits;
 }
 
 std::vector<std::uint32_t> phrase_probes(const std::vector<std::string>& words) {

@@ -25,7 +25,7 @@ inline constexpr std::size_t kPhraseFilterMaxBytes = 2048;
 
 // Takes the words of the title then of the text, in the order the search vector numbers them (one
 // position each, the title's last word next to the text's first, as PostgreSQL's phrase operator sees
-// them), and gives the filter as a bytea literal ("\x…").
+// them), and gives the filter's bytes (a bytea).
 class PhraseFilterBuilder {
  public:
   // Call once per word that gets a position in the search vector.
@@ -34,9 +34,9 @@ class PhraseFilterBuilder {
   // the neighbour of the word before: such a text cannot be filtered.
   void give_up() { gave_up_ = true; }
 
-  // The filter as a bytea literal in hex; "\x" (no bytes) when the text cannot be filtered, which the
-  // search reads as "may hold every pair".
-  [[nodiscard]] std::string literal() const;
+  // The filter's bytes; none when the text cannot be filtered, which the search reads as "may hold every
+  // pair".
+  [[nodiscard]] std::string bytes() const;
 
  private:
   std::vector<std::uint64_t> pairs_;

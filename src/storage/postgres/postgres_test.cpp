@@ -100,14 +100,27 @@ TEST(PostgresDatabaseTest, TheCrawlersVectorsForProseAreTheServersOwn) {
       "Café au lait in Zürich, the Old Town of an ÉCOLE; words of a garden, and the river's tide. ";
   for (int i = 0; i < 8; ++i) text += text;  // past the rank vector's 600-character lead
   const std::string title = "Notes from the Lake: a Smörgåsbord";
-  const SearchVectors made = search_vectors((*db)->tokenizer(), title, text);
-  auto same = conn->exec(
-      "SELECT $1::tsvector = strip(to_tsvector('longread_search', $3) || to_tsvector('longread_search', $4)),"
-      " $2::tsvector = longread_rank_vector($3, $4)",
-      Params(made.search, made.rank, title, text));
-  ASSERT_TRUE(same) << same.error().message;
-  EXPECT_EQ(same->text(0, 0), "t") << made.search.substr(0, 300);
-  EXPECT_EQ(same->text(0, 1), "t") << made.rank.substr(0, 300);
+  // Sent in their binary form, as the crawl sends them; shown in the server's text form on a difference.
+  auto server_reads = [&](const std::string& title, const std::string& text) {
+    const SearchVectors made = search_vectors((*db)->tokenizer(), title, text);
+    auto same = conn->exec(
+        "SELECT $1::tsvector = strip(to_tsvector('longread_search', $3) || to_tsvector('longread_search', "
+        "$4)),"
+        " $2::tsvector = longread_rank_vector($3, $4), left($1::tsvector::text, 300), "
+        "left($2::tsvector::text, 300)",
+        Params(Binary{made.search}, Binary{made.rank}, title, text));
+    ASSERT_TRUE(same) << same.error().message;
+    EXPECT_EQ(same->text(0, 0), "t") << same->text(0, 2);
+    EXPECT_EQ(same->text(0, 1), "t") << same->text(0, 3);
+  };
+  server_reads(title, text);
+  // PostgreSQL's limits, as its own parser keeps them: a word over 2,047 bytes left out, positions past
+  // 16,383 on the last one, 255 positions a word in the title.
+  std::string hostile = "start " + std::string(3000, 'x') + " ";
+  for (int i = 0; i < 20'000; ++i) hostile += "echo ";
+  hostile += "omega";
+  server_reads(hostile, "a short text");
+  server_reads("", "");
 }
 
 TEST(PostgresDatabaseTest, SeveralProcessesStartingAtOnceMigrateOnce) {
@@ -164,6 +177,54 @@ TEST(PostgresDatabaseTest, ValuesRoundTripAsTheyWereGiven) {
   EXPECT_EQ(rows->optional_int64(0, 3), std::nullopt);
   // PostgreSQL text cannot hold NUL: a feed's stray NUL byte is dropped instead of failing the save.
   EXPECT_EQ(rows->text(0, 4), "ab");
+}
+
+// A Binary value goes in its type's binary form, beside text values, in a plain statement, a prepared one
+// and a pipeline alike: a bytea keeps every byte (NULs and all, where a text value loses its NULs), and a
+// binary value the type cannot read is the server's error for that statement, not a corrupt row.
+TEST(PostgresDatabaseTest, BinaryValuesGoAsTheirBytesBesideTextOnes) {
+  PostgresDatabase pg;
+  ASSERT_FALSE(pg.url().empty());
+  auto conn = Connection::open(pg.url());
+  ASSERT_TRUE(conn) << conn.error().message;
+  const std::string bytes("\0\x01\xff\\x'\0", 7);
+  const char* sql = "SELECT $1::text, encode($2::bytea, 'hex'), octet_length($2::bytea), $3::bigint";
+  const Params params(std::string_view("a\0b", 3), Binary{bytes}, 42);
+  for (int round = 0; round < 7; ++round) {  // past the prepared statement's switch to a generic plan
+    auto plain = conn->exec(sql, params);
+    auto prepared = conn->exec_prepared(sql, params);
+    for (auto* rows : {&plain, &prepared}) {
+      ASSERT_TRUE(*rows) << (*rows).error().message;
+      EXPECT_EQ((*rows)->text(0, 0), "ab");
+      EXPECT_EQ((*rows)->text(0, 1), "0001ff5c782700");
+      EXPECT_EQ((*rows)->int64(0, 2), 7);
+      EXPECT_EQ((*rows)->int64(0, 3), 42);
+    }
+  }
+  ASSERT_TRUE(conn->exec_script("CREATE TABLE b (k BIGINT PRIMARY KEY, v BYTEA, s TSVECTOR)"));
+  const std::vector<Statement> statements = {
+      {"INSERT INTO b VALUES ($1, $2::bytea, NULL)", Params(1, Binary{bytes}), true},
+      {"INSERT INTO b VALUES ($1, $2::bytea, NULL)", Params(2, Binary{""})},
+      {"UPDATE b SET v = v || $1::bytea WHERE k = $2", Params(Binary{std::string(1, '\0')}, 1), true},
+  };
+  ASSERT_TRUE(conn->exec_pipeline(statements));
+  auto stored = conn->exec("SELECT k, octet_length(v), v IS NULL FROM b ORDER BY k");
+  ASSERT_TRUE(stored) << stored.error().message;
+  ASSERT_EQ(stored->size(), 2);
+  EXPECT_EQ(stored->int64(0, 1), 8);
+  EXPECT_EQ(stored->int64(1, 1), 0) << "an empty bytea, not NULL";
+  EXPECT_EQ(stored->text(1, 2), "f");
+
+  // A tsvector's binary form cut short, and one claiming more lexemes than it holds: refused.
+  for (const std::string& broken : {std::string("\0\0", 2), std::string("\0\0\0\2ab\0\0\0", 9)}) {
+    auto refused = conn->exec("INSERT INTO b VALUES (3, NULL, $1::tsvector)", Params(Binary{broken}));
+    ASSERT_FALSE(refused);
+    EXPECT_EQ(refused.error().kind, ErrorKind::kStorage);
+    EXPECT_NE(refused.error().message.find("SQLSTATE"), std::string::npos) << refused.error().message;
+  }
+  auto count = conn->exec("SELECT COUNT(*) FROM b");
+  ASSERT_TRUE(count) << count.error().message;
+  EXPECT_EQ(count->int64(0, 0), 2);
 }
 
 TEST(PostgresDatabaseTest, AKeyTakenTwiceIsAConflictAndAFailedTransactionLeavesNothing) {

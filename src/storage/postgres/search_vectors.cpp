@@ -11,7 +11,7 @@ namespace longread::storage::postgres {
 namespace {
 
 // PostgreSQL's limits on a tsvector (src/include/tsearch/ts_type.h), which to_tsvector keeps by
-// dropping or clamping and which the literal must keep too, or the server refuses the whole row:
+// dropping or clamping and which the binary form must keep too, or the server refuses the whole row:
 // a lexeme of at most 2,047 bytes (to_tsvector skips longer words), positions up to 16,383 (later ones
 // are clamped to it), and a megabyte of lexemes in all. A lexeme keeps its first 255 positions in each
 // to_tsvector and at most 256 once the title's and the text's vectors are joined (||).
@@ -20,7 +20,8 @@ constexpr std::uint16_t kMaxPosition = 16383;
 constexpr std::size_t kMaxPositionsPerPart = 255;
 constexpr std::size_t kMaxPositions = 256;
 constexpr std::size_t kMaxLexemeTotal = (std::size_t{1} << 20) - std::size_t{64} * 1024;
-// A position's high bit marks weight A (the title); the rest are weight D, which a literal leaves unsaid.
+// A position's high bit marks weight A (the title) here; the rest are weight D (binary() writes PostgreSQL's
+// own bits).
 constexpr std::uint16_t kWeightA = 0x8000;
 
 // Looks words up without copying them into a std::string first.
@@ -34,10 +35,12 @@ struct WordHash {
 // lexeme's positions are a list threaded through one shared array.
 class VectorBuilder {
  public:
-  // Without positions, the vector holds each word once (what GIN indexes), and its literal no positions.
+  // Without positions, the vector holds each word once (what GIN indexes), and no positions.
   explicit VectorBuilder(bool positions) : positions_wanted_(positions) { index_.reserve(1024); }
 
   void add(std::string_view word, bool title) {
+    // No word holds a NUL, which would end the lexeme early in the binary form: the tokenizer splits
+    // words at it, as at any control character (a test sends one).
     if (word.empty() || word.size() > kMaxLexemeBytes) return;
     if (position_ < kMaxPosition) ++position_;
     auto it = index_.find(word);
@@ -64,32 +67,31 @@ class VectorBuilder {
     lexeme.last = at;
   }
 
-  // The literal, lexemes in byte order (the order the server keeps them in, so it has nothing to sort).
-  [[nodiscard]] std::string literal() {
+  // The vector in tsvector's binary form, as PostgreSQL's tsvectorrecv reads it: the number of lexemes
+  // (int32), then each lexeme's bytes and a NUL, its number of positions (uint16) and each position
+  // (uint16: the weight in the two high bits, A = 3, D = 0), all big-endian. Lexemes go in byte order,
+  // the order the server keeps them in, so it has nothing to sort or deduplicate.
+  [[nodiscard]] std::string binary() {
     std::ranges::sort(lexemes_, [](const Lexeme& a, const Lexeme& b) { return *a.word < *b.word; });
     std::string out;
-    out.reserve(bytes_ + lexemes_.size() * 4 + positions_.size() * 6);
-    char digits[8];
+    out.reserve(4 + bytes_ + lexemes_.size() * 3 + positions_.size() * 2);
+    append_be(out, static_cast<std::uint32_t>(lexemes_.size()), 4);
     for (const Lexeme& lexeme : lexemes_) {
-      if (!out.empty()) out += ' ';
-      append_quoted(out, *lexeme.word);
-      char sep = ':';
+      out += *lexeme.word;
+      out += '\0';
+      append_be(out, lexeme.count, 2);
       for (std::uint32_t at = lexeme.first; at != kNone; at = positions_[at].next) {
-        out += sep;
-        sep = ',';
         const std::uint16_t value = positions_[at].value;
-        unsigned p = value & ~kWeightA;
-        char* end = digits + sizeof digits;
-        char* d = end;
-        do {
-          *--d = static_cast<char>('0' + p % 10);
-          p /= 10;
-        } while (p != 0);
-        out.append(d, end);
-        if ((value & kWeightA) != 0) out += 'A';
+        const auto weight = static_cast<std::uint16_t>((value & kWeightA) != 0 ? 0xC000 : 0);
+        append_be(out, static_cast<std::uint16_t>(weight | (value & ~kWeightA)), 2);
       }
     }
     return out;
+  }
+
+  static void append_be(std::string& out, std::uint32_t value, int bytes) {
+    for (int shift = (bytes - 1) * 8; shift >= 0; shift -= 8)
+      out += static_cast<char>((value >> shift) & 0xFF);
   }
 
   static void append_quoted(std::string& out, std::string_view lexeme) {
@@ -170,7 +172,7 @@ SearchVectors search_vectors(const SearchTokenizer& tokenizer, std::string_view 
     rank.add(word, false);
     return true;
   });
-  return {search.literal(), rank.literal(), pairs.filter.literal()};
+  return {search.binary(), rank.binary(), pairs.filter.bytes()};
 }
 
 std::string search_words(const SearchTokenizer& tokenizer, const std::vector<std::string>& terms) {

@@ -1,6 +1,6 @@
-// The search vectors and queries longread makes for PostgreSQL (search_vectors.h), checked as text: no
-// server is needed to read a literal. That the server accepts them and finds what FTS5 finds is in
-// postgres_test.cpp and the storage suite's search tests.
+// The search vectors and queries longread makes for PostgreSQL (search_vectors.h), checked without a
+// server: a vector's binary form is read back here into tsvector's text form. That the server reads them
+// as meant and finds what FTS5 finds is in postgres_test.cpp and the storage suite's search tests.
 #include "storage/postgres/search_vectors.h"
 
 #include <gtest/gtest.h>
@@ -19,17 +19,72 @@ namespace {
 
 using SearchVectorsTest = longread::testing::SearchTokenizerTest;
 
+// A vector's binary form (what PostgreSQL's tsvectorrecv reads) in the server's text form of a tsvector:
+// 'lexeme':1A,7 ... Any byte left over, or missing, fails the test.
+std::string tsvector_text(std::string_view binary) {
+  std::size_t at = 0;
+  auto take = [&](int bytes) {
+    std::uint32_t value = 0;
+    for (int i = 0; i < bytes; ++i) {
+      if (at >= binary.size()) {
+        ADD_FAILURE() << "the binary vector ends early";
+        return value;
+      }
+      value = value << 8 | static_cast<unsigned char>(binary[at++]);
+    }
+    return value;
+  };
+  const std::uint32_t lexemes = take(4);
+  std::string out;
+  for (std::uint32_t n = 0; n < lexemes && at < binary.size(); ++n) {
+    const std::size_t end = binary.find('\0', at);
+    if (end == std::string_view::npos) {
+      ADD_FAILURE() << "a lexeme without its NUL";
+      break;
+    }
+    if (!out.empty()) out += ' ';
+    out.append("'").append(binary.substr(at, end - at)).append("'");
+    at = end + 1;
+    const std::uint32_t positions = take(2);
+    for (std::uint32_t i = 0; i < positions; ++i) {
+      const std::uint32_t value = take(2);
+      out += i == 0 ? ':' : ',';
+      out += std::to_string(value & 0x3FFF);
+      static constexpr const char* kWeights[] = {"", "C", "B", "A"};
+      out += kWeights[value >> 14];
+    }
+  }
+  EXPECT_EQ(at, binary.size()) << "bytes after the last lexeme";
+  return out;
+}
+
 // The search vector holds each word of the title and the text once, without positions (what the GIN index
 // reads); the rank vector has the title's words first with weight A, the text's following, counted on from
 // the title's last position, a word found in both with all its positions; lexemes are in byte order.
 TEST_F(SearchVectorsTest, TheSearchVectorHoldsEachWordOnceAndTheRankVectorWeighsTheTitle) {
   const SearchVectors v = search_vectors(*tokenizer_, "Cathedral Ledger", "A ledger, kept for a cathedral.");
-  EXPECT_EQ(v.search, "'a' 'cathedral' 'for' 'kept' 'ledger'");
-  EXPECT_EQ(v.rank, "'a':3,7 'cathedral':1A,8 'for':6 'kept':5 'ledger':2A,4")
+  EXPECT_EQ(tsvector_text(v.search), "'a' 'cathedral' 'for' 'kept' 'ledger'");
+  EXPECT_EQ(tsvector_text(v.rank), "'a':3,7 'cathedral':1A,8 'for':6 'kept':5 'ledger':2A,4")
       << "a text shorter than the lead is all lead";
   const SearchVectors untitled = search_vectors(*tokenizer_, "", "Zürich zurich");
-  EXPECT_EQ(untitled.search, "'zurich'");
-  EXPECT_EQ(untitled.rank, "'zurich':1,2");
+  EXPECT_EQ(tsvector_text(untitled.search), "'zurich'");
+  EXPECT_EQ(tsvector_text(untitled.rank), "'zurich':1,2");
+  const SearchVectors empty = search_vectors(*tokenizer_, "", "");
+  EXPECT_EQ(empty.search, std::string(4, '\0')) << "no lexemes: the count alone";
+  EXPECT_EQ(tsvector_text(empty.rank), "");
+}
+
+// The binary form spelled out byte by byte: the count of lexemes, each lexeme and its NUL, its count of
+// positions and the positions, big-endian, weight A in the two high bits. A NUL in the text splits words
+// (as any control character does), so it can never end a lexeme early.
+TEST_F(SearchVectorsTest, TheBinaryFormIsWhatTsvectorrecvReads) {
+  const SearchVectors v = search_vectors(*tokenizer_, "Ab", std::string("cd\0ab", 5));
+  using namespace std::string_literals;
+  EXPECT_EQ(v.search, "\0\0\0\2"s + "ab\0"s + "\0\0"s + "cd\0"s + "\0\0"s) << "two words, no positions";
+  EXPECT_EQ(tsvector_text(v.search), "'ab' 'cd'");
+  EXPECT_EQ(v.rank, "\0\0\0\2"s + "ab\0"s + "\0\2\xC0\1\0\3"s + "cd\0"s + "\0\1\0\2"s)
+      << "ab at 1 (A: 0xC000 | 1) and 3, cd at 2";
+  EXPECT_EQ(tsvector_text(v.rank), "'ab':1A,3 'cd':2");
 }
 
 // The rank vector holds the title and the text's first 600 characters (not bytes): a word that starts
@@ -39,9 +94,9 @@ TEST_F(SearchVectorsTest, TheRankVectorStopsAtTheLeadsLastCharacter) {
   while (text.size() < 1190) text += "éé ";  // 2 bytes per é: 600 characters are about 900 bytes
   text += "afterword";
   const SearchVectors v = search_vectors(*tokenizer_, "T", text);
-  EXPECT_NE(v.search.find("'afterword'"), std::string::npos);
-  EXPECT_EQ(v.rank.find("'afterword'"), std::string::npos);
-  EXPECT_NE(v.rank.find("'ee'"), std::string::npos);
+  EXPECT_NE(tsvector_text(v.search).find("'afterword'"), std::string::npos);
+  EXPECT_EQ(tsvector_text(v.rank).find("'afterword'"), std::string::npos);
+  EXPECT_NE(tsvector_text(v.rank).find("'ee'"), std::string::npos);
 }
 
 // PostgreSQL's limits, kept the way its own to_tsvector keeps them, so a hostile text never makes the server
@@ -51,31 +106,33 @@ TEST_F(SearchVectorsTest, AHostileTextStaysWithinWhatATsvectorCanHold) {
   std::string text = "start " + std::string(3000, 'x') + " ";
   for (int i = 0; i < 20'000; ++i) text += "echo ";
   text += "omega";
-  EXPECT_EQ(search_vectors(*tokenizer_, "", text).search, "'echo' 'omega' 'start'")
+  EXPECT_EQ(tsvector_text(search_vectors(*tokenizer_, "", text).search), "'echo' 'omega' 'start'")
       << "the long word is dropped, each other word once";
   const SearchVectors v = search_vectors(*tokenizer_, text, "");
-  EXPECT_EQ(v.rank.find("'xxx"), std::string::npos) << "the long word is dropped";
-  EXPECT_NE(v.rank.find("'omega':16383A"), std::string::npos) << v.rank.substr(0, 200);
-  const std::size_t echo = v.rank.find("'echo':");
+  const std::string rank = tsvector_text(v.rank);
+  EXPECT_EQ(rank.find("'xxx"), std::string::npos) << "the long word is dropped";
+  EXPECT_NE(rank.find("'omega':16383A"), std::string::npos) << rank.substr(0, 200);
+  const std::size_t echo = rank.find("'echo':");
   ASSERT_NE(echo, std::string::npos);
-  const std::string positions = v.rank.substr(echo, v.rank.find(' ', echo) - echo);
+  const std::string positions = rank.substr(echo, rank.find(' ', echo) - echo);
   EXPECT_EQ(std::count(positions.begin(), positions.end(), ','), 254) << "255 positions";
-  EXPECT_TRUE(v.rank.ends_with("'start':1A")) << "the last lexeme in byte order";
+  EXPECT_TRUE(rank.ends_with("'start':1A")) << "the last lexeme in byte order";
 
   // A megabyte of distinct words: the vector stops taking new ones before the server's limit.
   std::string many;
   for (int i = 0; i < 200'000; ++i) many.append("w").append(std::to_string(i)).append(" ");
-  const SearchVectors big = search_vectors(*tokenizer_, "", many);
-  EXPECT_LT(big.search.size(), 4u << 20);
-  EXPECT_NE(big.search.find("'w0'"), std::string::npos);
-  EXPECT_EQ(big.search.find("'w199999'"), std::string::npos);
+  const std::string big = tsvector_text(search_vectors(*tokenizer_, "", many).search);
+  EXPECT_LT(big.size(), 4u << 20);
+  EXPECT_NE(big.find("'w0'"), std::string::npos);
+  EXPECT_EQ(big.find("'w199999'"), std::string::npos);
 }
 
-// Quotes and backslashes never reach a lexeme (they separate words), and a literal quotes every lexeme.
-TEST_F(SearchVectorsTest, QuotesAndBackslashesNeverEscapeALexeme) {
+// Quotes and backslashes never reach a lexeme (they separate words).
+TEST_F(SearchVectorsTest, QuotesAndBackslashesNeverReachALexeme) {
   const SearchVectors v = search_vectors(*tokenizer_, "It's a \\ back'slash", "'); DROP TABLE articles; --");
-  EXPECT_EQ(v.search, "'a' 'articles' 'back' 'drop' 'it' 's' 'slash' 'table'");
-  EXPECT_EQ(v.rank, "'a':3A 'articles':8 'back':4A 'drop':6 'it':1A 's':2A 'slash':5A 'table':7");
+  EXPECT_EQ(tsvector_text(v.search), "'a' 'articles' 'back' 'drop' 'it' 's' 'slash' 'table'");
+  EXPECT_EQ(tsvector_text(v.rank),
+            "'a':3A 'articles':8 'back':4A 'drop':6 'it':1A 's':2A 'slash':5A 'table':7");
 }
 
 // A phrase is found in the title or in the text, its words next to each other and in order, as FTS5 finds
@@ -127,15 +184,6 @@ TEST_F(SearchVectorsTest, TheWordsOfAQueryAreItsPhrasesTakenApart) {
             static_cast<std::size_t>(2 * kPhraseFilterProbes));
 }
 
-// The filter's raw bytes from its bytea literal ("\x" then hex).
-std::string filter_bytes(const std::string& literal) {
-  EXPECT_TRUE(literal.starts_with("\\x")) << literal.substr(0, 8);
-  std::string out;
-  for (std::size_t i = 2; i + 1 < literal.size(); i += 2)
-    out += static_cast<char>(std::stoi(literal.substr(i, 2), nullptr, 16));
-  return out;
-}
-
 // An article's phrase filter holds every pair of neighbouring words its search vector numbers, the title's
 // last word next to the text's first as PostgreSQL's <-> sees them, and a word too long for the vector
 // (skipped, no position) leaves its two neighbours next to each other. Of pairs that are not neighbours,
@@ -151,7 +199,7 @@ TEST_F(SearchVectorsTest, ThePhraseFilterHoldsEveryPairOfNeighboursAndFewOthers)
     text += text_words.back() + (i == 300 ? " " + std::string(3000, 'x') + " " : " ");
   }
   const SearchVectors v = search_vectors(*tokenizer_, "Cathedral ledger", text);
-  const std::string filter = filter_bytes(v.phrase_filter);
+  const std::string& filter = v.phrase_filter;
   EXPECT_TRUE(std::has_single_bit(filter.size())) << filter.size();
   EXPECT_GE(filter.size() * 8, 8 * 699u) << "at least 8 bits per distinct pair";
   auto holds = [&](std::initializer_list<std::string_view> words) {
@@ -185,15 +233,13 @@ TEST_F(SearchVectorsTest, ThePhraseFilterHoldsEveryPairOfNeighboursAndFewOthers)
 // (16,383: every later word lands on it, and is the neighbour of the word before) gets an empty filter,
 // which the search reads as "may hold every pair".
 TEST_F(SearchVectorsTest, ThePhraseFilterIsSizedByItsPairsAndGivesUpPastTheLastPosition) {
-  EXPECT_EQ(filter_bytes(search_vectors(*tokenizer_, "", "").phrase_filter).size(), kPhraseFilterMinBytes);
-  EXPECT_EQ(filter_bytes(search_vectors(*tokenizer_, "One", "two three").phrase_filter).size(),
-            kPhraseFilterMinBytes);
+  EXPECT_EQ(search_vectors(*tokenizer_, "", "").phrase_filter.size(), kPhraseFilterMinBytes);
+  EXPECT_EQ(search_vectors(*tokenizer_, "One", "two three").phrase_filter.size(), kPhraseFilterMinBytes);
   std::string long_text;
   for (int i = 0; i < 16'380; ++i) long_text.append("w").append(std::to_string(i)).append(" ");
-  EXPECT_EQ(filter_bytes(search_vectors(*tokenizer_, "", long_text).phrase_filter).size(),
-            kPhraseFilterMaxBytes);
+  EXPECT_EQ(search_vectors(*tokenizer_, "", long_text).phrase_filter.size(), kPhraseFilterMaxBytes);
   long_text.append("one two three four");
-  EXPECT_EQ(search_vectors(*tokenizer_, "", long_text).phrase_filter, "\\x");
+  EXPECT_EQ(search_vectors(*tokenizer_, "", long_text).phrase_filter, "");
   EXPECT_TRUE(
       phrase_filter_may_hold("", query_phrase_probes(query_phrases(*tokenizer_, {"anything at all"}))));
 }

@@ -5,7 +5,9 @@
 
 #include <string>
 
+#include <algorithm>
 #include <optional>
+#include <span>
 #include <string_view>
 #include <utility>
 
@@ -60,6 +62,18 @@ Result<Rows> run_prepared(Connection& conn, std::string_view sql, std::string_vi
 
 inline Result<Rows> run_prepared(Connection& conn, std::string_view sql, std::string_view what) {
   return run_prepared(conn, sql, what, [](Query&) {});
+}
+
+// Statements per pipeline: their small results must fit the socket while the rest is still being sent.
+inline constexpr std::size_t kPipelineChunk = 256;
+
+// Runs `statements` in order, a pipeline (one round trip) per kPipelineChunk; stops at the first error.
+inline Result<void> run_pipelined(Connection& conn, std::span<const Statement> statements) {
+  for (std::size_t from = 0; from < statements.size(); from += kPipelineChunk) {
+    const auto chunk = statements.subspan(from, std::min(kPipelineChunk, statements.size() - from));
+    if (auto ok = conn.exec_pipeline(chunk); !ok) return ok;
+  }
+  return {};
 }
 
 // The same on a connection of `pool`, outside any transaction (one statement commits by itself).
