@@ -211,7 +211,8 @@ for run in ${RUNS:-sqlite postgresql postgresql-x2}; do
   make_all_due "$db"
   one_pass "$run" "$db" "$crawlers" 2
   [ "${CATCH_UP:-1}" = 1 ] && catch_up "$run" "$db" 2
-  site_db[$run]="$db"
+  # The site runs on the SQLite database and on the last PostgreSQL one (two crawlers' when both ran).
+  if [ "$run" = sqlite ]; then site_db[sqlite]="$db"; else site_db[postgresql]="$db"; fi
 done
 
 [ "${LOAD_SECONDS:-10}" = 0 ] && exit 0

@@ -66,9 +66,8 @@ constexpr const char* kUpdateArticle =
     ", visible = CASE WHEN held = 1 THEN 0 WHEN keep_override IS NULL THEN 1 - :junk ELSE keep_override END,"
     " full_text_fetched = :full_text_fetched, full_text_failures = :full_text_failures,"
     " full_text_error = :full_text_error, simhash = :simhash, truncated = :truncated, pruned_at = NULL,"
-    " rank_prior = :rank_prior, search_vector = :search_vector::tsvector, rank_vector = "
-    ":rank_vector::tsvector,"
-    " phrase_filter = :phrase_filter::bytea WHERE id = :id";
+    " rank_prior = :rank_prior, search_vector = :search_vector::tsvector,"
+    " rank_vector = :rank_vector::tsvector, phrase_filter = :phrase_filter::bytea WHERE id = :id";
 
 // Content unchanged but curation given again (a full-text page tried again): refresh it, with the page's
 // HTML when it was read, writing only on a difference. The summary stays as stored: the body is packed
@@ -83,9 +82,8 @@ constexpr const char* kRefreshCuration =
     ", visible = CASE WHEN held = 1 THEN 0 WHEN keep_override IS NULL THEN 1 - :junk ELSE keep_override END,"
     " full_text_fetched = :full_text_fetched, full_text_failures = :full_text_failures,"
     " full_text_error = :full_text_error, simhash = :simhash, pruned_at = NULL, rank_prior = :rank_prior,"
-    " search_vector = :search_vector::tsvector, rank_vector = :rank_vector::tsvector, phrase_filter = "
-    ":phrase_filter::bytea"
-    " WHERE id = :id AND NOT (:body_changed::integer = 0"
+    " search_vector = :search_vector::tsvector, rank_vector = :rank_vector::tsvector,"
+    " phrase_filter = :phrase_filter::bytea WHERE id = :id AND NOT (:body_changed::integer = 0"
     " AND word_count = :word_count AND reading_minutes = :reading_minutes AND category = :category"
     " AND junk = :junk AND junk_reason = :junk_reason"
     " AND duplicate_of IS NOT DISTINCT FROM " LONGREAD_PG_DUPLICATE_OF

@@ -1,4 +1,4 @@
-// Move-only RAII wrappers for libpq (PGconn*, PGresult*), text parameters, a connection pool and
+// Move-only RAII wrappers for libpq (PGconn*, PGresult*), parameters, a connection pool and
 // transactions: the small layer every PostgreSQL role implementation runs its SQL through.
 //
 // Values go to the server as text and come back as text: the statement's own types decide how the server
@@ -57,7 +57,6 @@ class Params {
   Params& add(TimePoint value) { return add(to_unix(value)); }
   Params& add(std::nullopt_t);
   Params& add(Binary value);
-  Params& add(const std::optional<Binary>&) = delete;
   template <typename T>
   Params& add(const std::optional<T>& value) {
     return value ? add(*value) : add(std::nullopt);
