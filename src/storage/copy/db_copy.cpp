@@ -200,7 +200,8 @@ class Copier {
             postgres::search_vectors(tokenizer_, title ? *title : "", text ? *text : "");
         sql += fmt::format(", ${}::tsvector, ${}::tsvector, ${}::bytea", n + 1, n + 2, n + 3);
         n += 3;
-        params.add(vectors.search).add(vectors.rank).add(vectors.phrase_filter);
+        params.add(postgres::Binary{vectors.search}).add(postgres::Binary{vectors.rank});
+        params.add(postgres::Binary{vectors.phrase_filter});
       }
       sql += ")";
     }

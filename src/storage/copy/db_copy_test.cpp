@@ -521,13 +521,19 @@ TEST_F(DbCopyTest, EveryTableIsCopiedAndEqual) {
   ASSERT_TRUE(tokenizer) << tokenizer.error().message;
   const postgres::SearchVectors made =
       postgres::search_vectors(**tokenizer, (*article)->article.title, (*article)->article.text);
-  EXPECT_EQ(pg_value(pg_.url(), fmt::format("SELECT search_vector::text FROM articles WHERE id = {}",
-                                            std::stoll(first) + 1)),
-            pg_value(pg_.url(), fmt::format("SELECT $v${}$v$::tsvector::text", made.search)));
-  EXPECT_EQ(
-      pg_value(pg_.url(), fmt::format("SELECT phrase_filter = $v${}$v$::bytea FROM articles WHERE id = {}",
-                                      made.phrase_filter, std::stoll(first) + 1)),
-      "t");
+  auto conn = postgres::Connection::open(pg_.url());
+  ASSERT_TRUE(conn) << conn.error().message;
+  auto same = conn->exec(
+      "SELECT search_vector = $1::tsvector, rank_vector = $2::tsvector, phrase_filter = $3::bytea"
+      " FROM articles WHERE id = $4",
+      postgres::Params(postgres::Binary{made.search}, postgres::Binary{made.rank},
+                       postgres::Binary{made.phrase_filter},
+                       static_cast<std::int64_t>(std::stoll(first) + 1)));
+  ASSERT_TRUE(same) << same.error().message;
+  ASSERT_EQ(same->size(), 1);
+  EXPECT_EQ(same->text(0, 0), "t");
+  EXPECT_EQ(same->text(0, 1), "t");
+  EXPECT_EQ(same->text(0, 2), "t");
   EXPECT_EQ(pg_value(pg_.url(),
                      "SELECT COUNT(*) FROM articles WHERE search_vector IS NULL OR rank_vector IS NULL"
                      " OR phrase_filter IS NULL"),
