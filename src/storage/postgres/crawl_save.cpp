@@ -42,6 +42,23 @@ constexpr std::size_t kDuplicateOfColumn = 21;
 // The columns bound in their types' binary form (insert_values), cast so the server never infers another
 // type for the bytes.
 constexpr std::size_t kSearchVectorColumn = 31;
+// The 0-based position of `name` in kInsertColumns, or kInsertColumnCount when it is not there.
+constexpr std::size_t insert_column(std::string_view name) {
+  std::size_t column = 0;
+  for (std::size_t at = 0; at < kInsertColumns.size(); ++column) {
+    const std::size_t comma = std::min(kInsertColumns.find(',', at), kInsertColumns.size());
+    std::string_view item = kInsertColumns.substr(at, comma - at);
+    while (!item.empty() && item.front() == ' ') item.remove_prefix(1);
+    if (item == name) return column;
+    at = comma + 1;
+  }
+  return kInsertColumnCount;
+}
+static_assert(insert_column("search_vector") == kSearchVectorColumn);
+static_assert(insert_column("rank_vector") == kSearchVectorColumn + 1);
+static_assert(insert_column("phrase_filter") == kSearchVectorColumn + 2);
+static_assert(insert_column("body") == kSearchVectorColumn + 3);
+static_assert(insert_column("duplicate_of") == kDuplicateOfColumn);
 constexpr std::array<std::string_view, 4> kBinaryColumnCasts = {"::tsvector", "::tsvector", "::bytea",
                                                                 "::bytea"};
 // Rows per INSERT: a statement takes at most 65,535 parameters.
