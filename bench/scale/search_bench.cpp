@@ -7,16 +7,20 @@
 // SQLite the words and their document frequencies are the whole FTS5 index's (fts5vocab); on PostgreSQL
 // they are ts_stat's over the search_vector of a systematic sample of the searchable articles (every k-th
 // id, about 50,000 articles), scaled to the whole: reading every tsvector of a million articles would take
-// minutes, and ids follow the blogs, so every k-th id samples every blog alike. Each query is run once,
+// minutes, and ids follow the blogs, so every k-th id samples every blog alike. The common words, which
+// longread's vectors leave to a bitmap (storage/postgres/common_words.h), are counted from the same
+// sample's bitmaps. Each query is run once,
 // through Store::search (the page cache of the site is not involved, and no query repeats), and the
 // p50 / p95 / p99 of each kind are printed. The named peer runs on the first PEER_QUERIES queries of each
 // kind in the same run: on SQLite the search as it was before candidates were capped (BM25 for every
 // match, then the top 20; kept here only, verbatim); on PostgreSQL its plain full-text search the way
 // Miniflux searches (every match of websearch_to_tsquery through the GIN index, ordered by ts_rank, no
-// candidate cap). The peer gets the same 1 s statement budget as longread's PostgreSQL search; a query
-// cancelled at it counts as ">= 1000 ms" (never dropped), and so does a longread search that times out.
-// Also prints the database's size and bytes per article. SEARCH_BENCH_EACH=1 prints each query's times on
-// stderr.
+// candidate cap), over a table of its own (search_bench_peer) whose vectors hold every word, common ones
+// included, as Miniflux's do: made from longread's vectors and bitmaps when the bench starts, after the
+// database's size is printed, and dropped when it ends. The peer gets the same 1 s statement budget as
+// longread's PostgreSQL search; a query cancelled at it counts as ">= 1000 ms" (never dropped), and so does a
+// longread search that times out. Also prints the database's size and bytes per article. SEARCH_BENCH_EACH=1
+// prints each query's times on stderr.
 #include <fmt/core.h>
 #include <sqlite3.h>
 
@@ -29,6 +33,7 @@
 #include <fstream>
 #include <functional>
 #include <limits>
+#include <map>
 #include <memory>
 #include <optional>
 #include <random>
@@ -92,7 +97,7 @@ constexpr const char* kOldSearch =
 // 0.1 per day of age): every match, ranked, then the page. The query is what the reader typed, so a quoted
 // phrase stays a phrase; `visible = 1` lets it use the same partial GIN index as longread's search.
 constexpr const char* kMinifluxSearch =
-    "SELECT a.id, a.title FROM articles a"
+    "SELECT a.id, a.title FROM search_bench_peer a"
     " WHERE a.visible = 1 AND a.search_vector @@ websearch_to_tsquery('longread_search', $1)"
     " ORDER BY ts_rank(a.search_vector, websearch_to_tsquery('longread_search', $1))"
     " - (extract(epoch FROM now()) - a.display_at) * 0.0000001 DESC LIMIT $2";
@@ -391,13 +396,30 @@ int run_postgres(const std::string& url, int per_kind, int peer_per_kind, std::m
   auto stat = must(conn, fmt::format("SELECT word, ndoc FROM ts_stat('SELECT search_vector FROM articles"
                                      " WHERE visible = 1 AND id IN (SELECT generate_series(1, {}, {}))')",
                                      max_id, step));
+  std::vector<std::pair<std::string, std::int64_t>> ndoc;
+  for (int r = 0; r < stat.size(); ++r) ndoc.emplace_back(stat.string(r, 0), stat.int64(r, 1));
+  // The common words: counted from the sample's bitmaps (a row without one has every word in its vector).
+  auto common = must(conn, "SELECT lexeme FROM search_common_words ORDER BY bit");
+  std::vector<std::int64_t> common_ndoc(static_cast<std::size_t>(common.size()), 0);
+  auto bitmaps =
+      must(conn, fmt::format("SELECT common_words FROM articles WHERE visible = 1 AND common_words IS"
+                             " NOT NULL AND id IN (SELECT generate_series(1, {}, {}))",
+                             max_id, step));
+  for (int r = 0; r < bitmaps.size(); ++r) {
+    const std::string bits = bitmaps.bytes(r, 0);
+    for (std::size_t bit = 0; bit < common_ndoc.size() && bit / 8 < bits.size(); ++bit)
+      if (((static_cast<unsigned char>(bits[bit / 8]) >> (bit % 8)) & 1U) != 0) ++common_ndoc[bit];
+  }
+  std::map<std::string, std::int64_t> merged(ndoc.begin(), ndoc.end());
+  for (int r = 0; r < common.size(); ++r)
+    merged[common.string(r, 0)] += common_ndoc[static_cast<std::size_t>(r)];
   std::vector<std::pair<std::string, std::int64_t>> vocab;
-  for (int r = 0; r < stat.size(); ++r) {
-    std::string term = stat.string(r, 0);
+  for (auto& [word, count] : merged) {
+    std::string term = word;
     // Letters only, as on SQLite: numbers and pieces of URLs are words too, which nobody searches for.
     if (std::all_of(term.begin(), term.end(), [](char c) { return c >= 'a' && c <= 'z'; }) &&
         term.size() >= 3)
-      vocab.emplace_back(std::move(term), std::llround(static_cast<double>(stat.int64(r, 1)) * scale));
+      vocab.emplace_back(std::move(term), std::llround(static_cast<double>(count) * scale));
   }
   fmt::print("index: {} words read from a sample of {} articles in {:.1f} s\n", vocab.size(),
              sampled.int64(0, 0), std::chrono::duration<double>(Clock::now() - vocab_start).count());
@@ -409,6 +431,23 @@ int run_postgres(const std::string& url, int per_kind, int peer_per_kind, std::m
     return 1;
   }
   kinds.push_back(phrase_kind(**store, std::max<std::int64_t>(1, max_id), per_kind, rng));
+
+  // The peer's table: every article's vector with its common words put back, indexed as articles is.
+  const auto peer_start = Clock::now();
+  must(conn, "DROP TABLE IF EXISTS search_bench_peer");  // left by a run that stopped half-way
+  must(conn,
+       "CREATE TABLE search_bench_peer AS SELECT a.id, a.title, a.visible, a.display_at,"
+       " CASE WHEN a.common_words IS NULL THEN a.search_vector ELSE a.search_vector ||"
+       " array_to_tsvector(ARRAY(SELECT c.lexeme FROM search_common_words c"
+       " WHERE get_bit(a.common_words, c.bit) = 1)) END AS search_vector FROM articles a");
+  must(conn, "CREATE INDEX ON search_bench_peer USING gin (search_vector) WHERE visible = 1");
+  must(conn, "ANALYZE search_bench_peer");
+  fmt::print("peer: its table of full vectors made in {:.1f} s\n",
+             std::chrono::duration<double>(Clock::now() - peer_start).count());
+  struct DropPeer {
+    pg::Connection& conn;
+    ~DropPeer() { (void)conn.exec("DROP TABLE IF EXISTS search_bench_peer"); }
+  } drop_peer{conn};
 
   must(conn, fmt::format("SET statement_timeout = {}", kBudgetMs));
   auto miniflux = [&](const std::string& query) {

@@ -1918,6 +1918,73 @@ TEST_P(PostgresStoreTest, APhraseIsCheckedByTheFilterThenTheTextAndOldRowsStillM
   EXPECT_EQ(batch->converted, 0) << "nothing left to make";
 }
 
+// The common words on PostgreSQL (storage/postgres/common_words.h): an article's search vector leaves out the
+// words of the list (migration 0011) and its bitmap holds them. Search finds them from the bitmap: alone
+// (the walk of articles_common_words), beside words of the index, in phrases and through a reader's
+// filter. A row written by hand gets its vector from the trigger (every word, no bitmap) and is still found
+// by the same searches; `db compact` then makes its vector and bitmap as the crawler does.
+TEST_P(PostgresStoreTest, CommonWordsAreFoundFromTheBitmapAndRowsWithoutOneFromTheirVector) {
+  const auto a = add_blog("https://a.example/feed", "programming");
+  auto one = make_article("one", "Notes", day(1));
+  one.text = "The river and the garden.";
+  auto two = make_article("two", "Stones", day(2));
+  two.text = "A garden of stones.";
+  auto three = make_article("three", "Ledger", day(3));
+  three.text = "Nothing about rivers here.";
+  save(ok_record(a, day(3), {one, two, three}));
+  auto found = [&](const char* query, const std::optional<ReaderFilter>& reader = std::nullopt) {
+    std::vector<std::string> guids;
+    auto hits = store_->search(query, 10, 0, reader);
+    EXPECT_TRUE(hits) << query << ": " << hits.error().message;
+    for (const auto& hit : hits.value_or(std::vector<SearchHit>{})) guids.push_back(hit.view.article.guid);
+    std::ranges::sort(guids);
+    return guids;
+  };
+  using Guids = std::vector<std::string>;
+  const Guids none = {"0"};
+  EXPECT_EQ(raw_query(path_, "SELECT COUNT(*) FROM articles WHERE common_words IS NULL"), none);
+  EXPECT_EQ(raw_query(path_, "SELECT COUNT(*) FROM articles WHERE search_vector @@ 'the | and | of | a'"),
+            none)
+      << "no vector holds a common word";
+  EXPECT_EQ(raw_query(path_, "SELECT guid FROM articles WHERE search_vector @@ 'garden' ORDER BY guid"),
+            (Guids{"one", "two"}));
+  EXPECT_EQ(found("the"), Guids{"one"});
+  EXPECT_EQ(found("the and"), Guids{"one"});
+  EXPECT_EQ(found("of"), Guids{"two"});
+  EXPECT_EQ(found("the of"), Guids{});
+  EXPECT_EQ(found("nothing about"), Guids{"three"});
+  EXPECT_EQ(found("garden the"), Guids{"one"});
+  EXPECT_EQ(found("garden a"), Guids{"two"});
+  EXPECT_EQ(found("\"and the\""), Guids{"one"});
+  EXPECT_EQ(found("\"the garden\""), Guids{"one"});
+  EXPECT_EQ(found("\"garden the\""), Guids{});
+  EXPECT_EQ(found("the", ReaderFilter{.reader_id = 1}), Guids{"one"});
+  EXPECT_EQ(found("\"and the\"", ReaderFilter{.reader_id = 1}), Guids{"one"});
+
+  // Written by hand (the packed body cleared with it): the trigger's vector holds every word, and the row
+  // has no bitmap.
+  raw_query(
+      path_,
+      "UPDATE articles SET text = 'The stones of the river.', body = NULL WHERE guid = 'three' RETURNING id");
+  EXPECT_EQ(raw_query(path_, "SELECT guid FROM articles WHERE common_words IS NULL"), Guids{"three"});
+  auto searches = [&] {
+    EXPECT_EQ(found("the"), (Guids{"one", "three"}));
+    EXPECT_EQ(found("the of"), Guids{"three"});
+    EXPECT_EQ(found("of stones"), (Guids{"three", "two"}));
+    EXPECT_EQ(found("the river"), (Guids{"one", "three"}));
+    EXPECT_EQ(found("\"of the\""), Guids{"three"});
+    EXPECT_EQ(found("\"of stones\""), Guids{"two"});
+    EXPECT_EQ(found("the", ReaderFilter{.reader_id = 1}), (Guids{"one", "three"}));
+  };
+  searches();
+
+  auto batch = store_->compact_bodies({.batch = 10});
+  ASSERT_TRUE(batch) << batch.error().message;
+  EXPECT_EQ(raw_query(path_, "SELECT COUNT(*) FROM articles WHERE common_words IS NULL"), none);
+  EXPECT_EQ(raw_query(path_, "SELECT COUNT(*) FROM articles WHERE search_vector @@ 'the'"), none);
+  searches();
+}
+
 // Two records of one blog in one group (two passes' results saved together): the second updates an article
 // the first inserted. Both are saved, search finds the update's words, and the index stays whole.
 // prepare_crawl does a record's body work before the save, off the writer thread (SQLite: compression;

@@ -54,6 +54,8 @@ struct PreparedSearchVectors {
   std::string rank;    // title and the text's lead
   // The pairs of neighbouring words: the bytes of a bytea (storage/postgres/phrase_filter.h).
   std::string phrase_filter;
+  // The common words `search` leaves out, a bit each: the bytes of a bytea (storage/postgres/common_words.h).
+  std::string common_words;
 };
 
 // What one crawl of one blog produced; save_crawl writes all of it in one transaction.

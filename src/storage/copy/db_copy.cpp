@@ -69,9 +69,14 @@ void add(postgres::Params& params, const Value& v) {
 
 class Copier {
  public:
-  Copier(SqliteSource& source, Connection& conn, const SearchTokenizer& tokenizer, const CopyOptions& options,
-         const CopyProgressFn& progress)
-      : source_(source), conn_(conn), tokenizer_(tokenizer), options_(options), progress_(progress) {}
+  Copier(SqliteSource& source, Connection& conn, const SearchTokenizer& tokenizer,
+         const postgres::CommonWords& common, const CopyOptions& options, const CopyProgressFn& progress)
+      : source_(source),
+        conn_(conn),
+        tokenizer_(tokenizer),
+        common_(common),
+        options_(options),
+        progress_(progress) {}
 
   // Inserts every row of `table` that PostgreSQL does not have yet; returns how many it inserted.
   Result<std::int64_t> copy_table(const Table& table, const std::vector<std::string>& select_list) {
@@ -197,11 +202,12 @@ class Copier {
         const Value& title = rows[r][sources->title];
         const Value& text = rows[r][sources->text];
         const postgres::SearchVectors vectors =
-            postgres::search_vectors(tokenizer_, title ? *title : "", text ? *text : "");
-        sql += fmt::format(", ${}::tsvector, ${}::tsvector, ${}::bytea", n + 1, n + 2, n + 3);
-        n += 3;
+            postgres::search_vectors(tokenizer_, common_, title ? *title : "", text ? *text : "");
+        sql +=
+            fmt::format(", ${}::tsvector, ${}::tsvector, ${}::bytea, ${}::bytea", n + 1, n + 2, n + 3, n + 4);
+        n += 4;
         params.add(postgres::Binary{vectors.search}).add(postgres::Binary{vectors.rank});
-        params.add(postgres::Binary{vectors.phrase_filter});
+        params.add(postgres::Binary{vectors.phrase_filter}).add(postgres::Binary{vectors.common_words});
       }
       sql += ")";
     }
@@ -331,6 +337,7 @@ class Copier {
   SqliteSource& source_;
   Connection& conn_;
   const SearchTokenizer& tokenizer_;
+  const postgres::CommonWords& common_;
   const CopyOptions& options_;
   const CopyProgressFn& progress_;
   int batches_ = 0;
@@ -391,7 +398,9 @@ Result<CopyReport> copy_sqlite_to_postgres(const std::string& sqlite_path, const
   CopyReport report;
   auto tokenizer = SearchTokenizer::open();
   if (!tokenizer) return std::unexpected(tokenizer.error());
-  Copier copier(**source, *conn, **tokenizer, options, progress);
+  auto common = postgres::read_common_words(*conn);
+  if (!common) return std::unexpected(common.error());
+  Copier copier(**source, *conn, **tokenizer, *common, options, progress);
   for (std::size_t i = 0; i < copied.size(); ++i) {
     auto inserted = copier.copy_table(copied[i], select_lists[i]);
     if (!inserted) return std::unexpected(inserted.error());

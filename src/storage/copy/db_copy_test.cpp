@@ -21,6 +21,7 @@
 
 #include "storage/copy/db_copy.h"
 #include "storage/copy/pg_tables.h"
+#include "storage/postgres/database.h"
 #include "storage/postgres/pg.h"
 #include "storage/postgres/search_vectors.h"
 #include "storage/sqlite/article_body.h"
@@ -519,24 +520,27 @@ TEST_F(DbCopyTest, EveryTableIsCopiedAndEqual) {
   // tokenizer), not the server trigger's.
   auto tokenizer = SearchTokenizer::open();
   ASSERT_TRUE(tokenizer) << tokenizer.error().message;
-  const postgres::SearchVectors made =
-      postgres::search_vectors(**tokenizer, (*article)->article.title, (*article)->article.text);
   auto conn = postgres::Connection::open(pg_.url());
   ASSERT_TRUE(conn) << conn.error().message;
+  auto common = postgres::read_common_words(*conn);
+  ASSERT_TRUE(common) << common.error().message;
+  const postgres::SearchVectors made =
+      postgres::search_vectors(**tokenizer, *common, (*article)->article.title, (*article)->article.text);
   auto same = conn->exec(
-      "SELECT search_vector = $1::tsvector, rank_vector = $2::tsvector, phrase_filter = $3::bytea"
-      " FROM articles WHERE id = $4",
+      "SELECT search_vector = $1::tsvector, rank_vector = $2::tsvector, phrase_filter = $3::bytea,"
+      " common_words = $4::bytea FROM articles WHERE id = $5",
       postgres::Params(postgres::Binary{made.search}, postgres::Binary{made.rank},
-                       postgres::Binary{made.phrase_filter},
+                       postgres::Binary{made.phrase_filter}, postgres::Binary{made.common_words},
                        static_cast<std::int64_t>(std::stoll(first) + 1)));
   ASSERT_TRUE(same) << same.error().message;
   ASSERT_EQ(same->size(), 1);
   EXPECT_EQ(same->text(0, 0), "t");
   EXPECT_EQ(same->text(0, 1), "t");
   EXPECT_EQ(same->text(0, 2), "t");
+  EXPECT_EQ(same->text(0, 3), "t");
   EXPECT_EQ(pg_value(pg_.url(),
                      "SELECT COUNT(*) FROM articles WHERE search_vector IS NULL OR rank_vector IS NULL"
-                     " OR phrase_filter IS NULL"),
+                     " OR phrase_filter IS NULL OR common_words IS NULL"),
             "0");
   // FTS5 splits "v3.14" into "v3" and "14", where the server's parser keeps one token.
   EXPECT_EQ(

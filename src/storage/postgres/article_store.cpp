@@ -4,6 +4,7 @@
 #include <bit>
 #include <chrono>
 #include <deque>
+#include <functional>
 #include <thread>
 #include <tuple>
 #include <unordered_map>
@@ -160,29 +161,67 @@ constexpr std::int64_t kSearchSliceGrowth = 4;
 // (phrase_filter.h: `probes`), or that have no filter (NULL: not made yet; empty: too long a text). Those
 // are candidates only: search() reads their texts and keeps the ones that hold the phrase, so the second
 // column says how many bytes that will read.
+//
+// Where an article keeps a query's words (common_words.h) decides which rows a statement asks for:
+// kEveryRow, a query without common words, whose words every row's vector holds; kWithoutBitmap, the rows
+// whose vector still holds every word (no bitmap), asked for all the query's words (:match or :words);
+// kWithBitmap, the rows with a bitmap, asked the GIN index for the query's other words (:indexed) and the
+// bitmap for the common ones; kListedIds, the rows of :ids (found by kCommonWordsWalkSql), for a query made
+// only of common words, when a reader's filter or a phrase needs more than the walk reads.
+enum class CandidateRows { kEveryRow, kWithoutBitmap, kWithBitmap, kListedIds };
+
+std::string common_bits_sql(const std::vector<int>& bits) {
+  std::string sql;
+  for (const int bit : bits) sql += fmt::format(" AND get_bit(a.common_words, {}) = 1", bit);
+  return sql;
+}
+
 std::string search_candidates_sql(const std::optional<ReaderFilter>& reader,
-                                  const std::vector<std::uint32_t>& probes) {
+                                  const std::vector<std::uint32_t>& probes, CandidateRows rows,
+                                  const std::vector<int>& common_bits) {
   std::string sql = "SELECT a.id";
-  if (probes.empty()) {
-    sql += " FROM articles a WHERE a.visible = 1 AND a.search_vector @@ :match::tsquery";
-  } else {
+  if (!probes.empty())
+    sql += ", octet_length(a.title) + octet_length(a.text) + " LONGREAD_PG_PACKED_TEXT_BYTES;
+  sql += " FROM articles a WHERE a.visible = 1";
+  const char* all_words = probes.empty() ? ":match" : ":words";
+  switch (rows) {
+    case CandidateRows::kEveryRow:
+      sql += fmt::format(" AND a.search_vector @@ {}::tsquery", all_words);
+      break;
+    case CandidateRows::kWithoutBitmap:
+      sql += fmt::format(" AND a.search_vector @@ {}::tsquery AND a.common_words IS NULL", all_words);
+      break;
+    case CandidateRows::kWithBitmap:
+      sql += " AND a.search_vector @@ :indexed::tsquery AND a.common_words IS NOT NULL" +
+             common_bits_sql(common_bits);
+      break;
+    case CandidateRows::kListedIds:
+      sql += " AND a.id = ANY(:ids::bigint[])";
+      break;
+  }
+  if (!probes.empty()) {
     std::string bits;
     for (const std::uint32_t p : probes) {
       if (!bits.empty()) bits += " AND ";
       bits += fmt::format(
           "get_bit(a.phrase_filter, {}::bigint & (octet_length(a.phrase_filter)::bigint * 8 - 1)) = 1", p);
     }
-    sql += fmt::format(", octet_length(a.title) + octet_length(a.text) + " LONGREAD_PG_PACKED_TEXT_BYTES
-                       " FROM articles a"
-                       " WHERE a.visible = 1 AND a.search_vector @@ :words::tsquery"
-                       " AND (COALESCE(octet_length(a.phrase_filter), 0) = 0 OR ({}))",
-                       bits);
+    sql += fmt::format(" AND (COALESCE(octet_length(a.phrase_filter), 0) = 0 OR ({}))", bits);
   }
-  sql += " AND a.id > :low AND a.id <= :high";
+  if (rows != CandidateRows::kListedIds) sql += " AND a.id > :low AND a.id <= :high";
   if (reader) sql += reader_filter_sql(*reader);
   sql += " ORDER BY a.id DESC LIMIT :wanted";
   return sql;
 }
+// A query made only of common words has no index to ask: its articles are found by walking
+// articles_common_words down from :high, the bitmaps read from the index itself, at most :wanted of them.
+std::string common_words_walk_sql(const std::vector<int>& common_bits) {
+  return "SELECT a.id FROM articles a WHERE a.visible = 1 AND a.common_words IS NOT NULL" +
+         common_bits_sql(common_bits) + " AND a.id > :low AND a.id <= :high ORDER BY a.id DESC LIMIT :wanted";
+}
+// The most ids a walk gives the statement that filters them (kListedIds): a slice is sized to hold about
+// kSearchCandidates matches, so this bounds only a slice whose estimate was far too wide.
+constexpr int kCommonWordsWalkIds = 20 * kSearchCandidates;
 // The titles and texts of phrase candidates, to look for the phrases in.
 constexpr const char* kSearchPhraseTextsSql =
     "SELECT a.id, a.title, " LONGREAD_PG_BODY_COLUMNS " FROM articles a WHERE a.id = ANY(:ids::bigint[])";
@@ -241,7 +280,8 @@ constexpr const char* kSetText =
     ","
     " word_count = :word_count,"
     " reading_minutes = :reading_minutes, simhash = :simhash, search_vector = :search_vector::tsvector,"
-    " rank_vector = :rank_vector::tsvector, phrase_filter = :phrase_filter::bytea"
+    " rank_vector = :rank_vector::tsvector, phrase_filter = :phrase_filter::bytea,"
+    " common_words = :common_words::bytea"
     " WHERE id = :id AND (:body_changed::integer = 1 OR word_count <> :word_count"
     " OR reading_minutes <> :reading_minutes OR simhash <> :simhash)";
 
@@ -255,9 +295,11 @@ constexpr const char* kSetText =
   " body_dictionary IS DISTINCT FROM :dictionary::bigint)"
 // Search vectors to make as the crawler makes them: none made by longread yet (no rank vector: stored before
 // migration 0004; no phrase filter: before 0007, or written by another tool, whose vectors the trigger made
-// with the server's parser), or a search vector with positions (before 0008), which nothing reads any more.
-#define LONGREAD_PG_VECTORS_TO_MAKE \
-  "(rank_vector IS NULL OR phrase_filter IS NULL OR search_vector <> strip(search_vector))"
+// with the server's parser), a search vector with positions (before 0008), which nothing reads any more, or
+// one that still holds the common words (no bitmap of them: before 0011, or made by the trigger).
+#define LONGREAD_PG_VECTORS_TO_MAKE                                                            \
+  "(rank_vector IS NULL OR phrase_filter IS NULL OR common_words IS NULL OR search_vector <> " \
+  "strip(search_vector))"
 constexpr const char* kSelectUncompacted =
     "SELECT id FROM articles WHERE id > :after AND (" LONGREAD_PG_BODY_TO_PACK
     " OR " LONGREAD_PG_VECTORS_TO_MAKE ") ORDER BY id LIMIT :batch";
@@ -283,7 +325,7 @@ constexpr const char* kInsertDictionary =
 // filter describes the very words its search vector holds. One statement a row, the batch's in pipelines.
 constexpr const char* kFillSearchVectors =
     "UPDATE articles SET search_vector = :search::tsvector, rank_vector = :rank::tsvector,"
-    " phrase_filter = :filter::bytea WHERE id = :id";
+    " phrase_filter = :filter::bytea, common_words = :common::bytea WHERE id = :id";
 
 }  // namespace
 
@@ -304,7 +346,7 @@ Result<void> PgArticleStore::prepare_crawl(CrawlRecord& record) {
   std::vector<PreparedSearchVectors> vectors;
   vectors.reserve(record.articles.size());
   for (const model::Article& a : record.articles)
-    vectors.push_back(search_vectors(db_.tokenizer(), a.title, a.text));
+    vectors.push_back(search_vectors(db_.tokenizer(), db_.common_words(), a.title, a.text));
   std::vector<std::string> bodies;
   bodies.reserve(record.articles.size());
   auto packed = db_.pool().with([&](Connection& c) -> Result<void> {
@@ -337,7 +379,7 @@ Result<std::vector<Result<SaveStats>>> PgArticleStore::save_crawls(std::span<con
       // One record's failure undoes that record alone: the others of the group are still saved.
       if (auto ok = c.exec_script("SAVEPOINT record"); !ok) return ok;
       VisibleCounts record_counts;
-      auto stats = save_record(c, record, record_counts, db_.tokenizer(), db_.bodies());
+      auto stats = save_record(c, record, record_counts, db_.tokenizer(), db_.common_words(), db_.bodies());
       if (!stats) {
         if (auto ok = c.exec_script("ROLLBACK TO SAVEPOINT record"); !ok) return ok;
       } else {
@@ -610,41 +652,150 @@ Result<std::vector<SearchHit>> PgArticleStore::search(std::string_view query, in
   const std::vector<std::vector<std::string>> phrases = query_phrases(db_.tokenizer(), terms);
   const std::vector<std::uint32_t> probes = query_phrase_probes(phrases);
   const std::string words = probes.empty() ? match : search_words(db_.tokenizer(), terms);
-  const std::string candidates_sql = search_candidates_sql(reader, probes);
+  const SplitSearchWords split = split_search_words(db_.tokenizer(), db_.common_words(), terms);
+  const bool has_common = !split.common_bits.empty();
+  // What each slice asks (search_candidates_sql): the rows whose vectors hold every word, and, for a query
+  // with common words, the rows with a bitmap, through the index for the other words, or by the walk of
+  // articles_common_words when there are none (filtered by a second statement when a reader's filter or a
+  // phrase needs more than the walk reads).
+  const std::string every_row_sql = search_candidates_sql(
+      reader, probes, has_common ? CandidateRows::kWithoutBitmap : CandidateRows::kEveryRow, {});
+  const std::string bitmap_sql =
+      has_common && !split.indexed.empty()
+          ? search_candidates_sql(reader, probes, CandidateRows::kWithBitmap, split.common_bits)
+          : "";
+  const std::string walk_sql =
+      has_common && split.indexed.empty() ? common_words_walk_sql(split.common_bits) : "";
+  const bool walk_filtered = reader.has_value() || !probes.empty();
+  const std::string listed_sql = !walk_sql.empty() && walk_filtered
+                                     ? search_candidates_sql(reader, probes, CandidateRows::kListedIds, {})
+                                     : "";
+  // The share of the articles that hold every common word of the query, were the words independent.
+  double common_share = 1;
+  for (const int bit : split.common_bits) common_share *= db_.common_words().share(bit);
   auto rows = db_.pool().with([&](Connection& c) -> Result<Rows> {
     // The visitor chooses the query, so its cost too: each statement gets what is left of the budget, past
     // which the server cancels it, and the visitor gets a clear answer rather than holding a connection.
     const auto deadline = std::chrono::steady_clock::now() + kSearchBudget;
-    auto within_budget = [&]() -> Result<void> {
+    auto within_budget = [&](bool index_scans = false) -> Result<void> {
       const auto left =
           std::chrono::ceil<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
       if (left.count() <= 0) return fail(ErrorKind::kTimeout, "store: search: out of budget");
       // Bitmap scans only: for a slice of a few thousand ids the planner prefers walking the primary key and
       // testing each row's tsvector, which detoasts every row of the slice (tens of ms), where ANDing the
-      // two indexes reads only the matches.
-      return c.exec_script(
-          fmt::format("SET statement_timeout = {}; SET enable_indexscan = off", left.count()));
+      // two indexes reads only the matches. The walk of common words is an index-only scan, which
+      // PostgreSQL 15 counts as an index scan.
+      return c.exec_script(fmt::format("SET statement_timeout = {}; SET enable_indexscan = {}", left.count(),
+                                       index_scans ? "on" : "off"));
+    };
+    // A candidate: its id and, for a phrase, the bytes of its title and text.
+    struct Candidate {
+      std::int64_t id;
+      std::int64_t bytes;
+    };
+    // A slice's candidates, newest first, at most `wanted`; every id above `examined_above` was looked at
+    // (`low` when the whole slice was: a statement cut at its LIMIT looked no further than its last row).
+    struct Slice {
+      std::vector<Candidate> candidates;
+      std::int64_t examined_above;
+    };
+    auto read_slice = [&](std::int64_t low, std::int64_t high, int wanted) -> Result<Slice> {
+      Slice out{.candidates = {}, .examined_above = low};
+      auto run = [&](const std::string& sql, int limit, bool index_scans,
+                     const std::function<void(Query&)>& bind) -> Result<void> {
+        if (auto ok = within_budget(index_scans); !ok) return ok;
+        Query q(c, sql);
+        bind(q);
+        q.bind(":wanted", limit);
+        auto rows = q.run();
+        if (!rows) return std::unexpected(rows.error());
+        for (int r = 0; r < rows->size(); ++r)
+          out.candidates.push_back({rows->int64(r, 0), probes.empty() ? 0 : rows->int64(r, 1)});
+        if (rows->size() == limit && limit > 0)
+          out.examined_above = std::max(out.examined_above, rows->int64(rows->size() - 1, 0) - 1);
+        return {};
+      };
+      auto in_slice = [&](Query& q) {
+        if (reader) bind_reader_filter(q, *reader);
+        q.bind(":low", low).bind(":high", high);
+      };
+      if (auto ok = run(every_row_sql, wanted, false,
+                        [&](Query& q) {
+                          in_slice(q);
+                          q.bind(probes.empty() ? ":match" : ":words", probes.empty() ? match : words);
+                        });
+          !ok) {
+        return std::unexpected(ok.error());
+      }
+      if (!bitmap_sql.empty()) {
+        if (auto ok = run(bitmap_sql, wanted, false,
+                          [&](Query& q) {
+                            in_slice(q);
+                            q.bind(":indexed", split.indexed);
+                          });
+            !ok) {
+          return std::unexpected(ok.error());
+        }
+      }
+      if (!walk_sql.empty()) {
+        const std::size_t walked_from = out.candidates.size();
+        if (auto ok = run(walk_sql, walk_filtered ? kCommonWordsWalkIds : wanted, true,
+                          [&](Query& q) { q.bind(":low", low).bind(":high", high); });
+            !ok) {
+          return std::unexpected(ok.error());
+        }
+        if (walk_filtered && out.candidates.size() > walked_from) {
+          std::vector<std::int64_t> walked;
+          for (std::size_t i = walked_from; i < out.candidates.size(); ++i)
+            walked.push_back(out.candidates[i].id);
+          out.candidates.resize(walked_from);
+          if (auto ok = run(listed_sql, wanted, false,
+                            [&](Query& q) {
+                              if (reader) bind_reader_filter(q, *reader);
+                              q.bind(":ids", id_array(walked));
+                            });
+              !ok) {
+            return std::unexpected(ok.error());
+          }
+        }
+      }
+      // Only what every statement looked at counts, newest first: a candidate below a statement's cut could
+      // have a newer one of another statement's missing above it.
+      std::erase_if(out.candidates, [&](const Candidate& x) { return x.id <= out.examined_above; });
+      std::ranges::sort(out.candidates, std::greater<>{}, &Candidate::id);
+      if (std::ssize(out.candidates) > wanted) {
+        out.candidates.resize(static_cast<std::size_t>(wanted));
+        out.examined_above = out.candidates.back().id - 1;
+      }
+      return out;
     };
     auto found = [&]() -> Result<Rows> {
       auto top = c.exec("SELECT COALESCE(MAX(id), 0) FROM articles");
       if (!top) return std::unexpected(top.error());
       std::vector<std::int64_t> ids;
       std::int64_t high = top->int64(0, 0);
-      // The first slice is sized by the planner's estimate of the matches (from the column's statistics),
-      // to hold kSearchCandidates of them with a quarter to spare, so one slice, one read of each word's
-      // posting list, usually suffices; later slices cover an estimate that was short.
-      Query estimate(c, kSearchEstimateSql);
-      estimate.bind(":match", match);
-      auto plan = estimate.run();
-      if (!plan) return std::unexpected(plan.error());
-      const std::int64_t expected = std::max<std::int64_t>(1, estimated_rows(plan->text(0, 0)));
+      // The first slice is sized by the planner's estimate of the matches (from the column's statistics,
+      // times the list's shares of the common words), to hold kSearchCandidates of them with a quarter to
+      // spare, so one slice, one read of each word's posting list, usually suffices; later slices cover an
+      // estimate that was short. A query of common words only has no column statistics to ask.
+      double expected_rows = static_cast<double>(high);
+      if (!(has_common && split.indexed.empty())) {
+        if (auto ok = within_budget(); !ok) return std::unexpected(ok.error());
+        Query estimate(c, kSearchEstimateSql);
+        estimate.bind(":match", has_common ? split.indexed : match);
+        auto plan = estimate.run();
+        if (!plan) return std::unexpected(plan.error());
+        expected_rows = static_cast<double>(estimated_rows(plan->text(0, 0)));
+      }
+      const std::int64_t expected =
+          std::max<std::int64_t>(1, static_cast<std::int64_t>(expected_rows * common_share));
       std::int64_t width = std::clamp<std::int64_t>(kSearchCandidates * high / expected * 5 / 4,
                                                     kFirstSearchSlice, kWidestFirstSearchSlice);
       std::int64_t text_bytes = 0;
-      // Phrase candidates (id, bytes of title and text), newest first: the ones whose texts hold the
-      // phrases join `ids`, in order, the texts read a batch at a time.
-      auto keep_phrase_matches = [&](const Rows& candidates) -> Result<void> {
-        for (int r = 0; r < candidates.size() && std::ssize(ids) < kSearchCandidates;) {
+      // Phrase candidates, newest first: the ones whose texts hold the phrases join `ids`, in order, the
+      // texts read a batch at a time.
+      auto keep_phrase_matches = [&](const std::vector<Candidate>& candidates) -> Result<void> {
+        for (std::size_t r = 0; r < candidates.size() && std::ssize(ids) < kSearchCandidates;) {
           if (auto ok = within_budget(); !ok) return ok;
           std::vector<std::int64_t> batch;
           std::int64_t bytes = 0;
@@ -654,8 +805,8 @@ Result<std::vector<SearchHit>> PgArticleStore::search(std::string_view query, in
           for (; r < candidates.size() && batch.size() < enough &&
                  (batch.empty() || bytes < kPhraseTextBatchBytes);
                ++r) {
-            batch.push_back(candidates.int64(r, 0));
-            bytes += candidates.int64(r, 1);
+            batch.push_back(candidates[r].id);
+            bytes += candidates[r].bytes;
           }
           text_bytes += bytes;
           if (text_bytes > kPhraseTextBudgetBytes)
@@ -676,11 +827,10 @@ Result<std::vector<SearchHit>> PgArticleStore::search(std::string_view query, in
         }
         return {};
       };
-      // Set when a phrase's slice is read in more than one statement: the older end of the slice.
+      // Set when a slice is read in more than one round: the older end of the slice.
       std::optional<std::int64_t> rest_of_slice;
       bool density_known = false;  // `width` comes from the matches of a slice, not from a guess
       while (high > 0 && std::ssize(ids) < kSearchCandidates) {
-        if (auto ok = within_budget(); !ok) return std::unexpected(ok.error());
         const std::int64_t tail = density_known ? width / 4 : width * kSearchSliceGrowth;
         const std::int64_t low = rest_of_slice ? *rest_of_slice : high - width <= tail ? 0 : high - width;
         rest_of_slice.reset();
@@ -688,26 +838,18 @@ Result<std::vector<SearchHit>> PgArticleStore::search(std::string_view query, in
         // no phrase: cutting it at the number still wanted would make the server read the slice again.
         const int wanted =
             probes.empty() ? kSearchCandidates - static_cast<int>(ids.size()) : kPhraseCandidatesPerSlice;
-        Query slice(c, candidates_sql);
-        if (reader) bind_reader_filter(slice, *reader);
-        if (probes.empty()) {
-          slice.bind(":match", match);
-        } else {
-          slice.bind(":words", words);
-        }
-        slice.bind(":low", low).bind(":high", high).bind(":wanted", wanted);
-        auto rows = slice.run();
-        if (!rows) return std::unexpected(rows.error());
+        auto slice = read_slice(low, high, wanted);
+        if (!slice) return std::unexpected(slice.error());
         const std::size_t before = ids.size();
         if (probes.empty()) {
-          for (int r = 0; r < rows->size(); ++r) ids.push_back(rows->int64(r, 0));
-        } else if (auto kept = keep_phrase_matches(*rows); !kept) {
+          for (const Candidate& x : slice->candidates) ids.push_back(x.id);
+        } else if (auto kept = keep_phrase_matches(slice->candidates); !kept) {
           return std::unexpected(kept.error());
         }
-        if (!probes.empty() && rows->size() == wanted && rows->int64(rows->size() - 1, 0) - 1 > low) {
-          // The slice may hold more candidates than were read, and some of those read held no phrase: the
-          // rest of the slice next.
-          high = rows->int64(rows->size() - 1, 0) - 1;
+        if (slice->examined_above > low) {
+          // The slice may hold more candidates than were read (and, for a phrase, some of those read held
+          // none): the rest of the slice next.
+          high = slice->examined_above;
           rest_of_slice = low;
           continue;
         }
@@ -839,7 +981,7 @@ Result<std::int64_t> PgArticleStore::set_texts(std::span<const TextUpdate> updat
       const auto row = stored.find(update.article_id);
       if (row == stored.end()) continue;  // deleted since: nothing to write
       const auto& [title, before] = row->second;
-      const SearchVectors vectors = search_vectors(db_.tokenizer(), title, update.text);
+      const SearchVectors vectors = search_vectors(db_.tokenizer(), db_.common_words(), title, update.text);
       const bool body_changed = before.text != update.text || before.excerpt != update.excerpt;
       std::optional<std::string> body;
       if (body_changed) {
@@ -860,7 +1002,8 @@ Result<std::int64_t> PgArticleStore::set_texts(std::span<const TextUpdate> updat
       q.bind(":body_changed", body_changed);
       bind_body(q, body);
       q.bind(":search_vector", Binary{vectors.search}).bind(":rank_vector", Binary{vectors.rank});
-      q.bind(":phrase_filter", Binary{vectors.phrase_filter});
+      q.bind(":phrase_filter", Binary{vectors.phrase_filter})
+          .bind(":common_words", Binary{vectors.common_words});
       q.bind(":excerpt", "");  // the frame holds it
       q.bind(":word_count", update.word_count).bind(":reading_minutes", update.reading_minutes);
       q.bind(":simhash", std::bit_cast<std::int64_t>(update.simhash)).bind(":id", update.article_id);
@@ -959,10 +1102,11 @@ Result<CompactBatch> PgArticleStore::compact_bodies(const CompactOptions& option
         }
       }
       if (parts->text(r, 3) == "t") {
-        SearchVectors v = search_vectors(db_.tokenizer(), parts->text(r, 1), body->text);
+        SearchVectors v = search_vectors(db_.tokenizer(), db_.common_words(), parts->text(r, 1), body->text);
         Query fill(c, kFillSearchVectors);
         fill.prepared().bind(":id", id).bind(":search", Binary{std::move(v.search)});
         fill.bind(":rank", Binary{std::move(v.rank)}).bind(":filter", Binary{std::move(v.phrase_filter)});
+        fill.bind(":common", Binary{std::move(v.common_words)});
         auto statement = fill.statement();
         if (!statement) return std::unexpected(statement.error());
         writes.push_back(std::move(*statement));

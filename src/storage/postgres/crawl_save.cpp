@@ -35,8 +35,8 @@ constexpr std::string_view kInsertColumns =
     " excerpt, first_seen, display_at, content_hash, word_count, reading_minutes, category,"
     " category_from_blog, junk, junk_reason, duplicate_of, keep_override, visible, full_text_fetched,"
     " full_text_failures, full_text_error, simhash, votes, truncated, rank_prior, search_vector, rank_vector,"
-    " phrase_filter, body, body_dictionary";
-constexpr std::size_t kInsertColumnCount = 36;
+    " phrase_filter, common_words, body, body_dictionary";
+constexpr std::size_t kInsertColumnCount = 37;
 static_assert(std::ranges::count(kInsertColumns, ',') + 1 == kInsertColumnCount);
 constexpr std::size_t kDuplicateOfColumn = 21;
 // The columns bound in their types' binary form (insert_values), cast so the server never infers another
@@ -57,10 +57,11 @@ constexpr std::size_t insert_column(std::string_view name) {
 static_assert(insert_column("search_vector") == kSearchVectorColumn);
 static_assert(insert_column("rank_vector") == kSearchVectorColumn + 1);
 static_assert(insert_column("phrase_filter") == kSearchVectorColumn + 2);
-static_assert(insert_column("body") == kSearchVectorColumn + 3);
+static_assert(insert_column("common_words") == kSearchVectorColumn + 3);
+static_assert(insert_column("body") == kSearchVectorColumn + 4);
 static_assert(insert_column("duplicate_of") == kDuplicateOfColumn);
-constexpr std::array<std::string_view, 4> kBinaryColumnCasts = {"::tsvector", "::tsvector", "::bytea",
-                                                                "::bytea"};
+constexpr std::array<std::string_view, 5> kBinaryColumnCasts = {"::tsvector", "::tsvector", "::bytea",
+                                                                "::bytea", "::bytea"};
 // Rows per INSERT: a statement takes at most 65,535 parameters.
 constexpr std::size_t kInsertChunk = 1000;
 // An INSERT of at most this many rows, none naming an original, is prepared (one statement for each count
@@ -84,7 +85,8 @@ constexpr const char* kUpdateArticle =
     " full_text_fetched = :full_text_fetched, full_text_failures = :full_text_failures,"
     " full_text_error = :full_text_error, simhash = :simhash, truncated = :truncated, pruned_at = NULL,"
     " rank_prior = :rank_prior, search_vector = :search_vector::tsvector,"
-    " rank_vector = :rank_vector::tsvector, phrase_filter = :phrase_filter::bytea WHERE id = :id";
+    " rank_vector = :rank_vector::tsvector, phrase_filter = :phrase_filter::bytea,"
+    " common_words = :common_words::bytea WHERE id = :id";
 
 // Content unchanged but curation given again (a full-text page tried again): refresh it, with the page's
 // HTML when it was read, writing only on a difference. The summary stays as stored: the body is packed
@@ -100,7 +102,8 @@ constexpr const char* kRefreshCuration =
     " full_text_fetched = :full_text_fetched, full_text_failures = :full_text_failures,"
     " full_text_error = :full_text_error, simhash = :simhash, pruned_at = NULL, rank_prior = :rank_prior,"
     " search_vector = :search_vector::tsvector, rank_vector = :rank_vector::tsvector,"
-    " phrase_filter = :phrase_filter::bytea WHERE id = :id AND NOT (:body_changed::integer = 0"
+    " phrase_filter = :phrase_filter::bytea, common_words = :common_words::bytea"
+    " WHERE id = :id AND NOT (:body_changed::integer = 0"
     " AND word_count = :word_count AND reading_minutes = :reading_minutes AND category = :category"
     " AND junk = :junk AND junk_reason = :junk_reason"
     " AND duplicate_of IS NOT DISTINCT FROM " LONGREAD_PG_DUPLICATE_OF
@@ -170,9 +173,9 @@ struct Planned {
   std::optional<SearchVectors> made_vectors{};
   std::optional<std::string> made_body{};
 
-  const SearchVectors& vectors(const SearchTokenizer& tokenizer) {
+  const SearchVectors& vectors(const SearchTokenizer& tokenizer, const CommonWords& common) {
     if (prepared_vectors != nullptr) return *prepared_vectors;
-    if (!made_vectors) made_vectors = search_vectors(tokenizer, article->title, article->text);
+    if (!made_vectors) made_vectors = search_vectors(tokenizer, common, article->title, article->text);
     return *made_vectors;
   }
 };
@@ -181,6 +184,7 @@ struct Planned {
 struct Writer {
   Connection& conn;
   const SearchTokenizer& tokenizer;
+  const CommonWords& common;
   BodyDictionaries& bodies;
   std::optional<std::uint32_t> dictionary{};  // the newest, read once a record needs it
 
@@ -260,8 +264,9 @@ Result<void> insert_values(Params& p, const CrawlRecord& record, Planned& plan, 
   p.add(a.junk_reason).add(a.duplicate_of).add(keep).add(inserted_visible(a)).add(a.full_text_fetched);
   p.add(a.full_text_failures).add(a.full_text_error).add(std::bit_cast<std::int64_t>(a.simhash)).add(a.votes);
   p.add(a.truncated).add(a.rank_prior);
-  const SearchVectors& vectors = plan.vectors(writer.tokenizer);
+  const SearchVectors& vectors = plan.vectors(writer.tokenizer, writer.common);
   p.add(Binary{vectors.search}).add(Binary{vectors.rank}).add(Binary{vectors.phrase_filter});
+  p.add(Binary{vectors.common_words});
   auto body = writer.body(plan);
   if (!body) return std::unexpected(body.error());
   if (*body) {
@@ -445,8 +450,9 @@ Result<std::unordered_map<std::int64_t, ArticleBody>> stored_bodies(Connection& 
 }
 
 Result<SaveStats> save_record(Connection& conn, const CrawlRecord& record, VisibleCounts& counts,
-                              const SearchTokenizer& tokenizer, BodyDictionaries& bodies) {
-  Writer writer{.conn = conn, .tokenizer = tokenizer, .bodies = bodies};
+                              const SearchTokenizer& tokenizer, const CommonWords& common,
+                              BodyDictionaries& bodies) {
+  Writer writer{.conn = conn, .tokenizer = tokenizer, .common = common, .bodies = bodies};
   std::vector<std::string> guids;
   guids.reserve(record.articles.size());
   for (const model::Article& article : record.articles) guids.push_back(stored_guid(article.guid));
@@ -563,9 +569,11 @@ Result<SaveStats> save_record(Connection& conn, const CrawlRecord& record, Visib
       q.bind(":body_changed", changed);
       bind_body(q, body);
     }
-    const SearchVectors& vectors = step.plan->vectors(tokenizer);
+    const SearchVectors& vectors = step.plan->vectors(tokenizer, common);
     q.bind(":search_vector", Binary{vectors.search}).bind(":rank_vector", Binary{vectors.rank});
-    q.bind(":phrase_filter", Binary{vectors.phrase_filter}).bind(":id", *step.target->id);
+    q.bind(":phrase_filter", Binary{vectors.phrase_filter})
+        .bind(":common_words", Binary{vectors.common_words});
+    q.bind(":id", *step.target->id);
     auto statement = q.statement();
     if (!statement) return std::unexpected(statement.error());
     statements.push_back(std::move(*statement));

@@ -33,8 +33,9 @@ class VisibleCounts {
 
 // One record's statements; its new visible articles are added to `counts`. Its articles' search vectors and
 // packed bodies are the record's prepared ones (CrawlRecord::prepared_search, prepared_bodies), or made with
-// `tokenizer` and `bodies` as they are written.
+// `tokenizer`, `common` and `bodies` as they are written.
 Result<SaveStats> save_record(Connection& conn, const CrawlRecord& record, VisibleCounts& counts,
-                              const SearchTokenizer& tokenizer, BodyDictionaries& bodies);
+                              const SearchTokenizer& tokenizer, const CommonWords& common,
+                              BodyDictionaries& bodies);
 
 }  // namespace longread::storage::postgres

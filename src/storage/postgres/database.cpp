@@ -54,6 +54,19 @@ Result<void> migrate(Connection& conn, std::span<const Migration> all) {
   return outcome;
 }
 
+Result<CommonWords> read_common_words(Connection& conn) {
+  auto rows = conn.exec("SELECT bit, lexeme, share FROM search_common_words ORDER BY bit");
+  if (!rows) return std::unexpected(rows.error());
+  std::vector<CommonWords::Word> words;
+  for (int r = 0; r < rows->size(); ++r) {
+    // A gap would shift every later word's bit against the bitmaps already stored.
+    if (rows->int64(r, 0) != r)
+      return fail(ErrorKind::kStorage, fmt::format("store: search_common_words: bit {} missing", r));
+    words.push_back({.lexeme = std::string(rows->text(r, 1)), .share = rows->real(r, 2)});
+  }
+  return CommonWords(std::move(words));
+}
+
 Result<std::unique_ptr<Database>> Database::open(const std::string& url, int pool_size) {
   std::unique_ptr<Database> db(new Database());
   db->url_ = url;
@@ -63,6 +76,9 @@ Result<std::unique_ptr<Database>> Database::open(const std::string& url, int poo
   auto listener = Connection::open(url);
   if (!listener) return std::unexpected(listener.error());
   if (auto r = migrate(*listener, postgres_migrations()); !r) return std::unexpected(r.error());
+  auto common = read_common_words(*listener);
+  if (!common) return std::unexpected(common.error());
+  db->common_words_ = std::move(*common);
   if (auto r = listener->listen(kChangesChannel); !r) return std::unexpected(r.error());
   db->listener_.emplace(std::move(*listener));
   auto pool = Pool::open(url, pool_size);

@@ -27,6 +27,8 @@ class Database {
   [[nodiscard]] Pool& pool() noexcept { return *pool_; }
   [[nodiscard]] const std::string& url() const noexcept { return url_; }
   [[nodiscard]] const SearchTokenizer& tokenizer() const noexcept { return *tokenizer_; }
+  // The words search vectors leave to a bitmap (common_words.h), read when the database opens.
+  [[nodiscard]] const CommonWords& common_words() const noexcept { return common_words_; }
   // The zstd contexts and dictionaries that pack and read article bodies (article_bodies.h).
   [[nodiscard]] BodyDictionaries& bodies() noexcept { return bodies_; }
 
@@ -41,11 +43,15 @@ class Database {
   std::string url_;
   std::unique_ptr<Pool> pool_;
   std::unique_ptr<SearchTokenizer> tokenizer_;
+  CommonWords common_words_;
   BodyDictionaries bodies_;
   std::mutex listener_mutex_;
   std::optional<Connection> listener_;  // guarded by listener_mutex_
   std::int64_t version_ = 0;            // guarded by listener_mutex_
 };
+
+// The database's list of common words (migration 0011), bit N the list's word N.
+Result<CommonWords> read_common_words(Connection& conn);
 
 // Applies to the database `conn` is connected to every migration of `all` it has not applied, in one
 // transaction; several processes starting at once are serialised by an advisory lock, and the later ones

@@ -102,7 +102,7 @@ TEST(PostgresDatabaseTest, TheCrawlersVectorsForProseAreTheServersOwn) {
   const std::string title = "Notes from the Lake: a Smörgåsbord";
   // Sent in their binary form, as the crawl sends them; shown in the server's text form on a difference.
   auto server_reads = [&](const std::string& title, const std::string& text) {
-    const SearchVectors made = search_vectors((*db)->tokenizer(), title, text);
+    const SearchVectors made = search_vectors((*db)->tokenizer(), CommonWords{}, title, text);
     auto same = conn->exec(
         "SELECT $1::tsvector = strip(to_tsvector('longread_search', $3) || to_tsvector('longread_search', "
         "$4)),"
@@ -112,6 +112,24 @@ TEST(PostgresDatabaseTest, TheCrawlersVectorsForProseAreTheServersOwn) {
     ASSERT_TRUE(same) << same.error().message;
     EXPECT_EQ(same->text(0, 0), "t") << same->text(0, 2);
     EXPECT_EQ(same->text(0, 1), "t") << same->text(0, 3);
+    // With the database's list of common words (migration 0011): the server's vector less those words,
+    // and a bitmap of exactly the ones it holds.
+    const SearchVectors split = search_vectors((*db)->tokenizer(), (*db)->common_words(), title, text);
+    auto parts = conn->exec(
+        "WITH full_vector AS (SELECT strip(to_tsvector('longread_search', $3) || "
+        "to_tsvector('longread_search',"
+        " $4)) AS v)"
+        " SELECT $1::tsvector = ts_delete(v, ARRAY(SELECT lexeme FROM search_common_words)),"
+        " ARRAY(SELECT lexeme FROM search_common_words WHERE get_bit($2::bytea, bit) = 1 ORDER BY lexeme) ="
+        " ARRAY(SELECT l FROM unnest(tsvector_to_array(v)) l JOIN search_common_words ON lexeme = l ORDER BY "
+        "l),"
+        " octet_length($2::bytea) = (SELECT (COUNT(*) + 7) / 8 FROM search_common_words)"
+        " FROM full_vector",
+        Params(Binary{split.search}, Binary{split.common_words}, title, text));
+    ASSERT_TRUE(parts) << parts.error().message;
+    EXPECT_EQ(parts->text(0, 0), "t");
+    EXPECT_EQ(parts->text(0, 1), "t");
+    EXPECT_EQ(parts->text(0, 2), "t");
   };
   server_reads(title, text);
   // PostgreSQL's limits, as its own parser keeps them: a word over 2,047 bytes left out, positions past
@@ -121,6 +139,28 @@ TEST(PostgresDatabaseTest, TheCrawlersVectorsForProseAreTheServersOwn) {
   hostile += "omega";
   server_reads(hostile, "a short text");
   server_reads("", "");
+}
+
+// The list of common words is read when the database opens, bit N the list's word N. A list with a gap
+// would shift every later word against the bitmaps already stored, so such a database is refused.
+TEST(PostgresDatabaseTest, TheCommonWordsAreReadAtOpenAndAGapInTheirBitsIsRefused) {
+  PostgresDatabase pg;
+  ASSERT_FALSE(pg.url().empty());
+  {
+    auto db = Database::open(pg.url(), 1);
+    ASSERT_TRUE(db) << db.error().message;
+    const CommonWords& common = (*db)->common_words();
+    EXPECT_GT(common.size(), 100u);
+    EXPECT_EQ(common.bit("the"), 0);
+    EXPECT_FALSE(common.bit("cathedral"));
+    EXPECT_GT(common.share(0), 0.5);
+  }
+  auto conn = Connection::open(pg.url());
+  ASSERT_TRUE(conn) << conn.error().message;
+  ASSERT_TRUE(conn->exec_script("DELETE FROM search_common_words WHERE bit = 5"));
+  auto refused = Database::open(pg.url(), 1);
+  ASSERT_FALSE(refused);
+  EXPECT_NE(refused.error().message.find("bit 5 missing"), std::string::npos) << refused.error().message;
 }
 
 TEST(PostgresDatabaseTest, SeveralProcessesStartingAtOnceMigrateOnce) {
@@ -346,7 +386,8 @@ TEST(PostgresDatabaseTest, SavingRecordsOfEverySizePreparesAFewStatementsOnly) {
     if (size == 50) record.articles[20].duplicate_of = 1;  // the first article saved
     VisibleCounts counts;
     ASSERT_TRUE(conn->exec_script("BEGIN"));
-    auto saved = save_record(*conn, record, counts, (*db)->tokenizer(), (*db)->bodies());
+    auto saved =
+        save_record(*conn, record, counts, (*db)->tokenizer(), (*db)->common_words(), (*db)->bodies());
     ASSERT_TRUE(saved) << saved.error().message;
     EXPECT_EQ(saved->inserted, size);
     ASSERT_TRUE(counts.write(*conn));

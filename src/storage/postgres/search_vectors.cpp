@@ -1,5 +1,6 @@
 #include "storage/postgres/search_vectors.h"
 
+#include "storage/postgres/common_words.h"
 #include "storage/postgres/phrase_filter.h"
 
 #include <algorithm>
@@ -35,8 +36,13 @@ struct WordHash {
 // lexeme's positions are a list threaded through one shared array.
 class VectorBuilder {
  public:
-  // Without positions, the vector holds each word once (what GIN indexes), and no positions.
-  explicit VectorBuilder(bool positions) : positions_wanted_(positions) { index_.reserve(1024); }
+  // Without positions, the vector holds each word once (what GIN indexes), and no positions. With `common`,
+  // the words of that list are left out of the vector and set in common_bitmap() instead.
+  explicit VectorBuilder(bool positions, const CommonWords* common = nullptr)
+      : positions_wanted_(positions), common_(common) {
+    index_.reserve(1024);
+    if (common_ != nullptr) common_bitmap_.assign(common_->bitmap_bytes(), '\0');
+  }
 
   void add(std::string_view word, bool title) {
     // No word holds a NUL, which would end the lexeme early in the binary form: the tokenizer splits
@@ -45,11 +51,20 @@ class VectorBuilder {
     if (position_ < kMaxPosition) ++position_;
     auto it = index_.find(word);
     if (it == index_.end()) {
+      // A common word is looked up in the list once per article, when first seen, and remembered as
+      // omitted, so its later occurrences cost the one lookup every word costs.
+      const std::optional<int> bit = common_ != nullptr ? common_->bit(word) : std::nullopt;
+      if (bit) {
+        set_bitmap_bit(common_bitmap_, *bit);
+        index_.emplace(std::string(word), kOmitted);
+        return;
+      }
       if (bytes_ + word.size() > kMaxLexemeTotal) return;
       bytes_ += word.size();
       it = index_.emplace(std::string(word), static_cast<std::uint32_t>(lexemes_.size())).first;
       lexemes_.push_back(Lexeme{&it->first});
     }
+    if (it->second == kOmitted) return;
     if (!positions_wanted_) return;
     Lexeme& lexeme = lexemes_[it->second];
     // Words past the last position all land on it: it is kept once, as the server keeps it.
@@ -89,6 +104,9 @@ class VectorBuilder {
     return out;
   }
 
+  // The bits of the common words the article holds (CommonWords); empty without a list.
+  [[nodiscard]] std::string common_bitmap() { return std::move(common_bitmap_); }
+
   static void append_be(std::string& out, std::uint32_t value, int bytes) {
     for (int shift = (bytes - 1) * 8; shift >= 0; shift -= 8)
       out += static_cast<char>((value >> shift) & 0xFF);
@@ -105,6 +123,7 @@ class VectorBuilder {
 
  private:
   static constexpr std::uint32_t kNone = 0xFFFFFFFF;
+  static constexpr std::uint32_t kOmitted = 0xFFFFFFFF;  // index_'s value for a common word
   struct Lexeme {
     const std::string* word;  // the key in index_, which never moves it
     std::uint32_t first = kNone;
@@ -121,6 +140,8 @@ class VectorBuilder {
   std::vector<Lexeme> lexemes_;
   std::vector<Position> positions_;
   bool positions_wanted_;
+  const CommonWords* common_;
+  std::string common_bitmap_;
   std::uint16_t position_ = 0;
   std::size_t bytes_ = 0;
 };
@@ -152,9 +173,9 @@ std::string_view first_characters(std::string_view text, std::size_t n) {
 
 }  // namespace
 
-SearchVectors search_vectors(const SearchTokenizer& tokenizer, std::string_view title,
-                             std::string_view text) {
-  VectorBuilder search(false);
+SearchVectors search_vectors(const SearchTokenizer& tokenizer, const CommonWords& common,
+                             std::string_view title, std::string_view text) {
+  VectorBuilder search(false, &common);
   VectorBuilder rank(true);
   PositionedPairs pairs;
   tokenizer.for_each_token(title, [&](std::string_view word) {
@@ -172,7 +193,7 @@ SearchVectors search_vectors(const SearchTokenizer& tokenizer, std::string_view 
     rank.add(word, false);
     return true;
   });
-  return {search.binary(), rank.binary(), pairs.filter.bytes()};
+  return {search.binary(), rank.binary(), pairs.filter.bytes(), search.common_bitmap()};
 }
 
 std::string search_words(const SearchTokenizer& tokenizer, const std::vector<std::string>& terms) {
@@ -182,6 +203,25 @@ std::string search_words(const SearchTokenizer& tokenizer, const std::vector<std
       if (word.size() > kMaxLexemeBytes) return true;
       if (!out.empty()) out += " & ";
       VectorBuilder::append_quoted(out, word);
+      return true;
+    });
+  }
+  return out;
+}
+
+SplitSearchWords split_search_words(const SearchTokenizer& tokenizer, const CommonWords& common,
+                                    const std::vector<std::string>& terms) {
+  SplitSearchWords out;
+  for (const std::string& term : terms) {
+    tokenizer.for_each_token(term, [&](std::string_view word) {
+      if (word.size() > kMaxLexemeBytes) return true;
+      if (const std::optional<int> bit = common.bit(word)) {
+        if (std::ranges::find(out.common_bits, *bit) == out.common_bits.end())
+          out.common_bits.push_back(*bit);
+        return true;
+      }
+      if (!out.indexed.empty()) out.indexed += " & ";
+      VectorBuilder::append_quoted(out.indexed, word);
       return true;
     });
   }

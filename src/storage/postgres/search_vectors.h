@@ -10,6 +10,7 @@
 #include <string_view>
 #include <vector>
 
+#include "storage/postgres/common_words.h"
 #include "storage/search_tokenizer.h"
 #include "storage/types.h"
 
@@ -20,14 +21,16 @@ namespace longread::storage::postgres {
 // holds_phrases), as `strip(to_tsvector(title) || to_tsvector(text))` gives it; `rank`, the title (weight
 // A) then the text's first kRankLeadCharacters characters, the lead search ranks by (weight D), positions
 // counted across both as `setweight(title, 'A') || setweight(lead, 'D')` counts them; `phrase_filter`, the
-// pairs of neighbouring words (phrase_filter.h).
+// pairs of neighbouring words (phrase_filter.h); `common_words`, the bitmap of the words of `common` the
+// article holds, which `search` then leaves out (common_words.h; the rank vector keeps them, as relevance
+// counts every word).
 using SearchVectors = PreparedSearchVectors;
 
 inline constexpr std::size_t kRankLeadCharacters = 600;
 
 // An article's vectors, made with `tokenizer` as the SQLite backend's index splits words.
-[[nodiscard]] SearchVectors search_vectors(const SearchTokenizer& tokenizer, std::string_view title,
-                                           std::string_view text);
+[[nodiscard]] SearchVectors search_vectors(const SearchTokenizer& tokenizer, const CommonWords& common,
+                                           std::string_view title, std::string_view text);
 
 // `terms` (storage/search_terms.h) as a tsquery literal with FTS5's meaning of the same quoted phrases:
 // each term's words adjacent and in order (<->), every term required (&). Empty when no term has a word
@@ -38,6 +41,15 @@ inline constexpr std::size_t kRankLeadCharacters = 600;
 // (it keeps no positions). Equal to search_query() when no term is a phrase.
 [[nodiscard]] std::string search_words(const SearchTokenizer& tokenizer,
                                        const std::vector<std::string>& terms);
+// Every word of `terms` (search_words), split by where an article keeps it: `indexed`, a tsquery requiring
+// the words the search vector holds (empty when every word is common); `common_bits`, the bits of the
+// rest in the article's bitmap of common words, each once, in the order the query names them.
+struct SplitSearchWords {
+  std::string indexed;
+  std::vector<int> common_bits;
+};
+[[nodiscard]] SplitSearchWords split_search_words(const SearchTokenizer& tokenizer, const CommonWords& common,
+                                                  const std::vector<std::string>& terms);
 // The bits an article's phrase filter must have for it to hold each of `phrases` (query_phrases;
 // phrase_filter.h); empty when there is no phrase.
 [[nodiscard]] std::vector<std::uint32_t> query_phrase_probes(

@@ -19,6 +19,8 @@ namespace {
 
 using SearchVectorsTest = longread::testing::SearchTokenizerTest;
 
+const CommonWords kNoCommonWords;
+
 // A vector's binary form (what PostgreSQL's tsvectorrecv reads) in the server's text form of a tsvector:
 // 'lexeme':1A,7 ... Any byte left over, or missing, fails the test.
 std::string tsvector_text(std::string_view binary) {
@@ -62,14 +64,15 @@ std::string tsvector_text(std::string_view binary) {
 // reads); the rank vector has the title's words first with weight A, the text's following, counted on from
 // the title's last position, a word found in both with all its positions; lexemes are in byte order.
 TEST_F(SearchVectorsTest, TheSearchVectorHoldsEachWordOnceAndTheRankVectorWeighsTheTitle) {
-  const SearchVectors v = search_vectors(*tokenizer_, "Cathedral Ledger", "A ledger, kept for a cathedral.");
+  const SearchVectors v =
+      search_vectors(*tokenizer_, kNoCommonWords, "Cathedral Ledger", "A ledger, kept for a cathedral.");
   EXPECT_EQ(tsvector_text(v.search), "'a' 'cathedral' 'for' 'kept' 'ledger'");
   EXPECT_EQ(tsvector_text(v.rank), "'a':3,7 'cathedral':1A,8 'for':6 'kept':5 'ledger':2A,4")
       << "a text shorter than the lead is all lead";
-  const SearchVectors untitled = search_vectors(*tokenizer_, "", "Zürich zurich");
+  const SearchVectors untitled = search_vectors(*tokenizer_, kNoCommonWords, "", "Zürich zurich");
   EXPECT_EQ(tsvector_text(untitled.search), "'zurich'");
   EXPECT_EQ(tsvector_text(untitled.rank), "'zurich':1,2");
-  const SearchVectors empty = search_vectors(*tokenizer_, "", "");
+  const SearchVectors empty = search_vectors(*tokenizer_, kNoCommonWords, "", "");
   EXPECT_EQ(empty.search, std::string(4, '\0')) << "no lexemes: the count alone";
   EXPECT_EQ(tsvector_text(empty.rank), "");
 }
@@ -78,7 +81,7 @@ TEST_F(SearchVectorsTest, TheSearchVectorHoldsEachWordOnceAndTheRankVectorWeighs
 // positions and the positions, big-endian, weight A in the two high bits. A NUL in the text splits words
 // (as any control character does), so it can never end a lexeme early.
 TEST_F(SearchVectorsTest, TheBinaryFormIsWhatTsvectorrecvReads) {
-  const SearchVectors v = search_vectors(*tokenizer_, "Ab", std::string("cd\0ab", 5));
+  const SearchVectors v = search_vectors(*tokenizer_, kNoCommonWords, "Ab", std::string("cd\0ab", 5));
   using namespace std::string_literals;
   EXPECT_EQ(v.search, "\0\0\0\2"s + "ab\0"s + "\0\0"s + "cd\0"s + "\0\0"s) << "two words, no positions";
   EXPECT_EQ(tsvector_text(v.search), "'ab' 'cd'");
@@ -93,7 +96,7 @@ TEST_F(SearchVectorsTest, TheRankVectorStopsAtTheLeadsLastCharacter) {
   std::string text;
   while (text.size() < 1190) text += "éé ";  // 2 bytes per é: 600 characters are about 900 bytes
   text += "afterword";
-  const SearchVectors v = search_vectors(*tokenizer_, "T", text);
+  const SearchVectors v = search_vectors(*tokenizer_, kNoCommonWords, "T", text);
   EXPECT_NE(tsvector_text(v.search).find("'afterword'"), std::string::npos);
   EXPECT_EQ(tsvector_text(v.rank).find("'afterword'"), std::string::npos);
   EXPECT_NE(tsvector_text(v.rank).find("'ee'"), std::string::npos);
@@ -106,9 +109,10 @@ TEST_F(SearchVectorsTest, AHostileTextStaysWithinWhatATsvectorCanHold) {
   std::string text = "start " + std::string(3000, 'x') + " ";
   for (int i = 0; i < 20'000; ++i) text += "echo ";
   text += "omega";
-  EXPECT_EQ(tsvector_text(search_vectors(*tokenizer_, "", text).search), "'echo' 'omega' 'start'")
+  EXPECT_EQ(tsvector_text(search_vectors(*tokenizer_, kNoCommonWords, "", text).search),
+            "'echo' 'omega' 'start'")
       << "the long word is dropped, each other word once";
-  const SearchVectors v = search_vectors(*tokenizer_, text, "");
+  const SearchVectors v = search_vectors(*tokenizer_, kNoCommonWords, text, "");
   const std::string rank = tsvector_text(v.rank);
   EXPECT_EQ(rank.find("'xxx"), std::string::npos) << "the long word is dropped";
   EXPECT_NE(rank.find("'omega':16383A"), std::string::npos) << rank.substr(0, 200);
@@ -121,7 +125,7 @@ TEST_F(SearchVectorsTest, AHostileTextStaysWithinWhatATsvectorCanHold) {
   // A megabyte of distinct words: the vector stops taking new ones before the server's limit.
   std::string many;
   for (int i = 0; i < 200'000; ++i) many.append("w").append(std::to_string(i)).append(" ");
-  const std::string big = tsvector_text(search_vectors(*tokenizer_, "", many).search);
+  const std::string big = tsvector_text(search_vectors(*tokenizer_, kNoCommonWords, "", many).search);
   EXPECT_LT(big.size(), 4u << 20);
   EXPECT_NE(big.find("'w0'"), std::string::npos);
   EXPECT_EQ(big.find("'w199999'"), std::string::npos);
@@ -129,7 +133,8 @@ TEST_F(SearchVectorsTest, AHostileTextStaysWithinWhatATsvectorCanHold) {
 
 // Quotes and backslashes never reach a lexeme (they separate words).
 TEST_F(SearchVectorsTest, QuotesAndBackslashesNeverReachALexeme) {
-  const SearchVectors v = search_vectors(*tokenizer_, "It's a \\ back'slash", "'); DROP TABLE articles; --");
+  const SearchVectors v =
+      search_vectors(*tokenizer_, kNoCommonWords, "It's a \\ back'slash", "'); DROP TABLE articles; --");
   EXPECT_EQ(tsvector_text(v.search), "'a' 'articles' 'back' 'drop' 'it' 's' 'slash' 'table'");
   EXPECT_EQ(tsvector_text(v.rank),
             "'a':3A 'articles':8 'back':4A 'drop':6 'it':1A 's':2A 'slash':5A 'table':7");
@@ -184,6 +189,38 @@ TEST_F(SearchVectorsTest, TheWordsOfAQueryAreItsPhrasesTakenApart) {
             static_cast<std::size_t>(2 * kPhraseFilterProbes));
 }
 
+// With a list of common words, the search vector leaves them out and the bitmap holds each one the title or
+// the text has, bit N for the list's word N as PostgreSQL's get_bit reads a bytea (byte N / 8, bit N % 8
+// from the lowest); the rank vector and the phrase filter, which relevance and phrases read, keep every
+// word. A query's words split the same way, each common one once.
+TEST_F(SearchVectorsTest, CommonWordsLeaveTheSearchVectorForTheBitmap) {
+  std::vector<CommonWords::Word> words;
+  for (const char* w : {"the", "of", "a", "and", "in", "to", "is", "it", "river"})
+    words.push_back({.lexeme = w, .share = 0.5});
+  const CommonWords common(words);
+  ASSERT_EQ(common.bitmap_bytes(), 2u);
+  const SearchVectors v = search_vectors(*tokenizer_, common, "The River", "A ledger of the cathedral.");
+  EXPECT_EQ(tsvector_text(v.search), "'cathedral' 'ledger'");
+  ASSERT_EQ(v.common_words.size(), 2u);
+  EXPECT_EQ(static_cast<unsigned char>(v.common_words[0]), 0b0000'0111) << "the, of, a";
+  EXPECT_EQ(static_cast<unsigned char>(v.common_words[1]), 0b0000'0001) << "river";
+  for (int bit = 0; bit < 9; ++bit) EXPECT_EQ(bitmap_bit(v.common_words, bit), bit <= 2 || bit == 8) << bit;
+  const SearchVectors all =
+      search_vectors(*tokenizer_, kNoCommonWords, "The River", "A ledger of the cathedral.");
+  EXPECT_EQ(v.rank, all.rank);
+  EXPECT_EQ(v.phrase_filter, all.phrase_filter);
+  EXPECT_EQ(tsvector_text(all.search), "'a' 'cathedral' 'ledger' 'of' 'river' 'the'");
+  EXPECT_EQ(all.common_words, "") << "no list: an empty bitmap";
+  EXPECT_EQ(search_vectors(*tokenizer_, common, "", "").common_words, std::string(2, '\0'));
+
+  const SplitSearchWords split =
+      split_search_words(*tokenizer_, common, {"the", "\"ledger of the\"", "Cathédrale", "river"});
+  EXPECT_EQ(split.indexed, "'ledger' & 'cathedrale'");
+  EXPECT_EQ(split.common_bits, (std::vector<int>{0, 1, 8}));
+  EXPECT_EQ(split_search_words(*tokenizer_, common, {"the of"}).indexed, "");
+  EXPECT_EQ(split_search_words(*tokenizer_, kNoCommonWords, {"the of"}).indexed, "'the' & 'of'");
+}
+
 // An article's phrase filter holds every pair of neighbouring words its search vector numbers, the title's
 // last word next to the text's first as PostgreSQL's <-> sees them, and a word too long for the vector
 // (skipped, no position) leaves its two neighbours next to each other. Of pairs that are not neighbours,
@@ -198,7 +235,7 @@ TEST_F(SearchVectorsTest, ThePhraseFilterHoldsEveryPairOfNeighboursAndFewOthers)
     text_words.push_back(vocabulary[rng() % vocabulary.size()]);
     text += text_words.back() + (i == 300 ? " " + std::string(3000, 'x') + " " : " ");
   }
-  const SearchVectors v = search_vectors(*tokenizer_, "Cathedral ledger", text);
+  const SearchVectors v = search_vectors(*tokenizer_, kNoCommonWords, "Cathedral ledger", text);
   const std::string& filter = v.phrase_filter;
   EXPECT_TRUE(std::has_single_bit(filter.size())) << filter.size();
   EXPECT_GE(filter.size() * 8, 8 * 699u) << "at least 8 bits per distinct pair";
@@ -233,13 +270,15 @@ TEST_F(SearchVectorsTest, ThePhraseFilterHoldsEveryPairOfNeighboursAndFewOthers)
 // (16,383: every later word lands on it, and is the neighbour of the word before) gets an empty filter,
 // which the search reads as "may hold every pair".
 TEST_F(SearchVectorsTest, ThePhraseFilterIsSizedByItsPairsAndGivesUpPastTheLastPosition) {
-  EXPECT_EQ(search_vectors(*tokenizer_, "", "").phrase_filter.size(), kPhraseFilterMinBytes);
-  EXPECT_EQ(search_vectors(*tokenizer_, "One", "two three").phrase_filter.size(), kPhraseFilterMinBytes);
+  EXPECT_EQ(search_vectors(*tokenizer_, kNoCommonWords, "", "").phrase_filter.size(), kPhraseFilterMinBytes);
+  EXPECT_EQ(search_vectors(*tokenizer_, kNoCommonWords, "One", "two three").phrase_filter.size(),
+            kPhraseFilterMinBytes);
   std::string long_text;
   for (int i = 0; i < 16'380; ++i) long_text.append("w").append(std::to_string(i)).append(" ");
-  EXPECT_EQ(search_vectors(*tokenizer_, "", long_text).phrase_filter.size(), kPhraseFilterMaxBytes);
+  EXPECT_EQ(search_vectors(*tokenizer_, kNoCommonWords, "", long_text).phrase_filter.size(),
+            kPhraseFilterMaxBytes);
   long_text.append("one two three four");
-  EXPECT_EQ(search_vectors(*tokenizer_, "", long_text).phrase_filter, "");
+  EXPECT_EQ(search_vectors(*tokenizer_, kNoCommonWords, "", long_text).phrase_filter, "");
   EXPECT_TRUE(
       phrase_filter_may_hold("", query_phrase_probes(query_phrases(*tokenizer_, {"anything at all"}))));
 }
