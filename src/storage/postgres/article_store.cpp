@@ -166,7 +166,7 @@ constexpr std::int64_t kSearchSliceGrowth = 4;
 // kEveryRow, a query without common words, whose words every row's vector holds; kWithoutBitmap, the rows
 // whose vector still holds every word (no bitmap), asked for all the query's words (:match or :words);
 // kWithBitmap, the rows with a bitmap, asked the GIN index for the query's other words (:indexed) and the
-// bitmap for the common ones; kListedIds, the rows of :ids (found by kCommonWordsWalkSql), for a query made
+// bitmap for the common ones; kListedIds, the rows of :ids (found by common_words_walk_sql), for a query made
 // only of common words, when a reader's filter or a phrase needs more than the walk reads.
 enum class CandidateRows { kEveryRow, kWithoutBitmap, kWithBitmap, kListedIds };
 
