@@ -94,6 +94,18 @@ Result<SearchIndexReport> upkeep_locked(Connection& c, const SearchIndexUpkeep& 
       return std::unexpected(ok.error());
     done.push_back(fmt::format("dropped {}", index.name));
   }
+  // A search made only of common words walks articles_common_words and reads each bitmap from the index
+  // alone where the visibility map says the row's page is visible to all; on a page written since the last
+  // vacuum it reads the row too. Autovacuum sets the map only once a fifth of the table is new, so the newest
+  // articles, which every search reads first, were the ones read twice: a walk over 200,000 generated
+  // articles made 26,775 row reads (407 ms) before a vacuum and none after. So the upkeep vacuums after each
+  // pass: it reads only the pages not yet all-visible (the pass's), and neither scans the indexes nor
+  // truncates the table, so it takes no lock a crawl or a search waits for.
+  const auto vacuum_started = std::chrono::steady_clock::now();
+  if (auto vacuumed = c.exec("VACUUM (INDEX_CLEANUP OFF, TRUNCATE OFF) articles"); !vacuumed)
+    return std::unexpected(vacuumed.error());
+  const double vacuum_seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - vacuum_started).count();
   report.changed = !done.empty();
   if (done.empty()) {
     report.summary =
@@ -106,6 +118,7 @@ Result<SearchIndexReport> upkeep_locked(Connection& c, const SearchIndexUpkeep& 
       report.summary += line;
     }
   }
+  report.summary += fmt::format("; the visibility map of the new rows set in {:.1f} s", vacuum_seconds);
   return report;
 }
 
