@@ -1396,7 +1396,19 @@ TEST_P(StoreTest, ANewArticleNamingADeletedOriginalIsStoredAsNoDuplicate) {
 }
 
 // The same helpers for behaviour of PostgreSQL's alone, run on PostgreSQL only.
-class PostgresStoreTest : public StoreTest {};
+class PostgresStoreTest : public StoreTest {
+ protected:
+  // The guids a search finds (at most ten), in byte order.
+  std::vector<std::string> found(const char* query,
+                                 const std::optional<ReaderFilter>& reader = std::nullopt) {
+    std::vector<std::string> guids;
+    auto hits = store_->search(query, 10, 0, reader);
+    EXPECT_TRUE(hits) << query << ": " << hits.error().message;
+    for (const auto& hit : hits.value_or(std::vector<SearchHit>{})) guids.push_back(hit.view.article.guid);
+    std::ranges::sort(guids);
+    return guids;
+  }
+};
 
 // Bodies on PostgreSQL are packed (migration 0009, postgres/article_bodies.h): summary, content, text and
 // excerpt in one zstd frame, the four columns empty. A row in an older form reads the same, on its page and
@@ -1851,14 +1863,6 @@ TEST_P(PostgresStoreTest, APhraseIsCheckedByTheFilterThenTheTextAndOldRowsStillM
   auto across = make_article("across", "On garbage", day(4));
   across.text = "collection, the title's last word and the text's first.";
   save(ok_record(a, day(4), {adjacent, apart, titled, across}));
-  auto found = [&](const char* query) {
-    std::vector<std::string> guids;
-    auto hits = store_->search(query, 10, 0);
-    EXPECT_TRUE(hits) << hits.error().message;
-    for (const auto& hit : hits.value_or(std::vector<SearchHit>{})) guids.push_back(hit.view.article.guid);
-    std::ranges::sort(guids);
-    return guids;
-  };
   const std::vector<std::string> phrase = {"adjacent", "titled"};
   EXPECT_EQ(found("\"garbage collection\""), phrase);
   EXPECT_EQ(found("\"collection of garbage\" sorted"), (std::vector<std::string>{"apart"}));
@@ -1932,14 +1936,6 @@ TEST_P(PostgresStoreTest, CommonWordsAreFoundFromTheBitmapAndRowsWithoutOneFromT
   auto three = make_article("three", "Ledger", day(3));
   three.text = "Nothing about rivers here.";
   save(ok_record(a, day(3), {one, two, three}));
-  auto found = [&](const char* query, const std::optional<ReaderFilter>& reader = std::nullopt) {
-    std::vector<std::string> guids;
-    auto hits = store_->search(query, 10, 0, reader);
-    EXPECT_TRUE(hits) << query << ": " << hits.error().message;
-    for (const auto& hit : hits.value_or(std::vector<SearchHit>{})) guids.push_back(hit.view.article.guid);
-    std::ranges::sort(guids);
-    return guids;
-  };
   using Guids = std::vector<std::string>;
   const Guids none = {"0"};
   EXPECT_EQ(raw_query(path_, "SELECT COUNT(*) FROM articles WHERE common_words IS NULL"), none);
