@@ -1981,6 +1981,64 @@ TEST_P(PostgresStoreTest, CommonWordsAreFoundFromTheBitmapAndRowsWithoutOneFromT
   searches();
 }
 
+// The bitmap of common words stays in its article's row (migration 0012), where search tests it without
+// reading the TOAST table, even in a row too big for the page, from which PostgreSQL moves values out of
+// line. A bitmap stored out of line before (as PostgreSQL's default storage put it) is brought back by
+// `db compact`, and search finds the same articles throughout.
+TEST_P(PostgresStoreTest, TheBitmapOfCommonWordsStaysInItsRowAndCompactBringsBackOneStoredOutside) {
+  const auto a = add_blog("https://a.example/feed", "programming");
+  // About 1,500 distinct pairs of words: a phrase filter (kept in the row) too big for the row to fit in
+  // 2 KB. About half the common words, picked by a hash: a bitmap that does not compress (a compressed one
+  // of a few bytes stays in any row).
+  std::string text = "The garden of the lighthouse keeper.";
+  for (const std::string& word : raw_query(path_,
+                                           "SELECT lexeme FROM search_common_words"
+                                           " WHERE substr(md5(lexeme), 1, 1) < '8' ORDER BY bit"))
+    text += ' ' + word;
+  for (int i = 0; i < 1500; ++i) {
+    text += ' ';
+    for (int n = i, k = 0; k < 3; ++k, n /= 26) text += static_cast<char>('a' + n % 26);
+    text += "ing";
+  }
+  auto big = make_article("big", "Keeper", day(1));
+  big.text = text;
+  auto small = make_article("small", "Stones", day(2));
+  small.text = "A garden of stones.";
+  save(ok_record(a, day(2), {big, small}));
+  using Guids = std::vector<std::string>;
+  const char* out_of_line =
+      "SELECT guid FROM articles WHERE pg_column_size(common_words) = octet_length(common_words) ORDER BY "
+      "guid";
+  EXPECT_EQ(raw_query(path_, out_of_line), Guids{});
+  EXPECT_EQ(raw_query(path_,
+                      "SELECT guid FROM articles"
+                      " WHERE pg_column_size(rank_vector) + pg_column_size(phrase_filter) > 2100"),
+            Guids{"big"})
+      << "the row is too big for the page";
+  auto searches = [&] {
+    EXPECT_EQ(found("garden the"), Guids{"big"});
+    EXPECT_EQ(found("garden of"), (Guids{"big", "small"}));
+    EXPECT_EQ(found("the"), Guids{"big"});
+  };
+  searches();
+
+  // The bitmap written again under the default storage, as before migration 0012: out of line.
+  raw_query(path_, "ALTER TABLE articles ALTER COLUMN common_words SET STORAGE EXTENDED");
+  raw_query(path_, "UPDATE articles SET common_words = common_words || ''::bytea RETURNING id");
+  raw_query(path_, "ALTER TABLE articles ALTER COLUMN common_words SET STORAGE MAIN");
+  EXPECT_EQ(raw_query(path_, out_of_line), Guids{"big"});
+  searches();
+
+  auto batch = store_->compact_bodies({.batch = 10});
+  ASSERT_TRUE(batch) << batch.error().message;
+  EXPECT_EQ(batch->converted, 1) << "the row whose bitmap is out of line";
+  EXPECT_EQ(raw_query(path_, out_of_line), Guids{});
+  searches();
+  batch = store_->compact_bodies({.batch = 10});
+  ASSERT_TRUE(batch) << batch.error().message;
+  EXPECT_EQ(batch->converted, 0) << "nothing left to bring back";
+}
+
 // Two records of one blog in one group (two passes' results saved together): the second updates an article
 // the first inserted. Both are saved, search finds the update's words, and the index stays whole.
 // prepare_crawl does a record's body work before the save, off the writer thread (SQLite: compression;

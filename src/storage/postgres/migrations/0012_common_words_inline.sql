@@ -1,0 +1,12 @@
+-- An article's bitmap of common words (migration 0011) stays in its row. PostgreSQL moves a row's
+-- values out of line, into the TOAST table, until the row fits in about 2 KB, the largest first but any
+-- value over 24 bytes when the row is still too big: an article's row holds its rank vector and phrase
+-- filter (kept in the row on purpose) beside its titles and links, so about two rows in three had their
+-- 81-byte bitmap moved out. Search tests the bitmap of every row of a query's indexed words, and each
+-- such test then read the TOAST index and a TOAST page as well as the row: about five pages a row
+-- instead of one (docs/perf.md, "The bitmap of common words kept in the row").
+--
+-- MAIN keeps a value in the row unless nothing else can leave it. It applies to values written from now
+-- on; `longread db compact` rewrites the bitmaps stored out of line before (an uncompressed value out of
+-- line is the one whose stored size, pg_column_size, equals its length: in the row it has a header).
+ALTER TABLE articles ALTER COLUMN common_words SET STORAGE MAIN;
