@@ -1191,6 +1191,65 @@ TEST_P(StoreTest, SearchTreatsQuotedWordsAsAPhrase) {
   EXPECT_EQ(store_->search("\"garbage collection", 10, 0).value().size(), 2u);
 }
 
+// A phrase's hits page like any search's: pages of ten are, in order, the one page of thirty, and hold only
+// articles with the phrase, though newer ones hold its words apart. When the newest articles with its words
+// (more than kSearchCandidates) hold each pair of a three-word phrase but never the phrase, older articles
+// that hold it are still found. (PostgreSQL checks a phrase's candidates from the top of the ranking only as
+// far as a page needs, and checks older ones when the newest hold too few: docs/storage.md, "Phrases".)
+TEST_P(StoreTest, APhrasesHitsPageLikeAnySearchAndOlderHoldersAreFoundBelowNewerNearMisses) {
+  const auto blog = add_blog("https://a.example/feed");
+  std::vector<model::Article> articles;
+  for (int i = 0; i < 30; ++i) {
+    auto a = make_article("hold" + std::to_string(i), "Collector " + std::to_string(i), day(i % 7));
+    a.text = "Notes " + std::to_string(i) + " on garbage collection pauses, day " + std::to_string(i);
+    articles.push_back(a);
+  }
+  for (int i = 0; i < 20; ++i) {
+    auto a = make_article("apart" + std::to_string(i), "Sweeper " + std::to_string(i), day(i % 5));
+    a.text = "Collection of garbage " + std::to_string(i) + ", swept daily.";
+    articles.push_back(a);
+  }
+  save(ok_record(blog, day(10), articles));
+  auto guids = [&](const std::string& query, int limit, int offset) {
+    std::vector<std::string> out;
+    auto hits = store_->search(query, limit, offset);
+    EXPECT_TRUE(hits) << hits.error().message;
+    for (const auto& hit : hits.value_or(std::vector<SearchHit>{})) out.push_back(hit.view.article.guid);
+    return out;
+  };
+  const auto whole = guids("\"garbage collection\"", 30, 0);
+  ASSERT_EQ(whole.size(), 30u);
+  for (const auto& guid : whole) EXPECT_EQ(guid.rfind("hold", 0), 0u) << guid;
+  std::vector<std::string> paged;
+  for (int page = 0; page < 4; ++page) {
+    const auto part = guids("\"garbage collection\"", 10, page * 10);
+    EXPECT_EQ(part.size(), page < 3 ? 10u : 0u) << "page " << page;
+    paged.insert(paged.end(), part.begin(), part.end());
+  }
+  EXPECT_EQ(paged, whole);
+
+  // Older articles that hold "lock free queue", below more than kSearchCandidates newer ones that hold
+  // "lock free" and "free queue" apart.
+  std::vector<model::Article> older;
+  for (int i = 0; i < 3; ++i) {
+    auto a = make_article("queue" + std::to_string(i), "Queues " + std::to_string(i), day(20 + i));
+    a.text = "A lock free queue, take " + std::to_string(i) + ".";
+    older.push_back(a);
+  }
+  save(ok_record(blog, day(30), older));
+  std::vector<model::Article> newer;
+  for (int i = 0; i < kSearchCandidates + 100; ++i) {
+    auto a = make_article("near" + std::to_string(i), "Near miss " + std::to_string(i), day(40 + i / 100));
+    a.text = "Lock free at last, and free queue " + std::to_string(i) + " for all.";
+    newer.push_back(a);
+  }
+  save(ok_record(blog, day(60), newer));
+  auto found = guids("\"lock free queue\"", 10, 0);
+  std::ranges::sort(found);
+  EXPECT_EQ(found, (std::vector<std::string>{"queue0", "queue1", "queue2"}));
+  EXPECT_EQ(guids("\"lock free queue\"", 10, 1).size(), 2u);
+}
+
 // Both backends split, fold and unaccent words alike (FTS5's unicode61 makes PostgreSQL's vectors and
 // queries too): a hyphenated word is a phrase of its parts, "3.14" one of two numbers, "C++" the word "c",
 // accents and case do not matter, and a query of no word at all finds nothing.

@@ -219,8 +219,9 @@ std::string common_words_walk_sql(const std::vector<int>& common_bits) {
   return "SELECT a.id FROM articles a WHERE a.visible = 1 AND a.common_words IS NOT NULL" +
          common_bits_sql(common_bits) + " AND a.id > :low AND a.id <= :high ORDER BY a.id DESC LIMIT :wanted";
 }
-// The most ids a walk gives the statement that filters them (kListedIds): a slice is sized to hold about
-// kSearchCandidates matches, so this bounds only a slice whose estimate was far too wide.
+// The most ids a walk gives the statement that filters them (kListedIds): twice the candidates still wanted
+// (a reader's filter, or a phrase's, lets most of them through; when it did not, the slice goes on below the
+// walk's last id), and never more than this.
 constexpr int kCommonWordsWalkIds = 20 * kSearchCandidates;
 // The titles and texts of phrase candidates, to look for the phrases in.
 constexpr const char* kSearchPhraseTextsSql =
@@ -242,19 +243,25 @@ std::int64_t estimated_rows(std::string_view plan_line) {
     rows = rows * 10 + (plan_line[i] - '0');
   return rows;
 }
+// The candidates (:ids), each with its rank score.
+#define LONGREAD_PG_SEARCH_RANKED                                                          \
+  "SELECT c.id AS id, " LONGREAD_PG_SEARCH_RANK                                            \
+  " AS rank_score FROM ("                                                                  \
+  "  SELECT a.id, a.display_at, " LONGREAD_PG_SEARCH_MATCH_FLOOR                           \
+  " + ts_rank(COALESCE(a.rank_vector, longread_rank_vector(a.title, a.text)), q.query) AS" \
+  " relevance FROM articles a, q WHERE a.id = ANY(:ids::bigint[])) c"
 // The candidates (:ids) ranked, paged, with their snippets.
 constexpr const char* kSearchRankSql =
     "WITH q AS (SELECT :match::tsquery AS query)"
     " SELECT " LONGREAD_PG_ARTICLE_COLUMNS_HEAD " '', '', ''," LONGREAD_PG_ARTICLE_COLUMNS_TAIL
-    ", " LONGREAD_PG_BODY_PARTS " FROM (SELECT c.id AS id, " LONGREAD_PG_SEARCH_RANK
-    " AS rank_score FROM ("
-    "  SELECT a.id, a.display_at, " LONGREAD_PG_SEARCH_MATCH_FLOOR
-    " + ts_rank(COALESCE(a.rank_vector, longread_rank_vector(a.title, a.text)), q.query) AS relevance"
-    "  FROM articles a, q"
-    "  WHERE a.id = ANY(:ids::bigint[])) c"
+    ", " LONGREAD_PG_BODY_PARTS " FROM (" LONGREAD_PG_SEARCH_RANKED
     " ORDER BY rank_score DESC, c.id DESC LIMIT :limit OFFSET :offset) s"
     " JOIN articles a ON a.id = s.id JOIN blogs b ON b.id = a.blog_id CROSS JOIN q"
     " ORDER BY s.rank_score DESC, s.id DESC";
+// The candidates (:ids) in the order kSearchRankSql pages them: a phrase's candidates are checked in it.
+constexpr const char* kSearchOrderSql =
+    "WITH q AS (SELECT :match::tsquery AS query) " LONGREAD_PG_SEARCH_RANKED
+    " ORDER BY rank_score DESC, c.id DESC";
 
 constexpr const char* kSetKeepOverride =
     "UPDATE articles SET keep_override = :keep::integer,"
@@ -746,8 +753,8 @@ Result<std::vector<SearchHit>> PgArticleStore::search(std::string_view query, in
       }
       if (!walk_sql.empty()) {
         const std::size_t walked_from = out.candidates.size();
-        if (auto ok = run(walk_sql, walk_filtered ? kCommonWordsWalkIds : wanted, true,
-                          [&](Query& q) { q.bind(":low", low).bind(":high", high); });
+        if (auto ok = run(walk_sql, walk_filtered ? std::min(kCommonWordsWalkIds, 2 * wanted + 100) : wanted,
+                          true, [&](Query& q) { q.bind(":low", low).bind(":high", high); });
             !ok) {
           return std::unexpected(ok.error());
         }
@@ -801,14 +808,16 @@ Result<std::vector<SearchHit>> PgArticleStore::search(std::string_view query, in
       std::int64_t text_bytes = 0;
       // Phrase candidates, newest first: the ones whose texts hold the phrases join `ids`, in order, the
       // texts read a batch at a time.
-      auto keep_phrase_matches = [&](const std::vector<Candidate>& candidates) -> Result<void> {
-        for (std::size_t r = 0; r < candidates.size() && std::ssize(ids) < kSearchCandidates;) {
+      // Phrase candidates, in the order given: the ones whose texts hold the phrases join `out`, in that
+      // order, until it holds `cap`; the texts are read a batch at a time.
+      auto keep_phrase_matches = [&](const std::vector<Candidate>& candidates, std::vector<std::int64_t>& out,
+                                     std::int64_t cap) -> Result<void> {
+        for (std::size_t r = 0; r < candidates.size() && std::ssize(out) < cap;) {
           if (auto ok = within_budget(); !ok) return ok;
           std::vector<std::int64_t> batch;
           std::int64_t bytes = 0;
           // About as many as may still be wanted (a quarter of those read hold no phrase, at a guess).
-          const std::size_t enough =
-              static_cast<std::size_t>(kSearchCandidates - std::ssize(ids)) * 5 / 4 + 8;
+          const std::size_t enough = static_cast<std::size_t>(cap - std::ssize(out)) * 5 / 4 + 8;
           for (; r < candidates.size() && batch.size() < enough &&
                  (batch.empty() || bytes < kPhraseTextBatchBytes);
                ++r) {
@@ -830,47 +839,91 @@ Result<std::vector<SearchHit>> PgArticleStore::search(std::string_view query, in
               holding.insert(read->int64(t, 0));
           }
           for (const std::int64_t id : batch)
-            if (holding.contains(id) && std::ssize(ids) < kSearchCandidates) ids.push_back(id);
+            if (holding.contains(id) && std::ssize(out) < cap) out.push_back(id);
         }
         return {};
       };
+      // A phrase's candidates are first the rows its filter lets through, unchecked (`unchecked`, with the
+      // bytes of their texts), like any search's matches; once every slice's candidates are checked
+      // (check_each_slice), only the rows whose texts hold the phrases join `ids`.
+      std::unordered_map<std::int64_t, std::int64_t> unchecked;
+      bool check_each_slice = false;
       // Set when a slice is read in more than one round: the older end of the slice.
       std::optional<std::int64_t> rest_of_slice;
       bool density_known = false;  // `width` comes from the matches of a slice, not from a guess
-      while (high > 0 && std::ssize(ids) < kSearchCandidates) {
-        const std::int64_t tail = density_known ? width / 4 : width * kSearchSliceGrowth;
-        const std::int64_t low = rest_of_slice ? *rest_of_slice : high - width <= tail ? 0 : high - width;
-        rest_of_slice.reset();
-        // A phrase's slice gives every candidate in it (ids and sizes only, up to a bound), since some hold
-        // no phrase: cutting it at the number still wanted would make the server read the slice again.
-        const int wanted =
-            probes.empty() ? kSearchCandidates - static_cast<int>(ids.size()) : kPhraseCandidatesPerSlice;
-        auto slice = read_slice(low, high, wanted);
-        if (!slice) return std::unexpected(slice.error());
-        const std::size_t before = ids.size();
-        if (probes.empty()) {
-          for (const Candidate& x : slice->candidates) ids.push_back(x.id);
-        } else if (auto kept = keep_phrase_matches(slice->candidates); !kept) {
+      auto collect = [&]() -> Result<void> {
+        while (high > 0 && std::ssize(ids) < kSearchCandidates) {
+          const std::int64_t tail = density_known ? width / 4 : width * kSearchSliceGrowth;
+          const std::int64_t low = rest_of_slice ? *rest_of_slice : high - width <= tail ? 0 : high - width;
+          rest_of_slice.reset();
+          // A slice whose candidates are checked gives every candidate in it (ids and sizes only, up to a
+          // bound), since some hold no phrase: cutting it at the number still wanted would make the server
+          // read the slice again.
+          const int wanted =
+              check_each_slice ? kPhraseCandidatesPerSlice : kSearchCandidates - static_cast<int>(ids.size());
+          auto slice = read_slice(low, high, wanted);
+          if (!slice) return std::unexpected(slice.error());
+          const std::size_t before = ids.size();
+          if (!check_each_slice) {
+            for (const Candidate& x : slice->candidates) {
+              ids.push_back(x.id);
+              if (!probes.empty()) unchecked.emplace(x.id, x.bytes);
+            }
+          } else if (auto kept = keep_phrase_matches(slice->candidates, ids, kSearchCandidates); !kept) {
+            return std::unexpected(kept.error());
+          }
+          if (slice->examined_above > low) {
+            // The slice may hold more candidates than were read (and, for a phrase, some of those read held
+            // none): the rest of the slice next.
+            high = slice->examined_above;
+            rest_of_slice = low;
+            continue;
+          }
+          high = low;
+          // The next slice: as wide as this one's density of matches says the rest need, a quarter to spare,
+          // and no narrower than a first slice. Not wider: at least twice this one's width, as it once was,
+          // gave a word that found 970 of its 1,000 in a first slice of 100,000 ids a second slice of
+          // 200,000 for the last 30, whose primary-key bitmap alone took 83 ms (148 ms in all, against 7 ms
+          // for the 3,866 ids the density asks for).
+          const auto found = static_cast<std::int64_t>(ids.size() - before);
+          const std::int64_t missing = kSearchCandidates - std::ssize(ids);
+          density_known = found > 0;
+          width = found == 0 ? width * kSearchSliceGrowth
+                             : std::max(kFirstSearchSlice, missing * width / found * 5 / 4);
+        }
+        return {};
+      };
+      if (auto ok = collect(); !ok) return std::unexpected(ok.error());
+      std::int64_t page_offset = std::max(offset, 0);
+      if (!probes.empty()) {
+        // A phrase: its candidates ranked, then checked from the top until the page is full (the filter lets
+        // 1-3 % of the rows without a pair through; a text is the costly part of a search to read).
+        if (auto ok = within_budget(); !ok) return std::unexpected(ok.error());
+        Query order(c, kSearchOrderSql);
+        order.bind(":match", match).bind(":ids", id_array(ids)).bind(":half_life_days", kSearchHalfLifeDays);
+        auto ranked = order.run();
+        if (!ranked) return std::unexpected(ranked.error());
+        std::vector<Candidate> in_order;
+        for (int r = 0; r < ranked->size(); ++r) {
+          const std::int64_t id = ranked->int64(r, 0);
+          in_order.push_back({id, unchecked.at(id)});
+        }
+        const std::int64_t page_end = page_offset + std::max(limit, 0);
+        std::vector<std::int64_t> holding;
+        if (auto kept = keep_phrase_matches(in_order, holding, page_end); !kept)
           return std::unexpected(kept.error());
+        if (std::ssize(holding) >= page_end || std::ssize(ids) < kSearchCandidates) {
+          // The page's articles, or every candidate was looked at (there were no more).
+          ids.assign(holding.begin() + std::min(page_offset, std::ssize(holding)), holding.end());
+          page_offset = 0;
+        } else {
+          // The candidates, every one checked, hold fewer than the page needs, while older rows may hold
+          // more (a phrase of three words whose pairs the texts have apart): each older slice's candidates
+          // checked too, until kSearchCandidates hold the phrases, ranked as any search's.
+          ids = std::move(holding);
+          check_each_slice = true;
+          if (auto ok = collect(); !ok) return std::unexpected(ok.error());
         }
-        if (slice->examined_above > low) {
-          // The slice may hold more candidates than were read (and, for a phrase, some of those read held
-          // none): the rest of the slice next.
-          high = slice->examined_above;
-          rest_of_slice = low;
-          continue;
-        }
-        high = low;
-        // The next slice: as wide as this one's density of matches says the rest need, a quarter to spare,
-        // and no narrower than a first slice. Not wider: at least twice this one's width, as it once was,
-        // gave a word that found 970 of its 1,000 in a first slice of 100,000 ids a second slice of 200,000
-        // for the last 30, whose primary-key bitmap alone took 83 ms (148 ms in all, against 7 ms for the
-        // 3,866 ids the density asks for).
-        const auto found = static_cast<std::int64_t>(ids.size() - before);
-        const std::int64_t missing = kSearchCandidates - std::ssize(ids);
-        density_known = found > 0;
-        width = found == 0 ? width * kSearchSliceGrowth
-                           : std::max(kFirstSearchSlice, missing * width / found * 5 / 4);
       }
       if (auto ok = within_budget(); !ok) return std::unexpected(ok.error());
       Query q(c, kSearchRankSql);
@@ -878,7 +931,7 @@ Result<std::vector<SearchHit>> PgArticleStore::search(std::string_view query, in
           .bind(":ids", id_array(ids))
           .bind(":half_life_days", kSearchHalfLifeDays)
           .bind(":limit", std::max(limit, 0))
-          .bind(":offset", std::max(offset, 0));
+          .bind(":offset", page_offset);
       return q.run();
     }();
     (void)c.exec_script(
