@@ -39,6 +39,7 @@
 #include <string>
 #include <vector>
 
+#include "storage/postgres/common_words.h"
 #include "storage/postgres/pg.h"
 #include "storage/store.h"
 
@@ -421,8 +422,8 @@ int run_postgres(const std::string& url, int per_kind, int peer_per_kind, std::m
                              max_id, step));
   for (int r = 0; r < bitmaps.size(); ++r) {
     const std::string bits = bitmaps.bytes(r, 0);
-    for (std::size_t bit = 0; bit < common_ndoc.size() && bit / 8 < bits.size(); ++bit)
-      if (((static_cast<unsigned char>(bits[bit / 8]) >> (bit % 8)) & 1U) != 0) ++common_ndoc[bit];
+    for (std::size_t bit = 0; bit < common_ndoc.size(); ++bit)
+      if (longread::storage::postgres::bitmap_bit(bits, static_cast<int>(bit))) ++common_ndoc[bit];
   }
   std::map<std::string, std::int64_t> merged(ndoc.begin(), ndoc.end());
   for (int r = 0; r < common.size(); ++r)
