@@ -163,10 +163,12 @@ constexpr const char* kSetText =
 // with the server's parser), a search vector with positions (before 0008), which nothing reads any more, or
 // one that still holds the common words (no bitmap of them: before 0011, or made by the trigger), or a
 // bitmap stored out of line (before 0012): its stored size is its length, where a value in the row has a
-// header besides.
+// header besides; or a rank vector that still holds the text's lead (weight D), which the phrase filter
+// holds since.
 #define LONGREAD_PG_VECTORS_TO_MAKE                                                            \
   "(rank_vector IS NULL OR phrase_filter IS NULL OR common_words IS NULL OR search_vector <> " \
-  "strip(search_vector) OR pg_column_size(common_words) = octet_length(common_words))"
+  "strip(search_vector) OR pg_column_size(common_words) = octet_length(common_words) OR "      \
+  "length(ts_filter(rank_vector, '{d}')) > 0)"
 constexpr const char* kSelectUncompacted =
     "SELECT id FROM articles WHERE id > :after AND (" LONGREAD_PG_BODY_TO_PACK
     " OR " LONGREAD_PG_VECTORS_TO_MAKE ") ORDER BY id LIMIT :batch";

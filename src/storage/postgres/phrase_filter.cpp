@@ -9,7 +9,7 @@ namespace {
 // A word's hash: FNV-1a, 64 bits. Fixed here rather than std::hash, whose value may differ between
 // builds, since the crawler that writes a filter and the web process that reads it may be different
 // builds on different machines. A hostile text can only make its own filter pass more often.
-std::uint64_t word_hash(std::string_view word) noexcept {
+constexpr std::uint64_t word_hash(std::string_view word) noexcept {
   std::uint64_t h = 0xcbf29ce484222325ULL;
   for (const char c : word) {
     h ^= static_cast<unsigned char>(c);
@@ -34,7 +34,15 @@ void append_probes(std::uint64_t pair, std::vector<std::uint32_t>& out) {
   for (int i = 0; i < kPhraseFilterProbes; ++i) out.push_back(h1 + static_cast<std::uint32_t>(i) * h2);
 }
 
+// The first word of a lead word's pair: the hash of a word holding a control character, which the tokenizer
+// never gives (it splits words at them), so no pair of the text's own words is this pair.
+constexpr std::uint64_t kLeadMark = word_hash("\x01lead");
+
 }  // namespace
+
+void PhraseFilterBuilder::add_lead_word(std::string_view word) {
+  pairs_.push_back(pair_hash(kLeadMark, word_hash(word)));
+}
 
 void PhraseFilterBuilder::add(std::string_view word) {
   const std::uint64_t h = word_hash(word);
@@ -67,6 +75,12 @@ std::vector<std::uint32_t> phrase_probes(const std::vector<std::string>& words) 
   std::vector<std::uint32_t> out;
   for (std::size_t i = 1; i < words.size(); ++i)
     append_probes(pair_hash(word_hash(words[i - 1]), word_hash(words[i])), out);
+  return out;
+}
+
+std::vector<std::uint32_t> lead_word_probes(std::string_view word) {
+  std::vector<std::uint32_t> out;
+  append_probes(pair_hash(kLeadMark, word_hash(word)), out);
   return out;
 }
 

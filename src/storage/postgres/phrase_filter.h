@@ -30,6 +30,10 @@ class PhraseFilterBuilder {
  public:
   // Call once per word that gets a position in the search vector.
   void add(std::string_view word);
+  // A word of the text's lead (search_vectors.h, kRankLeadCharacters), which relevance counts: kept as a
+  // pair of the word with a mark no tokenizer gives, so a word of the lead costs the filter what a pair
+  // costs, and the search tests it with the same bits (lead_word_probes).
+  void add_lead_word(std::string_view word);
   // Past the last position the vector numbers (16,383), every later word lands on it, and any of them is
   // the neighbour of the word before: such a text cannot be filtered.
   void give_up() { gave_up_ = true; }
@@ -49,6 +53,10 @@ class PhraseFilterBuilder {
 // neighbours, each to be taken modulo the row's filter size in bits (a power of two). Empty for fewer
 // than two words.
 [[nodiscard]] std::vector<std::uint32_t> phrase_probes(const std::vector<std::string>& words);
+
+// The bits to test for "`word` is in the text's lead" (PhraseFilterBuilder::add_lead_word), taken as
+// phrase_probes' are.
+[[nodiscard]] std::vector<std::uint32_t> lead_word_probes(std::string_view word);
 
 // Whether a filter (its raw bytes) may hold every pair whose probes these are: the test the search runs
 // in SQL, for tests.

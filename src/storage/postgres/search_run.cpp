@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 #include "storage/postgres/article_bodies.h"
+#include "storage/postgres/phrase_filter.h"
 #include "storage/postgres/reader_filter.h"
 #include "storage/postgres/rows.h"
 #include "storage/postgres/statement.h"
@@ -14,10 +15,13 @@
 namespace longread::storage::postgres {
 namespace {
 
-// Relevance is ts_rank over the article's rank_vector, its title (weight 'A', 10x) and the text's lead
-// (weight 'D'), kept in the row (migration 0004), plus a floor for matching at all; the score adds the age,
-// relevance halved every kSearchHalfLifeDays as on SQLite. ts_rank over the whole search_vector read every
-// candidate's vector out of the TOAST table, most of a search's time at a million articles.
+// Relevance is ts_rank over the article's rank_vector, its title's words (weight 'A'), plus the share of
+// the query's words its lead holds (the text's first kRankLeadCharacters characters, in the phrase filter)
+// at a tenth of a title word, plus a floor for matching at all; the score adds the age, relevance halved
+// every kSearchHalfLifeDays as on SQLite. Both parts are read from the row: ts_rank over the whole
+// search_vector read every candidate's vector out of the TOAST table, most of a search's time at a million
+// articles, and the lead's words as a tsvector (1.1 KB an article) made the row too big for two to share a
+// kilobyte less of a page.
 //
 // The candidates are found slice by slice of ids, newest first (search_candidates_sql): a GIN index yields
 // its matches in no useful order, so "the newest 1,000 of every match" fetched every match's row (a fifth of
@@ -37,10 +41,13 @@ namespace {
 constexpr std::int64_t kFirstSearchSlice = 5'000;
 constexpr std::int64_t kWidestFirstSearchSlice = 100'000;
 constexpr std::int64_t kSearchSliceGrowth = 4;
-// A match beyond the title and the lead: half of what one word of the lead weighs (ts_rank gives one 'D'
-// occurrence 0.1/1.645), so such an article still ranks by its age among others like it, below the
-// articles whose lead is about the words when of the same age.
+// A match beyond the title and the lead: half of what one word of the lead weighs, so such an article still
+// ranks by its age among others like it, below the articles whose lead is about the words when of the same
+// age.
 #define LONGREAD_PG_SEARCH_MATCH_FLOOR "0.03"
+// The lead holding every word of the query: what ts_rank gives one 'D' occurrence (0.1/1.645), what the
+// lead weighed when its words were in the rank vector (rows stored before, whose vectors still hold them).
+#define LONGREAD_PG_SEARCH_LEAD_WEIGHT "0.0608"
 #define LONGREAD_PG_SEARCH_RANK \
   "ln(GREATEST(c.relevance, 1e-12)) + c.display_at * 0.6931471805599453 / (:half_life_days * 86400.0)"
 
@@ -64,6 +71,13 @@ std::string common_bits_sql(const std::vector<int>& bits) {
   std::string sql;
   for (const int bit : bits) sql += fmt::format(" AND get_bit(a.common_words, {}) = 1", bit);
   return sql;
+}
+
+// A bit of the row's phrase filter (phrase_filter.h: a probe taken modulo the filter's size in bits, a
+// power of two), 0 or 1.
+std::string filter_bit_sql(std::uint32_t probe) {
+  return fmt::format("get_bit(a.phrase_filter, {}::bigint & (octet_length(a.phrase_filter)::bigint * 8 - 1))",
+                     probe);
 }
 
 std::string search_candidates_sql(const std::optional<ReaderFilter>& reader,
@@ -93,8 +107,7 @@ std::string search_candidates_sql(const std::optional<ReaderFilter>& reader,
     std::string bits;
     for (const std::uint32_t p : probes) {
       if (!bits.empty()) bits += " AND ";
-      bits += fmt::format(
-          "get_bit(a.phrase_filter, {}::bigint & (octet_length(a.phrase_filter)::bigint * 8 - 1)) = 1", p);
+      bits += filter_bit_sql(p) + " = 1";
     }
     sql += fmt::format(" AND (COALESCE(octet_length(a.phrase_filter), 0) = 0 OR ({}))", bits);
   }
@@ -135,25 +148,48 @@ std::int64_t estimated_rows(std::string_view plan_line) {
     rows = rows * 10 + (plan_line[i] - '0');
   return rows;
 }
+// The part of relevance the lead gives: the share of the query's words (query_lead_probes) the row's
+// filter says its lead holds. None for a row without a filter (NULL: not made yet, whose rank vector still
+// holds its lead; empty: a text too long to filter).
+std::string lead_relevance_sql(const std::vector<std::uint32_t>& lead_probes) {
+  constexpr auto kProbes = static_cast<std::size_t>(kPhraseFilterProbes);
+  const std::size_t words = lead_probes.size() / kProbes;
+  if (words == 0) return "0";
+  std::string sum;
+  for (std::size_t w = 0; w < words; ++w) {
+    sum += w == 0 ? "" : " + ";
+    for (std::size_t i = 0; i < kProbes; ++i)
+      sum += (i == 0 ? "" : " * ") + filter_bit_sql(lead_probes[w * kProbes + i]);
+  }
+  return fmt::format(
+      "CASE WHEN COALESCE(octet_length(a.phrase_filter), 0) = 0 THEN 0 ELSE ({}) "
+      "* " LONGREAD_PG_SEARCH_LEAD_WEIGHT " / {} END",
+      sum, words);
+}
 // The candidates (:ids), each with its rank score.
-#define LONGREAD_PG_SEARCH_RANKED                                                          \
-  "SELECT c.id AS id, " LONGREAD_PG_SEARCH_RANK                                            \
-  " AS rank_score FROM ("                                                                  \
-  "  SELECT a.id, a.display_at, " LONGREAD_PG_SEARCH_MATCH_FLOOR                           \
-  " + ts_rank(COALESCE(a.rank_vector, longread_rank_vector(a.title, a.text)), q.query) AS" \
-  " relevance FROM articles a, q WHERE a.id = ANY(:ids::bigint[])) c"
+std::string ranked_sql(const std::vector<std::uint32_t>& lead_probes) {
+  return "SELECT c.id AS id, " LONGREAD_PG_SEARCH_RANK
+         " AS rank_score FROM ("
+         " SELECT a.id, a.display_at, " LONGREAD_PG_SEARCH_MATCH_FLOOR
+         " + ts_rank(COALESCE(a.rank_vector, longread_rank_vector(a.title, a.text)), q.query) + " +
+         lead_relevance_sql(lead_probes) +
+         " AS relevance FROM articles a, q WHERE a.id = ANY(:ids::bigint[])) c";
+}
 // The candidates (:ids) ranked, paged, with their bodies for the snippets.
-constexpr const char* kSearchRankSql =
-    "WITH q AS (SELECT :match::tsquery AS query)"
-    " SELECT " LONGREAD_PG_ARTICLE_COLUMNS_HEAD " '', '', ''," LONGREAD_PG_ARTICLE_COLUMNS_TAIL
-    ", " LONGREAD_PG_BODY_PARTS " FROM (" LONGREAD_PG_SEARCH_RANKED
-    " ORDER BY rank_score DESC, c.id DESC LIMIT :limit OFFSET :offset) s"
-    " JOIN articles a ON a.id = s.id JOIN blogs b ON b.id = a.blog_id CROSS JOIN q"
-    " ORDER BY s.rank_score DESC, s.id DESC";
-// The candidates (:ids) in the order kSearchRankSql pages them: a phrase's candidates are checked in it.
-constexpr const char* kSearchOrderSql =
-    "WITH q AS (SELECT :match::tsquery AS query) " LONGREAD_PG_SEARCH_RANKED
-    " ORDER BY rank_score DESC, c.id DESC";
+std::string search_rank_sql(const std::vector<std::uint32_t>& lead_probes) {
+  return "WITH q AS (SELECT :match::tsquery AS query)"
+         " SELECT " LONGREAD_PG_ARTICLE_COLUMNS_HEAD " '', '', ''," LONGREAD_PG_ARTICLE_COLUMNS_TAIL
+         ", " LONGREAD_PG_BODY_PARTS " FROM (" +
+         ranked_sql(lead_probes) +
+         " ORDER BY rank_score DESC, c.id DESC LIMIT :limit OFFSET :offset) s"
+         " JOIN articles a ON a.id = s.id JOIN blogs b ON b.id = a.blog_id CROSS JOIN q"
+         " ORDER BY s.rank_score DESC, s.id DESC";
+}
+// The candidates (:ids) in the order search_rank_sql pages them: a phrase's candidates are checked in it.
+std::string search_order_sql(const std::vector<std::uint32_t>& lead_probes) {
+  return "WITH q AS (SELECT :match::tsquery AS query) " + ranked_sql(lead_probes) +
+         " ORDER BY rank_score DESC, c.id DESC";
+}
 
 }  // namespace
 
@@ -166,6 +202,9 @@ SearchPlan plan_search(const SearchTokenizer& tokenizer, const CommonWords& comm
   plan.probes = query_phrase_probes(plan.phrases);
   plan.words = plan.probes.empty() ? plan.match : search_words(tokenizer, terms);
   plan.split = split_search_words(tokenizer, common, terms);
+  const std::vector<std::uint32_t> lead_probes = query_lead_probes(tokenizer, terms);
+  plan.rank_sql = search_rank_sql(lead_probes);
+  plan.order_sql = search_order_sql(lead_probes);
   plan.reader = reader;
   const bool has_common = !plan.split.common_bits.empty();
   const bool only_common = has_common && plan.split.indexed.empty();
@@ -372,7 +411,7 @@ Result<std::int64_t> SearchRun::keep_phrase_page(int limit, int offset) {
   // ranked, then checked from the top until the page is full (the filter lets 1-3 % of the rows without a
   // pair through).
   if (auto ok = within_budget(); !ok) return std::unexpected(ok.error());
-  Query order(conn_, kSearchOrderSql);
+  Query order(conn_, plan_.order_sql);
   order.bind(":match", plan_.match).bind(":ids", id_array(ids_)).bind(":half_life_days", kSearchHalfLifeDays);
   auto ranked = order.run();
   if (!ranked) return std::unexpected(ranked.error());
@@ -417,7 +456,7 @@ Result<Rows> SearchRun::page(int limit, int offset) {
     page_offset = *left;
   }
   if (auto ok = within_budget(); !ok) return std::unexpected(ok.error());
-  Query q(conn_, kSearchRankSql);
+  Query q(conn_, plan_.rank_sql);
   q.bind(":match", plan_.match)
       .bind(":ids", id_array(ids_))
       .bind(":half_life_days", kSearchHalfLifeDays)

@@ -44,6 +44,10 @@ struct SearchPlan {
   std::string bitmap_sql;
   std::string walk_sql;
   std::string listed_sql;
+  // The candidates ranked and paged with their columns, and ranked alone (the order a phrase's candidates
+  // are checked in): relevance counts the query's words in each row's lead.
+  std::string rank_sql;
+  std::string order_sql;
   // The share of the articles that hold every common word of the query, were the words independent.
   double common_share = 1;
 };
@@ -73,7 +77,7 @@ class SearchRun {
   SearchRun& operator=(const SearchRun&) = delete;
 
   // The page: `limit` articles from `offset` in the ranked order, with the article columns and body parts
-  // kSearchRankSql selects. A kTimeout error (or the server's query_canceled) past the budget.
+  // SearchPlan::rank_sql selects. A kTimeout error (or the server's query_canceled) past the budget.
   Result<Rows> page(int limit, int offset);
 
   // The candidates in ids (low, high], newest first, at most `wanted`, from every statement of the plan:

@@ -190,7 +190,7 @@ SearchVectors search_vectors(const SearchTokenizer& tokenizer, const CommonWords
     return true;
   });
   tokenizer.for_each_token(first_characters(text, kRankLeadCharacters), [&](std::string_view word) {
-    rank.add(word, false);
+    if (!word.empty() && word.size() <= kMaxLexemeBytes) pairs.filter.add_lead_word(word);
     return true;
   });
   return {search.binary(), rank.binary(), pairs.filter.bytes(), search.common_bitmap()};
@@ -232,6 +232,25 @@ std::vector<std::uint32_t> query_phrase_probes(const std::vector<std::vector<std
   std::vector<std::uint32_t> out;
   for (const std::vector<std::string>& words : phrases) {
     const std::vector<std::uint32_t> probes = phrase_probes(words);
+    out.insert(out.end(), probes.begin(), probes.end());
+  }
+  return out;
+}
+
+std::vector<std::uint32_t> query_lead_probes(const SearchTokenizer& tokenizer,
+                                             const std::vector<std::string>& terms) {
+  std::vector<std::string> words;
+  for (const std::string& term : terms) {
+    tokenizer.for_each_token(term, [&](std::string_view word) {
+      if (words.size() < kRankedLeadWords && word.size() <= kMaxLexemeBytes &&
+          std::ranges::find(words, word) == words.end())
+        words.emplace_back(word);
+      return true;
+    });
+  }
+  std::vector<std::uint32_t> out;
+  for (const std::string& word : words) {
+    const std::vector<std::uint32_t> probes = lead_word_probes(word);
     out.insert(out.end(), probes.begin(), probes.end());
   }
   return out;

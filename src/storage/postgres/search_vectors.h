@@ -18,12 +18,12 @@ namespace longread::storage::postgres {
 
 // An article's two vectors as tsvector literals: `search`, every word of its title and its text once,
 // without positions (what the GIN index finds articles by: a phrase is checked in the text itself, see
-// holds_phrases), as `strip(to_tsvector(title) || to_tsvector(text))` gives it; `rank`, the title (weight
-// A) then the text's first kRankLeadCharacters characters, the lead search ranks by (weight D), positions
-// counted across both as `setweight(title, 'A') || setweight(lead, 'D')` counts them; `phrase_filter`, the
-// pairs of neighbouring words (phrase_filter.h); `common_words`, the bitmap of the words of `common` the
-// article holds, which `search` then leaves out (common_words.h; the rank vector keeps them, as relevance
-// counts every word).
+// holds_phrases), as `strip(to_tsvector(title) || to_tsvector(text))` gives it; `rank`, the title's words
+// with their positions (weight A), as `setweight(to_tsvector(title), 'A')` gives it; `phrase_filter`, the
+// pairs of neighbouring words and the words of the text's first kRankLeadCharacters characters, the lead
+// relevance counts (phrase_filter.h); `common_words`, the bitmap of the words of `common` the article
+// holds, which `search` then leaves out (common_words.h; the rank vector and the filter keep them, as
+// relevance counts every word).
 using SearchVectors = PreparedSearchVectors;
 
 inline constexpr std::size_t kRankLeadCharacters = 600;
@@ -54,6 +54,11 @@ struct SplitSearchWords {
 // phrase_filter.h); empty when there is no phrase.
 [[nodiscard]] std::vector<std::uint32_t> query_phrase_probes(
     const std::vector<std::vector<std::string>>& phrases);
+// The words of `terms` whose presence in an article's lead relevance counts: the first kRankedLeadWords
+// distinct ones, each as the kPhraseFilterProbes bits of lead_word_probes (phrase_filter.h), back to back.
+inline constexpr std::size_t kRankedLeadWords = 16;
+[[nodiscard]] std::vector<std::uint32_t> query_lead_probes(const SearchTokenizer& tokenizer,
+                                                           const std::vector<std::string>& terms);
 // The terms of `terms` that are phrases (two words or more), each as its words; a word too long for a
 // vector is left out, as the vectors leave it out.
 [[nodiscard]] std::vector<std::vector<std::string>> query_phrases(const SearchTokenizer& tokenizer,

@@ -61,17 +61,16 @@ std::string tsvector_text(std::string_view binary) {
 }
 
 // The search vector holds each word of the title and the text once, without positions (what the GIN index
-// reads); the rank vector has the title's words first with weight A, the text's following, counted on from
-// the title's last position, a word found in both with all its positions; lexemes are in byte order.
+// reads); the rank vector holds the title's words with their positions and weight A, and none of the
+// text's (the lead's words are in the phrase filter); lexemes are in byte order.
 TEST_F(SearchVectorsTest, TheSearchVectorHoldsEachWordOnceAndTheRankVectorWeighsTheTitle) {
-  const SearchVectors v =
-      search_vectors(*tokenizer_, kNoCommonWords, "Cathedral Ledger", "A ledger, kept for a cathedral.");
-  EXPECT_EQ(tsvector_text(v.search), "'a' 'cathedral' 'for' 'kept' 'ledger'");
-  EXPECT_EQ(tsvector_text(v.rank), "'a':3,7 'cathedral':1A,8 'for':6 'kept':5 'ledger':2A,4")
-      << "a text shorter than the lead is all lead";
+  const SearchVectors v = search_vectors(*tokenizer_, kNoCommonWords, "Cathedral Ledger of a cathedral",
+                                         "A ledger, kept for a cathedral.");
+  EXPECT_EQ(tsvector_text(v.search), "'a' 'cathedral' 'for' 'kept' 'ledger' 'of'");
+  EXPECT_EQ(tsvector_text(v.rank), "'a':4A 'cathedral':1A,5A 'ledger':2A 'of':3A");
   const SearchVectors untitled = search_vectors(*tokenizer_, kNoCommonWords, "", "Zürich zurich");
   EXPECT_EQ(tsvector_text(untitled.search), "'zurich'");
-  EXPECT_EQ(tsvector_text(untitled.rank), "'zurich':1,2");
+  EXPECT_EQ(tsvector_text(untitled.rank), "");
   const SearchVectors empty = search_vectors(*tokenizer_, kNoCommonWords, "", "");
   EXPECT_EQ(empty.search, std::string(4, '\0')) << "no lexemes: the count alone";
   EXPECT_EQ(tsvector_text(empty.rank), "");
@@ -85,21 +84,44 @@ TEST_F(SearchVectorsTest, TheBinaryFormIsWhatTsvectorrecvReads) {
   using namespace std::string_literals;
   EXPECT_EQ(v.search, "\0\0\0\2"s + "ab\0"s + "\0\0"s + "cd\0"s + "\0\0"s) << "two words, no positions";
   EXPECT_EQ(tsvector_text(v.search), "'ab' 'cd'");
-  EXPECT_EQ(v.rank, "\0\0\0\2"s + "ab\0"s + "\0\2\xC0\1\0\3"s + "cd\0"s + "\0\1\0\2"s)
-      << "ab at 1 (A: 0xC000 | 1) and 3, cd at 2";
-  EXPECT_EQ(tsvector_text(v.rank), "'ab':1A,3 'cd':2");
+  const SearchVectors titled = search_vectors(*tokenizer_, kNoCommonWords, "Ab cd ab", "");
+  EXPECT_EQ(titled.rank, "\0\0\0\2"s + "ab\0"s + "\0\2\xC0\1\xC0\3"s + "cd\0"s + "\0\1\xC0\2"s)
+      << "ab at 1 and 3, cd at 2, each with weight A (0xC000 | position)";
+  EXPECT_EQ(tsvector_text(titled.rank), "'ab':1A,3A 'cd':2A");
 }
 
-// The rank vector holds the title and the text's first 600 characters (not bytes): a word that starts
-// after them is only in the search vector.
-TEST_F(SearchVectorsTest, TheRankVectorStopsAtTheLeadsLastCharacter) {
-  std::string text;
+// The lead relevance counts is the text's first 600 characters (not bytes), its words kept in the phrase
+// filter: a word that starts after them is only in the search vector. The lead's words pass the filter's
+// test of a lead word, where words of the title alone, of the text past the lead, and pairs of the lead's
+// neighbours do not.
+TEST_F(SearchVectorsTest, TheLeadsWordsAreInThePhraseFilterUpToItsLastCharacter) {
+  std::string text = "Zürich lock-free ";
   while (text.size() < 1190) text += "éé ";  // 2 bytes per é: 600 characters are about 900 bytes
   text += "afterword";
-  const SearchVectors v = search_vectors(*tokenizer_, kNoCommonWords, "T", text);
+  const SearchVectors v = search_vectors(*tokenizer_, kNoCommonWords, "Titleword", text);
   EXPECT_NE(tsvector_text(v.search).find("'afterword'"), std::string::npos);
-  EXPECT_EQ(tsvector_text(v.rank).find("'afterword'"), std::string::npos);
-  EXPECT_NE(tsvector_text(v.rank).find("'ee'"), std::string::npos);
+  EXPECT_EQ(tsvector_text(v.rank), "'titleword':1A");
+  auto in_lead = [&](std::string_view word) {
+    return phrase_filter_may_hold(v.phrase_filter, lead_word_probes(word));
+  };
+  for (const std::string_view word : {"zurich", "lock", "free", "ee"}) EXPECT_TRUE(in_lead(word)) << word;
+  for (const std::string_view word : {"afterword", "titleword", "Zürich", "absent"})
+    EXPECT_FALSE(in_lead(word)) << word;
+  EXPECT_TRUE(phrase_filter_may_hold(v.phrase_filter, phrase_probes({"lock", "free"})));
+  EXPECT_FALSE(phrase_filter_may_hold(v.phrase_filter, phrase_probes({"lock", "zurich"})));
+  // A query's lead words: each distinct word of its terms once, as the tokenizer splits them, at most
+  // kRankedLeadWords of them.
+  EXPECT_EQ(query_lead_probes(*tokenizer_, {"Zürich", "\"lock-free\"", "zurich"}), [] {
+    std::vector<std::uint32_t> all;
+    for (const char* word : {"zurich", "lock", "free"}) {
+      const auto probes = lead_word_probes(word);
+      all.insert(all.end(), probes.begin(), probes.end());
+    }
+    return all;
+  }());
+  std::vector<std::string> many;
+  for (int i = 0; i < 40; ++i) many.push_back("w" + std::to_string(i));
+  EXPECT_EQ(query_lead_probes(*tokenizer_, many).size(), kRankedLeadWords * kPhraseFilterProbes);
 }
 
 // PostgreSQL's limits, kept the way its own to_tsvector keeps them, so a hostile text never makes the server
@@ -136,8 +158,7 @@ TEST_F(SearchVectorsTest, QuotesAndBackslashesNeverReachALexeme) {
   const SearchVectors v =
       search_vectors(*tokenizer_, kNoCommonWords, "It's a \\ back'slash", "'); DROP TABLE articles; --");
   EXPECT_EQ(tsvector_text(v.search), "'a' 'articles' 'back' 'drop' 'it' 's' 'slash' 'table'");
-  EXPECT_EQ(tsvector_text(v.rank),
-            "'a':3A 'articles':8 'back':4A 'drop':6 'it':1A 's':2A 'slash':5A 'table':7");
+  EXPECT_EQ(tsvector_text(v.rank), "'a':3A 'back':4A 'it':1A 's':2A 'slash':5A");
 }
 
 // A phrase is found in the title or in the text, its words next to each other and in order, as FTS5 finds
