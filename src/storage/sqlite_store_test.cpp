@@ -24,6 +24,7 @@
 
 #include "core/strings.h"
 #include "storage/postgres/pg.h"
+#include "storage/postgres/phrase_filter.h"
 #include "storage/sqlite/article_body.h"
 #include "storage/store.h"
 #include "testing/store_test.h"
@@ -1592,6 +1593,12 @@ TEST_P(PostgresStoreTest, BodiesArePackedAndOldRowsReadTheSameUntilCompactPacksT
   std::ranges::sort(found);
   EXPECT_EQ(found, (std::vector<std::string>{"a", "b"}));
   EXPECT_EQ(store_->search("\"full page\"", 10, 0).value_or(std::vector<SearchHit>{}).size(), 1u);
+  // Both wrote their new lead's filter, which relevance reads.
+  std::string in_lead = "SELECT guid FROM articles WHERE true";
+  for (const std::uint32_t p : postgres::lead_word_probes("zeppelin"))
+    in_lead += fmt::format(
+        " AND get_bit(lead_filter, {}::bigint & (octet_length(lead_filter)::bigint * 8 - 1)) = 1", p);
+  EXPECT_EQ(raw_query(path_, (in_lead + " ORDER BY guid").c_str()), (std::vector<std::string>{"a", "b"}));
 }
 
 // A long excerpt goes into the frame, and a listing reads it back unchanged. In a row whose parts are in
@@ -1818,7 +1825,7 @@ TEST_P(PostgresStoreTest, SearchRanksByTitleAndLeadAndOldRowsRankTheSame) {
   };
   const std::vector<std::string> expected = {"title", "lead", "deep"};
   EXPECT_EQ(order(), expected);
-  // The crawler's rank vector is the server's of the title alone; the lead's words are in the phrase filter.
+  // The crawler's rank vector is the server's of the title alone; the lead's words are in the lead filter.
   auto ranked_by_title = [&] {
     return raw_query(path_,
                      "SELECT guid FROM articles WHERE rank_vector IS NOT DISTINCT FROM "
@@ -1839,12 +1846,12 @@ TEST_P(PostgresStoreTest, SearchRanksByTitleAndLeadAndOldRowsRankTheSame) {
     EXPECT_EQ(converted, expected_rows);
   };
 
-  // Rows stored before the lead left the rank vector: theirs holds the lead (weight D) beside a filter
-  // without it. They rank the same, and `db compact` finds and remakes them.
+  // Rows stored before the lead left the rank vector (migration 0013): theirs holds the lead (weight D),
+  // and they have no lead filter. They rank the same, and `db compact` finds and remakes them.
   for (const auto* x : {&title, &lead, &deep}) {
     const std::string sql = fmt::format(
-        "UPDATE articles SET rank_vector = longread_rank_vector(title, $t${}$t$) WHERE guid = '{}' RETURNING "
-        "id",
+        "UPDATE articles SET rank_vector = longread_rank_vector(title, $t${}$t$), lead_filter = NULL"
+        " WHERE guid = '{}' RETURNING id",
         x->text, x->guid);
     raw_query(path_, sql.c_str());
   }
@@ -1855,17 +1862,20 @@ TEST_P(PostgresStoreTest, SearchRanksByTitleAndLeadAndOldRowsRankTheSame) {
   EXPECT_EQ(order(), expected);
   compact_all(3);
   EXPECT_EQ(ranked_by_title(), (std::vector<std::string>{"deep", "lead", "title"}));
+  EXPECT_EQ(raw_query(path_, "SELECT COUNT(*) FROM articles WHERE lead_filter IS NULL"),
+            (std::vector<std::string>{"0"}));
   EXPECT_EQ(order(), expected);
 
   // Older rows: the texts back in their column and no body (the trigger makes the server's vectors, the
-  // lead in the rank vector, no filter), then no rank vector.
+  // lead in the rank vector, no filters), then no rank vector.
   for (const auto* x : {&title, &lead, &deep}) {
     const std::string sql = fmt::format(
         "UPDATE articles SET body = NULL, text = $t${}$t$ WHERE guid = '{}' RETURNING id", x->text, x->guid);
     raw_query(path_, sql.c_str());
   }
-  EXPECT_EQ(raw_query(path_, "SELECT COUNT(*) FROM articles WHERE phrase_filter IS NULL"),
-            (std::vector<std::string>{"3"}));
+  EXPECT_EQ(
+      raw_query(path_, "SELECT COUNT(*) FROM articles WHERE phrase_filter IS NULL AND lead_filter IS NULL"),
+      (std::vector<std::string>{"3"}));
   EXPECT_EQ(order(), expected);
   raw_query(path_, "UPDATE articles SET rank_vector = NULL RETURNING id");
   EXPECT_EQ(raw_query(path_, "SELECT COUNT(*) FROM articles WHERE body IS NULL AND rank_vector IS NULL"),

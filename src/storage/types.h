@@ -51,11 +51,14 @@ struct BlogEdit {
 // (storage/postgres/search_vectors.h).
 struct PreparedSearchVectors {
   std::string search;  // title and text
-  std::string rank;    // title and the text's lead
+  std::string rank;    // the title
   // The pairs of neighbouring words: the bytes of a bytea (storage/postgres/phrase_filter.h).
   std::string phrase_filter;
   // The common words `search` leaves out, a bit each: the bytes of a bytea (storage/postgres/common_words.h).
   std::string common_words;
+  // The words of the text's lead, which relevance counts: the bytes of a bytea
+  // (storage/postgres/phrase_filter.h).
+  std::string lead_filter;
 };
 
 // What one crawl of one blog produced; save_crawl writes all of it in one transaction.

@@ -203,11 +203,12 @@ class Copier {
         const Value& text = rows[r][sources->text];
         const postgres::SearchVectors vectors =
             postgres::search_vectors(tokenizer_, common_, title ? *title : "", text ? *text : "");
-        sql +=
-            fmt::format(", ${}::tsvector, ${}::tsvector, ${}::bytea, ${}::bytea", n + 1, n + 2, n + 3, n + 4);
-        n += 4;
+        sql += fmt::format(", ${}::tsvector, ${}::tsvector, ${}::bytea, ${}::bytea, ${}::bytea", n + 1, n + 2,
+                           n + 3, n + 4, n + 5);
+        n += 5;
         params.add(postgres::Binary{vectors.search}).add(postgres::Binary{vectors.rank});
         params.add(postgres::Binary{vectors.phrase_filter}).add(postgres::Binary{vectors.common_words});
+        params.add(postgres::Binary{vectors.lead_filter});
       }
       sql += ")";
     }

@@ -39,10 +39,10 @@ struct Table {
 };
 
 // The articles' columns PostgreSQL has and SQLite does not, derived from the title and the text: the search
-// vectors and the phrase filter. The copy makes them as the crawler does (postgres/search_vectors.h), in
-// this order, rather than reading them from SQLite.
-inline constexpr std::array<std::string_view, 4> kDerivedArticleColumns = {"search_vector", "rank_vector",
-                                                                           "phrase_filter", "common_words"};
+// vectors, the filters and the bitmap of common words. The copy makes them as the crawler does
+// (postgres/search_vectors.h), in this order, rather than reading them from SQLite.
+inline constexpr std::array<std::string_view, 5> kDerivedArticleColumns = {
+    "search_vector", "rank_vector", "phrase_filter", "common_words", "lead_filter"};
 // PostgreSQL's packed body (a zstd frame of summary, content and text, storage/article_body.h) and the
 // dictionary it names: the copy writes those parts plain, as SQLite's reader gives them, and `longread db
 // compact` packs them afterwards. A SQLite frame may name one of SQLite's own dictionaries, so it is never

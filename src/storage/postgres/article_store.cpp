@@ -146,7 +146,7 @@ constexpr const char* kSetText =
     " word_count = :word_count,"
     " reading_minutes = :reading_minutes, simhash = :simhash, search_vector = :search_vector::tsvector,"
     " rank_vector = :rank_vector::tsvector, phrase_filter = :phrase_filter::bytea,"
-    " common_words = :common_words::bytea"
+    " common_words = :common_words::bytea, lead_filter = :lead_filter::bytea"
     " WHERE id = :id AND (:body_changed::integer = 1 OR word_count <> :word_count"
     " OR reading_minutes <> :reading_minutes OR simhash <> :simhash)";
 
@@ -163,12 +163,11 @@ constexpr const char* kSetText =
 // with the server's parser), a search vector with positions (before 0008), which nothing reads any more, or
 // one that still holds the common words (no bitmap of them: before 0011, or made by the trigger), or a
 // bitmap stored out of line (before 0012): its stored size is its length, where a value in the row has a
-// header besides; or a rank vector that still holds the text's lead (weight D), which the phrase filter
-// holds since.
+// header besides; or no lead filter (before 0013, whose rank vector still holds the text's lead).
 #define LONGREAD_PG_VECTORS_TO_MAKE                                                            \
   "(rank_vector IS NULL OR phrase_filter IS NULL OR common_words IS NULL OR search_vector <> " \
   "strip(search_vector) OR pg_column_size(common_words) = octet_length(common_words) OR "      \
-  "length(ts_filter(rank_vector, '{d}')) > 0)"
+  "lead_filter IS NULL)"
 constexpr const char* kSelectUncompacted =
     "SELECT id FROM articles WHERE id > :after AND (" LONGREAD_PG_BODY_TO_PACK
     " OR " LONGREAD_PG_VECTORS_TO_MAKE ") ORDER BY id LIMIT :batch";
@@ -194,7 +193,8 @@ constexpr const char* kInsertDictionary =
 // filter describes the very words its search vector holds. One statement a row, the batch's in pipelines.
 constexpr const char* kFillSearchVectors =
     "UPDATE articles SET search_vector = :search::tsvector, rank_vector = :rank::tsvector,"
-    " phrase_filter = :filter::bytea, common_words = :common::bytea WHERE id = :id";
+    " phrase_filter = :filter::bytea, common_words = :common::bytea, lead_filter = :lead::bytea WHERE id = "
+    ":id";
 
 }  // namespace
 
@@ -648,7 +648,8 @@ Result<std::int64_t> PgArticleStore::set_texts(std::span<const TextUpdate> updat
       bind_body(q, body);
       q.bind(":search_vector", Binary{vectors.search}).bind(":rank_vector", Binary{vectors.rank});
       q.bind(":phrase_filter", Binary{vectors.phrase_filter})
-          .bind(":common_words", Binary{vectors.common_words});
+          .bind(":common_words", Binary{vectors.common_words})
+          .bind(":lead_filter", Binary{vectors.lead_filter});
       q.bind(":excerpt", "");  // the frame holds it
       q.bind(":word_count", update.word_count).bind(":reading_minutes", update.reading_minutes);
       q.bind(":simhash", std::bit_cast<std::int64_t>(update.simhash)).bind(":id", update.article_id);
@@ -751,7 +752,8 @@ Result<CompactBatch> PgArticleStore::compact_bodies(const CompactOptions& option
         Query fill(c, kFillSearchVectors);
         fill.prepared().bind(":id", id).bind(":search", Binary{std::move(v.search)});
         fill.bind(":rank", Binary{std::move(v.rank)}).bind(":filter", Binary{std::move(v.phrase_filter)});
-        fill.bind(":common", Binary{std::move(v.common_words)});
+        fill.bind(":common", Binary{std::move(v.common_words)})
+            .bind(":lead", Binary{std::move(v.lead_filter)});
         auto statement = fill.statement();
         if (!statement) return std::unexpected(statement.error());
         writes.push_back(std::move(*statement));

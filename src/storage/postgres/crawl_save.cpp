@@ -35,8 +35,8 @@ constexpr std::string_view kInsertColumns =
     " excerpt, first_seen, display_at, content_hash, word_count, reading_minutes, category,"
     " category_from_blog, junk, junk_reason, duplicate_of, keep_override, visible, full_text_fetched,"
     " full_text_failures, full_text_error, simhash, votes, truncated, rank_prior, search_vector, rank_vector,"
-    " phrase_filter, common_words, body, body_dictionary";
-constexpr std::size_t kInsertColumnCount = 37;
+    " phrase_filter, common_words, lead_filter, body, body_dictionary";
+constexpr std::size_t kInsertColumnCount = 38;
 static_assert(std::ranges::count(kInsertColumns, ',') + 1 == kInsertColumnCount);
 constexpr std::size_t kDuplicateOfColumn = 21;
 // The columns bound in their types' binary form (insert_values), cast so the server never infers another
@@ -58,10 +58,11 @@ static_assert(insert_column("search_vector") == kSearchVectorColumn);
 static_assert(insert_column("rank_vector") == kSearchVectorColumn + 1);
 static_assert(insert_column("phrase_filter") == kSearchVectorColumn + 2);
 static_assert(insert_column("common_words") == kSearchVectorColumn + 3);
-static_assert(insert_column("body") == kSearchVectorColumn + 4);
+static_assert(insert_column("lead_filter") == kSearchVectorColumn + 4);
+static_assert(insert_column("body") == kSearchVectorColumn + 5);
 static_assert(insert_column("duplicate_of") == kDuplicateOfColumn);
-constexpr std::array<std::string_view, 5> kBinaryColumnCasts = {"::tsvector", "::tsvector", "::bytea",
-                                                                "::bytea", "::bytea"};
+constexpr std::array<std::string_view, 6> kBinaryColumnCasts = {"::tsvector", "::tsvector", "::bytea",
+                                                                "::bytea",    "::bytea",    "::bytea"};
 // Rows per INSERT: a statement takes at most 65,535 parameters.
 constexpr std::size_t kInsertChunk = 1000;
 // An INSERT of at most this many rows, none naming an original, is prepared (one statement for each count
@@ -86,7 +87,7 @@ constexpr const char* kUpdateArticle =
     " full_text_error = :full_text_error, simhash = :simhash, truncated = :truncated, pruned_at = NULL,"
     " rank_prior = :rank_prior, search_vector = :search_vector::tsvector,"
     " rank_vector = :rank_vector::tsvector, phrase_filter = :phrase_filter::bytea,"
-    " common_words = :common_words::bytea WHERE id = :id";
+    " common_words = :common_words::bytea, lead_filter = :lead_filter::bytea WHERE id = :id";
 
 // Content unchanged but curation given again (a full-text page tried again): refresh it, with the page's
 // HTML when it was read, writing only on a difference. The summary stays as stored: the body is packed
@@ -102,8 +103,8 @@ constexpr const char* kRefreshCuration =
     " full_text_fetched = :full_text_fetched, full_text_failures = :full_text_failures,"
     " full_text_error = :full_text_error, simhash = :simhash, pruned_at = NULL, rank_prior = :rank_prior,"
     " search_vector = :search_vector::tsvector, rank_vector = :rank_vector::tsvector,"
-    " phrase_filter = :phrase_filter::bytea, common_words = :common_words::bytea"
-    " WHERE id = :id AND NOT (:body_changed::integer = 0"
+    " phrase_filter = :phrase_filter::bytea, common_words = :common_words::bytea,"
+    " lead_filter = :lead_filter::bytea WHERE id = :id AND NOT (:body_changed::integer = 0"
     " AND word_count = :word_count AND reading_minutes = :reading_minutes AND category = :category"
     " AND junk = :junk AND junk_reason = :junk_reason"
     " AND duplicate_of IS NOT DISTINCT FROM " LONGREAD_PG_DUPLICATE_OF
@@ -266,7 +267,7 @@ Result<void> insert_values(Params& p, const CrawlRecord& record, Planned& plan, 
   p.add(a.truncated).add(a.rank_prior);
   const SearchVectors& vectors = plan.vectors(writer.tokenizer, writer.common);
   p.add(Binary{vectors.search}).add(Binary{vectors.rank}).add(Binary{vectors.phrase_filter});
-  p.add(Binary{vectors.common_words});
+  p.add(Binary{vectors.common_words}).add(Binary{vectors.lead_filter});
   auto body = writer.body(plan);
   if (!body) return std::unexpected(body.error());
   if (*body) {
@@ -572,7 +573,8 @@ Result<SaveStats> save_record(Connection& conn, const CrawlRecord& record, Visib
     const SearchVectors& vectors = step.plan->vectors(tokenizer, common);
     q.bind(":search_vector", Binary{vectors.search}).bind(":rank_vector", Binary{vectors.rank});
     q.bind(":phrase_filter", Binary{vectors.phrase_filter})
-        .bind(":common_words", Binary{vectors.common_words});
+        .bind(":common_words", Binary{vectors.common_words})
+        .bind(":lead_filter", Binary{vectors.lead_filter});
     q.bind(":id", *step.target->id);
     auto statement = q.statement();
     if (!statement) return std::unexpected(statement.error());

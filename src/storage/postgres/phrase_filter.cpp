@@ -9,7 +9,7 @@ namespace {
 // A word's hash: FNV-1a, 64 bits. Fixed here rather than std::hash, whose value may differ between
 // builds, since the crawler that writes a filter and the web process that reads it may be different
 // builds on different machines. A hostile text can only make its own filter pass more often.
-constexpr std::uint64_t word_hash(std::string_view word) noexcept {
+std::uint64_t word_hash(std::string_view word) noexcept {
   std::uint64_t h = 0xcbf29ce484222325ULL;
   for (const char c : word) {
     h ^= static_cast<unsigned char>(c);
@@ -34,15 +34,32 @@ void append_probes(std::uint64_t pair, std::vector<std::uint32_t>& out) {
   for (int i = 0; i < kPhraseFilterProbes; ++i) out.push_back(h1 + static_cast<std::uint32_t>(i) * h2);
 }
 
-// The first word of a lead word's pair: the hash of a word holding a control character, which the tokenizer
-// never gives (it splits words at them), so no pair of the text's own words is this pair.
-constexpr std::uint64_t kLeadMark = word_hash("\x01lead");
+// A lead word's key: the word's hash mixed as a pair's is, so its probes spread over every bit.
+std::uint64_t lead_key(std::string_view word) noexcept {
+  return pair_hash(0, word_hash(word));
+}
+
+// A Bloom filter of `keys`: a power of two from kPhraseFilterMinBytes to kPhraseFilterMaxBytes, about 8 to 16
+// bits per distinct key.
+std::string bloom_bytes(std::vector<std::uint64_t> keys) {
+  std::ranges::sort(keys);
+  const auto distinct = static_cast<std::size_t>(std::unique(keys.begin(), keys.end()) - keys.begin());
+  const std::size_t size =
+      std::clamp<std::size_t>(std::bit_ceil(distinct), kPhraseFilterMinBytes, kPhraseFilterMaxBytes);
+  std::string bits(size, '\0');
+  const std::uint32_t mask = static_cast<std::uint32_t>(size * 8 - 1);
+  std::vector<std::uint32_t> probes;
+  probes.reserve(kPhraseFilterProbes);
+  for (std::size_t i = 0; i < distinct; ++i) {
+    probes.clear();
+    append_probes(keys[i], probes);
+    // PostgreSQL's get_bit numbers bits from the right within each byte, bytes from the left.
+    for (const std::uint32_t p : probes) bits[(p & mask) >> 3] |= static_cast<char>(1U << (p & 7));
+  }
+  return bits;
+}
 
 }  // namespace
-
-void PhraseFilterBuilder::add_lead_word(std::string_view word) {
-  pairs_.push_back(pair_hash(kLeadMark, word_hash(word)));
-}
 
 void PhraseFilterBuilder::add(std::string_view word) {
   const std::uint64_t h = word_hash(word);
@@ -53,22 +70,15 @@ void PhraseFilterBuilder::add(std::string_view word) {
 
 std::string PhraseFilterBuilder::bytes() const {
   if (gave_up_) return {};
-  std::vector<std::uint64_t> pairs = pairs_;
-  std::ranges::sort(pairs);
-  const auto distinct = static_cast<std::size_t>(std::unique(pairs.begin(), pairs.end()) - pairs.begin());
-  const std::size_t size =
-      std::clamp<std::size_t>(std::bit_ceil(distinct), kPhraseFilterMinBytes, kPhraseFilterMaxBytes);
-  std::string bits(size, '\0');
-  const std::uint32_t mask = static_cast<std::uint32_t>(size * 8 - 1);
-  std::vector<std::uint32_t> probes;
-  probes.reserve(kPhraseFilterProbes);
-  for (std::size_t i = 0; i < distinct; ++i) {
-    probes.clear();
-    append_probes(pairs[i], probes);
-    // PostgreSQL's get_bit numbers bits from the right within each byte, bytes from the left.
-    for (const std::uint32_t p : probes) bits[(p & mask) >> 3] |= static_cast<char>(1U << (p & 7));
-  }
-  return bits;
+  return bloom_bytes(pairs_);
+}
+
+void LeadFilterBuilder::add(std::string_view word) {
+  words_.push_back(lead_key(word));
+}
+
+std::string LeadFilterBuilder::bytes() const {
+  return bloom_bytes(words_);
 }
 
 std::vector<std::uint32_t> phrase_probes(const std::vector<std::string>& words) {
@@ -80,7 +90,7 @@ std::vector<std::uint32_t> phrase_probes(const std::vector<std::string>& words) 
 
 std::vector<std::uint32_t> lead_word_probes(std::string_view word) {
   std::vector<std::uint32_t> out;
-  append_probes(pair_hash(kLeadMark, word_hash(word)), out);
+  append_probes(lead_key(word), out);
   return out;
 }
 

@@ -30,10 +30,6 @@ class PhraseFilterBuilder {
  public:
   // Call once per word that gets a position in the search vector.
   void add(std::string_view word);
-  // A word of the text's lead (search_vectors.h, kRankLeadCharacters), which relevance counts: kept as a
-  // pair of the word with a mark no tokenizer gives, so a word of the lead costs the filter what a pair
-  // costs, and the search tests it with the same bits (lead_word_probes).
-  void add_lead_word(std::string_view word);
   // Past the last position the vector numbers (16,383), every later word lands on it, and any of them is
   // the neighbour of the word before: such a text cannot be filtered.
   void give_up() { gave_up_ = true; }
@@ -54,12 +50,25 @@ class PhraseFilterBuilder {
 // than two words.
 [[nodiscard]] std::vector<std::uint32_t> phrase_probes(const std::vector<std::string>& words);
 
-// The bits to test for "`word` is in the text's lead" (PhraseFilterBuilder::add_lead_word), taken as
-// phrase_probes' are.
+// An article's lead filter (articles.lead_filter, PostgreSQL's migration 0013): a Bloom filter of the words
+// of its text's lead (search_vectors.h, kRankLeadCharacters), which relevance counts, built and tested as
+// the phrase filter is. Kept apart from the phrase filter, whose pairs a long text can make as many as it
+// likes: a full filter passes every test, and the lead of at most 600 characters holds at most 300 words, so
+// its filter is never fuller than the sizing makes it.
+class LeadFilterBuilder {
+ public:
+  void add(std::string_view word);
+  [[nodiscard]] std::string bytes() const;
+
+ private:
+  std::vector<std::uint64_t> words_;
+};
+
+// The bits to test for "`word` is in the text's lead" (LeadFilterBuilder), taken as phrase_probes' are.
 [[nodiscard]] std::vector<std::uint32_t> lead_word_probes(std::string_view word);
 
-// Whether a filter (its raw bytes) may hold every pair whose probes these are: the test the search runs
-// in SQL, for tests.
+// Whether a filter (its raw bytes) may hold every pair (or lead word) whose probes these are: the test the
+// search runs in SQL, for tests.
 [[nodiscard]] bool phrase_filter_may_hold(std::string_view filter, const std::vector<std::uint32_t>& probes);
 
 }  // namespace longread::storage::postgres

@@ -91,7 +91,7 @@ TEST(PostgresDatabaseTest, TheSearchColumnKeepsItsValuesWhenATriggerTakesItOver)
 // For prose of words (accents and capitals included), the vectors longread makes with FTS5's tokenizer are
 // the ones the server's own parser made before migration 0005 (and still makes for rows written by hand):
 // rows stored before and after it are searched alike. The rank vector is the server's of the title alone;
-// the lead's words are in the phrase filter.
+// the lead's words are in the lead filter.
 TEST(PostgresDatabaseTest, TheCrawlersVectorsForProseAreTheServersOwn) {
   PostgresDatabase pg;
   ASSERT_FALSE(pg.url().empty());
@@ -115,13 +115,13 @@ TEST(PostgresDatabaseTest, TheCrawlersVectorsForProseAreTheServersOwn) {
     ASSERT_TRUE(same) << same.error().message;
     EXPECT_EQ(same->text(0, 0), "t") << same->text(0, 2);
     EXPECT_EQ(same->text(0, 1), "t") << same->text(0, 3);
-    // The words of the text's lead (600 characters, as the server's left() counts them) pass the phrase
-    // filter's test of a lead word.
+    // The words of the text's lead (600 characters, as the server's left() counts them) pass the lead
+    // filter's test.
     auto lead = conn->exec("SELECT unnest(tsvector_to_array(to_tsvector('longread_search', left($1, 600))))",
                            Params(text));
     ASSERT_TRUE(lead) << lead.error().message;
     for (int r = 0; r < lead->size(); ++r)
-      EXPECT_TRUE(phrase_filter_may_hold(made.phrase_filter, lead_word_probes(lead->string(r, 0))))
+      EXPECT_TRUE(phrase_filter_may_hold(made.lead_filter, lead_word_probes(lead->string(r, 0))))
           << lead->string(r, 0);
     // With the database's list of common words (migration 0011): the server's vector less those words,
     // and a bitmap of exactly the ones it holds.

@@ -16,12 +16,12 @@ namespace longread::storage::postgres {
 namespace {
 
 // Relevance is ts_rank over the article's rank_vector, its title's words (weight 'A'), plus the share of
-// the query's words its lead holds (the text's first kRankLeadCharacters characters, in the phrase filter)
+// the query's words its lead holds (the text's first kRankLeadCharacters characters, in the lead filter)
 // at a tenth of a title word, plus a floor for matching at all; the score adds the age, relevance halved
 // every kSearchHalfLifeDays as on SQLite. Both parts are read from the row: ts_rank over the whole
 // search_vector read every candidate's vector out of the TOAST table, most of a search's time at a million
-// articles, and the lead's words as a tsvector (1.1 KB an article) made the row too big for two to share a
-// kilobyte less of a page.
+// articles, and the lead's words as a tsvector (1.1 KB an article, where the filter takes about 100 bytes)
+// made rows of 2.5 KB, three to a page.
 //
 // The candidates are found slice by slice of ids, newest first (search_candidates_sql): a GIN index yields
 // its matches in no useful order, so "the newest 1,000 of every match" fetched every match's row (a fifth of
@@ -73,11 +73,10 @@ std::string common_bits_sql(const std::vector<int>& bits) {
   return sql;
 }
 
-// A bit of the row's phrase filter (phrase_filter.h: a probe taken modulo the filter's size in bits, a
+// A bit of one of the row's filters (phrase_filter.h: a probe taken modulo the filter's size in bits, a
 // power of two), 0 or 1.
-std::string filter_bit_sql(std::uint32_t probe) {
-  return fmt::format("get_bit(a.phrase_filter, {}::bigint & (octet_length(a.phrase_filter)::bigint * 8 - 1))",
-                     probe);
+std::string filter_bit_sql(std::string_view column, std::uint32_t probe) {
+  return fmt::format("get_bit(a.{0}, {1}::bigint & (octet_length(a.{0})::bigint * 8 - 1))", column, probe);
 }
 
 std::string search_candidates_sql(const std::optional<ReaderFilter>& reader,
@@ -107,7 +106,7 @@ std::string search_candidates_sql(const std::optional<ReaderFilter>& reader,
     std::string bits;
     for (const std::uint32_t p : probes) {
       if (!bits.empty()) bits += " AND ";
-      bits += filter_bit_sql(p) + " = 1";
+      bits += filter_bit_sql("phrase_filter", p) + " = 1";
     }
     sql += fmt::format(" AND (COALESCE(octet_length(a.phrase_filter), 0) = 0 OR ({}))", bits);
   }
@@ -148,9 +147,8 @@ std::int64_t estimated_rows(std::string_view plan_line) {
     rows = rows * 10 + (plan_line[i] - '0');
   return rows;
 }
-// The part of relevance the lead gives: the share of the query's words (query_lead_probes) the row's
-// filter says its lead holds. None for a row without a filter (NULL: not made yet, whose rank vector still
-// holds its lead; empty: a text too long to filter).
+// The part of relevance the lead gives: the share of the query's words (query_lead_probes) the row's lead
+// filter holds. None for a row without one (NULL: not made yet, whose rank vector still holds its lead).
 std::string lead_relevance_sql(const std::vector<std::uint32_t>& lead_probes) {
   constexpr auto kProbes = static_cast<std::size_t>(kPhraseFilterProbes);
   const std::size_t words = lead_probes.size() / kProbes;
@@ -159,10 +157,10 @@ std::string lead_relevance_sql(const std::vector<std::uint32_t>& lead_probes) {
   for (std::size_t w = 0; w < words; ++w) {
     sum += w == 0 ? "" : " + ";
     for (std::size_t i = 0; i < kProbes; ++i)
-      sum += (i == 0 ? "" : " * ") + filter_bit_sql(lead_probes[w * kProbes + i]);
+      sum += (i == 0 ? "" : " * ") + filter_bit_sql("lead_filter", lead_probes[w * kProbes + i]);
   }
   return fmt::format(
-      "CASE WHEN COALESCE(octet_length(a.phrase_filter), 0) = 0 THEN 0 ELSE ({}) "
+      "CASE WHEN COALESCE(octet_length(a.lead_filter), 0) = 0 THEN 0 ELSE ({}) "
       "* " LONGREAD_PG_SEARCH_LEAD_WEIGHT " / {} END",
       sum, words);
 }

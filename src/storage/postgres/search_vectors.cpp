@@ -178,6 +178,7 @@ SearchVectors search_vectors(const SearchTokenizer& tokenizer, const CommonWords
   VectorBuilder search(false, &common);
   VectorBuilder rank(true);
   PositionedPairs pairs;
+  LeadFilterBuilder lead;
   tokenizer.for_each_token(title, [&](std::string_view word) {
     search.add(word, true);
     rank.add(word, true);
@@ -190,10 +191,10 @@ SearchVectors search_vectors(const SearchTokenizer& tokenizer, const CommonWords
     return true;
   });
   tokenizer.for_each_token(first_characters(text, kRankLeadCharacters), [&](std::string_view word) {
-    if (!word.empty() && word.size() <= kMaxLexemeBytes) pairs.filter.add_lead_word(word);
+    if (!word.empty() && word.size() <= kMaxLexemeBytes) lead.add(word);
     return true;
   });
-  return {search.binary(), rank.binary(), pairs.filter.bytes(), search.common_bitmap()};
+  return {search.binary(), rank.binary(), pairs.filter.bytes(), search.common_bitmap(), lead.bytes()};
 }
 
 std::string search_words(const SearchTokenizer& tokenizer, const std::vector<std::string>& terms) {

@@ -20,10 +20,10 @@ namespace longread::storage::postgres {
 // without positions (what the GIN index finds articles by: a phrase is checked in the text itself, see
 // holds_phrases), as `strip(to_tsvector(title) || to_tsvector(text))` gives it; `rank`, the title's words
 // with their positions (weight A), as `setweight(to_tsvector(title), 'A')` gives it; `phrase_filter`, the
-// pairs of neighbouring words and the words of the text's first kRankLeadCharacters characters, the lead
-// relevance counts (phrase_filter.h); `common_words`, the bitmap of the words of `common` the article
-// holds, which `search` then leaves out (common_words.h; the rank vector and the filter keep them, as
-// relevance counts every word).
+// pairs of neighbouring words (phrase_filter.h); `common_words`, the bitmap of the words of `common` the
+// article holds, which `search` then leaves out (common_words.h; the rank vector and the filters keep them,
+// as relevance counts every word); `lead_filter`, the words of the text's first kRankLeadCharacters
+// characters, the lead relevance counts (phrase_filter.h).
 using SearchVectors = PreparedSearchVectors;
 
 inline constexpr std::size_t kRankLeadCharacters = 600;

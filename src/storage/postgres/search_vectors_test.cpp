@@ -90,25 +90,42 @@ TEST_F(SearchVectorsTest, TheBinaryFormIsWhatTsvectorrecvReads) {
   EXPECT_EQ(tsvector_text(titled.rank), "'ab':1A,3A 'cd':2A");
 }
 
-// The lead relevance counts is the text's first 600 characters (not bytes), its words kept in the phrase
+// The lead relevance counts is the text's first 600 characters (not bytes), its words kept in the lead
 // filter: a word that starts after them is only in the search vector. The lead's words pass the filter's
-// test of a lead word, where words of the title alone, of the text past the lead, and pairs of the lead's
-// neighbours do not.
-TEST_F(SearchVectorsTest, TheLeadsWordsAreInThePhraseFilterUpToItsLastCharacter) {
+// test, where words of the title alone or of the text past the lead do not, and the phrase filter holds
+// pairs only.
+TEST_F(SearchVectorsTest, TheLeadsWordsAreInTheLeadFilterUpToItsLastCharacter) {
   std::string text = "Zürich lock-free ";
   while (text.size() < 1190) text += "éé ";  // 2 bytes per é: 600 characters are about 900 bytes
   text += "afterword";
   const SearchVectors v = search_vectors(*tokenizer_, kNoCommonWords, "Titleword", text);
   EXPECT_NE(tsvector_text(v.search).find("'afterword'"), std::string::npos);
   EXPECT_EQ(tsvector_text(v.rank), "'titleword':1A");
+  EXPECT_EQ(v.lead_filter.size(), kPhraseFilterMinBytes) << "4 distinct words";
   auto in_lead = [&](std::string_view word) {
-    return phrase_filter_may_hold(v.phrase_filter, lead_word_probes(word));
+    return phrase_filter_may_hold(v.lead_filter, lead_word_probes(word));
   };
   for (const std::string_view word : {"zurich", "lock", "free", "ee"}) EXPECT_TRUE(in_lead(word)) << word;
   for (const std::string_view word : {"afterword", "titleword", "Zürich", "absent"})
     EXPECT_FALSE(in_lead(word)) << word;
+  EXPECT_FALSE(phrase_filter_may_hold(v.phrase_filter, lead_word_probes("zurich")));
   EXPECT_TRUE(phrase_filter_may_hold(v.phrase_filter, phrase_probes({"lock", "free"})));
-  EXPECT_FALSE(phrase_filter_may_hold(v.phrase_filter, phrase_probes({"lock", "zurich"})));
+  EXPECT_FALSE(phrase_filter_may_hold(v.lead_filter, phrase_probes({"lock", "free"})));
+  // No text, no lead: a filter that holds nothing.
+  EXPECT_EQ(search_vectors(*tokenizer_, kNoCommonWords, "Title", "").lead_filter,
+            std::string(kPhraseFilterMinBytes, '\0'));
+
+  // A lead is at most 600 characters, so at most about 300 words: its filter keeps 8 to 16 bits a word
+  // however long the text, where the phrase filter of a long text is as full as its pairs make it.
+  std::string many;
+  for (int i = 0; i < 400; ++i) many += "w" + std::to_string(i) + " ";
+  const SearchVectors full = search_vectors(*tokenizer_, kNoCommonWords, "", many);
+  EXPECT_EQ(full.lead_filter.size(), 256u) << "the lead's 142 words: w0 to w141";
+  int passed = 0;
+  for (int i = 0; i < 1000; ++i)
+    passed += phrase_filter_may_hold(full.lead_filter, lead_word_probes("x" + std::to_string(i)));
+  EXPECT_LT(passed, 50) << "words not in the lead that pass";
+
   // A query's lead words: each distinct word of its terms once, as the tokenizer splits them, at most
   // kRankedLeadWords of them.
   EXPECT_EQ(query_lead_probes(*tokenizer_, {"Zürich", "\"lock-free\"", "zurich"}), [] {
@@ -119,9 +136,9 @@ TEST_F(SearchVectorsTest, TheLeadsWordsAreInThePhraseFilterUpToItsLastCharacter)
     }
     return all;
   }());
-  std::vector<std::string> many;
-  for (int i = 0; i < 40; ++i) many.push_back("w" + std::to_string(i));
-  EXPECT_EQ(query_lead_probes(*tokenizer_, many).size(), kRankedLeadWords * kPhraseFilterProbes);
+  std::vector<std::string> words;
+  for (int i = 0; i < 40; ++i) words.push_back("w" + std::to_string(i));
+  EXPECT_EQ(query_lead_probes(*tokenizer_, words).size(), kRankedLeadWords * kPhraseFilterProbes);
 }
 
 // PostgreSQL's limits, kept the way its own to_tsvector keeps them, so a hostile text never makes the server
