@@ -20,7 +20,7 @@ namespace {
 // at a tenth of a title word, plus a floor for matching at all; the score adds the age, relevance halved
 // every kSearchHalfLifeDays as on SQLite. Both parts are read from the row: ts_rank over the whole
 // search_vector read every candidate's vector out of the TOAST table, most of a search's time at a million
-// articles, and the lead's words as a tsvector (1.1 KB an article, where the filter takes about 100 bytes)
+// articles, and the lead's words as a tsvector (1.1 KB an article, where the filter takes about 120 bytes)
 // made rows of 2.5 KB, three to a page.
 //
 // The candidates are found slice by slice of ids, newest first (search_candidates_sql): a GIN index yields

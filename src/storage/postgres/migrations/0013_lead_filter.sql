@@ -2,7 +2,7 @@
 -- move from the rank vector into a Bloom filter of their own, kept in the row (docs/storage.md, "Search").
 -- In the rank vector, as a tsvector with positions, they took about 1.1 KB an article, which made a row
 -- of about 2.5 KB: three rows to a page, where every search reads the rows of its candidates. The filter
--- takes about 100 bytes; the rank vector keeps the title's words.
+-- takes about 120 bytes; the rank vector keeps the title's words.
 --
 -- The crawler makes the filter with the vectors. A row without one (NULL: stored before this migration,
 -- or written by another tool) still has its lead in its rank vector, which relevance reads as before;
