@@ -25,6 +25,7 @@
 #include "core/strings.h"
 #include "storage/postgres/pg.h"
 #include "storage/postgres/phrase_filter.h"
+#include "storage/postgres/search_run.h"
 #include "storage/sqlite/article_body.h"
 #include "storage/store.h"
 #include "testing/store_test.h"
@@ -1594,10 +1595,9 @@ TEST_P(PostgresStoreTest, BodiesArePackedAndOldRowsReadTheSameUntilCompactPacksT
   EXPECT_EQ(found, (std::vector<std::string>{"a", "b"}));
   EXPECT_EQ(store_->search("\"full page\"", 10, 0).value_or(std::vector<SearchHit>{}).size(), 1u);
   // Both wrote their new lead's filter, which relevance reads.
-  std::string in_lead = "SELECT guid FROM articles WHERE true";
+  std::string in_lead = "SELECT guid FROM articles a WHERE true";
   for (const std::uint32_t p : postgres::lead_word_probes("zeppelin"))
-    in_lead += fmt::format(
-        " AND get_bit(lead_filter, {}::bigint & (octet_length(lead_filter)::bigint * 8 - 1)) = 1", p);
+    in_lead += " AND " + postgres::filter_bit_sql("lead_filter", p) + " = 1";
   EXPECT_EQ(raw_query(path_, (in_lead + " ORDER BY guid").c_str()), (std::vector<std::string>{"a", "b"}));
 }
 

@@ -15,6 +15,7 @@
 #include "storage/postgres/database.h"
 #include "storage/postgres/pg.h"
 #include "storage/postgres/search_vectors.h"
+#include "storage/postgres/vector_columns.h"
 
 namespace longread::storage {
 namespace {
@@ -186,8 +187,7 @@ class Copier {
     for (const Column& c : table.columns) names.push_back(sql_name(c.name));
     const auto sources = vector_sources(table);
     if (sources)
-      names.insert(names.end(), db_copy::kDerivedArticleColumns.begin(),
-                   db_copy::kDerivedArticleColumns.end());
+      for (const auto& column : postgres::kVectorColumns) names.emplace_back(column.name);
     std::string sql =
         fmt::format("INSERT INTO {} ({}) VALUES ", sql_name(table.name), fmt::join(names, ", "));
     postgres::Params params;
@@ -203,12 +203,8 @@ class Copier {
         const Value& text = rows[r][sources->text];
         const postgres::SearchVectors vectors =
             postgres::search_vectors(tokenizer_, common_, title ? *title : "", text ? *text : "");
-        sql += fmt::format(", ${}::tsvector, ${}::tsvector, ${}::bytea, ${}::bytea, ${}::bytea", n + 1, n + 2,
-                           n + 3, n + 4, n + 5);
-        n += 5;
-        params.add(postgres::Binary{vectors.search}).add(postgres::Binary{vectors.rank});
-        params.add(postgres::Binary{vectors.phrase_filter}).add(postgres::Binary{vectors.common_words});
-        params.add(postgres::Binary{vectors.lead_filter});
+        for (const auto& column : postgres::kVectorColumns) sql += fmt::format(", ${}{}", ++n, column.cast);
+        postgres::add_search_vectors(params, vectors);
       }
       sql += ")";
     }

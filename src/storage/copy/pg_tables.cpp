@@ -7,6 +7,7 @@
 #include <set>
 
 #include "storage/postgres/statement.h"
+#include "storage/postgres/vector_columns.h"
 
 namespace longread::storage::db_copy {
 namespace {
@@ -27,7 +28,7 @@ constexpr std::string_view kScope = "db copy";
 bool is_derived_column(std::string_view table, std::string_view column) {
   return table == "articles" &&
          (std::ranges::find(kPackedBodyColumns, column) != kPackedBodyColumns.end() ||
-          std::ranges::find(kDerivedArticleColumns, column) != kDerivedArticleColumns.end());
+          std::ranges::any_of(postgres::kVectorColumns, [&](const auto& c) { return c.name == column; }));
 }
 
 std::string sql_name(std::string_view name) {

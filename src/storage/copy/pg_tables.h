@@ -38,17 +38,13 @@ struct Table {
   std::vector<std::size_t> self_references;
 };
 
-// The articles' columns PostgreSQL has and SQLite does not, derived from the title and the text: the search
-// vectors, the filters and the bitmap of common words. The copy makes them as the crawler does
-// (postgres/search_vectors.h), in this order, rather than reading them from SQLite.
-inline constexpr std::array<std::string_view, 5> kDerivedArticleColumns = {
-    "search_vector", "rank_vector", "phrase_filter", "common_words", "lead_filter"};
 // PostgreSQL's packed body (a zstd frame of summary, content and text, storage/article_body.h) and the
 // dictionary it names: the copy writes those parts plain, as SQLite's reader gives them, and `longread db
 // compact` packs them afterwards. A SQLite frame may name one of SQLite's own dictionaries, so it is never
 // copied as it is.
 inline constexpr std::array<std::string_view, 2> kPackedBodyColumns = {"body", "body_dictionary"};
-// True for the columns above: the copy never reads them from SQLite.
+// True for the packed body's columns and the articles' search vectors (postgres/vector_columns.h), which
+// SQLite does not have: the copy makes them as the crawler does, and never reads them from SQLite.
 bool is_derived_column(std::string_view table, std::string_view column);
 
 // Every table of the current schema of the database `conn` is connected to, parents before the tables

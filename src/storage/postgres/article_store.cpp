@@ -20,6 +20,7 @@
 #include "storage/postgres/rows.h"
 #include "storage/postgres/search_run.h"
 #include "storage/postgres/statement.h"
+#include "storage/postgres/vector_columns.h"
 #include "storage/search_snippet.h"
 #include "storage/search_terms.h"
 #include "storage/values.h"
@@ -144,9 +145,7 @@ constexpr const char* kSetText =
     "UPDATE articles SET" LONGREAD_PG_SET_BODY_WHEN_CHANGED
     ","
     " word_count = :word_count,"
-    " reading_minutes = :reading_minutes, simhash = :simhash, search_vector = :search_vector::tsvector,"
-    " rank_vector = :rank_vector::tsvector, phrase_filter = :phrase_filter::bytea,"
-    " common_words = :common_words::bytea, lead_filter = :lead_filter::bytea"
+    " reading_minutes = :reading_minutes, simhash = :simhash," LONGREAD_PG_SET_VECTORS
     " WHERE id = :id AND (:body_changed::integer = 1 OR word_count <> :word_count"
     " OR reading_minutes <> :reading_minutes OR simhash <> :simhash)";
 
@@ -191,10 +190,7 @@ constexpr const char* kInsertDictionary =
     ":dict::bytea) ON CONFLICT (dict_id) DO NOTHING";
 // Vectors are made for such rows as the crawler makes them (all three, in their binary forms), so a row's
 // filter describes the very words its search vector holds. One statement a row, the batch's in pipelines.
-constexpr const char* kFillSearchVectors =
-    "UPDATE articles SET search_vector = :search::tsvector, rank_vector = :rank::tsvector,"
-    " phrase_filter = :filter::bytea, common_words = :common::bytea, lead_filter = :lead::bytea WHERE id = "
-    ":id";
+constexpr const char* kFillSearchVectors = "UPDATE articles SET" LONGREAD_PG_SET_VECTORS " WHERE id = :id";
 
 }  // namespace
 
@@ -646,10 +642,7 @@ Result<std::int64_t> PgArticleStore::set_texts(std::span<const TextUpdate> updat
       Query q(c, kSetText);
       q.bind(":body_changed", body_changed);
       bind_body(q, body);
-      q.bind(":search_vector", Binary{vectors.search}).bind(":rank_vector", Binary{vectors.rank});
-      q.bind(":phrase_filter", Binary{vectors.phrase_filter})
-          .bind(":common_words", Binary{vectors.common_words})
-          .bind(":lead_filter", Binary{vectors.lead_filter});
+      bind_search_vectors(q, vectors);
       q.bind(":excerpt", "");  // the frame holds it
       q.bind(":word_count", update.word_count).bind(":reading_minutes", update.reading_minutes);
       q.bind(":simhash", std::bit_cast<std::int64_t>(update.simhash)).bind(":id", update.article_id);
@@ -748,12 +741,10 @@ Result<CompactBatch> PgArticleStore::compact_bodies(const CompactOptions& option
         }
       }
       if (parts->text(r, 3) == "t") {
-        SearchVectors v = search_vectors(db_.tokenizer(), db_.common_words(), parts->text(r, 1), body->text);
         Query fill(c, kFillSearchVectors);
-        fill.prepared().bind(":id", id).bind(":search", Binary{std::move(v.search)});
-        fill.bind(":rank", Binary{std::move(v.rank)}).bind(":filter", Binary{std::move(v.phrase_filter)});
-        fill.bind(":common", Binary{std::move(v.common_words)})
-            .bind(":lead", Binary{std::move(v.lead_filter)});
+        fill.prepared().bind(":id", id);
+        bind_search_vectors(
+            fill, search_vectors(db_.tokenizer(), db_.common_words(), parts->text(r, 1), body->text));
         auto statement = fill.statement();
         if (!statement) return std::unexpected(statement.error());
         writes.push_back(std::move(*statement));

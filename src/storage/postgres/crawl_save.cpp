@@ -18,6 +18,7 @@
 #include "storage/postgres/article_bodies.h"
 #include "storage/postgres/rows.h"
 #include "storage/postgres/statement.h"
+#include "storage/postgres/vector_columns.h"
 #include "storage/values.h"
 
 namespace longread::storage::postgres {
@@ -54,15 +55,20 @@ constexpr std::size_t insert_column(std::string_view name) {
   }
   return kInsertColumnCount;
 }
-static_assert(insert_column("search_vector") == kSearchVectorColumn);
-static_assert(insert_column("rank_vector") == kSearchVectorColumn + 1);
-static_assert(insert_column("phrase_filter") == kSearchVectorColumn + 2);
-static_assert(insert_column("common_words") == kSearchVectorColumn + 3);
-static_assert(insert_column("lead_filter") == kSearchVectorColumn + 4);
-static_assert(insert_column("body") == kSearchVectorColumn + 5);
+// kVectorColumns, in their order (add_search_vectors), then the packed body.
+constexpr bool vector_columns_in_place() {
+  for (std::size_t i = 0; i < kVectorColumns.size(); ++i)
+    if (insert_column(kVectorColumns[i].name) != kSearchVectorColumn + i) return false;
+  return insert_column("body") == kSearchVectorColumn + kVectorColumns.size();
+}
+static_assert(vector_columns_in_place());
 static_assert(insert_column("duplicate_of") == kDuplicateOfColumn);
-constexpr std::array<std::string_view, 6> kBinaryColumnCasts = {"::tsvector", "::tsvector", "::bytea",
-                                                                "::bytea",    "::bytea",    "::bytea"};
+// The cast of the binary column `c`, or "" for a column sent as text.
+constexpr std::string_view binary_cast(std::size_t c) {
+  if (c >= kSearchVectorColumn && c < kSearchVectorColumn + kVectorColumns.size())
+    return kVectorColumns[c - kSearchVectorColumn].cast;
+  return c == kSearchVectorColumn + kVectorColumns.size() ? "::bytea" : "";  // the body
+}
 // Rows per INSERT: a statement takes at most 65,535 parameters.
 constexpr std::size_t kInsertChunk = 1000;
 // An INSERT of at most this many rows, none naming an original, is prepared (one statement for each count
@@ -85,9 +91,7 @@ constexpr const char* kUpdateArticle =
     ", visible = CASE WHEN held = 1 THEN 0 WHEN keep_override IS NULL THEN 1 - :junk ELSE keep_override END,"
     " full_text_fetched = :full_text_fetched, full_text_failures = :full_text_failures,"
     " full_text_error = :full_text_error, simhash = :simhash, truncated = :truncated, pruned_at = NULL,"
-    " rank_prior = :rank_prior, search_vector = :search_vector::tsvector,"
-    " rank_vector = :rank_vector::tsvector, phrase_filter = :phrase_filter::bytea,"
-    " common_words = :common_words::bytea, lead_filter = :lead_filter::bytea WHERE id = :id";
+    " rank_prior = :rank_prior," LONGREAD_PG_SET_VECTORS " WHERE id = :id";
 
 // Content unchanged but curation given again (a full-text page tried again): refresh it, with the page's
 // HTML when it was read, writing only on a difference. The summary stays as stored: the body is packed
@@ -101,10 +105,9 @@ constexpr const char* kRefreshCuration =
     " duplicate_of = " LONGREAD_PG_DUPLICATE_OF
     ", visible = CASE WHEN held = 1 THEN 0 WHEN keep_override IS NULL THEN 1 - :junk ELSE keep_override END,"
     " full_text_fetched = :full_text_fetched, full_text_failures = :full_text_failures,"
-    " full_text_error = :full_text_error, simhash = :simhash, pruned_at = NULL, rank_prior = :rank_prior,"
-    " search_vector = :search_vector::tsvector, rank_vector = :rank_vector::tsvector,"
-    " phrase_filter = :phrase_filter::bytea, common_words = :common_words::bytea,"
-    " lead_filter = :lead_filter::bytea WHERE id = :id AND NOT (:body_changed::integer = 0"
+    " full_text_error = :full_text_error, simhash = :simhash, pruned_at = NULL, rank_prior = "
+    ":rank_prior," LONGREAD_PG_SET_VECTORS
+    " WHERE id = :id AND NOT (:body_changed::integer = 0"
     " AND word_count = :word_count AND reading_minutes = :reading_minutes AND category = :category"
     " AND junk = :junk AND junk_reason = :junk_reason"
     " AND duplicate_of IS NOT DISTINCT FROM " LONGREAD_PG_DUPLICATE_OF
@@ -237,10 +240,8 @@ std::string insert_sql(const std::vector<Planned*>& rows, std::size_t from, std:
       ++n;
       if (c == kDuplicateOfColumn && names_original) {
         sql += fmt::format("(SELECT d.id FROM articles d WHERE d.id = ${}::bigint)", n);
-      } else if (c >= kSearchVectorColumn && c < kSearchVectorColumn + kBinaryColumnCasts.size()) {
-        sql += fmt::format("${}{}", n, kBinaryColumnCasts[c - kSearchVectorColumn]);
       } else {
-        sql += fmt::format("${}", n);
+        sql += fmt::format("${}{}", n, binary_cast(c));
       }
     }
     sql += ')';
@@ -265,9 +266,7 @@ Result<void> insert_values(Params& p, const CrawlRecord& record, Planned& plan, 
   p.add(a.junk_reason).add(a.duplicate_of).add(keep).add(inserted_visible(a)).add(a.full_text_fetched);
   p.add(a.full_text_failures).add(a.full_text_error).add(std::bit_cast<std::int64_t>(a.simhash)).add(a.votes);
   p.add(a.truncated).add(a.rank_prior);
-  const SearchVectors& vectors = plan.vectors(writer.tokenizer, writer.common);
-  p.add(Binary{vectors.search}).add(Binary{vectors.rank}).add(Binary{vectors.phrase_filter});
-  p.add(Binary{vectors.common_words}).add(Binary{vectors.lead_filter});
+  add_search_vectors(p, plan.vectors(writer.tokenizer, writer.common));
   auto body = writer.body(plan);
   if (!body) return std::unexpected(body.error());
   if (*body) {
@@ -570,11 +569,7 @@ Result<SaveStats> save_record(Connection& conn, const CrawlRecord& record, Visib
       q.bind(":body_changed", changed);
       bind_body(q, body);
     }
-    const SearchVectors& vectors = step.plan->vectors(tokenizer, common);
-    q.bind(":search_vector", Binary{vectors.search}).bind(":rank_vector", Binary{vectors.rank});
-    q.bind(":phrase_filter", Binary{vectors.phrase_filter})
-        .bind(":common_words", Binary{vectors.common_words})
-        .bind(":lead_filter", Binary{vectors.lead_filter});
+    bind_search_vectors(q, step.plan->vectors(tokenizer, common));
     q.bind(":id", *step.target->id);
     auto statement = q.statement();
     if (!statement) return std::unexpected(statement.error());

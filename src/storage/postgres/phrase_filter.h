@@ -51,7 +51,7 @@ class PhraseFilterBuilder {
 [[nodiscard]] std::vector<std::uint32_t> phrase_probes(const std::vector<std::string>& words);
 
 // An article's lead filter (articles.lead_filter, PostgreSQL's migration 0013): a Bloom filter of the words
-// of its text's lead (search_vectors.h, kRankLeadCharacters), which relevance counts, built and tested as
+// of its text's lead (search_vectors.h, kLeadCharacters), which relevance counts, built and tested as
 // the phrase filter is. Kept apart from the phrase filter, whose pairs a long text can make as many as it
 // likes: a full filter passes every test, and the lead of at most 600 characters holds at most 300 words, so
 // its filter is never fuller than the sizing makes it.

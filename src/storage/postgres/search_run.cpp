@@ -16,7 +16,7 @@ namespace longread::storage::postgres {
 namespace {
 
 // Relevance is ts_rank over the article's rank_vector, its title's words (weight 'A'), plus the share of
-// the query's words its lead holds (the text's first kRankLeadCharacters characters, in the lead filter)
+// the query's words its lead holds (the text's first kLeadCharacters characters, in the lead filter)
 // at a tenth of a title word, plus a floor for matching at all; the score adds the age, relevance halved
 // every kSearchHalfLifeDays as on SQLite. Both parts are read from the row: ts_rank over the whole
 // search_vector read every candidate's vector out of the TOAST table, most of a search's time at a million
@@ -71,12 +71,6 @@ std::string common_bits_sql(const std::vector<int>& bits) {
   std::string sql;
   for (const int bit : bits) sql += fmt::format(" AND get_bit(a.common_words, {}) = 1", bit);
   return sql;
-}
-
-// A bit of one of the row's filters (phrase_filter.h: a probe taken modulo the filter's size in bits, a
-// power of two), 0 or 1.
-std::string filter_bit_sql(std::string_view column, std::uint32_t probe) {
-  return fmt::format("get_bit(a.{0}, {1}::bigint & (octet_length(a.{0})::bigint * 8 - 1))", column, probe);
 }
 
 std::string search_candidates_sql(const std::optional<ReaderFilter>& reader,
@@ -190,6 +184,10 @@ std::string search_order_sql(const std::vector<std::uint32_t>& lead_probes) {
 }
 
 }  // namespace
+
+std::string filter_bit_sql(std::string_view column, std::uint32_t probe) {
+  return fmt::format("get_bit(a.{0}, {1}::bigint & (octet_length(a.{0})::bigint * 8 - 1))", column, probe);
+}
 
 SearchPlan plan_search(const SearchTokenizer& tokenizer, const CommonWords& common,
                        const std::vector<std::string>& terms, const std::optional<ReaderFilter>& reader) {

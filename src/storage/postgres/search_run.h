@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <unordered_map>
 #include <vector>
 
@@ -21,6 +22,10 @@ namespace longread::storage::postgres {
 // The most time one search may take, on the server and in longread: the visitor chooses the query, so its
 // cost too. Each statement gets what is left of it, past which the server cancels it.
 inline constexpr std::chrono::milliseconds kSearchBudget{1000};
+
+// A bit of one of the row's filters (`column` of the articles aliased `a`; phrase_filter.h: a probe taken
+// modulo the filter's size in bits, a power of two), 0 or 1.
+[[nodiscard]] std::string filter_bit_sql(std::string_view column, std::uint32_t probe);
 
 // What a query asks, from its terms alone.
 struct SearchPlan {

@@ -190,7 +190,7 @@ SearchVectors search_vectors(const SearchTokenizer& tokenizer, const CommonWords
     pairs.add(word);
     return true;
   });
-  tokenizer.for_each_token(first_characters(text, kRankLeadCharacters), [&](std::string_view word) {
+  tokenizer.for_each_token(first_characters(text, kLeadCharacters), [&](std::string_view word) {
     if (!word.empty() && word.size() <= kMaxLexemeBytes) lead.add(word);
     return true;
   });

@@ -22,11 +22,11 @@ namespace longread::storage::postgres {
 // with their positions (weight A), as `setweight(to_tsvector(title), 'A')` gives it; `phrase_filter`, the
 // pairs of neighbouring words (phrase_filter.h); `common_words`, the bitmap of the words of `common` the
 // article holds, which `search` then leaves out (common_words.h; the rank vector and the filters keep them,
-// as relevance counts every word); `lead_filter`, the words of the text's first kRankLeadCharacters
+// as relevance counts every word); `lead_filter`, the words of the text's first kLeadCharacters
 // characters, the lead relevance counts (phrase_filter.h).
 using SearchVectors = PreparedSearchVectors;
 
-inline constexpr std::size_t kRankLeadCharacters = 600;
+inline constexpr std::size_t kLeadCharacters = 600;
 
 // An article's vectors, made with `tokenizer` as the SQLite backend's index splits words.
 [[nodiscard]] SearchVectors search_vectors(const SearchTokenizer& tokenizer, const CommonWords& common,
