@@ -162,6 +162,21 @@ class StoreHelpers : public Base {
     for (const auto& v : views) out.push_back(v.article.title);
     return out;
   }
+
+  // Six articles of one blog, three of them hidden: two judged junk, one hidden by the operator.
+  void save_three_hidden() {
+    const auto blog = add_blog("https://a.example/feed", "programming");
+    std::vector<model::Article> articles;
+    for (int i = 0; i < 6; ++i) articles.push_back(make_article(fmt::format("g{}", i), "Kept", day(i)));
+    for (const int junk : {1, 4}) {
+      articles[junk].junk = true;
+      articles[junk].junk_reason = "too short";
+    }
+    save(ok_record(blog, day(7), articles));
+    const auto keys = this->store_->article_keys(blog).value();
+    ASSERT_EQ(keys.size(), 6u);
+    ASSERT_TRUE(this->store_->set_keep_override(keys[2].id, false));
+  }
 };
 
 // The Store's behaviour, on both backends.
@@ -487,17 +502,7 @@ TEST_F(SqliteStoreTest, OpeningAFileThatIsNotADatabaseIsAClearError) {
 // (migration 0034); the list used to read the whole table, since an index that began with `junk` could not
 // serve its OR.
 TEST_F(SqliteStoreTest, JunkIsListedAndCountedFromAnIndexOfTheHiddenArticlesAlone) {
-  const auto blog = add_blog("https://a.example/feed", "programming");
-  std::vector<model::Article> articles;
-  for (int i = 0; i < 6; ++i) articles.push_back(make_article(fmt::format("g{}", i), "Kept", day(i)));
-  articles[1].junk = true;
-  articles[1].junk_reason = "too short";
-  articles[4].junk = true;
-  articles[4].junk_reason = "too short";
-  save(ok_record(blog, day(7), articles));
-  const auto keys = store_->article_keys(blog).value();
-  ASSERT_EQ(keys.size(), 6u);
-  ASSERT_TRUE(store_->set_keep_override(keys[2].id, false));  // hidden by the operator, not junk
+  save_three_hidden();
 
   EXPECT_EQ(raw_query(path_,
                       "EXPLAIN QUERY PLAN SELECT a.id FROM articles a WHERE a.junk = 1 OR a.keep_override = 0"
@@ -1817,17 +1822,7 @@ TEST_P(PostgresStoreTest, ANulInAGuidIsDroppedAndTheArticleFoundAgain) {
 // queries never ask for. The plans are read with sequential scans turned off, as a table this small would
 // otherwise be read whole.
 TEST_P(PostgresStoreTest, JunkAndLinksAreFoundThroughIndexesOfWhatTheirQueriesAsk) {
-  const auto blog = add_blog("https://a.example/feed", "programming");
-  std::vector<model::Article> articles;
-  for (int i = 0; i < 6; ++i) articles.push_back(make_article(fmt::format("g{}", i), "Kept", day(i)));
-  articles[1].junk = true;
-  articles[1].junk_reason = "too short";
-  articles[4].junk = true;
-  articles[4].junk_reason = "too short";
-  save(ok_record(blog, day(7), articles));
-  const auto kept_hidden = store_->article_keys(blog).value();
-  ASSERT_EQ(kept_hidden.size(), 6u);
-  ASSERT_TRUE(store_->set_keep_override(kept_hidden[2].id, false));  // hidden by the operator, not junk
+  save_three_hidden();
 
   auto conn = postgres::Connection::open(path_);
   ASSERT_TRUE(conn) << conn.error().message;
