@@ -188,7 +188,7 @@ constexpr const char* kSelectSamples =
 constexpr const char* kInsertDictionary =
     "INSERT INTO body_dictionaries (dict_id, created_at, samples, dict) VALUES (:id, :now, :samples, "
     ":dict::bytea) ON CONFLICT (dict_id) DO NOTHING";
-// Vectors are made for such rows as the crawler makes them (all three, in their binary forms), so a row's
+// Vectors are made for such rows as the crawler makes them (all five, in their binary forms), so a row's
 // filter describes the very words its search vector holds. One statement a row, the batch's in pipelines.
 constexpr const char* kFillSearchVectors = "UPDATE articles SET" LONGREAD_PG_SET_VECTORS " WHERE id = :id";
 

@@ -105,8 +105,8 @@ constexpr const char* kRefreshCuration =
     " duplicate_of = " LONGREAD_PG_DUPLICATE_OF
     ", visible = CASE WHEN held = 1 THEN 0 WHEN keep_override IS NULL THEN 1 - :junk ELSE keep_override END,"
     " full_text_fetched = :full_text_fetched, full_text_failures = :full_text_failures,"
-    " full_text_error = :full_text_error, simhash = :simhash, pruned_at = NULL, rank_prior = "
-    ":rank_prior," LONGREAD_PG_SET_VECTORS
+    " full_text_error = :full_text_error, simhash = :simhash, pruned_at = NULL,"
+    " rank_prior = :rank_prior," LONGREAD_PG_SET_VECTORS
     " WHERE id = :id AND NOT (:body_changed::integer = 0"
     " AND word_count = :word_count AND reading_minutes = :reading_minutes AND category = :category"
     " AND junk = :junk AND junk_reason = :junk_reason"

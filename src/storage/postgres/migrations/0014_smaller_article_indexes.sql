@@ -4,7 +4,7 @@
 -- articles_link served one query, the reading-list import's "which article has this link", by equality
 -- only, and held each link whole: 148 bytes an article at 200,000 generated ones, the largest B-tree of
 -- the table. A hash index keeps a 4-byte hash of each link and answers the same equality (the import asks
--- `link IN (…)`, which it reads as a bitmap scan of each value): 33 bytes an article.
+-- `link IN (…)`, which it reads as a bitmap scan of each value): 37 bytes an article.
 --
 -- articles_junk indexed every article by (junk, first_seen), while its two readers want only the hidden
 -- ones: the moderation list (`junk = 1 OR keep_override = 0`, newest first seen first), which the old
