@@ -14,11 +14,25 @@ namespace {
 constexpr std::size_t kExcerptChars = 2000;
 }
 
+namespace {
+
+// An identity longer than this is kept as a hash of it. The stores index each blog's identities, and a
+// PostgreSQL B-tree entry holds at most about 2.7 KB: a feed's 10 KB guid failed its blog's whole save on
+// every crawl, the plain entries beside it included. Real guids and links are a few hundred bytes.
+constexpr std::size_t kMaxIdentityBytes = 1024;
+
+std::string bounded_identity(std::string identity) {
+  if (identity.size() <= kMaxIdentityBytes) return identity;
+  return "hash:" + stable_hash_hex(identity);
+}
+
+}  // namespace
+
 std::string entry_identity(const feed::Entry& entry) {
   const auto id = trim(entry.id);
-  if (!id.empty()) return std::string(id);
+  if (!id.empty()) return bounded_identity(std::string(id));
   if (!entry.link.empty()) {
-    if (auto canonical = normalize_url(entry.link)) return *canonical;
+    if (auto canonical = normalize_url(entry.link)) return bounded_identity(std::move(*canonical));
   }
   return "hash:" + stable_hash_hex(entry.title + "\x1f" + entry.published_raw + "\x1f" + entry.updated_raw);
 }

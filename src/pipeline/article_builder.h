@@ -35,7 +35,7 @@ struct CurationContext {
 };
 
 // Identity of an entry within its blog: the feed's guid, else the canonical link, else a hash of title
-// and date (re-crawling must add nothing).
+// and date (re-crawling must add nothing). A guid or link over 1,024 bytes is replaced by a hash of it.
 std::string entry_identity(const feed::Entry& entry);
 
 // Builds the article for `entry` of `blog` as first seen at `now`. Dates that are impossible (year 0001,

@@ -622,6 +622,23 @@ TEST_P(StoreTest, UpdateKeepsIdVotesFirstSeenAndKeepOverride) {
   EXPECT_EQ(missing.error().kind, ErrorKind::kNotFound);
 }
 
+// A feed may give any link and guid, of any length: a link of 10,000 varied characters (past the 2,704
+// bytes a PostgreSQL B-tree entry may hold, which the link's index was until it became a hash) is stored,
+// and listed like any other, beside a plain article of the same crawl.
+TEST_P(StoreTest, AnArticleWithAVeryLongLinkIsStoredAndListed) {
+  const auto blog = add_blog("https://a.example/feed");
+  std::string link = "https://a.example/";
+  for (int i = 0; link.size() < 10'000; ++i) link += fmt::format("{:x}-", (i * 2654435761u) % 1000003);
+  auto long_one = make_article("long", "Long link", day(1));
+  long_one.link = link;
+  const auto stats = save(ok_record(blog, day(2), {long_one, make_article("plain", "Plain", day(1))}));
+  EXPECT_EQ(stats.inserted, 2);
+  const auto listed = list({});
+  ASSERT_EQ(listed.size(), 2u);
+  EXPECT_EQ(listed.at(0).article.link.size() + listed.at(1).article.link.size(),
+            link.size() + std::string("https://example.org/plain").size());
+}
+
 TEST_P(StoreTest, ContentHashFromThePipelineDecidesUnchanged) {
   const auto blog = add_blog("https://a.example/feed");
   auto a = make_article("g", "Title", day(0));
