@@ -20,7 +20,8 @@ build="${1:-$root/build}"
 articles="${2:-100000}"
 blogs="${3:-200}"
 generate="$build/src/storage/longread-generate"
-[ -x "$generate" ] || { echo "bench: build longread-generate first (ninja -C $build longread-generate)"; exit 1; }
+[ -x "$generate" ] && [ -x "$build/bench/scale/word_vectors" ] ||
+  { echo "bench: build longread-generate and word_vectors first (ninja -C $build longread-generate word_vectors)"; exit 1; }
 work="$(mktemp -d /tmp/longread-gin-XXXXXX)"
 # shellcheck source=../common/postgres.sh
 source "$root/bench/common/postgres.sh"
@@ -29,6 +30,8 @@ bench_postgres_start "$work"
 psql_bench() { bench_postgres_as_owner psql -X -q -h "$BENCH_PG_DIR" -U postgres bench "$@"; }
 echo "gin_common_words: $articles articles, $blogs blogs; $(nproc) cores; load average: $(cut -d' ' -f1-3 /proc/loadavg)"
 PGOPTIONS="-c synchronous_commit=off" "$generate" --db "$BENCH_PG_URL" -n "$articles" -b "$blogs" --votes 0
+# The index keeps words as ids since migration 0015: every article's words go back into search_vector.
+"$build/bench/scale/word_vectors" "$BENCH_PG_URL" >&2
 
 psql_bench -v ON_ERROR_STOP=1 <<'SQL'
 CREATE TABLE wstat AS SELECT word, ndoc FROM ts_stat('SELECT search_vector FROM articles');

@@ -5,21 +5,21 @@
 // Picks distinct queries from the database's own index: one, two and three words drawn from the words in
 // about 0.1 %, 2 % and 20 % of the indexed articles, a word at 2 % beside one at 20 %, and two-word phrases
 // taken from article texts. On SQLite the words and their document frequencies are the whole FTS5 index's
-// (fts5vocab); on PostgreSQL they are ts_stat's over the search_vector of a systematic sample of the
-// searchable articles (every k-th id, about 50,000 articles), scaled to the whole: reading every tsvector of
-// a million articles would take minutes, and ids follow the blogs, so every k-th id samples every blog alike.
-// The common words, which longread's vectors leave to a bitmap (storage/postgres/common_words.h), are counted
-// from the same sample's bitmaps. Each query is run once, through Store::search (the page cache of the site
-// is not involved, and no query repeats), and the p50 / p95 / p99 of each kind are printed. The named peer
-// runs on the first PEER_QUERIES queries of each kind in the same run: on SQLite the search as it was before
-// candidates were capped (BM25 for every match, then the top 20; kept here only, verbatim); on PostgreSQL its
-// plain full-text search the way Miniflux searches (every match of websearch_to_tsquery through the GIN
-// index, ordered by ts_rank, no candidate cap), over a table of its own (search_bench_peer) whose vectors
-// hold every word, common ones included, as Miniflux's do: made from longread's vectors and bitmaps when the
-// bench starts, after the database's size is printed, and dropped when it ends. The peer gets the same 1 s
-// statement budget as longread's PostgreSQL search; a query cancelled at it counts as ">= 1000 ms" (never
-// dropped), and so does a longread search that times out. Also prints the database's size and bytes per
-// article. SEARCH_BENCH_EACH=1 prints each query's times on stderr.
+// (fts5vocab); on PostgreSQL they are counted in the texts of a systematic sample of the searchable
+// articles (every k-th id, about 50,000 articles), split by the search's own tokenizer, and scaled to the
+// whole: the index keeps words as ids (storage/postgres/common_words.h), reading every text of a million
+// articles would take minutes, and ids follow the blogs, so every k-th id samples every blog alike. Each
+// query is run once, through Store::search (the page cache of the site is not involved, and no query
+// repeats), and the p50 / p95 / p99 of each kind are printed. The named peer runs on the first PEER_QUERIES
+// queries of each kind in the same run: on SQLite the search as it was before candidates were capped (BM25
+// for every match, then the top 20; kept here only, verbatim); on PostgreSQL its plain full-text search the
+// way Miniflux searches (every match of websearch_to_tsquery through the GIN index, ordered by ts_rank, no
+// candidate cap), over a table of its own (search_bench_peer) whose vectors hold every word, common ones
+// included, made by the server's parser (to_tsvector) from each article's title and text as Miniflux's are:
+// filled when the bench starts, after the database's size is printed, and dropped when it ends. The peer gets
+// the same 1 s statement budget as longread's PostgreSQL search; a query cancelled at it counts as ">= 1000
+// ms" (never dropped), and so does a longread search that times out. Also prints the database's size and
+// bytes per article. SEARCH_BENCH_EACH=1 prints each query's times on stderr.
 #include <fmt/core.h>
 #include <sqlite3.h>
 
@@ -36,11 +36,14 @@
 #include <memory>
 #include <optional>
 #include <random>
+#include <set>
 #include <string>
 #include <vector>
 
-#include "storage/postgres/common_words.h"
+#include "article_texts.h"
+#include "storage/postgres/database.h"
 #include "storage/postgres/pg.h"
+#include "storage/postgres/statement.h"
 #include "storage/store.h"
 
 namespace {
@@ -408,26 +411,27 @@ int run_postgres(const std::string& url, int per_kind, int peer_per_kind, std::m
                                         max_id, step));
   const double scale =
       static_cast<double>(indexed) / static_cast<double>(std::max<std::int64_t>(1, sampled.int64(0, 0)));
-  auto stat = must(conn, fmt::format("SELECT word, ndoc FROM ts_stat('SELECT search_vector FROM articles"
-                                     " WHERE visible = 1 AND id IN (SELECT generate_series(1, {}, {}))')",
-                                     max_id, step));
-  std::vector<std::pair<std::string, std::int64_t>> ndoc;
-  for (int r = 0; r < stat.size(); ++r) ndoc.emplace_back(stat.string(r, 0), stat.int64(r, 1));
-  // The common words: counted from the sample's bitmaps (a row without one has every word in its vector).
-  auto common = must(conn, "SELECT lexeme FROM search_common_words ORDER BY bit");
-  std::vector<std::int64_t> common_ndoc(static_cast<std::size_t>(common.size()), 0);
-  auto bitmaps =
-      must(conn, fmt::format("SELECT common_words FROM articles WHERE visible = 1 AND common_words IS"
-                             " NOT NULL AND id IN (SELECT generate_series(1, {}, {}))",
-                             max_id, step));
-  for (int r = 0; r < bitmaps.size(); ++r) {
-    const std::string bits = bitmaps.bytes(r, 0);
-    for (std::size_t bit = 0; bit < common_ndoc.size(); ++bit)
-      if (longread::storage::postgres::bitmap_bit(bits, static_cast<int>(bit))) ++common_ndoc[bit];
+  auto database = pg::Database::open(url, 1);
+  if (!database) {
+    fmt::print(stderr, "{}\n", database.error().message);
+    return 1;
   }
-  std::map<std::string, std::int64_t> merged(ndoc.begin(), ndoc.end());
-  for (int r = 0; r < common.size(); ++r)
-    merged[common.string(r, 0)] += common_ndoc[static_cast<std::size_t>(r)];
+  std::map<std::string, std::int64_t> merged;
+  longread::bench::for_each_article_text(
+      conn, **database,
+      fmt::format("a.visible = 1 AND a.id IN (SELECT generate_series(1, {}, {}))", max_id, step),
+      [&](const longread::bench::ArticleTexts& batch) {
+        for (std::size_t i = 0; i < batch.ids.size(); ++i) {
+          std::set<std::string> words;
+          for (const std::string* part : {&batch.titles[i], &batch.texts[i]}) {
+            (*database)->tokenizer().for_each_token(*part, [&](std::string_view word) {
+              words.emplace(word);
+              return true;
+            });
+          }
+          for (const std::string& word : words) ++merged[word];
+        }
+      });
   std::vector<std::pair<std::string, std::int64_t>> vocab;
   for (auto& [word, count] : merged) {
     std::string term = word;
@@ -454,11 +458,18 @@ int run_postgres(const std::string& url, int per_kind, int peer_per_kind, std::m
   // timed (VACUUM ANALYZE here instead), and only when the peer runs.
   if (peer_per_kind > 0) {
     must(conn,
-         "CREATE TABLE search_bench_peer WITH (autovacuum_enabled = off) AS SELECT a.id, a.title, a.visible, "
-         "a.display_at,"
-         " CASE WHEN a.common_words IS NULL THEN a.search_vector ELSE a.search_vector ||"
-         " array_to_tsvector(ARRAY(SELECT c.lexeme FROM search_common_words c"
-         " WHERE get_bit(a.common_words, c.bit) = 1)) END AS search_vector FROM articles a");
+         "CREATE TABLE search_bench_peer (id BIGINT PRIMARY KEY, title TEXT, visible INTEGER, display_at"
+         " BIGINT, search_vector TSVECTOR) WITH (autovacuum_enabled = off)");
+    longread::bench::for_each_article_text(
+        conn, **database, "true", [&](const longread::bench::ArticleTexts& batch) {
+          must(conn,
+               "INSERT INTO search_bench_peer SELECT u.id, u.title, u.visible, u.display_at,"
+               " to_tsvector('longread_search', u.title) || to_tsvector('longread_search', u.text)"
+               " FROM unnest($1::bigint[], $2::text[], $3::int[], $4::bigint[], $5::text[])"
+               " AS u(id, title, visible, display_at, text)",
+               pg::Params(pg::id_array(batch.ids), pg::text_array(batch.titles), pg::id_array(batch.visible),
+                          pg::id_array(batch.display_at), pg::text_array(batch.texts)));
+        });
     must(conn, "CREATE INDEX ON search_bench_peer USING gin (search_vector) WHERE visible = 1");
     must(conn, "VACUUM ANALYZE search_bench_peer");
     fmt::print("peer: its table of full vectors made in {:.1f} s\n",

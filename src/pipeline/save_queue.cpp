@@ -23,7 +23,7 @@ std::size_t record_bytes(const storage::CrawlRecord& record) {
              a.summary_html.size() + a.content_html.size() + a.text.size() + a.excerpt.size();
   }
   for (const std::string& body : record.prepared_bodies) bytes += body.size();
-  for (const auto& vectors : record.prepared_search) bytes += vectors.search.size() + vectors.rank.size();
+  for (const auto& vectors : record.prepared_search) bytes += vectors.words.size() + vectors.rank.size();
   for (const std::string& guid : record.feed_guids) bytes += guid.size();
   return bytes;
 }

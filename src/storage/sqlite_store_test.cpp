@@ -24,6 +24,7 @@
 #include <fmt/ranges.h>
 
 #include "core/strings.h"
+#include "storage/postgres/common_words.h"
 #include "storage/postgres/pg.h"
 #include "storage/postgres/phrase_filter.h"
 #include "storage/postgres/search_run.h"
@@ -1525,6 +1526,24 @@ class PostgresStoreTest : public StoreTest {
     std::ranges::sort(guids);
     return guids;
   }
+  // The ids this database gives `words` (postgres::CommonWords::word_id, under its own key), as an int4[]
+  // literal: what a row's search_words holds for them.
+  std::string word_ids(const std::vector<std::string>& words) {
+    const std::string hex = raw_query(path_, "SELECT encode(key, 'hex') FROM search_word_key").at(0);
+    std::string key;
+    for (std::size_t i = 0; i + 1 < hex.size(); i += 2)
+      key += static_cast<char>(std::stoi(hex.substr(i, 2), nullptr, 16));
+    const postgres::CommonWords keyed({}, key);
+    std::vector<std::int32_t> ids;
+    for (const std::string& word : words) ids.push_back(keyed.word_id(word));
+    return fmt::format("'{{{}}}'::int4[]", fmt::join(ids, ","));
+  }
+  // The guids of the rows whose search_words hold every one of `words`, in byte order.
+  std::vector<std::string> holding(const std::vector<std::string>& words) {
+    const std::string sql =
+        "SELECT guid FROM articles WHERE search_words @> " + word_ids(words) + " ORDER BY guid";
+    return raw_query(path_, sql.c_str());
+  }
 };
 
 // Bodies on PostgreSQL are packed (migration 0009, postgres/article_bodies.h): summary, content, text and
@@ -1872,21 +1891,23 @@ TEST_P(PostgresStoreTest, JunkAndLinksAreFoundThroughIndexesOfWhatTheirQueriesAs
   EXPECT_EQ(store_->site_stats(day(8)).value().articles_junk, 2);
 }
 
-// The search column is set by a trigger when the title or the text is, and left alone by every other
-// update: a vote does not re-parse the article's text (as a STORED generated column made PostgreSQL do on
-// any UPDATE). The column is overwritten by hand first, so that only a recomputation could change it back.
+// The search columns are written with the title or the text, and left alone by every other update: a vote
+// does not re-parse the article's text (as a STORED generated column made PostgreSQL do on any UPDATE). The
+// word ids are overwritten by hand first, so that only a recomputation could change them back.
 TEST_P(PostgresStoreTest, AVoteLeavesTheSearchColumnAndAnEditRecomputesIt) {
   const auto a = add_blog("https://a.example/feed", "programming");
   save(ok_record(a, day(1), {make_article("a1", "Lisp ledger", day(1))}));
   EXPECT_EQ(store_->search("ledger", 10, 0).value().size(), 1u);
-  raw_query(path_, "UPDATE articles SET search_vector = to_tsvector('simple', 'placeholder') RETURNING id");
+  const std::string placeholder =
+      "UPDATE articles SET search_words = " + word_ids({"placeholder"}) + " RETURNING id";
+  raw_query(path_, placeholder.c_str());
   const auto id = std::stoll(raw_query(path_, "SELECT id FROM articles")[0]);
   const auto reader = store_->create_reader("r@example.org", "h", day(2), day(2)).value();
   ASSERT_TRUE(store_->set_vote(reader, id, true, day(2)));
   EXPECT_EQ(raw_query(path_, "SELECT votes FROM articles"), (std::vector<std::string>{"1"}));
-  EXPECT_EQ(raw_query(path_, "SELECT search_vector::text FROM articles"),
-            (std::vector<std::string>{"'placeholder':1"}));
+  EXPECT_EQ(holding({"placeholder"}), (std::vector<std::string>{"a1"}));
   EXPECT_EQ(store_->search("ledger", 10, 0).value().size(), 0u);
+  EXPECT_EQ(store_->search("placeholder", 10, 0).value().size(), 1u) << "found by its ids alone";
 
   save(ok_record(a, day(3), {make_article("a1", "Lisp journal", day(1))}));
   EXPECT_EQ(store_->search("journal", 10, 0).value().size(), 1u);
@@ -2002,10 +2023,15 @@ TEST_P(PostgresStoreTest, TheCrawlersVectorsAreStoredAndTheTriggerCoversOtherWri
     EXPECT_EQ(hits->size(), 1u) << query;
   }
   // The FTS5 split, not the server parser's: "lock-free" and "3.14" are words of their own there.
-  EXPECT_EQ(raw_query(path_, "SELECT guid FROM articles WHERE search_vector @@ '3 & 14'::tsquery"),
-            (std::vector<std::string>{"plain"}));
-  EXPECT_EQ(raw_query(path_, "SELECT COUNT(*) FROM articles WHERE search_vector @@ 'lock-free'::tsquery"),
-            (std::vector<std::string>{"0"}));
+  EXPECT_EQ(holding({"3", "14"}), (std::vector<std::string>{"plain"}));
+  EXPECT_EQ(holding({"queues", "cathedral"}), (std::vector<std::string>{"plain"}));
+  EXPECT_EQ(holding({"lock-free"}), (std::vector<std::string>{}));
+  EXPECT_EQ(holding({"echo", "omega", "zurich"}), (std::vector<std::string>{"hostile"}));
+  EXPECT_EQ(holding({std::string(3000, 'x')}), (std::vector<std::string>{}))
+      << "a word over 2,047 bytes is left out, as PostgreSQL's parser leaves it";
+  EXPECT_EQ(raw_query(path_, "SELECT COUNT(*) FROM articles WHERE search_vector IS NOT NULL"),
+            (std::vector<std::string>{"0"}))
+      << "the crawler's rows keep their words as ids only";
 
   raw_query(
       path_,
@@ -2016,13 +2042,21 @@ TEST_P(PostgresStoreTest, TheCrawlersVectorsAreStoredAndTheTriggerCoversOtherWri
                       " WHERE guid = 'by-hand'"),
             (std::vector<std::string>{"'by' 'hand' 'marginalia' 'written' / "
                                       "'by':2A 'hand':3A 'marginalia':4 'written':1A"}));
-  raw_query(path_, "UPDATE articles SET search_vector = 'placeholder' WHERE guid = 'plain' RETURNING id");
+  EXPECT_EQ(raw_query(path_, "SELECT COUNT(*) FROM articles WHERE guid = 'by-hand' AND search_words IS NULL"),
+            (std::vector<std::string>{"1"}))
+      << "the trigger cannot make ids: it has no key";
+  EXPECT_EQ(found("marginalia"), (std::vector<std::string>{"by-hand"}));
   raw_query(path_, "UPDATE articles SET text = text || '' WHERE guid = 'plain' RETURNING id");
-  EXPECT_EQ(raw_query(path_, "SELECT search_vector::text FROM articles WHERE guid = 'plain'"),
-            (std::vector<std::string>{"'placeholder'"}));
-  raw_query(path_, "UPDATE articles SET text = 'Vellum' WHERE guid = 'plain' RETURNING id");
+  EXPECT_EQ(holding({"queues"}), (std::vector<std::string>{"plain"})) << "the same text: kept";
+  // A new text by hand (its packed body cleared with it): the server's vector of every word, and no ids,
+  // whose old words would still find it.
+  raw_query(path_, "UPDATE articles SET text = 'Vellum', body = NULL WHERE guid = 'plain' RETURNING id");
   EXPECT_EQ(raw_query(path_, "SELECT search_vector::text FROM articles WHERE guid = 'plain'"),
             (std::vector<std::string>{"'cathedral' 'ledger' 'vellum'"}));
+  EXPECT_EQ(raw_query(path_, "SELECT COUNT(*) FROM articles WHERE guid = 'plain' AND search_words IS NULL"),
+            (std::vector<std::string>{"1"}));
+  EXPECT_EQ(found("vellum"), (std::vector<std::string>{"plain"}));
+  EXPECT_EQ(found("\"lock-free\""), (std::vector<std::string>{}));
 }
 
 // A quoted phrase on PostgreSQL: the GIN index finds the articles holding its words, each one's phrase
@@ -2077,10 +2111,10 @@ TEST_P(PostgresStoreTest, APhraseIsCheckedByTheFilterThenTheTextAndOldRowsStillM
             (std::vector<std::string>{"adjacent", "apart"}));
   EXPECT_EQ(found("\"garbage collection\""), (std::vector<std::string>{"adjacent", "apart", "titled"}));
   // A vector with positions, as rows stored before migration 0008 have them (with a filter that holds every
-  // pair).
+  // pair, and no word ids: those came with migration 0015).
   raw_query(path_,
             "UPDATE articles SET search_vector = to_tsvector('longread_search', title || ' ' || text),"
-            " phrase_filter = '\\xff' WHERE guid = 'titled' RETURNING id");
+            " search_words = NULL, phrase_filter = '\\xff' WHERE guid = 'titled' RETURNING id");
   EXPECT_EQ(raw_query(path_, "SELECT COUNT(*) FROM articles WHERE search_vector <> strip(search_vector)"),
             (std::vector<std::string>{"1"}));
   EXPECT_EQ(found("\"garbage collection\""), (std::vector<std::string>{"adjacent", "apart", "titled"}));
@@ -2091,8 +2125,10 @@ TEST_P(PostgresStoreTest, APhraseIsCheckedByTheFilterThenTheTextAndOldRowsStillM
                                     " positions";
   EXPECT_TRUE(batch->done);
   EXPECT_EQ(raw_query(path_, "SELECT COUNT(*) FROM articles WHERE phrase_filter IS NULL"), none);
-  EXPECT_EQ(raw_query(path_, "SELECT COUNT(*) FROM articles WHERE search_vector <> strip(search_vector)"),
-            none);
+  EXPECT_EQ(
+      raw_query(path_,
+                "SELECT COUNT(*) FROM articles WHERE search_vector IS NOT NULL OR search_words IS NULL"),
+      none);
   EXPECT_EQ(raw_query(path_, "SELECT guid FROM articles WHERE octet_length(phrase_filter) > 1 ORDER BY guid"),
             (std::vector<std::string>{"adjacent", "apart", "titled"}));
   EXPECT_EQ(found("\"garbage collection\""), (std::vector<std::string>{"adjacent", "apart", "titled"}));
@@ -2119,11 +2155,10 @@ TEST_P(PostgresStoreTest, CommonWordsAreFoundFromTheBitmapAndRowsWithoutOneFromT
   using Guids = std::vector<std::string>;
   const Guids none = {"0"};
   EXPECT_EQ(raw_query(path_, "SELECT COUNT(*) FROM articles WHERE common_words IS NULL"), none);
-  EXPECT_EQ(raw_query(path_, "SELECT COUNT(*) FROM articles WHERE search_vector @@ 'the | and | of | a'"),
-            none)
-      << "no vector holds a common word";
-  EXPECT_EQ(raw_query(path_, "SELECT guid FROM articles WHERE search_vector @@ 'garden' ORDER BY guid"),
-            (Guids{"one", "two"}));
+  const std::string common_held =
+      "SELECT COUNT(*) FROM articles WHERE search_words && " + word_ids({"the", "and", "of", "a"});
+  EXPECT_EQ(raw_query(path_, common_held.c_str()), none) << "no row's ids hold a common word";
+  EXPECT_EQ(holding({"garden"}), (Guids{"one", "two"}));
   EXPECT_EQ(found("the"), Guids{"one"});
   EXPECT_EQ(found("the and"), Guids{"one"});
   EXPECT_EQ(found("of"), Guids{"two"});
@@ -2157,7 +2192,9 @@ TEST_P(PostgresStoreTest, CommonWordsAreFoundFromTheBitmapAndRowsWithoutOneFromT
   auto batch = store_->compact_bodies({.batch = 10});
   ASSERT_TRUE(batch) << batch.error().message;
   EXPECT_EQ(raw_query(path_, "SELECT COUNT(*) FROM articles WHERE common_words IS NULL"), none);
-  EXPECT_EQ(raw_query(path_, "SELECT COUNT(*) FROM articles WHERE search_vector @@ 'the'"), none);
+  EXPECT_EQ(raw_query(path_, "SELECT COUNT(*) FROM articles WHERE search_words IS NULL"), none);
+  EXPECT_EQ(raw_query(path_, common_held.c_str()), none);
+  EXPECT_EQ(holding({"stones", "river"}), Guids{"three"});
   searches();
 }
 

@@ -47,11 +47,11 @@ struct BlogEdit {
   std::optional<std::vector<std::string>> allowed_hosts{};
 };
 
-// An article's search vectors in PostgreSQL's binary form of a tsvector, as the server receives them
+// An article's search vectors in PostgreSQL's binary forms, as the server receives them
 // (storage/postgres/search_vectors.h).
 struct PreparedSearchVectors {
-  std::string search;  // title and text
-  std::string rank;    // the title
+  std::string words;  // the ids of the words of title and text: an int4[]
+  std::string rank;   // the title: a tsvector
   // The pairs of neighbouring words: the bytes of a bytea (storage/postgres/phrase_filter.h).
   std::string phrase_filter;
   // The common words `search` leaves out, a bit each: the bytes of a bytea (storage/postgres/common_words.h).

@@ -26,8 +26,11 @@ constexpr std::string_view kScope = "db copy";
 }  // namespace
 
 bool is_derived_column(std::string_view table, std::string_view column) {
+  // search_vector held the words of rows stored before PostgreSQL's migration 0015: a copy makes their ids
+  // instead and leaves it NULL.
   return table == "articles" &&
          (std::ranges::find(kPackedBodyColumns, column) != kPackedBodyColumns.end() ||
+          column == "search_vector" ||
           std::ranges::any_of(postgres::kVectorColumns, [&](const auto& c) { return c.name == column; }));
 }
 

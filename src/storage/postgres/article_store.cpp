@@ -162,11 +162,12 @@ constexpr const char* kSetText =
 // with the server's parser), a search vector with positions (before 0008), which nothing reads any more, or
 // one that still holds the common words (no bitmap of them: before 0011, or made by the trigger), or a
 // bitmap stored out of line (before 0012): its stored size is its length, where a value in the row has a
-// header besides; or no lead filter (before 0013, whose rank vector still holds the text's lead).
-#define LONGREAD_PG_VECTORS_TO_MAKE                                                            \
-  "(rank_vector IS NULL OR phrase_filter IS NULL OR common_words IS NULL OR search_vector <> " \
-  "strip(search_vector) OR pg_column_size(common_words) = octet_length(common_words) OR "      \
-  "lead_filter IS NULL)"
+// header besides; or no lead filter (before 0013, whose rank vector still holds the text's lead); or no
+// word ids (before 0015, whose words are still a tsvector).
+#define LONGREAD_PG_VECTORS_TO_MAKE                                                      \
+  "(rank_vector IS NULL OR phrase_filter IS NULL OR common_words IS NULL OR "            \
+  "pg_column_size(common_words) = octet_length(common_words) OR lead_filter IS NULL OR " \
+  "search_words IS NULL)"
 constexpr const char* kSelectUncompacted =
     "SELECT id FROM articles WHERE id > :after AND (" LONGREAD_PG_BODY_TO_PACK
     " OR " LONGREAD_PG_VECTORS_TO_MAKE ") ORDER BY id LIMIT :batch";

@@ -1,8 +1,15 @@
 #include "storage/postgres/common_words.h"
 
+#include <algorithm>
+#include <cstring>
+
+#include <sodium.h>
+
 namespace longread::storage::postgres {
 
-CommonWords::CommonWords(std::vector<Word> words) : words_(std::move(words)) {
+CommonWords::CommonWords(std::vector<Word> words, std::string_view key) : words_(std::move(words)) {
+  static_assert(kKeyBytes == crypto_shorthash_KEYBYTES);
+  if (key.size() == kKeyBytes) std::memcpy(key_.data(), key.data(), kKeyBytes);
   bits_.reserve(words_.size());
   for (std::size_t i = 0; i < words_.size(); ++i) bits_.emplace(words_[i].lexeme, static_cast<int>(i));
 }
@@ -11,6 +18,15 @@ std::optional<int> CommonWords::bit(std::string_view lexeme) const {
   const auto it = bits_.find(lexeme);
   if (it == bits_.end()) return std::nullopt;
   return it->second;
+}
+
+std::int32_t CommonWords::word_id(std::string_view lexeme) const {
+  std::array<unsigned char, crypto_shorthash_BYTES> hash{};
+  crypto_shorthash(hash.data(), reinterpret_cast<const unsigned char*>(lexeme.data()), lexeme.size(),
+                   key_.data());
+  std::uint32_t id = 0;
+  for (int i = 3; i >= 0; --i) id = (id << 8) | hash[static_cast<std::size_t>(i)];
+  return static_cast<std::int32_t>(id);
 }
 
 void set_bitmap_bit(std::string& bitmap, int bit) {

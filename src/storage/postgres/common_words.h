@@ -7,9 +7,16 @@
 // The list is fixed by the migration that fills it, never by what blogs write: a list that changed would
 // leave stored vectors without words the index is then asked for. Pure lookups, no I/O; the database
 // reads the list once when it opens (Database::open).
+//
+// Every other word is indexed as a 32-bit id (migration 0015, docs/storage.md, "Word ids"): SipHash-2-4
+// of the word under the database's own secret key, so the crawler that stores an article's ids and the web
+// process that looks a query's up agree, while a blog cannot write a word made to share a popular word's
+// id (it would need the key).
 #pragma once
 
+#include <array>
 #include <cstddef>
+#include <cstdint>
 #include <functional>
 #include <optional>
 #include <string>
@@ -26,10 +33,14 @@ class CommonWords {
     double share = 0;    // of the articles that hold it, in the set the list was made from
   };
 
-  // No common words: every word is indexed (a database before migration 0011, and tests).
+  // The bytes of a key for word_id().
+  static constexpr std::size_t kKeyBytes = 16;
+
+  // No common words: every word is indexed (a database before migration 0011, and tests), with an all-zero
+  // key.
   CommonWords() = default;
-  // Word N of `words` gets bit N.
-  explicit CommonWords(std::vector<Word> words);
+  // Word N of `words` gets bit N; `key` (kKeyBytes, else the all-zero key) keys word_id().
+  explicit CommonWords(std::vector<Word> words, std::string_view key = {});
 
   // The word's bit, if it is one of the list.
   [[nodiscard]] std::optional<int> bit(std::string_view lexeme) const;
@@ -37,6 +48,10 @@ class CommonWords {
   [[nodiscard]] std::size_t size() const noexcept { return words_.size(); }
   // An article's bitmap: one bit per word, rounded up to whole bytes.
   [[nodiscard]] std::size_t bitmap_bytes() const noexcept { return (words_.size() + 7) / 8; }
+  // The id an indexed word is stored and looked up as: the first four bytes of its keyed SipHash-2-4, as a
+  // signed int4. Different words may share an id (a query then also finds articles holding the other
+  // word: about one query word in a thousand on a vocabulary of four million words).
+  [[nodiscard]] std::int32_t word_id(std::string_view lexeme) const;
 
  private:
   struct Hash {
@@ -44,6 +59,7 @@ class CommonWords {
     std::size_t operator()(std::string_view s) const noexcept { return std::hash<std::string_view>{}(s); }
   };
   std::vector<Word> words_;
+  std::array<unsigned char, kKeyBytes> key_{};
   std::unordered_map<std::string, int, Hash, std::equal_to<>> bits_;
 };
 

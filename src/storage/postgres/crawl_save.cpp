@@ -35,7 +35,7 @@ constexpr std::string_view kInsertColumns =
     "blog_id, guid, title, link, author, published, updated, undated, summary_html, content_html, text,"
     " excerpt, first_seen, display_at, content_hash, word_count, reading_minutes, category,"
     " category_from_blog, junk, junk_reason, duplicate_of, keep_override, visible, full_text_fetched,"
-    " full_text_failures, full_text_error, simhash, votes, truncated, rank_prior, search_vector, rank_vector,"
+    " full_text_failures, full_text_error, simhash, votes, truncated, rank_prior, search_words, rank_vector,"
     " phrase_filter, common_words, lead_filter, body, body_dictionary";
 constexpr std::size_t kInsertColumnCount = 38;
 static_assert(std::ranges::count(kInsertColumns, ',') + 1 == kInsertColumnCount);

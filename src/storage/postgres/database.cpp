@@ -64,7 +64,12 @@ Result<CommonWords> read_common_words(Connection& conn) {
       return fail(ErrorKind::kStorage, fmt::format("store: search_common_words: bit {} missing", r));
     words.push_back({.lexeme = std::string(rows->text(r, 1)), .share = rows->real(r, 2)});
   }
-  return CommonWords(std::move(words));
+  auto key = conn.exec("SELECT key FROM search_word_key");
+  if (!key) return std::unexpected(key.error());
+  // Another key would give every word another id than the stored articles' (migration 0015 made one).
+  if (key->size() != 1 || key->bytes(0, 0).size() != CommonWords::kKeyBytes)
+    return fail(ErrorKind::kStorage, "store: search_word_key: not one key of 16 bytes");
+  return CommonWords(std::move(words), key->bytes(0, 0));
 }
 
 Result<std::unique_ptr<Database>> Database::open(const std::string& url, int pool_size) {

@@ -50,7 +50,8 @@ class Database {
   std::int64_t version_ = 0;            // guarded by listener_mutex_
 };
 
-// The database's list of common words (migration 0011), bit N the list's word N.
+// The database's list of common words (migration 0011), bit N the list's word N, and the key of the other
+// words' ids (migration 0015).
 Result<CommonWords> read_common_words(Connection& conn);
 
 // Applies to the database `conn` is connected to every migration of `all` it has not applied, in one

@@ -103,18 +103,35 @@ TEST(PostgresDatabaseTest, TheCrawlersVectorsForProseAreTheServersOwn) {
       "Café au lait in Zürich, the Old Town of an ÉCOLE; words of a garden, and the river's tide. ";
   for (int i = 0; i < 8; ++i) text += text;  // past the rank vector's 600-character lead
   const std::string title = "Notes from the Lake: a Smörgåsbord";
+  // The ids `common` gives the words of the server's vector of title and text (less the database's common
+  // words when `less_common`), in int4[]'s binary form.
+  auto server_word_ids = [&](const CommonWords& common, const std::string& title, const std::string& text,
+                             bool less_common) {
+    auto words = conn->exec(
+        "SELECT l FROM unnest(tsvector_to_array(strip(to_tsvector('longread_search', $1) ||"
+        " to_tsvector('longread_search', $2)))) l"
+        " WHERE NOT $3::boolean OR l NOT IN (SELECT lexeme FROM search_common_words)",
+        Params(title, text, less_common));
+    EXPECT_TRUE(words) << words.error().message;
+    std::vector<std::int32_t> ids;
+    for (int r = 0; words && r < words->size(); ++r) ids.push_back(common.word_id(words->text(r, 0)));
+    return int4_array_binary(std::move(ids));
+  };
   // Sent in their binary form, as the crawl sends them; shown in the server's text form on a difference.
   auto server_reads = [&](const std::string& title, const std::string& text) {
     const SearchVectors made = search_vectors((*db)->tokenizer(), CommonWords{}, title, text);
     auto same = conn->exec(
-        "SELECT $1::tsvector = strip(to_tsvector('longread_search', $3) || to_tsvector('longread_search', "
-        "$4)),"
-        " $2::tsvector = longread_rank_vector($3, ''), left($1::tsvector::text, 300), "
-        "left($2::tsvector::text, 300)",
-        Params(Binary{made.search}, Binary{made.rank}, title, text));
+        "SELECT $1::int4[] = $5::int4[], $2::tsvector = longread_rank_vector($3, ''), left($1::int4[]::text, "
+        "300), left($2::tsvector::text, 300), cardinality($1::int4[]) = (SELECT count(*) FROM"
+        " unnest(tsvector_to_array(strip(to_tsvector('longread_search', $3) || "
+        "to_tsvector('longread_search', "
+        "$4)))))",
+        Params(Binary{made.words}, Binary{made.rank}, title, text,
+               Binary{server_word_ids(CommonWords{}, title, text, false)}));
     ASSERT_TRUE(same) << same.error().message;
     EXPECT_EQ(same->text(0, 0), "t") << same->text(0, 2);
     EXPECT_EQ(same->text(0, 1), "t") << same->text(0, 3);
+    EXPECT_EQ(same->text(0, 4), "t") << "an id for every word: no two of these words share one";
     // The words of the text's lead (600 characters, as the server's left() counts them) pass the lead
     // filter's test.
     auto lead = conn->exec("SELECT unnest(tsvector_to_array(to_tsvector('longread_search', left($1, 600))))",
@@ -123,20 +140,21 @@ TEST(PostgresDatabaseTest, TheCrawlersVectorsForProseAreTheServersOwn) {
     for (int r = 0; r < lead->size(); ++r)
       EXPECT_TRUE(phrase_filter_may_hold(made.lead_filter, lead_word_probes(lead->string(r, 0))))
           << lead->string(r, 0);
-    // With the database's list of common words (migration 0011): the server's vector less those words,
-    // and a bitmap of exactly the ones it holds.
+    // With the database's list of common words (migration 0011) and its key (migration 0015): the ids of the
+    // server's vector less those words, and a bitmap of exactly the ones it holds.
     const SearchVectors split = search_vectors((*db)->tokenizer(), (*db)->common_words(), title, text);
     auto parts = conn->exec(
         "WITH full_vector AS (SELECT strip(to_tsvector('longread_search', $3) || "
         "to_tsvector('longread_search',"
         " $4)) AS v)"
-        " SELECT $1::tsvector = ts_delete(v, ARRAY(SELECT lexeme FROM search_common_words)),"
+        " SELECT $1::int4[] = $5::int4[],"
         " ARRAY(SELECT lexeme FROM search_common_words WHERE get_bit($2::bytea, bit) = 1 ORDER BY lexeme) ="
         " ARRAY(SELECT l FROM unnest(tsvector_to_array(v)) l JOIN search_common_words ON lexeme = l ORDER BY "
         "l),"
         " octet_length($2::bytea) = (SELECT (COUNT(*) + 7) / 8 FROM search_common_words)"
         " FROM full_vector",
-        Params(Binary{split.search}, Binary{split.common_words}, title, text));
+        Params(Binary{split.words}, Binary{split.common_words}, title, text,
+               Binary{server_word_ids((*db)->common_words(), title, text, true)}));
     ASSERT_TRUE(parts) << parts.error().message;
     EXPECT_EQ(parts->text(0, 0), "t");
     EXPECT_EQ(parts->text(0, 1), "t");
@@ -165,9 +183,31 @@ TEST(PostgresDatabaseTest, TheCommonWordsAreReadAtOpenAndAGapInTheirBitsIsRefuse
     EXPECT_EQ(common.bit("the"), 0);
     EXPECT_FALSE(common.bit("cathedral"));
     EXPECT_GT(common.share(0), 0.5);
+    // The words' ids are keyed by the database's own key, made by migration 0015: not the all-zero one.
+    EXPECT_NE(common.word_id("cathedral"), CommonWords{}.word_id("cathedral"));
+    EXPECT_EQ(common.word_id("cathedral"), (*db)->common_words().word_id("cathedral"));
   }
   auto conn = Connection::open(pg.url());
   ASSERT_TRUE(conn) << conn.error().message;
+  {
+    // Opened again, the same key: the ids of stored articles still find them.
+    auto a = Database::open(pg.url(), 1);
+    auto b = Database::open(pg.url(), 1);
+    ASSERT_TRUE(a && b);
+    EXPECT_EQ((*a)->common_words().word_id("ledger"), (*b)->common_words().word_id("ledger"));
+  }
+  {
+    // Without its key (or with a second one) the database is refused: new ids would not be the stored ones.
+    ASSERT_TRUE(
+        conn->exec_script("ALTER TABLE search_word_key RENAME TO search_word_key_aside;"
+                          " CREATE TABLE search_word_key (key BYTEA)"));
+    auto keyless = Database::open(pg.url(), 1);
+    ASSERT_FALSE(keyless);
+    EXPECT_NE(keyless.error().message.find("search_word_key"), std::string::npos) << keyless.error().message;
+    ASSERT_TRUE(
+        conn->exec_script("DROP TABLE search_word_key; ALTER TABLE search_word_key_aside RENAME TO"
+                          " search_word_key"));
+  }
   ASSERT_TRUE(conn->exec_script("DELETE FROM search_common_words WHERE bit = 5"));
   auto refused = Database::open(pg.url(), 1);
   ASSERT_FALSE(refused);

@@ -74,10 +74,10 @@ Result<SearchIndexReport> upkeep_locked(Connection& c, const SearchIndexUpkeep& 
     const std::int64_t threshold = newest - window;
     const std::string name = fmt::format("{}{}", kPrefix, threshold);
     const auto started = std::chrono::steady_clock::now();
-    // The same predicate as articles_search's, and the id bound a slice's own bounds imply.
+    // The same predicate as articles_search_words', and the id bound a slice's own bounds imply.
     auto built =
-        c.exec(fmt::format("CREATE INDEX CONCURRENTLY IF NOT EXISTS {} ON articles USING gin (search_vector)"
-                           " WHERE visible = 1 AND id > {}",
+        c.exec(fmt::format("CREATE INDEX CONCURRENTLY IF NOT EXISTS {} ON articles USING gin (search_words)"
+                           " WHERE visible = 1 AND search_words IS NOT NULL AND id > {}",
                            name, threshold));
     if (!built) return std::unexpected(built.error());
     // The planner costs a partial index by the rows ANALYZE counts in it; a GIN build records its number of

@@ -1,6 +1,6 @@
 // The index of the newest articles on PostgreSQL (docs/storage.md, "The newest articles' index"): a GIN
-// index over the search vectors of the visible articles whose id is above a threshold, beside the whole
-// table's articles_search.
+// index over the word ids of the visible articles whose id is above a threshold, beside the whole table's
+// articles_search_words.
 //
 // A search reads the newest matches slice by slice of ids, and a GIN scan reads a word's whole posting
 // list whatever the slice: for a word in a fifth of a million articles that was 200,000 entries (60–110

@@ -60,10 +60,11 @@ constexpr std::int64_t kSearchSliceGrowth = 4;
 // checking one will read.
 //
 // Where an article keeps a query's words (common_words.h) decides which rows a statement asks for:
-// kEveryRow, a query without common words, whose words every row's vector holds; kWithoutBitmap, the rows
-// whose vector still holds every word (no bitmap), asked for all the query's words (:match or :words);
-// kWithBitmap, the rows with a bitmap, asked the GIN index for the query's other words (:indexed) and the
-// bitmap for the common ones; kListedIds, the rows of :ids (found by common_words_walk_sql), for a query made
+// kEveryRow, a query without common words, whose words every row holds as ids (:indexed_ids) or, stored
+// before migration 0015, in its tsvector; kWithoutBitmap, the rows whose tsvector still holds every word (no
+// bitmap), asked for all the query's words (:match or :words); kWithBitmap, the rows with a bitmap, asked the
+// GIN indexes for the query's other words (their ids, or :indexed in a tsvector) and the bitmap for the
+// common ones; kListedIds, the rows of :ids (found by common_words_walk_sql), for a query made
 // only of common words, when a reader's filter or a phrase needs more than the walk reads.
 enum class CandidateRows { kEveryRow, kWithoutBitmap, kWithBitmap, kListedIds };
 
@@ -83,14 +84,17 @@ std::string search_candidates_sql(const std::optional<ReaderFilter>& reader,
   const char* all_words = probes.empty() ? ":match" : ":words";
   switch (rows) {
     case CandidateRows::kEveryRow:
-      sql += fmt::format(" AND a.search_vector @@ {}::tsquery", all_words);
+      sql += fmt::format(" AND (a.search_words @> :indexed_ids::int4[] OR a.search_vector @@ {}::tsquery)",
+                         all_words);
       break;
     case CandidateRows::kWithoutBitmap:
       sql += fmt::format(" AND a.search_vector @@ {}::tsquery AND a.common_words IS NULL", all_words);
       break;
     case CandidateRows::kWithBitmap:
-      sql += " AND a.search_vector @@ :indexed::tsquery AND a.common_words IS NOT NULL" +
-             common_bits_sql(common_bits);
+      sql +=
+          " AND (a.search_words @> :indexed_ids::int4[] OR a.search_vector @@ :indexed::tsquery)"
+          " AND a.common_words IS NOT NULL" +
+          common_bits_sql(common_bits);
       break;
     case CandidateRows::kListedIds:
       sql += " AND a.id = ANY(:ids::bigint[])";
@@ -131,8 +135,8 @@ constexpr std::int64_t kPhraseTextBatchBytes = std::int64_t{4} << 20;
 constexpr std::int64_t kPhraseTextBudgetBytes = std::int64_t{256} << 20;
 // What the planner expects of a query's matches: the first line of EXPLAIN's plan ends "rows=N width=W)".
 constexpr const char* kSearchEstimateSql =
-    "EXPLAIN SELECT 1 FROM articles a"
-    " WHERE a.visible = 1 AND a.search_vector @@ :match::tsquery";
+    "EXPLAIN SELECT 1 FROM articles a WHERE a.visible = 1"
+    " AND (a.search_words @> :indexed_ids::int4[] OR a.search_vector @@ :match::tsquery)";
 std::int64_t estimated_rows(std::string_view plan_line) {
   const std::size_t at = plan_line.find(" rows=");
   if (at == std::string_view::npos) return 0;
@@ -263,6 +267,10 @@ Result<void> SearchRun::add_candidates(SearchSlice& out, SliceStatement statemen
   if (statement == SliceStatement::kEveryRow)
     q.bind(plan_.probes.empty() ? ":match" : ":words", plan_.probes.empty() ? plan_.match : plan_.words);
   if (statement == SliceStatement::kBitmap) q.bind(":indexed", plan_.split.indexed);
+  // The rows without a bitmap hold every word in their tsvector; the others' ids are asked for.
+  if ((statement == SliceStatement::kEveryRow && plan_.split.common_bits.empty()) ||
+      statement == SliceStatement::kBitmap)
+    q.bind(":indexed_ids", plan_.split.indexed_ids);
   q.bind(":wanted", limit);
   auto rows = q.run();
   if (!rows) return std::unexpected(rows.error());
@@ -318,7 +326,8 @@ Result<std::int64_t> SearchRun::first_slice_width(std::int64_t top) {
   if (!(has_common && plan_.split.indexed.empty())) {
     if (auto ok = within_budget(); !ok) return std::unexpected(ok.error());
     Query estimate(conn_, kSearchEstimateSql);
-    estimate.bind(":match", has_common ? plan_.split.indexed : plan_.match);
+    estimate.bind(":match", has_common ? plan_.split.indexed : plan_.match)
+        .bind(":indexed_ids", plan_.split.indexed_ids);
     auto plan = estimate.run();
     if (!plan) return std::unexpected(plan.error());
     expected_rows = static_cast<double>(estimated_rows(plan->text(0, 0)));

@@ -40,12 +40,11 @@ class SearchRunTest : public ::testing::Test {
       const SearchVectors v = search_vectors(db_->tokenizer(), db_->common_words(), "Log", text);
       auto added = conn_->exec(
           "INSERT INTO articles (id, blog_id, guid, title, text, first_seen, display_at, category,"
-          " search_vector, rank_vector, phrase_filter, common_words)"
-          " SELECT $1::bigint, id, 'g' || $1::bigint, 'Log', $2, 0, $1::bigint, 't', $3::tsvector, "
+          " search_words, rank_vector, phrase_filter, common_words)"
+          " SELECT $1::bigint, id, 'g' || $1::bigint, 'Log', $2, 0, $1::bigint, 't', $3::int4[], "
           "$4::tsvector, $5::bytea, $6::bytea"
           " FROM blogs",
-          Params(id, text, Binary{v.search}, Binary{v.rank}, Binary{v.phrase_filter},
-                 Binary{v.common_words}));
+          Params(id, text, Binary{v.words}, Binary{v.rank}, Binary{v.phrase_filter}, Binary{v.common_words}));
       ASSERT_TRUE(added) << added.error().message;
     }
   }

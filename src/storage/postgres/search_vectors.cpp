@@ -8,6 +8,9 @@
 #include <functional>
 #include <unordered_map>
 
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
 namespace longread::storage::postgres {
 namespace {
 
@@ -104,6 +107,14 @@ class VectorBuilder {
     return out;
   }
 
+  // The vector's words as their ids (CommonWords::word_id), in int4[]'s binary form (int4_array_binary).
+  [[nodiscard]] std::string word_ids() const {
+    std::vector<std::int32_t> ids;
+    ids.reserve(lexemes_.size());
+    for (const Lexeme& lexeme : lexemes_) ids.push_back(common_->word_id(*lexeme.word));
+    return int4_array_binary(std::move(ids));
+  }
+
   // The bits of the common words the article holds (CommonWords); empty without a list.
   [[nodiscard]] std::string common_bitmap() { return std::move(common_bitmap_); }
 
@@ -194,7 +205,27 @@ SearchVectors search_vectors(const SearchTokenizer& tokenizer, const CommonWords
     if (!word.empty() && word.size() <= kMaxLexemeBytes) lead.add(word);
     return true;
   });
-  return {search.binary(), rank.binary(), pairs.filter.bytes(), search.common_bitmap(), lead.bytes()};
+  return {search.word_ids(), rank.binary(), pairs.filter.bytes(), search.common_bitmap(), lead.bytes()};
+}
+
+std::string int4_array_binary(std::vector<std::int32_t> ids) {
+  std::ranges::sort(ids);
+  ids.erase(std::ranges::unique(ids).begin(), ids.end());
+  constexpr std::uint32_t kInt4Oid = 23;
+  std::string out;
+  out.reserve(20 + ids.size() * 8);
+  VectorBuilder::append_be(out, ids.empty() ? 0 : 1, 4);  // dimensions
+  VectorBuilder::append_be(out, 0, 4);                    // no NULL element
+  VectorBuilder::append_be(out, kInt4Oid, 4);
+  if (!ids.empty()) {
+    VectorBuilder::append_be(out, static_cast<std::uint32_t>(ids.size()), 4);
+    VectorBuilder::append_be(out, 1, 4);  // the lower bound
+  }
+  for (const std::int32_t id : ids) {
+    VectorBuilder::append_be(out, 4, 4);
+    VectorBuilder::append_be(out, static_cast<std::uint32_t>(id), 4);
+  }
+  return out;
 }
 
 std::string search_words(const SearchTokenizer& tokenizer, const std::vector<std::string>& terms) {
@@ -213,6 +244,7 @@ std::string search_words(const SearchTokenizer& tokenizer, const std::vector<std
 SplitSearchWords split_search_words(const SearchTokenizer& tokenizer, const CommonWords& common,
                                     const std::vector<std::string>& terms) {
   SplitSearchWords out;
+  std::vector<std::int32_t> ids;
   for (const std::string& term : terms) {
     tokenizer.for_each_token(term, [&](std::string_view word) {
       if (word.size() > kMaxLexemeBytes) return true;
@@ -223,9 +255,13 @@ SplitSearchWords split_search_words(const SearchTokenizer& tokenizer, const Comm
       }
       if (!out.indexed.empty()) out.indexed += " & ";
       VectorBuilder::append_quoted(out.indexed, word);
+      ids.push_back(common.word_id(word));
       return true;
     });
   }
+  std::ranges::sort(ids);
+  ids.erase(std::ranges::unique(ids).begin(), ids.end());
+  if (!ids.empty()) out.indexed_ids = fmt::format("{{{}}}", fmt::join(ids, ","));
   return out;
 }
 

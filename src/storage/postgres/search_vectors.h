@@ -16,14 +16,14 @@
 
 namespace longread::storage::postgres {
 
-// An article's two vectors as tsvector literals: `search`, every word of its title and its text once,
-// without positions (what the GIN index finds articles by: a phrase is checked in the text itself, see
-// holds_phrases), as `strip(to_tsvector(title) || to_tsvector(text))` gives it; `rank`, the title's words
-// with their positions (weight A), as `setweight(to_tsvector(title), 'A')` gives it; `phrase_filter`, the
-// pairs of neighbouring words (phrase_filter.h); `common_words`, the bitmap of the words of `common` the
-// article holds, which `search` then leaves out (common_words.h; the rank vector and the filters keep them,
-// as relevance counts every word); `lead_filter`, the words of the text's first kLeadCharacters
-// characters, the lead relevance counts (phrase_filter.h).
+// An article's vectors: `words`, the id of every word of its title and its text (CommonWords::word_id),
+// each once, in int4[]'s binary form: the words `strip(to_tsvector(title) || to_tsvector(text))` holds,
+// which the GIN index finds articles by (a phrase is checked in the text itself, see holds_phrases);
+// `rank`, the title's words with their positions (weight A), a tsvector as `setweight(to_tsvector(title),
+// 'A')` gives it; `phrase_filter`, the pairs of neighbouring words (phrase_filter.h); `common_words`, the
+// bitmap of the words of `common` the article holds, which `words` then leaves out (common_words.h; the
+// rank vector and the filters keep them, as relevance counts every word); `lead_filter`, the words of the
+// text's first kLeadCharacters characters, the lead relevance counts (phrase_filter.h).
 using SearchVectors = PreparedSearchVectors;
 
 inline constexpr std::size_t kLeadCharacters = 600;
@@ -31,6 +31,11 @@ inline constexpr std::size_t kLeadCharacters = 600;
 // An article's vectors, made with `tokenizer` as the SQLite backend's index splits words.
 [[nodiscard]] SearchVectors search_vectors(const SearchTokenizer& tokenizer, const CommonWords& common,
                                            std::string_view title, std::string_view text);
+
+// `ids` sorted, each once, in int4[]'s binary form, as PostgreSQL's array_recv reads it: the dimensions
+// (1, or 0 for none), a flag for NULL elements (0), the element type (int4's oid, 23), the length and
+// lower bound (1) of the one dimension, then each element's length (4) and value, all big-endian.
+[[nodiscard]] std::string int4_array_binary(std::vector<std::int32_t> ids);
 
 // `terms` (storage/search_terms.h) as a tsquery literal with FTS5's meaning of the same quoted phrases:
 // each term's words adjacent and in order (<->), every term required (&). Empty when no term has a word
@@ -42,10 +47,12 @@ inline constexpr std::size_t kLeadCharacters = 600;
 [[nodiscard]] std::string search_words(const SearchTokenizer& tokenizer,
                                        const std::vector<std::string>& terms);
 // Every word of `terms` (search_words), split by where an article keeps it: `indexed`, a tsquery requiring
-// the words the search vector holds (empty when every word is common); `common_bits`, the bits of the
-// rest in the article's bitmap of common words, each once, in the order the query names them.
+// the words the search index holds (empty when every word is common), and `indexed_ids`, the same words'
+// ids as an int4[] literal ("{-7,42}"); `common_bits`, the bits of the rest in the article's bitmap of
+// common words, each once, in the order the query names them.
 struct SplitSearchWords {
   std::string indexed;
+  std::string indexed_ids;
   std::vector<int> common_bits;
 };
 [[nodiscard]] SplitSearchWords split_search_words(const SearchTokenizer& tokenizer, const CommonWords& common,

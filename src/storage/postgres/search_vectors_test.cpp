@@ -5,6 +5,9 @@
 
 #include <gtest/gtest.h>
 
+#include <fmt/format.h>
+
+#include <algorithm>
 #include <bit>
 #include <random>
 #include <set>
@@ -60,30 +63,100 @@ std::string tsvector_text(std::string_view binary) {
   return out;
 }
 
-// The search vector holds each word of the title and the text once, without positions (what the GIN index
-// reads); the rank vector holds the title's words with their positions and weight A, and none of the
+// An int4[]'s binary form (what PostgreSQL's array_recv reads) as its elements, in order. Any byte left
+// over or missing, or a header other than a one-dimensional int4 array without NULLs, fails the test.
+std::vector<std::int32_t> int4_array(std::string_view binary) {
+  std::size_t at = 0;
+  auto take = [&] {
+    std::uint32_t value = 0;
+    for (int i = 0; i < 4; ++i) {
+      if (at >= binary.size()) {
+        ADD_FAILURE() << "the binary array ends early";
+        return value;
+      }
+      value = value << 8 | static_cast<unsigned char>(binary[at++]);
+    }
+    return value;
+  };
+  const std::uint32_t dimensions = take();
+  EXPECT_EQ(take(), 0u) << "no NULL element";
+  EXPECT_EQ(take(), 23u) << "int4's oid";
+  std::vector<std::int32_t> out;
+  if (dimensions == 1) {
+    const std::uint32_t length = take();
+    EXPECT_EQ(take(), 1u) << "the lower bound";
+    for (std::uint32_t i = 0; i < length && at < binary.size(); ++i) {
+      EXPECT_EQ(take(), 4u) << "an element's length";
+      out.push_back(static_cast<std::int32_t>(take()));
+    }
+  } else {
+    EXPECT_EQ(dimensions, 0u);
+  }
+  EXPECT_EQ(at, binary.size()) << "bytes after the last element";
+  return out;
+}
+
+// The ids `common` gives `words`, sorted, each once: what an article holding exactly those words stores.
+std::vector<std::int32_t> ids_of(const CommonWords& common, const std::vector<std::string>& words) {
+  std::vector<std::int32_t> ids;
+  for (const std::string& word : words) ids.push_back(common.word_id(word));
+  std::ranges::sort(ids);
+  ids.erase(std::ranges::unique(ids).begin(), ids.end());
+  return ids;
+}
+
+// A word's id is the first four bytes, little-endian, of SipHash-2-4 under the database's key: checked
+// against the reference vectors of the SipHash paper (key 00 01 … 0f; the empty message gives
+// 31 0e 0e dd 47 db 6f 72, the message 00 01 … 0e gives e5 45 be 49 61 ca 29 a1). Another key gives
+// another id.
+TEST(WordIdTest, AWordsIdIsItsKeyedSipHash) {
+  std::string key;
+  for (int i = 0; i < 16; ++i) key += static_cast<char>(i);
+  const CommonWords keyed({}, key);
+  EXPECT_EQ(static_cast<std::uint32_t>(keyed.word_id("")), 0xdd0e0e31U);
+  std::string message;
+  for (int i = 0; i < 15; ++i) message += static_cast<char>(i);
+  EXPECT_EQ(static_cast<std::uint32_t>(keyed.word_id(message)), 0x49be45e5U);
+  EXPECT_NE(keyed.word_id("ledger"), kNoCommonWords.word_id("ledger"));
+  EXPECT_EQ(keyed.word_id("ledger"), CommonWords({}, key).word_id("ledger"));
+  EXPECT_EQ(CommonWords({}, "short").word_id("ledger"), kNoCommonWords.word_id("ledger"))
+      << "a key of another length is not taken: the all-zero one";
+}
+
+// The search vector holds each word of the title and the text once, as ids (what the GIN index reads); the
+// rank vector holds the title's words with their positions and weight A, and none of the
 // text's (the lead's words are in the phrase filter); lexemes are in byte order.
 TEST_F(SearchVectorsTest, TheSearchVectorHoldsEachWordOnceAndTheRankVectorWeighsTheTitle) {
   const SearchVectors v = search_vectors(*tokenizer_, kNoCommonWords, "Cathedral Ledger of a cathedral",
                                          "A ledger, kept for a cathedral.");
-  EXPECT_EQ(tsvector_text(v.search), "'a' 'cathedral' 'for' 'kept' 'ledger' 'of'");
+  EXPECT_EQ(int4_array(v.words), ids_of(kNoCommonWords, {"a", "cathedral", "for", "kept", "ledger", "of"}));
   EXPECT_EQ(tsvector_text(v.rank), "'a':4A 'cathedral':1A,5A 'ledger':2A 'of':3A");
   const SearchVectors untitled = search_vectors(*tokenizer_, kNoCommonWords, "", "Zürich zurich");
-  EXPECT_EQ(tsvector_text(untitled.search), "'zurich'");
+  EXPECT_EQ(int4_array(untitled.words), ids_of(kNoCommonWords, {"zurich"}));
   EXPECT_EQ(tsvector_text(untitled.rank), "");
   const SearchVectors empty = search_vectors(*tokenizer_, kNoCommonWords, "", "");
-  EXPECT_EQ(empty.search, std::string(4, '\0')) << "no lexemes: the count alone";
+  EXPECT_EQ(empty.words, std::string(8, '\0') + std::string("\0\0\0\x17", 4))
+      << "no words: an empty array, no dimensions";
   EXPECT_EQ(tsvector_text(empty.rank), "");
 }
 
-// The binary form spelled out byte by byte: the count of lexemes, each lexeme and its NUL, its count of
-// positions and the positions, big-endian, weight A in the two high bits. A NUL in the text splits words
-// (as any control character does), so it can never end a lexeme early.
+// The binary forms spelled out byte by byte. The ids: one dimension, no NULLs, int4's oid, the length and
+// lower bound, then each id's length and value, sorted, big-endian. The rank vector: the count of lexemes,
+// each lexeme and its NUL, its count of positions and the positions, big-endian, weight A in the two high
+// bits. A NUL in the text splits words (as any control character does), so it can never end a lexeme early.
 TEST_F(SearchVectorsTest, TheBinaryFormIsWhatTsvectorrecvReads) {
   const SearchVectors v = search_vectors(*tokenizer_, kNoCommonWords, "Ab", std::string("cd\0ab", 5));
   using namespace std::string_literals;
-  EXPECT_EQ(v.search, "\0\0\0\2"s + "ab\0"s + "\0\0"s + "cd\0"s + "\0\0"s) << "two words, no positions";
-  EXPECT_EQ(tsvector_text(v.search), "'ab' 'cd'");
+  const std::vector<std::int32_t> ids = ids_of(kNoCommonWords, {"ab", "cd"});
+  ASSERT_EQ(ids.size(), 2u);
+  auto be = [](std::int32_t id) {
+    const auto u = static_cast<std::uint32_t>(id);
+    return std::string{static_cast<char>(u >> 24), static_cast<char>(u >> 16), static_cast<char>(u >> 8),
+                       static_cast<char>(u)};
+  };
+  EXPECT_EQ(v.words, "\0\0\0\1"s + "\0\0\0\0"s + "\0\0\0\x17"s + "\0\0\0\2"s + "\0\0\0\1"s + "\0\0\0\4"s +
+                         be(ids[0]) + "\0\0\0\4"s + be(ids[1]))
+      << "two words, one id each";
   const SearchVectors titled = search_vectors(*tokenizer_, kNoCommonWords, "Ab cd ab", "");
   EXPECT_EQ(titled.rank, "\0\0\0\2"s + "ab\0"s + "\0\2\xC0\1\xC0\3"s + "cd\0"s + "\0\1\xC0\2"s)
       << "ab at 1 and 3, cd at 2, each with weight A (0xC000 | position)";
@@ -99,7 +172,7 @@ TEST_F(SearchVectorsTest, TheLeadsWordsAreInTheLeadFilterUpToItsLastCharacter) {
   while (text.size() < 1190) text += "éé ";  // 2 bytes per é: 600 characters are about 900 bytes
   text += "afterword";
   const SearchVectors v = search_vectors(*tokenizer_, kNoCommonWords, "Titleword", text);
-  EXPECT_NE(tsvector_text(v.search).find("'afterword'"), std::string::npos);
+  EXPECT_TRUE(std::ranges::binary_search(int4_array(v.words), kNoCommonWords.word_id("afterword")));
   EXPECT_EQ(tsvector_text(v.rank), "'titleword':1A");
   EXPECT_EQ(v.lead_filter.size(), kPhraseFilterMinBytes) << "4 distinct words";
   auto in_lead = [&](std::string_view word) {
@@ -148,8 +221,8 @@ TEST_F(SearchVectorsTest, AHostileTextStaysWithinWhatATsvectorCanHold) {
   std::string text = "start " + std::string(3000, 'x') + " ";
   for (int i = 0; i < 20'000; ++i) text += "echo ";
   text += "omega";
-  EXPECT_EQ(tsvector_text(search_vectors(*tokenizer_, kNoCommonWords, "", text).search),
-            "'echo' 'omega' 'start'")
+  EXPECT_EQ(int4_array(search_vectors(*tokenizer_, kNoCommonWords, "", text).words),
+            ids_of(kNoCommonWords, {"echo", "omega", "start"}))
       << "the long word is dropped, each other word once";
   const SearchVectors v = search_vectors(*tokenizer_, kNoCommonWords, text, "");
   const std::string rank = tsvector_text(v.rank);
@@ -161,20 +234,23 @@ TEST_F(SearchVectorsTest, AHostileTextStaysWithinWhatATsvectorCanHold) {
   EXPECT_EQ(std::count(positions.begin(), positions.end(), ','), 254) << "255 positions";
   EXPECT_TRUE(rank.ends_with("'start':1A")) << "the last lexeme in byte order";
 
-  // A megabyte of distinct words: the vector stops taking new ones before the server's limit.
+  // A megabyte of distinct words: the ids stop at the words a tsvector could hold, as the server's own
+  // vector of the text would.
   std::string many;
   for (int i = 0; i < 200'000; ++i) many.append("w").append(std::to_string(i)).append(" ");
-  const std::string big = tsvector_text(search_vectors(*tokenizer_, kNoCommonWords, "", many).search);
-  EXPECT_LT(big.size(), 4u << 20);
-  EXPECT_NE(big.find("'w0'"), std::string::npos);
-  EXPECT_EQ(big.find("'w199999'"), std::string::npos);
+  const SearchVectors big = search_vectors(*tokenizer_, kNoCommonWords, "", many);
+  const std::vector<std::int32_t> big_ids = int4_array(big.words);
+  EXPECT_LT(big.words.size(), 2u << 20);
+  EXPECT_TRUE(std::ranges::binary_search(big_ids, kNoCommonWords.word_id("w0")));
+  EXPECT_FALSE(std::ranges::binary_search(big_ids, kNoCommonWords.word_id("w199999")));
 }
 
 // Quotes and backslashes never reach a lexeme (they separate words).
 TEST_F(SearchVectorsTest, QuotesAndBackslashesNeverReachALexeme) {
   const SearchVectors v =
       search_vectors(*tokenizer_, kNoCommonWords, "It's a \\ back'slash", "'); DROP TABLE articles; --");
-  EXPECT_EQ(tsvector_text(v.search), "'a' 'articles' 'back' 'drop' 'it' 's' 'slash' 'table'");
+  EXPECT_EQ(int4_array(v.words),
+            ids_of(kNoCommonWords, {"a", "articles", "back", "drop", "it", "s", "slash", "table"}));
   EXPECT_EQ(tsvector_text(v.rank), "'a':3A 'back':4A 'it':1A 's':2A 'slash':5A");
 }
 
@@ -238,7 +314,7 @@ TEST_F(SearchVectorsTest, CommonWordsLeaveTheSearchVectorForTheBitmap) {
   const CommonWords common(words);
   ASSERT_EQ(common.bitmap_bytes(), 2u);
   const SearchVectors v = search_vectors(*tokenizer_, common, "The River", "A ledger of the cathedral.");
-  EXPECT_EQ(tsvector_text(v.search), "'cathedral' 'ledger'");
+  EXPECT_EQ(int4_array(v.words), ids_of(common, {"cathedral", "ledger"}));
   ASSERT_EQ(v.common_words.size(), 2u);
   EXPECT_EQ(static_cast<unsigned char>(v.common_words[0]), 0b0000'0111) << "the, of, a";
   EXPECT_EQ(static_cast<unsigned char>(v.common_words[1]), 0b0000'0001) << "river";
@@ -247,15 +323,19 @@ TEST_F(SearchVectorsTest, CommonWordsLeaveTheSearchVectorForTheBitmap) {
       search_vectors(*tokenizer_, kNoCommonWords, "The River", "A ledger of the cathedral.");
   EXPECT_EQ(v.rank, all.rank);
   EXPECT_EQ(v.phrase_filter, all.phrase_filter);
-  EXPECT_EQ(tsvector_text(all.search), "'a' 'cathedral' 'ledger' 'of' 'river' 'the'");
+  EXPECT_EQ(int4_array(all.words),
+            ids_of(kNoCommonWords, {"a", "cathedral", "ledger", "of", "river", "the"}));
   EXPECT_EQ(all.common_words, "") << "no list: an empty bitmap";
   EXPECT_EQ(search_vectors(*tokenizer_, common, "", "").common_words, std::string(2, '\0'));
 
   const SplitSearchWords split =
       split_search_words(*tokenizer_, common, {"the", "\"ledger of the\"", "Cathédrale", "river"});
   EXPECT_EQ(split.indexed, "'ledger' & 'cathedrale'");
+  const std::vector<std::int32_t> query_ids = ids_of(common, {"ledger", "cathedrale"});
+  EXPECT_EQ(split.indexed_ids, fmt::format("{{{},{}}}", query_ids[0], query_ids[1])) << "sorted";
   EXPECT_EQ(split.common_bits, (std::vector<int>{0, 1, 8}));
   EXPECT_EQ(split_search_words(*tokenizer_, common, {"the of"}).indexed, "");
+  EXPECT_EQ(split_search_words(*tokenizer_, common, {"the of"}).indexed_ids, "");
   EXPECT_EQ(split_search_words(*tokenizer_, kNoCommonWords, {"the of"}).indexed, "'the' & 'of'");
 }
 

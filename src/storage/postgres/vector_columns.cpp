@@ -3,8 +3,10 @@
 namespace longread::storage::postgres {
 namespace {
 
-// Whether LONGREAD_PG_SET_VECTORS sets exactly kVectorColumns, in order, each from its own parameter with
-// its own cast: a column added to one and not the other fails the build.
+constexpr std::string_view kClearsOldVector = ", search_vector = NULL";
+
+// Whether LONGREAD_PG_SET_VECTORS sets exactly kVectorColumns, in order, then clears the old tsvector, each
+// from its own parameter with its own cast: a column added to one and not the other fails the build.
 constexpr bool set_list_matches() {
   std::string_view rest = LONGREAD_PG_SET_VECTORS;
   for (std::size_t i = 0; i < kVectorColumns.size(); ++i) {
@@ -15,14 +17,14 @@ constexpr bool set_list_matches() {
       rest.remove_prefix(part.size());
     }
   }
-  return rest.empty();
+  return rest == kClearsOldVector;
 }
 static_assert(set_list_matches());
 
 }  // namespace
 
 Query& bind_search_vectors(Query& q, const SearchVectors& vectors) {
-  return q.bind(":search_vector", Binary{vectors.search})
+  return q.bind(":search_words", Binary{vectors.words})
       .bind(":rank_vector", Binary{vectors.rank})
       .bind(":phrase_filter", Binary{vectors.phrase_filter})
       .bind(":common_words", Binary{vectors.common_words})
@@ -30,7 +32,7 @@ Query& bind_search_vectors(Query& q, const SearchVectors& vectors) {
 }
 
 Params& add_search_vectors(Params& p, const SearchVectors& vectors) {
-  return p.add(Binary{vectors.search})
+  return p.add(Binary{vectors.words})
       .add(Binary{vectors.rank})
       .add(Binary{vectors.phrase_filter})
       .add(Binary{vectors.common_words})

@@ -19,18 +19,19 @@ struct VectorColumn {
 };
 
 // In the order add_search_vectors adds them.
-inline constexpr std::array<VectorColumn, 5> kVectorColumns = {{{"search_vector", "::tsvector"},
+inline constexpr std::array<VectorColumn, 5> kVectorColumns = {{{"search_words", "::int4[]"},
                                                                 {"rank_vector", "::tsvector"},
                                                                 {"phrase_filter", "::bytea"},
                                                                 {"common_words", "::bytea"},
                                                                 {"lead_filter", "::bytea"}}};
 
 // An UPDATE's SET items for the five columns, from the named parameters bind_search_vectors binds (a
-// macro, to be joined with the rest of a statement's literal).
+// macro, to be joined with the rest of a statement's literal), and the tsvector a row stored before
+// migration 0015 holds its words in cleared: the row is found by its new words alone.
 #define LONGREAD_PG_SET_VECTORS                                                                \
-  " search_vector = :search_vector::tsvector, rank_vector = :rank_vector::tsvector,"           \
+  " search_words = :search_words::int4[], rank_vector = :rank_vector::tsvector,"               \
   " phrase_filter = :phrase_filter::bytea, common_words = :common_words::bytea, lead_filter =" \
-  " :lead_filter::bytea"
+  " :lead_filter::bytea, search_vector = NULL"
 
 // Binds LONGREAD_PG_SET_VECTORS' parameters, each in its type's binary form.
 Query& bind_search_vectors(Query& q, const SearchVectors& vectors);
