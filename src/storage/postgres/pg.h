@@ -4,11 +4,11 @@
 // Values go to the server as text and come back as text: the statement's own types decide how the server
 // reads a parameter (`$1::bigint` where it cannot infer one), which keeps the C++ side free of OIDs and byte
 // orders. The exception is a value wrapped in Binary, sent in its type's binary form: the bytes of a bytea,
-// a tsvector as search_vectors.h builds it. Those are the crawl's largest values, which the server would
-// otherwise decode from hex or parse, sort and deduplicate from a literal for every article. The statements a
-// crawl runs for every blog are prepared once per connection (exec_prepared), so the server does not parse
-// and plan them again for each blog; this needs a connection of its own for the session (no pooler in
-// transaction mode between longread and the server).
+// an int4[] or a tsvector as search_vectors.h builds them. Those are the crawl's largest values, which the
+// server would otherwise decode from hex or parse, sort and deduplicate from a literal for every article. The
+// statements a crawl runs for every blog are prepared once per connection (exec_prepared), so the server does
+// not parse and plan them again for each blog; this needs a connection of its own for the session (no pooler
+// in transaction mode between longread and the server).
 #pragma once
 
 #include <condition_variable>
