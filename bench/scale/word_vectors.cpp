@@ -12,6 +12,7 @@
 
 #include "article_texts.h"
 #include "storage/postgres/database.h"
+#include "storage/postgres/search_vectors.h"
 #include "storage/postgres/statement.h"
 
 namespace pg = longread::storage::postgres;
@@ -27,8 +28,6 @@ int main(int argc, char** argv) {
     fmt::print(stderr, "word_vectors: {}\n", !db ? db.error().message : conn.error().message);
     return 1;
   }
-  // As the server's to_tsvector does: a word over 2,047 bytes is left out.
-  constexpr std::size_t kMaxLexemeBytes = 2047;
   std::int64_t written = 0;
   longread::bench::for_each_article_text(
       *conn, **db, "true", [&](const longread::bench::ArticleTexts& batch) {
@@ -37,7 +36,7 @@ int main(int argc, char** argv) {
           std::set<std::string> words;
           for (const std::string* part : {&batch.titles[i], &batch.texts[i]}) {
             (*db)->tokenizer().for_each_token(*part, [&](std::string_view word) {
-              if (!word.empty() && word.size() <= kMaxLexemeBytes) words.emplace(word);
+              if (!word.empty() && word.size() <= pg::kMaxLexemeBytes) words.emplace(word);
               return true;
             });
           }

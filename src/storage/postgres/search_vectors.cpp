@@ -18,8 +18,8 @@ namespace {
 // dropping or clamping and which the binary form must keep too, or the server refuses the whole row:
 // a lexeme of at most 2,047 bytes (to_tsvector skips longer words), positions up to 16,383 (later ones
 // are clamped to it), and a megabyte of lexemes in all. A lexeme keeps its first 255 positions in each
-// to_tsvector and at most 256 once the title's and the text's vectors are joined (||).
-constexpr std::size_t kMaxLexemeBytes = 2047;
+// to_tsvector and at most 256 once the title's and the text's vectors are joined (||). (kMaxLexemeBytes is
+// in the header.)
 constexpr std::uint16_t kMaxPosition = 16383;
 constexpr std::size_t kMaxPositionsPerPart = 255;
 constexpr std::size_t kMaxPositions = 256;

@@ -27,6 +27,9 @@ namespace longread::storage::postgres {
 using SearchVectors = PreparedSearchVectors;
 
 inline constexpr std::size_t kLeadCharacters = 600;
+// The longest word a vector keeps, in bytes: PostgreSQL's limit on a lexeme, past which to_tsvector skips
+// the word, so a longer one is left out of every vector, filter and query alike.
+inline constexpr std::size_t kMaxLexemeBytes = 2047;
 
 // An article's vectors, made with `tokenizer` as the SQLite backend's index splits words.
 [[nodiscard]] SearchVectors search_vectors(const SearchTokenizer& tokenizer, const CommonWords& common,
