@@ -163,6 +163,7 @@ int cmd_crawl(const config::Config& config, bool all, bool loop) {
   fmt::print("{}\n", format_summary(*summary));
   // The pass ends with the automatic retirement of dead / inactive blogs (off unless configured).
   retire_after_crawl(config, *store);
+  pipeline::train_first_body_dictionary(*store);
   return 0;
 }
 

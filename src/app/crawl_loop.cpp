@@ -72,6 +72,8 @@ void crawl_loop(std::stop_token stop, const config::Config& config, storage::Sto
     }
     // The pass ends with the automatic retirement of dead / inactive blogs (off unless configured).
     if (!stop.stop_requested()) retire_after_crawl(config, store);
+    // Then the first body dictionary, once there are enough articles to learn from.
+    if (!stop.stop_requested()) pipeline::train_first_body_dictionary(store);
     // Then the search index, kept quick as the newest articles move on.
     if (!stop.stop_requested()) keep_search_index(store);
     // Then the similar articles of the back catalogue the passes queued, for a slice of time at most, so

@@ -9,9 +9,9 @@
 
 #include "app/commands.h"
 #include "app/store_setup.h"
-#include "storage/store.h"
 #include "core/strings.h"
 #include "curate/curate.h"
+#include "storage/store.h"
 
 namespace longread::app {
 

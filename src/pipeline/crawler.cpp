@@ -26,6 +26,7 @@
 #include "pipeline/save_queue.h"
 #include "pipeline/similar.h"
 #include "pipeline/task_pool.h"
+#include "storage/article_body.h"
 #include "storage/store.h"
 
 namespace longread::pipeline {
@@ -83,6 +84,18 @@ bool parsing_owner_alive(std::string_view owner, TimePoint since, TimePoint now)
   // Our own pid with another nonce: an earlier process that had this pid (a restarted container).
   if (pid == getpid()) return false;
   return kill(pid, 0) == 0 || errno == EPERM;
+}
+
+void train_first_body_dictionary(storage::Store& store) {
+  auto trained = store.train_first_body_dictionary();
+  if (!trained) {
+    spdlog::warn("bodies: {}", trained.error().message);
+  } else if (*trained) {
+    spdlog::info(
+        "bodies: trained dictionary {} on the newest articles; new bodies are compressed with it "
+        "(`longread db compact` packs the older ones again)",
+        **trained);
+  }
 }
 
 std::string status_text(const Error& error) {
@@ -226,11 +239,21 @@ Result<CrawlSummary> Crawler::run(CrawlObserver* observer) {
   SimilarIndexer similar(store_);
   std::optional<TimePoint> fresh_since;
   if (options_.similar_fresh_days.count() > 0) fresh_since = now - options_.similar_fresh_days;
+  // A new site's first pass brings most of its back catalogue at once: the first body dictionary is trained
+  // as soon as the pass has stored enough articles to learn from, on the writer's thread (once: a few
+  // seconds), so that the rest of the pass is compressed with it.
+  int stored_this_pass = 0;
+  bool dictionary_asked = false;
   SaveQueue saves(
       duplicates, options_.similar_articles ? &similar : nullptr,
-      [&summary, &finished](BlogResult& result) {
+      [&](BlogResult& result) {
         summary.add(result);
         ++finished;
+        stored_this_pass += result.new_articles;
+        if (!dictionary_asked && stored_this_pass >= storage::kMinBodyDictionarySamples) {
+          dictionary_asked = true;
+          train_first_body_dictionary(store_);
+        }
       },
       fresh_since);
   // A blog whose fetch (feed or full-text page) the pass's stop() cut short: nothing is recorded, so it

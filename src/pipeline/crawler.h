@@ -97,6 +97,10 @@ bool parsing_owner_alive(std::string_view owner, TimePoint since, TimePoint now)
 // This process's owner string.
 const std::string& parsing_owner();
 
+// The database's first body dictionary, once it holds enough articles to train one
+// (Store::train_first_body_dictionary): logged when trained; a failure is logged and changes nothing else.
+void train_first_body_dictionary(storage::Store& store);
+
 // "fetch: timed out after 30 s" -> "timed out after 30 s": the stored, operator-facing form (the
 // technical message without its module prefix; it names the cause precisely).
 std::string status_text(const Error& error);

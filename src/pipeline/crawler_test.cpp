@@ -13,11 +13,14 @@
 #include <nlohmann/json.hpp>
 #include <thread>
 
+#include <sqlite3.h>
+
 #include "fetch/http_client.h"
 #include "fixture_server/fixture_server.h"
 #include "pipeline/duplicates.h"
 #include "pipeline/similar.h"
 #include "pipeline/similar_catch_up.h"
+#include "storage/article_body.h"
 #include "storage/store.h"
 #include "testing/test_dir.h"
 
@@ -148,6 +151,46 @@ TEST_F(CrawlTest, SecondCrawlIsAllNotModifiedAndAddsNothing) {
   const auto log = server_->requests_json();
   EXPECT_NE(log.find("\"if_none_match\": \"\\\""), std::string::npos) << log;  // the stored ETag was sent
   EXPECT_EQ(articles_of(a).size(), 3u);
+}
+
+// A new site's first pass stores its blogs' back catalogues at once: the pass trains the first body
+// dictionary as soon as it has stored enough articles to learn from, not at its end, and every article
+// reads back whichever frame it got.
+TEST_F(CrawlTest, AFirstPassTrainsTheBodyDictionaryOnceItHasStoredEnoughArticles) {
+  constexpr int kBlogs = 12;
+  constexpr int kPosts = 100;
+  static_assert(kBlogs * kPosts > storage::kMinBodyDictionarySamples);
+  std::vector<std::int64_t> blogs;
+  for (int b = 0; b < kBlogs; ++b) {
+    write(dir_ / fmt::format("www/{}.xml", b), rss(fmt::format("Blog {}", b), b * kPosts, kPosts));
+    blogs.push_back(add_blog(fmt::format("/{}.xml", b)));
+  }
+  auto dictionaries = [&] {
+    sqlite3* db = nullptr;
+    EXPECT_EQ(sqlite3_open_v2((dir_ / "test.db").c_str(), &db, SQLITE_OPEN_READONLY, nullptr), SQLITE_OK);
+    sqlite3_stmt* stmt = nullptr;
+    int count = -1;
+    if (sqlite3_prepare_v2(db, "SELECT count(*) FROM body_dictionaries", -1, &stmt, nullptr) == SQLITE_OK &&
+        sqlite3_step(stmt) == SQLITE_ROW)
+      count = sqlite3_column_int(stmt, 0);
+    sqlite3_finalize(stmt);
+    sqlite3_close(db);
+    return count;
+  };
+  ASSERT_EQ(dictionaries(), 0);
+
+  const auto summary = crawl();
+  EXPECT_EQ(summary.new_articles, kBlogs * kPosts);
+  EXPECT_EQ(dictionaries(), 1) << "trained during the pass";
+  for (const auto id : blogs) {
+    const auto listed = articles_of(id);
+    ASSERT_EQ(listed.size(), static_cast<std::size_t>(kPosts));
+    auto read = store_->article(listed.front().article.id);
+    ASSERT_TRUE(read && *read) << (read ? "none" : read.error().message);
+    const auto& a = (*read)->article;
+    EXPECT_NE((a.summary_html + a.content_html).find("<p>"), std::string::npos) << "the feed's HTML";
+    EXPECT_FALSE((*read)->article.text.empty());
+  }
 }
 
 TEST_F(CrawlTest, ChangedEntryIsUpdatedInPlaceKeepingIdAndFirstSeen) {

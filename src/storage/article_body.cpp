@@ -17,9 +17,6 @@ namespace {
 constexpr unsigned char kBodyFormat = 1;
 // zstd's own advice for a dictionary's size (zdict.h: "~100 KB"); larger gains little on pages of a few KB.
 constexpr std::size_t kDictionaryCapacity = 112640;
-// Below this many sample bodies ZDICT has too little to learn from (it wants ~100x the dictionary's size in
-// samples) and fails or learns noise.
-constexpr int kMinDictionarySamples = 1000;
 
 std::unexpected<Error> body_error(std::string_view what) {
   return fail(ErrorKind::kStorage, fmt::format("store: {}", what));
@@ -213,7 +210,7 @@ void BodyDictionaryTrainer::add(ArticleBodyView body) {
 
 Result<std::optional<std::pair<std::uint32_t, std::string>>> BodyDictionaryTrainer::train() const {
   using Trained = std::optional<std::pair<std::uint32_t, std::string>>;
-  if (sizes_.size() < static_cast<std::size_t>(kMinDictionarySamples)) return Trained{};
+  if (sizes_.size() < static_cast<std::size_t>(kMinBodyDictionarySamples)) return Trained{};
   std::string dict(kDictionaryCapacity, '\0');
   const std::size_t n = ZDICT_trainFromBuffer(dict.data(), dict.size(), buffer_.data(), sizes_.data(),
                                               static_cast<unsigned>(sizes_.size()));

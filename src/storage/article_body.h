@@ -51,6 +51,9 @@ inline constexpr std::uint64_t kMaxBodyBytes = 64ull * 1024 * 1024;
 // How many of the newest articles `db compact` trains a dictionary on: zstd advises ~100x the dictionary's
 // size in samples, and 4,000 articles of a few KB each give that.
 inline constexpr int kBodyDictionarySamples = 4000;
+// Below this many sample bodies ZDICT has too little to learn from (it wants ~100x the dictionary's size in
+// samples) and fails or learns noise: no dictionary is trained for a smaller site.
+inline constexpr int kMinBodyDictionarySamples = 1000;
 
 // A body's frame holds a format byte, the lengths of the first three parts as LEB128 varints, then the four
 // parts back to back, compressed as one frame so that the text, which repeats the content HTML's words, and

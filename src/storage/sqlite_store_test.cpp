@@ -2601,6 +2601,80 @@ TEST_P(StoreTest, SiteStatsCountWhatEachMetricSays) {
   EXPECT_EQ(later->blogs_due, 3) << "the polled and the failing blog are due again a day later";
 }
 
+// A site compresses its bodies with a dictionary of its own from its first thousand articles on, without an
+// operator's `db compact`: the crawl asks for the first one after each pass (and once during a pass that
+// stores that many). Below the threshold nothing is trained; once a dictionary exists, none other is.
+// Bodies stored before it keep their plain frames and still read.
+TEST_P(StoreTest, TheFirstBodyDictionaryIsTrainedOnceTheSiteHoldsEnoughArticles) {
+  const auto blog = add_blog("https://a.example/feed", "programming");
+  static constexpr std::array<const char*, 12> kWords = {"lighthouse", "keeper", "compiler",  "garden",
+                                                         "harbor",     "ledger", "cathedral", "river",
+                                                         "lisp",       "queue",  "cache",     "tide"};
+  std::uint64_t seed = 7;
+  auto words = [&](int n) {
+    std::string out;
+    for (int i = 0; i < n; ++i) {
+      seed = seed * 6364136223846793005ULL + 1442695040888963407ULL;
+      out += kWords[(seed >> 33) % kWords.size()];
+      out += (seed >> 40) % 9 == 0 ? ". " : " ";
+    }
+    return out;
+  };
+  auto articles_from = [&](int first, int count) {
+    std::vector<model::Article> out;
+    for (int i = first; i < first + count; ++i) {
+      auto x = make_article(fmt::format("g{}", i), fmt::format("Notes {}", i), day(1));
+      x.text = words(120);
+      x.content_html = "<p>" + x.text + "</p>";
+      x.summary_html = "<p>" + x.text.substr(0, 80) + "</p>";
+      out.push_back(std::move(x));
+    }
+    return out;
+  };
+  const bool sqlite = backend_ == longread::testing::Backend::kSqlite;
+  auto frame_dictionary = [&](const std::string& guid) {
+    const std::string sql = fmt::format("SELECT {} FROM articles WHERE guid = '{}'",
+                                        sqlite ? "hex(body)" : "encode(body, 'hex')", guid);
+    const std::string hex = raw_query(path_, sql.c_str()).at(0);
+    std::string bytes;
+    for (std::size_t i = 0; i + 1 < hex.size(); i += 2)
+      bytes += static_cast<char>(std::stoi(hex.substr(i, 2), nullptr, 16));
+    return body_dictionary_id(bytes);
+  };
+
+  const std::vector<model::Article> first = articles_from(0, kMinBodyDictionarySamples - 1);
+  save(ok_record(blog, day(1), first));
+  auto none = store_->train_first_body_dictionary();
+  ASSERT_TRUE(none) << none.error().message;
+  EXPECT_FALSE(*none) << "999 articles are too few to learn from";
+  EXPECT_EQ(raw_query(path_, "SELECT count(*) FROM body_dictionaries"), (std::vector<std::string>{"0"}));
+
+  save(ok_record(blog, day(2), articles_from(kMinBodyDictionarySamples - 1, 1)));
+  auto trained = store_->train_first_body_dictionary();
+  ASSERT_TRUE(trained) << trained.error().message;
+  ASSERT_TRUE(*trained) << "a thousand articles are enough";
+  EXPECT_EQ(raw_query(path_, "SELECT dict_id FROM body_dictionaries"),
+            (std::vector<std::string>{std::to_string(**trained)}));
+  auto again = store_->train_first_body_dictionary();
+  ASSERT_TRUE(again) << again.error().message;
+  EXPECT_FALSE(*again) << "the first dictionary is trained once";
+  EXPECT_EQ(raw_query(path_, "SELECT count(*) FROM body_dictionaries"), (std::vector<std::string>{"1"}));
+
+  auto later = make_article("later", "Later", day(3));
+  later.text = words(200);
+  later.content_html = "<p>" + later.text + "</p>";
+  save(ok_record(blog, day(3), {later}));
+  EXPECT_EQ(frame_dictionary("later"), **trained) << "a body stored after it is compressed with it";
+  EXPECT_EQ(frame_dictionary("g0"), 0u) << "one stored before keeps its frame until db compact";
+  for (const auto& [guid, text] : {std::pair{std::string("later"), later.text}, {"g0", first[0].text}}) {
+    const std::string sql = "SELECT id FROM articles WHERE guid = '" + guid + "'";
+    auto read = store_->article(std::stoll(raw_query(path_, sql.c_str()).at(0)));
+    ASSERT_TRUE(read && *read) << (read ? "none" : read.error().message);
+    EXPECT_EQ((*read)->article.text, text);
+    EXPECT_EQ((*read)->article.content_html, "<p>" + text + "</p>");
+  }
+}
+
 LONGREAD_STORE_BACKENDS(StoreTest);
 INSTANTIATE_TEST_SUITE_P(Postgres, PostgresStoreTest,
                          ::testing::Values(longread::testing::Backend::kPostgres),

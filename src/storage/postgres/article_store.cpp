@@ -189,6 +189,12 @@ constexpr const char* kSelectSamples =
 constexpr const char* kInsertDictionary =
     "INSERT INTO body_dictionaries (dict_id, created_at, samples, dict) VALUES (:id, :now, :samples, "
     ":dict::bytea) ON CONFLICT (dict_id) DO NOTHING";
+// Whether the site holds at least :least articles, without counting them all.
+constexpr const char* kHasArticles =
+    "SELECT (count(*) >= :least)::int FROM (SELECT 1 FROM articles LIMIT :least) s";
+// Serialises the first dictionary's training across processes: the second to take it finds the first's
+// dictionary and trains none.
+constexpr const char* kLockFirstDictionary = "SELECT pg_advisory_xact_lock(5186420093317458023)";
 // Vectors are made for such rows as the crawler makes them (all five, in their binary forms), so a row's
 // filter describes the very words its search vector holds. One statement a row, the batch's in pipelines.
 constexpr const char* kFillSearchVectors = "UPDATE articles SET" LONGREAD_PG_SET_VECTORS " WHERE id = :id";
@@ -683,6 +689,30 @@ Result<std::optional<std::uint32_t>> PgArticleStore::train_body_dictionary(Conne
   insert.bind(":dict", Binary{dict});
   if (auto ok = insert.run(); !ok) return std::unexpected(ok.error());
   return std::optional<std::uint32_t>{id};
+}
+
+Result<std::optional<std::uint32_t>> PgArticleStore::train_first_body_dictionary() {
+  std::optional<std::uint32_t> trained;
+  auto done = in_transaction(db_.pool(), [&](Connection& c) -> Result<void> {
+    auto current = db_.bodies().current_id(PgBodyDictionaries(c));
+    if (!current) return std::unexpected(current.error());
+    if (*current != 0) return {};
+    Query enough(c, kHasArticles);
+    enough.bind(":least", kMinBodyDictionarySamples);
+    auto rows = enough.run();
+    if (!rows) return std::unexpected(rows.error());
+    if (rows->size() != 1 || rows->int64(0, 0) == 0) return {};
+    if (auto locked = Query(c, kLockFirstDictionary).run(); !locked) return std::unexpected(locked.error());
+    auto newest = db_.bodies().current_id(PgBodyDictionaries(c));
+    if (!newest) return std::unexpected(newest.error());
+    if (*newest != 0) return {};
+    auto id = train_body_dictionary(c);
+    if (!id) return std::unexpected(id.error());
+    trained = *id;
+    return {};
+  });
+  if (!done) return db_error("cannot train body dictionary", done.error());
+  return trained;
 }
 
 Result<CompactBatch> PgArticleStore::compact_bodies(const CompactOptions& options) {

@@ -30,6 +30,7 @@ class PgArticleStore : public virtual ArticleStore {
   Result<std::int64_t> set_verdicts(std::span<const VerdictUpdate> updates) override;
   Result<std::int64_t> set_texts(std::span<const TextUpdate> updates) override;
   Result<CompactBatch> compact_bodies(const CompactOptions& options) override;
+  Result<std::optional<std::uint32_t>> train_first_body_dictionary() override;
   Result<std::vector<SimhashEntry>> simhash_index() override;
   Result<std::int64_t> near_duplicate_log_head() override;
   Result<void> mark_duplicates(std::span<const std::pair<std::int64_t, std::int64_t>> marks) override;

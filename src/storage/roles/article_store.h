@@ -120,6 +120,12 @@ class ArticleStore {
   // newest dictionary), in one transaction: a kill loses at most the batch, and a rerun finds what is
   // left. At the start of the walk, first trains a dictionary when there is none (or `retrain`).
   virtual Result<CompactBatch> compact_bodies(const CompactOptions& options) = 0;
+  // Trains the database's first body dictionary once it holds kMinBodyDictionarySamples articles or more,
+  // so that bodies stored from then on are compressed with it without waiting for an operator's `db
+  // compact` (which also packs the older ones again). Returns the id trained by this call; nullopt when a
+  // dictionary exists already (one indexed row read) or the articles are still too few. Safe from several
+  // processes at once: one trains, the others find its dictionary.
+  virtual Result<std::optional<std::uint32_t>> train_first_body_dictionary() = 0;
   // Near-duplicate detection: the SimHash of every stored article that is not itself a
   // duplicate, with what decides which copy is the original (earliest date, then lowest id). What other
   // processes store later is read from the near-duplicate log (DuplicateDecision), not by id: ids are drawn

@@ -58,6 +58,8 @@ constexpr const char* kSelectUncompacted =
     "SELECT id FROM articles WHERE id > :after AND ((body IS NULL"
     " AND (summary_html <> '' OR content_html <> '' OR text <> '' OR excerpt <> ''))"
     " OR (body IS NOT NULL AND longread_body_dictionary(body) <> :dictionary)) ORDER BY id LIMIT :batch";
+// Whether the site holds at least :least articles, without counting them all.
+constexpr const char* kHasArticles = "SELECT count(*) >= :least FROM (SELECT 1 FROM articles LIMIT :least)";
 // The search index's update trigger compares the derived text, which is unchanged, so it writes nothing.
 constexpr const char* kCompactArticle =
     "UPDATE articles SET body = longread_body_pack(" LONGREAD_STORED_SUMMARY ", " LONGREAD_STORED_CONTENT
@@ -149,6 +151,29 @@ Result<CompactBatch> SqliteStore::compact_bodies(const CompactOptions& options) 
   if (!ids->empty()) out.last_id = ids->back();
   out.done = ids->size() < static_cast<std::size_t>(std::max(options.batch, 1));
   return out;
+}
+
+Result<std::optional<std::uint32_t>> SqliteStore::train_first_body_dictionary() {
+  std::lock_guard lock(writer_mutex_);
+  Connection& db = *writer_;
+  constexpr std::string_view kFailed = "cannot train body dictionary";
+  auto current = bodies_->current_id(sqlite::SqliteBodyDictionaries(db.raw()));
+  if (!current) return std::unexpected(current.error());
+  if (*current != 0) return std::optional<std::uint32_t>{};
+  auto enough = read_one(
+      db, kHasArticles, kFailed, [](Query& q) { q.bind(":least", kMinBodyDictionarySamples); },
+      [](const Query& q) { return q.int64(0) != 0; });
+  if (!enough) return std::unexpected(enough.error());
+  if (!*enough) return std::optional<std::uint32_t>{};
+  // BEGIN IMMEDIATE waits for another process's write; one that trained meanwhile is found here.
+  return in_transaction(db, kFailed, [&]() -> Result<std::optional<std::uint32_t>> {
+    auto newest = bodies_->current_id(sqlite::SqliteBodyDictionaries(db.raw()));
+    if (!newest) return std::unexpected(newest.error());
+    if (*newest != 0) return std::optional<std::uint32_t>{};
+    return sqlite::train_body_dictionary(
+        db.raw(), *bodies_, kBodyDictionarySamples,
+        to_unix(std::chrono::time_point_cast<std::chrono::seconds>(std::chrono::system_clock::now())));
+  });
 }
 
 }  // namespace longread::storage::sqlite

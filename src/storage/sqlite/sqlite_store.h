@@ -91,6 +91,7 @@ class SqliteStore final : public Store {
   Result<std::int64_t> set_verdicts(std::span<const VerdictUpdate> updates) override;
   Result<std::int64_t> set_texts(std::span<const TextUpdate> updates) override;
   Result<CompactBatch> compact_bodies(const CompactOptions& options) override;
+  Result<std::optional<std::uint32_t>> train_first_body_dictionary() override;
 
   // database_store.cpp
   Result<SiteStats> site_stats(TimePoint now) override;

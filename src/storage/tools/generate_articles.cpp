@@ -281,6 +281,7 @@ int generate(Generator& gen, storage::Store& store, const Options& options, Time
     return records;
   };
   std::int64_t inserted = 0;
+  bool dictionary_trained = false;
   auto next = std::async(std::launch::async, make_crawls, 0);
   for (std::size_t b = 0; b < blog_ids.size(); ++b) {
     auto records = next.get();
@@ -293,6 +294,17 @@ int generate(Generator& gen, storage::Store& store, const Options& options, Time
         return 1;
       }
       inserted += stats->inserted;
+    }
+    // As a crawl does, the first body dictionary once there are enough articles: the rest are compressed
+    // with it.
+    if (!dictionary_trained) {
+      auto trained = store.train_first_body_dictionary();
+      if (!trained) {
+        fmt::print(stderr, "{}\n", trained.error().message);
+        if (next.valid()) next.wait();
+        return 1;
+      }
+      dictionary_trained = trained->has_value();
     }
   }
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
