@@ -203,7 +203,9 @@ bool body_frame_header_readable(std::string_view frame) {
 
 void BodyDictionaryTrainer::add(ArticleBodyView body) {
   // Samples in the exact layout that is compressed, so the dictionary holds what frames begin with.
-  const std::string raw = layout(body);
+  std::string raw = layout(body);
+  if (raw.size() > kMaxDictionarySampleBytes) raw.resize(kMaxDictionarySampleBytes);
+  if (buffer_.size() + raw.size() > kMaxDictionaryTrainingBytes) return;
   buffer_ += raw;
   sizes_.push_back(raw.size());
 }

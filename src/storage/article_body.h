@@ -103,10 +103,20 @@ bool body_frame_header_readable(std::string_view frame);
 
 // Collects sample bodies, in the layout that is compressed, and trains a dictionary on them (zstd's
 // ZDICT_trainFromBuffer).
+// The crawl trains on what blogs wrote, so a training reads a bounded amount whatever the newest bodies
+// hold: each sample is cut at kMaxDictionarySampleBytes (a dictionary learns what bodies share, which a
+// body's first 16 KB show; most articles are shorter), and samples past kMaxDictionaryTrainingBytes in all
+// are left out, room for kBodyDictionarySamples cut samples (zstd advises ~100x the dictionary's ~110 KB).
+inline constexpr std::size_t kMaxDictionarySampleBytes = 16 * 1024;
+inline constexpr std::size_t kMaxDictionaryTrainingBytes = 64 * 1024 * 1024;
+static_assert(kBodyDictionarySamples * kMaxDictionarySampleBytes <= kMaxDictionaryTrainingBytes);
+
 class BodyDictionaryTrainer {
  public:
   void add(ArticleBodyView body);
   [[nodiscard]] std::size_t samples() const { return sizes_.size(); }
+  // The samples' bytes held, at most kMaxDictionaryTrainingBytes.
+  [[nodiscard]] std::size_t bytes() const { return buffer_.size(); }
   // The dictionary's id and bytes; nullopt when there are too few samples to learn from.
   [[nodiscard]] Result<std::optional<std::pair<std::uint32_t, std::string>>> train() const;
 

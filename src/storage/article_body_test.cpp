@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 #include <sqlite3.h>
 
+#include <array>
 #include <filesystem>
 #include <memory>
 #include <string>
@@ -244,6 +245,57 @@ TEST_F(ArticleBodyTest, RefreshedCurationOfAnUnchangedItemKeepsItsSummaryAndRepl
   EXPECT_EQ((*read)->article.text, retried.text);
   EXPECT_EQ(search_ids("lighthouse"), std::vector<std::int64_t>{id_of("a")});
   EXPECT_TRUE(search_ids("compiler").empty());
+}
+
+// The crawl trains the first dictionary on the newest bodies, which blogs wrote: 4,000 bodies of a
+// megabyte each would be 4 GB to hold and train on. Each sample is cut at 16 KB and the samples stop at
+// 64 MB in all; the dictionary is still trained, and frames made with it read back whole.
+TEST(BodyDictionaryTrainerTest, HugeBodiesAreCutAndTheTrainingStopsAtItsBound) {
+  std::string shared;
+  std::uint64_t seed = 11;
+  static constexpr std::array<const char*, 8> kWords = {"harbor", "ledger", "queue", "cache",
+                                                        "river",  "lisp",   "tide",  "garden"};
+  while (shared.size() < 100 * 1024) {
+    seed = seed * 6364136223846793005ULL + 1442695040888963407ULL;
+    shared += kWords[(seed >> 33) % kWords.size()];
+    shared += ' ';
+  }
+  BodyDictionaryTrainer trainer;
+  constexpr std::size_t kRoom = kMaxDictionaryTrainingBytes / kMaxDictionarySampleBytes;
+  for (std::size_t i = 0; i < kRoom + 100; ++i) {
+    const std::string head = "<h1>post " + std::to_string(i) + "</h1>";
+    trainer.add({.summary_html = head, .content_html = shared, .text = shared, .excerpt = ""});
+    ASSERT_LE(trainer.bytes(), kMaxDictionaryTrainingBytes);
+  }
+  EXPECT_EQ(trainer.samples(), kRoom) << "each sample cut at 16 KB, none past 64 MB";
+  EXPECT_EQ(trainer.bytes(), kRoom * kMaxDictionarySampleBytes);
+  auto trained = trainer.train();
+  ASSERT_TRUE(trained) << trained.error().message;
+  ASSERT_TRUE(*trained);
+  const std::string dict = (*trained)->second;
+
+  struct Source : BodyDictionarySource {
+    std::uint32_t id;
+    std::string dict;
+    Result<std::uint32_t> newest_id() const override { return id; }
+    Result<std::optional<std::string>> dictionary(std::uint32_t asked) const override {
+      return asked == id ? std::optional<std::string>{dict} : std::nullopt;
+    }
+  } source;
+  source.id = (*trained)->first;
+  source.dict = dict;
+  BodyDictionaries dictionaries;
+  const std::string text = shared.substr(0, 5000);
+  auto frame = dictionaries.pack(source, {.summary_html = "",
+                                          .content_html = "<p>" + text + "</p>",
+                                          .text = text,
+                                          .excerpt = text.substr(0, 100)});
+  ASSERT_TRUE(frame) << frame.error().message;
+  EXPECT_EQ(body_dictionary_id(*frame), source.id);
+  auto back = dictionaries.unpack(source, *frame);
+  ASSERT_TRUE(back) << back.error().message;
+  EXPECT_EQ(back->text, text);
+  EXPECT_EQ(back->content_html, "<p>" + text + "</p>");
 }
 
 }  // namespace
