@@ -57,6 +57,21 @@ class TempDir {
   fs::path path_;
 };
 
+// `n` words of a small vocabulary in the order a seeded generator gives, a full stop now and then: texts
+// alike enough for a zstd dictionary to learn from, different enough to be different articles.
+std::string seeded_words(std::uint64_t& seed, int n) {
+  static constexpr std::array<const char*, 12> kWords = {"lighthouse", "keeper", "compiler",  "garden",
+                                                         "harbor",     "ledger", "cathedral", "river",
+                                                         "lisp",       "queue",  "cache",     "tide"};
+  std::string out;
+  for (int i = 0; i < n; ++i) {
+    seed = seed * 6364136223846793005ULL + 1442695040888963407ULL;
+    out += kWords[(seed >> 33) % kWords.size()];
+    out += (seed >> 40) % 9 == 0 ? ". " : " ";
+  }
+  return out;
+}
+
 // Runs one SQL query on a separate raw connection and returns one column (the first unless told) of each
 // row as text.
 std::vector<std::string> raw_query(const std::string& path, const char* sql, int column = 0) {
@@ -1713,19 +1728,8 @@ TEST_P(PostgresStoreTest, ALongExcerptIsPackedOrCompressedWithLz4AndListsUnchang
 // it). After `--retrain`, the bodies not yet packed again with the new one still read.
 TEST_P(PostgresStoreTest, CompactTrainsADictionaryAndPacksEveryBodyWithIt) {
   const auto blog = add_blog("https://a.example/feed", "programming");
-  static constexpr std::array<const char*, 12> kWords = {"lighthouse", "keeper", "compiler",  "garden",
-                                                         "harbor",     "ledger", "cathedral", "river",
-                                                         "lisp",       "queue",  "cache",     "tide"};
   std::uint64_t seed = 42;
-  auto words = [&](int n) {
-    std::string out;
-    for (int i = 0; i < n; ++i) {
-      seed = seed * 6364136223846793005ULL + 1442695040888963407ULL;
-      out += kWords[(seed >> 33) % kWords.size()];
-      out += (seed >> 40) % 9 == 0 ? ". " : " ";
-    }
-    return out;
-  };
+  auto words = [&](int n) { return seeded_words(seed, n); };
   auto articles_from = [&](int first, int count, int words_each) {
     std::vector<model::Article> out;
     for (int i = first; i < first + count; ++i) {
@@ -2607,19 +2611,8 @@ TEST_P(StoreTest, SiteStatsCountWhatEachMetricSays) {
 // Bodies stored before it keep their plain frames and still read.
 TEST_P(StoreTest, TheFirstBodyDictionaryIsTrainedOnceTheSiteHoldsEnoughArticles) {
   const auto blog = add_blog("https://a.example/feed", "programming");
-  static constexpr std::array<const char*, 12> kWords = {"lighthouse", "keeper", "compiler",  "garden",
-                                                         "harbor",     "ledger", "cathedral", "river",
-                                                         "lisp",       "queue",  "cache",     "tide"};
   std::uint64_t seed = 7;
-  auto words = [&](int n) {
-    std::string out;
-    for (int i = 0; i < n; ++i) {
-      seed = seed * 6364136223846793005ULL + 1442695040888963407ULL;
-      out += kWords[(seed >> 33) % kWords.size()];
-      out += (seed >> 40) % 9 == 0 ? ". " : " ";
-    }
-    return out;
-  };
+  auto words = [&](int n) { return seeded_words(seed, n); };
   auto articles_from = [&](int first, int count) {
     std::vector<model::Article> out;
     for (int i = first; i < first + count; ++i) {
