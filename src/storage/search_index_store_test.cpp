@@ -13,6 +13,8 @@
 #include "storage/postgres/database.h"
 #include "storage/postgres/pg.h"
 #include "storage/postgres/recent_search_index.h"
+#include "storage/postgres/search_run.h"
+#include "storage/postgres/statement.h"
 #include "storage/store.h"
 #include "testing/store_test.h"
 
@@ -95,10 +97,12 @@ class SearchIndexStoreTest : public longread::testing::StoreSuite {
         " END $$;"
         " SET LOCAL enable_seqscan = off");
     if (!dropped) return dropped.error().message;
-    auto plan = conn->exec(fmt::format(
-        "EXPLAIN SELECT a.id FROM articles a WHERE a.visible = 1 AND a.search_words @> '{{{}}}'::int4[]"
-        " AND a.id > {} AND a.id <= {} ORDER BY a.id DESC",
-        ledger, low, high));
+    auto plan = conn->exec(
+        fmt::format("EXPLAIN SELECT a.id FROM articles a WHERE a.visible = 1 AND a.search_words IS NOT NULL"
+                    " AND longread_search_keys(a.search_words, a.id) @> '{{{}}}'::int8[]"
+                    " AND longread_search_keys(a.search_words, a.id) && '{}'::int8[]"
+                    " AND a.id > {} AND a.id <= {} ORDER BY a.id DESC",
+                    ledger, postgres::id_array(postgres::search_range_keys(low, high)), low, high));
     (void)conn->exec_script("ROLLBACK");
     if (!plan) return plan.error().message;
     constexpr std::string_view kScan = "Bitmap Index Scan on ";
@@ -159,7 +163,7 @@ TEST_P(PostgresSearchIndexTest, TheNewestArticlesIndexMovesOnWithTheIdsAndServes
             std::vector<std::string>{"10"});
   // A slice above the threshold is read from it; one reaching below is read from the whole index.
   EXPECT_EQ(slice_index(top - 5, top), first);
-  EXPECT_EQ(slice_index(base, top), "articles_search_words");
+  EXPECT_EQ(slice_index(base, top), "articles_search_keys");
   auto hits = store_->search("ledger", 5, 0);
   ASSERT_TRUE(hits) << hits.error().message;
   ASSERT_EQ(hits->size(), 5u);

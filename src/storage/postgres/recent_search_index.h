@@ -1,6 +1,6 @@
 // The index of the newest articles on PostgreSQL (docs/storage.md, "The newest articles' index"): a GIN
-// index over the word ids of the visible articles whose id is above a threshold, beside the whole table's
-// articles_search_words.
+// index over the search keys (word ids and blocks of ids) of the visible articles whose id is above a
+// threshold, beside the whole table's articles_search_keys.
 //
 // A search reads the newest matches slice by slice of ids, and a GIN scan reads a word's whole posting
 // list whatever the slice: for a word in a fifth of a million articles that was 200,000 entries (60–110
@@ -27,6 +27,11 @@ namespace longread::storage::postgres {
 // Any fixed number: the key of the session advisory lock that lets one process at a time build or drop
 // these indexes.
 inline constexpr std::int64_t kRecentSearchIndexLock = 4'518'230'771'602'311'953;
+
+// The threshold of an index over the newest `recent_ids` of the ids up to `newest`: where a block of ids
+// starts at or below newest - recent_ids (search_blocks.h), as a search's slices start, so that the first
+// slice of a search is read from it.
+[[nodiscard]] std::int64_t recent_search_index_threshold(std::int64_t newest, std::int64_t recent_ids);
 
 // Builds the index when there is none and the table holds 2 × recent_ids ids or more, or when the newest
 // one covers more than 2 × recent_ids ids: over the newest recent_ids ids; then drops the older ones.

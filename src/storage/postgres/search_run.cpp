@@ -68,6 +68,14 @@ constexpr std::int64_t kSearchSliceGrowth = 4;
 // only of common words, when a reader's filter or a phrase needs more than the walk reads.
 enum class CandidateRows { kEveryRow, kWithoutBitmap, kWithBitmap, kListedIds };
 
+// The rows whose ids hold every word of :indexed_ids and that lie in the blocks of ids :range_keys names
+// (search_range_keys), both asked of one GIN index (migration 0016: articles_search_keys, and the index of
+// the newest articles), which intersects them itself. `search_words IS NOT NULL` is the indexes' predicate,
+// which the planner must see: the keys of a NULL array are the blocks' alone.
+#define LONGREAD_PG_SEARCH_KEYS_MATCH                                                                  \
+  "(a.search_words IS NOT NULL AND longread_search_keys(a.search_words, a.id) @> :indexed_ids::int8[]" \
+  " AND longread_search_keys(a.search_words, a.id) && :range_keys::int8[])"
+
 std::string common_bits_sql(const std::vector<int>& bits) {
   std::string sql;
   for (const int bit : bits) sql += fmt::format(" AND get_bit(a.common_words, {}) = 1", bit);
@@ -84,17 +92,17 @@ std::string search_candidates_sql(const std::optional<ReaderFilter>& reader,
   const char* all_words = probes.empty() ? ":match" : ":words";
   switch (rows) {
     case CandidateRows::kEveryRow:
-      sql += fmt::format(" AND (a.search_words @> :indexed_ids::int4[] OR a.search_vector @@ {}::tsquery)",
+      sql += fmt::format(" AND (" LONGREAD_PG_SEARCH_KEYS_MATCH " OR a.search_vector @@ {}::tsquery)",
                          all_words);
       break;
     case CandidateRows::kWithoutBitmap:
       sql += fmt::format(" AND a.search_vector @@ {}::tsquery AND a.common_words IS NULL", all_words);
       break;
     case CandidateRows::kWithBitmap:
-      sql +=
-          " AND (a.search_words @> :indexed_ids::int4[] OR a.search_vector @@ :indexed::tsquery)"
-          " AND a.common_words IS NOT NULL" +
-          common_bits_sql(common_bits);
+      sql += " AND (" LONGREAD_PG_SEARCH_KEYS_MATCH
+             " OR a.search_vector @@ :indexed::tsquery)"
+             " AND a.common_words IS NOT NULL" +
+             common_bits_sql(common_bits);
       break;
     case CandidateRows::kListedIds:
       sql += " AND a.id = ANY(:ids::bigint[])";
@@ -270,7 +278,8 @@ Result<void> SearchRun::add_candidates(SearchSlice& out, SliceStatement statemen
   // The rows without a bitmap hold every word in their tsvector; the others' ids are asked for.
   if ((statement == SliceStatement::kEveryRow && plan_.split.common_bits.empty()) ||
       statement == SliceStatement::kBitmap)
-    q.bind(":indexed_ids", plan_.split.indexed_ids);
+    q.bind(":indexed_ids", plan_.split.indexed_ids)
+        .bind(":range_keys", id_array(search_range_keys(low, high)));
   q.bind(":wanted", limit);
   auto rows = q.run();
   if (!rows) return std::unexpected(rows.error());
@@ -341,7 +350,9 @@ Result<std::int64_t> SearchRun::first_slice_width(std::int64_t top) {
 Result<void> SearchRun::collect() {
   while (high_ > 0 && std::ssize(ids_) < kSearchCandidates) {
     const std::int64_t tail = density_known_ ? width_ / 4 : width_ * kSearchSliceGrowth;
-    const std::int64_t low = rest_of_slice_ ? *rest_of_slice_ : high_ - width_ <= tail ? 0 : high_ - width_;
+    const std::int64_t low = rest_of_slice_           ? *rest_of_slice_
+                             : high_ - width_ <= tail ? 0
+                                                      : aligned_slice_low(high_ - width_);
     rest_of_slice_.reset();
     const int wanted =
         check_each_slice_ ? kPhraseCandidatesPerSlice : kSearchCandidates - static_cast<int>(ids_.size());

@@ -14,6 +14,7 @@
 
 #include "storage/postgres/database.h"
 #include "storage/postgres/pg.h"
+#include "storage/postgres/search_blocks.h"
 #include "storage/postgres/search_vectors.h"
 #include "storage/types.h"
 

@@ -11,6 +11,7 @@
 
 #include "storage/postgres/database.h"
 #include "storage/postgres/pg.h"
+#include "storage/postgres/statement.h"
 #include "storage/search_terms.h"
 #include "testing/postgres_database.h"
 
@@ -69,6 +70,40 @@ class SearchRunTest : public ::testing::Test {
 };
 
 using Ids = std::vector<std::int64_t>;
+
+// The ids [first, last) a block's key names.
+std::pair<std::int64_t, std::int64_t> block_ids(std::int64_t key) {
+  const auto level = static_cast<std::size_t>(key / kSearchBlockKeyBase - 1);
+  const int shift = kSearchBlockShifts.at(level);
+  const std::int64_t block = key % kSearchBlockKeyBase;
+  return {block << shift, (block + 1) << shift};
+}
+
+TEST_F(SearchRunTest, TheServersKeysOfAnArticleAreItsWordsAndTheBlocksTheSearchAsksFor) {
+  for (const std::int64_t id : {std::int64_t{1}, std::int64_t{4095}, std::int64_t{4096},
+                                std::int64_t{2'097'157}, std::int64_t{987'654'321'098}}) {
+    Ids expected{-5, 7};
+    for (std::size_t level = 0; level < kSearchBlockShifts.size(); ++level)
+      expected.push_back(static_cast<std::int64_t>(level + 1) * kSearchBlockKeyBase +
+                         (id >> kSearchBlockShifts[level]));
+    auto keys = conn_->exec("SELECT unnest(longread_search_keys('{-5,7}', $1::bigint))", Params(id));
+    ASSERT_TRUE(keys) << keys.error().message;
+    Ids got;
+    for (int r = 0; r < keys->size(); ++r) got.push_back(keys->int64(r, 0));
+    EXPECT_EQ(got, expected) << id;
+  }
+  // Of the ids 0 to 600,000, the range's keys find exactly those of its blocks: from the block of 5,001 up
+  // to past 300,000.
+  const Ids range = search_range_keys(5000, 300'000);
+  auto found = conn_->exec(
+      "SELECT min(i), max(i), count(*) FROM generate_series(0, 600000) i"
+      " WHERE longread_search_keys('{}', i) && $1::int8[]",
+      Params(id_array(range)));
+  ASSERT_TRUE(found) << found.error().message;
+  EXPECT_EQ(found->int64(0, 0), 4096);
+  EXPECT_EQ(found->int64(0, 1), block_ids(range.back()).second - 1);
+  EXPECT_EQ(found->int64(0, 2), block_ids(range.back()).second - 4096);
+}
 
 TEST_F(SearchRunTest, AWordOfTheIndexGivesTheNewestOfTheSliceAndACutSliceSaysWhereItStopped) {
   EXPECT_EQ(slice("lighthouse", 0, 10, 100), std::make_pair(Ids{10, 9, 8, 7, 6, 5, 4, 3, 2, 1}, 0L));
