@@ -24,6 +24,13 @@ std::vector<std::int64_t> search_range_keys(std::int64_t low, std::int64_t high)
   return keys;
 }
 
+std::pair<std::int64_t, std::int64_t> search_block_ids(std::int64_t key) {
+  const auto level = static_cast<std::size_t>(key / kSearchBlockKeyBase - 1);
+  const int shift = kSearchBlockShifts.at(level);
+  const std::int64_t block = key % kSearchBlockKeyBase;
+  return {block << shift, (block + 1) << shift};
+}
+
 std::int64_t aligned_slice_low(std::int64_t low) {
   return std::max<std::int64_t>(0, (low + 1) / kSearchBlockIds * kSearchBlockIds - 1);
 }

@@ -5,6 +5,7 @@
 
 #include <array>
 #include <cstdint>
+#include <utility>
 #include <vector>
 
 namespace longread::storage::postgres {
@@ -21,6 +22,8 @@ inline constexpr std::int64_t kSearchBlockIds = std::int64_t{1} << kSearchBlockS
 // level at each end. The first starts at the 4,096-id block holding low + 1, the last may run past high.
 // Empty when the range is.
 [[nodiscard]] std::vector<std::int64_t> search_range_keys(std::int64_t low, std::int64_t high);
+// The ids [first, last) of the block a key of search_range_keys names.
+[[nodiscard]] std::pair<std::int64_t, std::int64_t> search_block_ids(std::int64_t key);
 // A slice's lower end moved down (by less than 4,096 ids) to where a block of the first level starts, so
 // that its blocks hold no id below the slice that a later slice will read again. The index of the newest
 // articles puts its threshold at such an end too (recent_search_index.h), so that the slice starting there

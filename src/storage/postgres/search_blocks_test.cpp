@@ -16,14 +16,6 @@ namespace {
 
 using Ids = std::vector<std::int64_t>;
 
-// The ids [first, last) a block's key names.
-std::pair<std::int64_t, std::int64_t> block_ids(std::int64_t key) {
-  const auto level = static_cast<std::size_t>(key / kSearchBlockKeyBase - 1);
-  const int shift = kSearchBlockShifts.at(level);
-  const std::int64_t block = key % kSearchBlockKeyBase;
-  return {block << shift, (block + 1) << shift};
-}
-
 TEST(SearchRangeKeysTest, TheBlocksCoverTheRangeFromItsFirstBlockAndRunPastItsEndByLessThanABlock) {
   EXPECT_EQ(search_range_keys(10, 10), Ids{}) << "an empty range";
   EXPECT_EQ(search_range_keys(0, 4095), Ids{kSearchBlockKeyBase}) << "the first block of the first level";
@@ -40,7 +32,7 @@ TEST(SearchRangeKeysTest, TheBlocksCoverTheRangeFromItsFirstBlockAndRunPastItsEn
     // low + 1, the last ending past high by less than a first-level block.
     std::int64_t at = (low + 1) / 4096 * 4096;
     for (const std::int64_t key : keys) {
-      const auto [first, last] = block_ids(key);
+      const auto [first, last] = search_block_ids(key);
       ASSERT_EQ(first, at) << low << " " << high;
       at = last;
     }

@@ -71,14 +71,6 @@ class SearchRunTest : public ::testing::Test {
 
 using Ids = std::vector<std::int64_t>;
 
-// The ids [first, last) a block's key names.
-std::pair<std::int64_t, std::int64_t> block_ids(std::int64_t key) {
-  const auto level = static_cast<std::size_t>(key / kSearchBlockKeyBase - 1);
-  const int shift = kSearchBlockShifts.at(level);
-  const std::int64_t block = key % kSearchBlockKeyBase;
-  return {block << shift, (block + 1) << shift};
-}
-
 TEST_F(SearchRunTest, TheServersKeysOfAnArticleAreItsWordsAndTheBlocksTheSearchAsksFor) {
   for (const std::int64_t id : {std::int64_t{1}, std::int64_t{4095}, std::int64_t{4096},
                                 std::int64_t{2'097'157}, std::int64_t{987'654'321'098}}) {
@@ -101,8 +93,8 @@ TEST_F(SearchRunTest, TheServersKeysOfAnArticleAreItsWordsAndTheBlocksTheSearchA
       Params(id_array(range)));
   ASSERT_TRUE(found) << found.error().message;
   EXPECT_EQ(found->int64(0, 0), 4096);
-  EXPECT_EQ(found->int64(0, 1), block_ids(range.back()).second - 1);
-  EXPECT_EQ(found->int64(0, 2), block_ids(range.back()).second - 4096);
+  EXPECT_EQ(found->int64(0, 1), search_block_ids(range.back()).second - 1);
+  EXPECT_EQ(found->int64(0, 2), search_block_ids(range.back()).second - 4096);
 }
 
 TEST_F(SearchRunTest, AWordOfTheIndexGivesTheNewestOfTheSliceAndACutSliceSaysWhereItStopped) {
