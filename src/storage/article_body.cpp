@@ -3,6 +3,7 @@
 #include <zdict.h>
 #include <zstd.h>
 
+#include <algorithm>
 #include <map>
 #include <mutex>
 #include <vector>
@@ -41,18 +42,21 @@ bool get_varint(std::string_view& in, std::uint64_t& v) {
   return false;
 }
 
-std::string layout(ArticleBodyView body) {
+// The body in the layout that is compressed, cut at `limit` bytes (a dictionary's sample): only what is
+// kept is copied, however long the body.
+std::string layout(ArticleBodyView body, std::size_t limit = std::string::npos) {
   std::string raw;
-  raw.reserve(body.summary_html.size() + body.content_html.size() + body.text.size() + body.excerpt.size() +
-              16);
+  raw.reserve(std::min(limit, body.summary_html.size() + body.content_html.size() + body.text.size() +
+                                  body.excerpt.size() + 16));
   raw += static_cast<char>(kBodyFormat);
   put_varint(raw, body.summary_html.size());
   put_varint(raw, body.content_html.size());
   put_varint(raw, body.text.size());
-  raw += body.summary_html;
-  raw += body.content_html;
-  raw += body.text;
-  raw += body.excerpt;
+  for (const std::string_view part : {body.summary_html, body.content_html, body.text, body.excerpt}) {
+    if (raw.size() >= limit) break;
+    raw += part.substr(0, limit - raw.size());
+  }
+  if (raw.size() > limit) raw.resize(limit);
   return raw;
 }
 
@@ -203,8 +207,7 @@ bool body_frame_header_readable(std::string_view frame) {
 
 void BodyDictionaryTrainer::add(ArticleBodyView body) {
   // Samples in the exact layout that is compressed, so the dictionary holds what frames begin with.
-  std::string raw = layout(body);
-  if (raw.size() > kMaxDictionarySampleBytes) raw.resize(kMaxDictionarySampleBytes);
+  const std::string raw = layout(body, kMaxDictionarySampleBytes);
   if (buffer_.size() + raw.size() > kMaxDictionaryTrainingBytes) return;
   buffer_ += raw;
   sizes_.push_back(raw.size());
