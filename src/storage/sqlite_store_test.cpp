@@ -193,6 +193,24 @@ class StoreHelpers : public Base {
     ASSERT_EQ(keys.size(), 6u);
     ASSERT_TRUE(this->store_->set_keep_override(keys[2].id, false));
   }
+
+  // Three articles of one blog, the second marked a copy of the first: {original, copy}.
+  std::pair<std::int64_t, std::int64_t> save_original_and_copy() {
+    const auto blog = add_blog("https://a.example/feed", "programming");
+    std::vector<model::Article> articles;
+    for (int i = 0; i < 3; ++i) articles.push_back(make_article(fmt::format("g{}", i), "Kept", day(i)));
+    save(ok_record(blog, day(7), articles));
+    std::int64_t original = 0;
+    std::int64_t copy = 0;
+    const auto keys = this->store_->article_keys(blog).value();
+    for (const auto& key : keys) {
+      if (key.guid == "g0") original = key.id;
+      if (key.guid == "g1") copy = key.id;
+    }
+    const std::pair<std::int64_t, std::int64_t> mark{copy, original};
+    EXPECT_TRUE(this->store_->mark_duplicates(std::span(&mark, 1)));
+    return {original, copy};
+  }
 };
 
 // The Store's behaviour, on both backends.
@@ -535,6 +553,26 @@ TEST_F(SqliteStoreTest, JunkIsListedAndCountedFromAnIndexOfTheHiddenArticlesAlon
             std::vector<std::string>{"3"});
   EXPECT_EQ(store_->recent_junk(10).value().size(), 3u);
   EXPECT_EQ(store_->site_stats(day(8)).value().articles_junk, 2);
+}
+
+// The index of copies holds the copies alone (migration 0035): the foreign key that frees a copy when its
+// original is deleted asks for `duplicate_of = ?`, which that index still serves, while an original, every
+// other row, writes no entry.
+TEST_F(SqliteStoreTest, OnlyCopiesAreInTheIndexOfCopiesAndDeletingAnOriginalStillFreesItsCopy) {
+  const auto [original, copy] = save_original_and_copy();
+
+  raw_exec(path_, "ANALYZE");
+  EXPECT_EQ(raw_query(path_,
+                      "SELECT substr(stat, 1, instr(stat, ' ') - 1) FROM sqlite_stat1"
+                      " WHERE idx = 'articles_duplicate_of'"),
+            std::vector<std::string>{"1"});
+  EXPECT_EQ(raw_query(path_,
+                      "EXPLAIN QUERY PLAN UPDATE articles SET duplicate_of = NULL WHERE duplicate_of = 5", 3),
+            std::vector<std::string>{"SEARCH articles USING INDEX articles_duplicate_of (duplicate_of=?)"});
+  const std::string remove =
+      fmt::format("PRAGMA foreign_keys = ON; DELETE FROM articles WHERE id = {}", original);
+  ASSERT_EQ(raw_exec(path_, remove.c_str()), "");
+  EXPECT_EQ(store_->article(copy).value()->article.duplicate_of, std::nullopt);
 }
 
 TEST_F(SqliteStoreTest, OpenCreatesTheDirectory) {
@@ -1893,6 +1931,42 @@ TEST_P(PostgresStoreTest, JunkAndLinksAreFoundThroughIndexesOfWhatTheirQueriesAs
   // What the store answers through them.
   EXPECT_EQ(store_->recent_junk(10).value().size(), 3u);
   EXPECT_EQ(store_->site_stats(day(8)).value().articles_junk, 2);
+}
+
+// The index of copies holds the copies alone (migration 0017), and is still the way to a deleted original's
+// copies (the foreign key's ON DELETE SET NULL asks `$1 = duplicate_of`). It held every original too, and the
+// near-duplicate decision's read of the originals logged since its last one (`id = ANY(…) AND duplicate_of
+// IS NULL`) read all of them through it on statistics a crawl had outgrown; now the primary key is its one
+// index. The plans are read with sequential scans turned off, as a table this small would otherwise be read
+// whole.
+TEST_P(PostgresStoreTest, OnlyCopiesAreInTheIndexOfCopiesAndTheLoggedOriginalsAreReadByTheirIds) {
+  const auto [original, copy] = save_original_and_copy();
+
+  auto conn = postgres::Connection::open(path_);
+  ASSERT_TRUE(conn) << conn.error().message;
+  ASSERT_TRUE(conn->exec_script("VACUUM ANALYZE articles"));
+  ASSERT_TRUE(conn->exec_script("SET enable_seqscan = off"));
+  auto entries = conn->exec("SELECT reltuples::bigint FROM pg_class WHERE relname = 'articles_duplicate_of'");
+  ASSERT_TRUE(entries);
+  EXPECT_EQ(entries->int64(0, 0), 1);
+  const auto plan = [&](const std::string& sql) {
+    auto rows = conn->exec("EXPLAIN " + sql);
+    std::string text;
+    if (rows)
+      for (int r = 0; r < rows->size(); ++r) text += rows->string(r, 0) + "\n";
+    return text;
+  };
+  EXPECT_THAT(
+      plan(fmt::format("UPDATE ONLY articles SET duplicate_of = NULL WHERE {} = duplicate_of", original)),
+      ::testing::HasSubstr("Index Scan using articles_duplicate_of"));
+  const std::string logged = plan(fmt::format(
+      "SELECT id, blog_id, simhash, display_at FROM articles WHERE id = ANY('{{{},{}}}'::bigint[])"
+      " AND duplicate_of IS NULL AND simhash <> 0",
+      original, copy));
+  EXPECT_THAT(logged, ::testing::HasSubstr("articles_pkey"));
+  EXPECT_THAT(logged, ::testing::Not(::testing::HasSubstr("articles_duplicate_of")));
+  ASSERT_TRUE(conn->exec_script(fmt::format("DELETE FROM articles WHERE id = {}", original)));
+  EXPECT_EQ(store_->article(copy).value()->article.duplicate_of, std::nullopt);
 }
 
 // The search columns are written with the title or the text, and left alone by every other update: a vote
