@@ -1569,6 +1569,14 @@ TEST_P(StoreTest, ANewArticleNamingADeletedOriginalIsStoredAsNoDuplicate) {
 // The same helpers for behaviour of PostgreSQL's alone, run on PostgreSQL only.
 class PostgresStoreTest : public StoreTest {
  protected:
+  // The plan EXPLAIN gives `sql` on `conn`, a line each ("" when the server refuses the statement).
+  static std::string explained(postgres::Connection& conn, const std::string& sql) {
+    auto rows = conn.exec("EXPLAIN " + sql);
+    std::string text;
+    if (rows)
+      for (int r = 0; r < rows->size(); ++r) text += rows->string(r, 0) + "\n";
+    return text;
+  }
   // The guids a search finds (at most ten), in byte order.
   std::vector<std::string> found(const char* query,
                                  const std::optional<ReaderFilter>& reader = std::nullopt) {
@@ -1910,13 +1918,7 @@ TEST_P(PostgresStoreTest, JunkAndLinksAreFoundThroughIndexesOfWhatTheirQueriesAs
   auto entries = conn->exec("SELECT reltuples::bigint FROM pg_class WHERE relname = 'articles_junk'");
   ASSERT_TRUE(entries);
   EXPECT_EQ(entries->int64(0, 0), 3);
-  const auto plan = [&](const char* sql) {
-    auto rows = conn->exec(std::string("EXPLAIN ") + sql);
-    std::string text;
-    if (rows)
-      for (int r = 0; r < rows->size(); ++r) text += rows->string(r, 0) + "\n";
-    return text;
-  };
+  const auto plan = [&](const char* sql) { return explained(*conn, sql); };
   EXPECT_THAT(plan("SELECT a.id FROM articles a WHERE a.junk = 1 OR a.keep_override = 0"
                    " ORDER BY a.first_seen DESC, a.id DESC LIMIT 10"),
               ::testing::HasSubstr("Index Only Scan using articles_junk"));
@@ -1949,13 +1951,7 @@ TEST_P(PostgresStoreTest, OnlyCopiesAreInTheIndexOfCopiesAndTheLoggedOriginalsAr
   auto entries = conn->exec("SELECT reltuples::bigint FROM pg_class WHERE relname = 'articles_duplicate_of'");
   ASSERT_TRUE(entries);
   EXPECT_EQ(entries->int64(0, 0), 1);
-  const auto plan = [&](const std::string& sql) {
-    auto rows = conn->exec("EXPLAIN " + sql);
-    std::string text;
-    if (rows)
-      for (int r = 0; r < rows->size(); ++r) text += rows->string(r, 0) + "\n";
-    return text;
-  };
+  const auto plan = [&](const std::string& sql) { return explained(*conn, sql); };
   EXPECT_THAT(
       plan(fmt::format("UPDATE ONLY articles SET duplicate_of = NULL WHERE {} = duplicate_of", original)),
       ::testing::HasSubstr("Index Scan using articles_duplicate_of"));
@@ -1990,12 +1986,11 @@ TEST_P(PostgresStoreTest, TheIndexOfOldVectorsHoldsOnlyRowsWithOneAndSearchesSti
   ASSERT_TRUE(conn) << conn.error().message;
   ASSERT_TRUE(conn->exec_script("VACUUM ANALYZE articles"));
   ASSERT_TRUE(conn->exec_script("SET enable_seqscan = off"));
-  auto plan = conn->exec(
-      "EXPLAIN SELECT a.id FROM articles a WHERE a.visible = 1 AND a.search_vector @@ 'marginalia'::tsquery");
-  ASSERT_TRUE(plan) << plan.error().message;
-  std::string text;
-  for (int r = 0; r < plan->size(); ++r) text += plan->string(r, 0) + "\n";
-  EXPECT_THAT(text, ::testing::HasSubstr("Bitmap Index Scan on articles_search "));
+  EXPECT_THAT(
+      explained(
+          *conn,
+          "SELECT a.id FROM articles a WHERE a.visible = 1 AND a.search_vector @@ 'marginalia'::tsquery"),
+      ::testing::HasSubstr("Bitmap Index Scan on articles_search "));
   EXPECT_EQ(found("marginalia"), (std::vector<std::string>{"by-hand"}));
 }
 
