@@ -329,6 +329,8 @@ Result<CrawlSummary> Crawler::run(CrawlObserver* observer) {
     finish(refresh);
   }
   saves.wait_idle();
+  if (auto written = similar.flush(); !written)
+    spdlog::warn("crawl: term counts for similar articles not written: {}", written.error().message);
   // Every blog of the pass is saved or was stopped: none of its marks stands for a parse still running.
   if (auto cleared = store_.clear_parsing_marks(parsing_owner()); !cleared)
     spdlog::warn("crawl: cannot clear parsing marks: {}", cleared.error().message);

@@ -1160,6 +1160,8 @@ class SimilarCrawlTest : public CrawlTest {
 TEST_F(SimilarCrawlTest, ANewPostGetsSimilarPostsOfOtherBlogsAndJoinsTheirLists) {
   const auto posts = crawl_posts(3);  // fresh: within CrawlOptions::similar_fresh_days
   EXPECT_EQ(store_->similar_queue_size().value(), 0) << "fresh posts are indexed as they are saved";
+  const std::vector<std::uint32_t> none;
+  EXPECT_EQ(store_->similar_term_frequencies(none)->documents, 3) << "each pass writes its term counts";
   EXPECT_EQ(picks_of(posts.second), std::vector<std::int64_t>{posts.first});
   EXPECT_EQ(picks_of(posts.first), std::vector<std::int64_t>{posts.second})
       << "the older post gains the newer one";

@@ -1,5 +1,7 @@
 #include "pipeline/similar.h"
 
+#include <spdlog/spdlog.h>
+
 #include <algorithm>
 #include <unordered_map>
 
@@ -11,6 +13,9 @@ namespace {
 
 // The most articles one batch's reads and transaction take (the catch-up's batch).
 constexpr std::size_t kMaxBatch = 200;
+// The most distinct buckets held unwritten (about 40 bytes each in the map): a rebuild's or catch-up's
+// thousand articles of a large vocabulary write their counts sooner.
+constexpr std::size_t kMaxPendingBuckets = 1U << 18;
 
 }  // namespace
 
@@ -53,13 +58,20 @@ Result<std::vector<int>> SimilarIndexer::add_all(std::span<const SimilarSource> 
   }
   std::vector<int> out(articles.size(), 0);
   if (counted == 0) return out;
-  // One transaction counts the whole batch; each article then gets the frequencies it would have had
-  // counted alone after the ones before it: those from before the batch plus the batch's so far.
-  auto before = store_.count_similar_terms(all_buckets, count_terms ? counted : 0);
+  if (pending_documents_ >= options_.counts_written_every || pending_.size() >= kMaxPendingBuckets) {
+    if (auto written = flush(); !written) return std::unexpected(written.error());
+  }
+  // Each article gets the frequencies it would have had counted alone after the ones before it: the stored
+  // ones, plus this process's counts not yet written, plus the batch's so far.
+  auto before = store_.similar_term_frequencies(all_buckets);
   if (!before) return std::unexpected(before.error());
   std::unordered_map<std::uint32_t, std::int64_t> df;
-  for (std::size_t i = 0; i < all_buckets.size(); ++i) df.try_emplace(all_buckets[i], before->df[i]);
-  std::int64_t documents = before->documents;
+  for (std::size_t i = 0; i < all_buckets.size(); ++i) {
+    const auto bucket = all_buckets[i];
+    const auto mine = pending_.find(bucket);
+    df.try_emplace(bucket, before->df[i] + (mine == pending_.end() ? 0 : mine->second));
+  }
+  std::int64_t documents = before->documents + pending_documents_;
 
   // Each article's signature, in batch order (they need only the frequencies above).
   std::vector<curate::Signature> signatures(articles.size());
@@ -69,6 +81,7 @@ Result<std::vector<int>> SimilarIndexer::add_all(std::span<const SimilarSource> 
     if (count_terms) {
       ++documents;
       for (const auto bucket : buckets[a]) ++df[bucket];
+      count(buckets[a]);
     }
     std::vector<std::int64_t> term_df;
     term_df.reserve(terms[a].size());
@@ -161,6 +174,30 @@ Result<std::vector<int>> SimilarIndexer::add_all(std::span<const SimilarSource> 
   return out;
 }
 
+void SimilarIndexer::count(std::span<const std::uint32_t> buckets) {
+  for (const auto bucket : buckets) ++pending_[bucket];
+  ++pending_documents_;
+}
+
+Result<void> SimilarIndexer::flush() {
+  if (pending_documents_ == 0 && pending_.empty()) return {};
+  std::vector<storage::SimilarTermCount> counts;
+  counts.reserve(pending_.size());
+  for (const auto& [bucket, n] : pending_) counts.push_back({.bucket = bucket, .articles = n});
+  std::sort(counts.begin(), counts.end(), [](const auto& x, const auto& y) { return x.bucket < y.bucket; });
+  if (auto added = store_.add_similar_terms(counts, pending_documents_); !added)
+    return std::unexpected(added.error());
+  pending_.clear();
+  pending_documents_ = 0;
+  return {};
+}
+
+SimilarIndexer::~SimilarIndexer() {
+  if (auto written = flush(); !written)
+    spdlog::warn("similar: the term counts of {} articles were not written: {}", pending_documents_,
+                 written.error().message);
+}
+
 Result<void> SimilarIndexer::defer(std::span<const std::int64_t> ids) {
   return store_.queue_similar(ids);
 }
@@ -168,6 +205,9 @@ Result<void> SimilarIndexer::defer(std::span<const std::int64_t> ids) {
 Result<SimilarRebuild> SimilarIndexer::rebuild(const std::function<void(int, std::int64_t)>& progress) {
   constexpr int kBatch = 500;
   if (auto cleared = store_.clear_similar(); !cleared) return std::unexpected(cleared.error());
+  // Counts not yet written were of articles the rebuild counts again.
+  pending_.clear();
+  pending_documents_ = 0;
   SimilarRebuild out;
   // Pass 1: document frequencies over every article, so the first articles' signatures weigh their terms
   // against the whole site, not against the few articles before them.
@@ -186,13 +226,16 @@ Result<SimilarRebuild> SimilarIndexer::rebuild(const std::function<void(int, std
         const auto bucket = curate::df_bucket(t.hash);
         if (buckets.empty() || buckets.back() != bucket) buckets.push_back(bucket);  // adjacent: by hash
       }
-      if (auto counted = store_.count_similar_terms(buckets, 1); !counted)
-        return std::unexpected(counted.error());
+      count(buckets);
+      if (pending_documents_ >= options_.counts_written_every || pending_.size() >= kMaxPendingBuckets) {
+        if (auto written = flush(); !written) return std::unexpected(written.error());
+      }
     }
     done += static_cast<std::int64_t>(batch->size());
     after = batch->back().article.id;
     if (progress) progress(1, done);
   }
+  if (auto written = flush(); !written) return std::unexpected(written.error());
   // Pass 2: picks, oldest first.
   after = 0;
   done = 0;

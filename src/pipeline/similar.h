@@ -7,6 +7,7 @@
 #include <functional>
 #include <span>
 #include <string_view>
+#include <unordered_map>
 
 #include "core/error.h"
 
@@ -21,6 +22,10 @@ struct SimilarOptions {
   int postings_per_term = 128;  // the heaviest articles kept under each term
   int candidates = 64;          // the best-scored candidates looked up (blog, SimHash, visibility)
   int offers = 16;              // older articles whose lists the new one may join
+  // Document frequencies are counted in the process and written once this many articles' counts are held
+  // (and by flush()): one upsert of the distinct buckets of many articles, where a write per batch upserted
+  // every bucket of every batch.
+  std::int64_t counts_written_every = 1000;
 };
 
 // The article being indexed.
@@ -37,9 +42,14 @@ struct SimilarRebuild {
   std::int64_t picks = 0;     // stored for them (offers to older lists not counted)
 };
 
+// Not thread-safe: one thread at a time calls it (a crawl's similar thread, then the pass's end).
 class SimilarIndexer {
  public:
   explicit SimilarIndexer(storage::SimilarStore& store, SimilarOptions options = {});
+  // Writes the counts still held (flush()); a failure is logged.
+  ~SimilarIndexer();
+  SimilarIndexer(const SimilarIndexer&) = delete;
+  SimilarIndexer& operator=(const SimilarIndexer&) = delete;
 
   // Indexes one new article, bounded work whatever the site's size: counts its terms' document
   // frequencies (unless `count_terms` is false: the rebuild counted them first), makes its signature,
@@ -54,6 +64,13 @@ class SimilarIndexer {
   [[nodiscard]] Result<std::vector<int>> add_all(std::span<const SimilarSource> articles,
                                                  bool count_terms = true);
 
+  // Writes the document frequencies counted since the last write (add_all writes them once
+  // options.counts_written_every articles' are held; a crawl pass and a catch-up write theirs when they
+  // end). Until then, this indexer weighs terms with them and other processes do not see them; a process
+  // killed before the write loses them (`longread similar rebuild` counts every article again). Kept for the
+  // next call when the write fails.
+  [[nodiscard]] Result<void> flush();
+
   // Leaves new articles to the catch-up (pipeline/similar_catch_up.h): queues them, uncounted and unposted.
   [[nodiscard]] Result<void> defer(std::span<const std::int64_t> ids);
 
@@ -64,8 +81,13 @@ class SimilarIndexer {
       const std::function<void(int pass, std::int64_t done)>& progress = nullptr);
 
  private:
+  // Holds one article's distinct buckets as counted, to be written by flush().
+  void count(std::span<const std::uint32_t> buckets);
+
   storage::SimilarStore& store_;
   SimilarOptions options_;
+  std::unordered_map<std::uint32_t, std::int64_t> pending_;  // bucket -> articles counted, not yet written
+  std::int64_t pending_documents_ = 0;
 };
 
 }  // namespace longread::pipeline

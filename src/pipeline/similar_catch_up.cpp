@@ -16,6 +16,8 @@ Result<CatchUpResult> catch_up_similar(SimilarIndexer& indexer, storage::Similar
   const std::string owner = options.owner.empty() ? parsing_owner() : options.owner;
   CatchUpResult out;
   auto finish = [&](Result<CatchUpResult> result) -> Result<CatchUpResult> {
+    // Its term counts are written before it returns: a catch-up that emptied the queue counted every article.
+    if (auto written = indexer.flush(); !written && result) result = std::unexpected(written.error());
     if (auto released = locks.unlock(kSimilarCatchUpLock, owner); !released && result)
       return std::unexpected(released.error());
     return result;

@@ -65,6 +65,8 @@ TEST_P(SimilarCatchUpTest, IndexesTheQueueABatchAtATimeAndStopsBetweenBatchesWhe
   EXPECT_EQ(done->indexed, 2) << "one batch of two";
   EXPECT_FALSE(done->finished);
   EXPECT_EQ(queued(), 3);
+  const std::vector<std::uint32_t> none;
+  EXPECT_EQ(store_->similar_term_frequencies(none)->documents, 2) << "its term counts written as it returned";
   done = catch_up_similar(indexer, *store_, *store_, options("crawler-1"));
   ASSERT_TRUE(done) << done.error().message;
   EXPECT_EQ(done->indexed, 3);

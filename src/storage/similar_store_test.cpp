@@ -50,26 +50,28 @@ class SimilarStoreTest : public longread::testing::StoreSuite {
   int next_ = 1;
 };
 
-TEST_P(SimilarStoreTest, DocumentFrequenciesCountABatchAndGiveThoseFromBeforeIt) {
-  // Two articles, each with its distinct buckets: {7, 9} and {9, 11}.
-  const std::vector<std::uint32_t> batch = {7, 9, 9, 11};
-  auto counted = store_->count_similar_terms(batch, 2);
-  ASSERT_TRUE(counted) << counted.error().message;
-  EXPECT_EQ(counted->documents, 0);
-  EXPECT_EQ(counted->df, (std::vector<std::int64_t>{0, 0, 0, 0}));
-  const std::vector<std::uint32_t> third = {7, 13};
-  counted = store_->count_similar_terms(third, 1);
-  ASSERT_TRUE(counted);
-  EXPECT_EQ(counted->documents, 2);
-  EXPECT_EQ(counted->df, (std::vector<std::int64_t>{1, 0}));
-  const std::vector<std::uint32_t> read = {7, 9, 11, 13, 15};
-  counted = store_->count_similar_terms(read, 0);
-  ASSERT_TRUE(counted);
-  EXPECT_EQ(counted->documents, 3) << "reading counts nothing";
-  EXPECT_EQ(counted->df, (std::vector<std::int64_t>{2, 2, 1, 1, 0}));
+TEST_P(SimilarStoreTest, DocumentFrequenciesAreAddedPerBucketAndReadInTheOrderAsked) {
+  const std::vector<std::uint32_t> read = {9, 7, 11, 13, 15, 7};
+  auto stats = store_->similar_term_frequencies(read);
+  ASSERT_TRUE(stats) << stats.error().message;
+  EXPECT_EQ(stats->documents, 0);
+  EXPECT_EQ(stats->df, (std::vector<std::int64_t>(6, 0))) << "nothing counted yet";
+  // Two articles, {7, 9} and {9, 11}, then a third, {7, 13}, with the largest bucket there is.
+  const std::vector<storage::SimilarTermCount> two = {{7, 1}, {9, 2}, {11, 1}};
+  ASSERT_TRUE(store_->add_similar_terms(two, 2));
+  const std::uint32_t largest = (1U << 22) - 1;
+  const std::vector<storage::SimilarTermCount> third = {{7, 1}, {13, 1}, {largest, 1}};
+  ASSERT_TRUE(store_->add_similar_terms(third, 1));
+  stats = store_->similar_term_frequencies(read);
+  ASSERT_TRUE(stats);
+  EXPECT_EQ(stats->documents, 3);
+  EXPECT_EQ(stats->df, (std::vector<std::int64_t>{2, 2, 1, 1, 0, 2})) << "reading counts nothing";
+  const std::vector<std::uint32_t> edge = {largest};
+  EXPECT_EQ(store_->similar_term_frequencies(edge)->df, (std::vector<std::int64_t>{1}));
+  ASSERT_TRUE(store_->add_similar_terms({}, 0)) << "nothing to add is no write";
   reopen();
-  EXPECT_EQ(store_->count_similar_terms(read, 0)->df, (std::vector<std::int64_t>{2, 2, 1, 1, 0}));
-  EXPECT_EQ(store_->count_similar_terms(read, 0)->documents, 3);
+  EXPECT_EQ(store_->similar_term_frequencies(read)->df, (std::vector<std::int64_t>{2, 2, 1, 1, 0, 2}));
+  EXPECT_EQ(store_->similar_term_frequencies(read)->documents, 3);
 }
 
 TEST_P(SimilarStoreTest, PostingsKeepTheHeaviestWithinTheCap) {
@@ -161,11 +163,13 @@ TEST_P(SimilarStoreTest, CandidatesClearAndArticlesForTheRebuild) {
   EXPECT_FALSE(batch[0].article.text.empty());
   EXPECT_EQ(store_->articles_for_similar(ids[0], 10)->front().article.id, ids[2]);
   const std::vector<std::uint32_t> buckets = {1};
-  ASSERT_TRUE(store_->count_similar_terms(buckets, 1));
+  const std::vector<storage::SimilarTermCount> counts = {{1, 1}};
+  ASSERT_TRUE(store_->add_similar_terms(counts, 1));
   ASSERT_TRUE(store_->save_similar(
       {.article_id = ids[0], .postings = {{5, 0.5}}, .picks = {{ids[0], ids[2], 0.5, "t"}}}));
   ASSERT_TRUE(store_->clear_similar());
-  EXPECT_EQ(store_->count_similar_terms(buckets, 0)->documents, 0);
+  EXPECT_EQ(store_->similar_term_frequencies(buckets)->documents, 0);
+  EXPECT_EQ(store_->similar_term_frequencies(buckets)->df, (std::vector<std::int64_t>{0}));
   const std::vector<std::uint64_t> terms = {5};
   EXPECT_TRUE(store_->similar_postings(terms, 5)->empty());
   EXPECT_TRUE(store_->similar_articles(ids[0], 5)->empty());

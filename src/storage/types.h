@@ -269,11 +269,16 @@ struct SearchIndexReport {
 // --- similar articles (migration 0027, docs/similar.md). The store keeps the index and the picks; the
 // pipeline computes them (curate/similar.h).
 
-// Document frequencies of term buckets (curate::df_bucket), as count_similar_terms gives them: from before
-// the articles it counted.
+// Stored document frequencies of term buckets (curate::df_bucket), as similar_term_frequencies reads them.
 struct SimilarTermStats {
-  std::int64_t documents = 0;      // articles counted before
+  std::int64_t documents = 0;      // articles counted
   std::vector<std::int64_t> df{};  // per bucket asked, in the order asked
+};
+
+// Articles to add to one bucket's document frequency (add_similar_terms).
+struct SimilarTermCount {
+  std::uint32_t bucket = 0;
+  std::int64_t articles = 0;
 };
 
 // One entry of the inverted index.

@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <cctype>
-#include <map>
 
 #include "core/strings.h"
 
@@ -38,28 +37,16 @@ std::vector<std::string> split_words(std::string_view text) {
   return out;
 }
 
-std::vector<std::pair<std::int64_t, std::int64_t>> similar_term_counts(std::span<const std::uint32_t> buckets,
-                                                                       int articles) {
-  std::map<std::int64_t, std::int64_t> counts;
-  if (articles > 0) counts[kDocumentsBucket] = articles;
-  for (const auto bucket : buckets) ++counts[bucket];
-  return {counts.begin(), counts.end()};
-}
-
-SimilarTermStats similar_terms_before(std::span<const std::uint32_t> buckets,
-                                      const std::vector<std::pair<std::int64_t, std::int64_t>>& counts,
-                                      const std::unordered_map<std::int64_t, std::int64_t>& after) {
-  // `counts` is ascending by bucket (similar_term_counts).
-  auto before = [&](std::int64_t bucket) {
-    const auto now = after.find(bucket);
-    const auto plus = std::lower_bound(counts.begin(), counts.end(), std::pair{bucket, std::int64_t{0}});
-    const bool added = plus != counts.end() && plus->first == bucket;
-    return (now == after.end() ? 0 : now->second) - (added ? plus->second : 0);
+SimilarTermStats similar_term_stats(std::span<const std::uint32_t> buckets,
+                                    const std::unordered_map<std::int64_t, std::int64_t>& stored) {
+  auto df = [&](std::int64_t bucket) {
+    const auto it = stored.find(bucket);
+    return it == stored.end() ? std::int64_t{0} : it->second;
   };
   SimilarTermStats out;
-  out.documents = before(kDocumentsBucket);
+  out.documents = df(kDocumentsBucket);
   out.df.reserve(buckets.size());
-  for (const auto bucket : buckets) out.df.push_back(before(bucket));
+  for (const auto bucket : buckets) out.df.push_back(df(bucket));
   return out;
 }
 

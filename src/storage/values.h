@@ -29,14 +29,9 @@ std::vector<std::string> split_words(std::string_view text);
 // similar_terms' row that counts the articles (documents) rather than a term bucket.
 inline constexpr std::int64_t kDocumentsBucket = -1;
 
-// A count_similar_terms batch as rows to add: each distinct bucket with how many times it is in `buckets`,
-// ascending, after kDocumentsBucket with `articles` (that row only when articles > 0).
-std::vector<std::pair<std::int64_t, std::int64_t>> similar_term_counts(std::span<const std::uint32_t> buckets,
-                                                                       int articles);
-// The frequencies from before a batch, per bucket asked: `after` holds each counted bucket's frequency
-// after it (missing: 0), `counts` what the batch added (empty when it only read).
-SimilarTermStats similar_terms_before(std::span<const std::uint32_t> buckets,
-                                      const std::vector<std::pair<std::int64_t, std::int64_t>>& counts,
-                                      const std::unordered_map<std::int64_t, std::int64_t>& after);
+// A similar_term_frequencies answer from the rows read (bucket -> df; kDocumentsBucket -> documents; a
+// bucket without a row has 0), per bucket asked in that order.
+SimilarTermStats similar_term_stats(std::span<const std::uint32_t> buckets,
+                                    const std::unordered_map<std::int64_t, std::int64_t>& stored);
 
 }  // namespace longread::storage

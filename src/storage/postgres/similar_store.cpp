@@ -18,13 +18,13 @@
 namespace longread::storage::postgres {
 namespace {
 
-// One statement for all of a batch's buckets (distinct and sorted, so two indexers counting at once lock the
-// rows in the same order and never deadlock).
-// :buckets and :counts are parallel arrays: each bucket and how many to add to it.
-constexpr const char* kCountTerms =
+// One statement for all of a batch's buckets (distinct and ascending, so two processes adding at once lock
+// the rows in the same order and never deadlock). :buckets and :counts are parallel arrays: each bucket and
+// how many to add to it.
+constexpr const char* kAddTerms =
     "INSERT INTO similar_terms (bucket, df) SELECT b, n FROM unnest(:buckets::bigint[], :counts::bigint[]) "
     "AS t(b, n)"
-    " ON CONFLICT (bucket) DO UPDATE SET df = similar_terms.df + EXCLUDED.df RETURNING bucket, df";
+    " ON CONFLICT (bucket) DO UPDATE SET df = similar_terms.df + EXCLUDED.df";
 constexpr const char* kSelectTerms =
     "SELECT bucket, df FROM similar_terms WHERE bucket = ANY(:buckets::bigint[])";
 
@@ -387,25 +387,37 @@ Result<void> pick_all(Connection& c, std::span<const SimilarWrite> writes) {
 
 }  // namespace
 
-Result<SimilarTermStats> PgSimilarStore::count_similar_terms(std::span<const std::uint32_t> buckets,
-                                                             int articles) {
-  const auto counts = similar_term_counts(buckets, articles);
-  std::vector<std::int64_t> keys, added;
-  for (const auto& [bucket, n] : counts) {
-    keys.push_back(bucket);
-    added.push_back(n);
-  }
-  if (articles <= 0) keys.push_back(kDocumentsBucket);
-  auto rows =
-      run_pooled(db_.pool(), articles > 0 ? kCountTerms : kSelectTerms, "cannot count terms", [&](Query& q) {
-        q.bind(":buckets", id_array(keys));
-        if (articles > 0) q.bind(":counts", id_array(added));
-      });
+Result<SimilarTermStats> PgSimilarStore::similar_term_frequencies(std::span<const std::uint32_t> buckets) {
+  std::vector<std::int64_t> keys(buckets.begin(), buckets.end());
+  keys.push_back(kDocumentsBucket);
+  auto rows = run_pooled(db_.pool(), kSelectTerms, "cannot read term frequencies",
+                         [&](Query& q) { q.bind(":buckets", id_array(keys)); });
   if (!rows) return std::unexpected(rows.error());
-  std::unordered_map<std::int64_t, std::int64_t> after;
-  after.reserve(keys.size());
-  for (int r = 0; r < rows->size(); ++r) after[rows->int64(r, 0)] = rows->int64(r, 1);
-  return similar_terms_before(buckets, articles > 0 ? counts : decltype(counts){}, after);
+  std::unordered_map<std::int64_t, std::int64_t> stored;
+  stored.reserve(static_cast<std::size_t>(rows->size()));
+  for (int r = 0; r < rows->size(); ++r) stored[rows->int64(r, 0)] = rows->int64(r, 1);
+  return similar_term_stats(buckets, stored);
+}
+
+Result<void> PgSimilarStore::add_similar_terms(std::span<const SimilarTermCount> counts,
+                                               std::int64_t documents) {
+  if (counts.empty() && documents == 0) return {};
+  std::vector<std::int64_t> keys, added;
+  keys.reserve(counts.size() + 1);
+  added.reserve(counts.size() + 1);
+  if (documents != 0) {  // kDocumentsBucket (-1) sorts before every bucket
+    keys.push_back(kDocumentsBucket);
+    added.push_back(documents);
+  }
+  for (const auto& c : counts) {
+    keys.push_back(c.bucket);
+    added.push_back(c.articles);
+  }
+  auto rows = run_pooled(db_.pool(), kAddTerms, "cannot count terms", [&](Query& q) {
+    q.bind(":buckets", id_array(keys)).bind(":counts", id_array(added));
+  });
+  if (!rows) return std::unexpected(rows.error());
+  return {};
 }
 
 Result<std::vector<SimilarPostingRow>> PgSimilarStore::similar_postings(std::span<const std::uint64_t> terms,

@@ -10,7 +10,8 @@ class PgSimilarStore : public virtual SimilarStore {
  public:
   explicit PgSimilarStore(Database& db) noexcept : db_(db) {}
 
-  Result<SimilarTermStats> count_similar_terms(std::span<const std::uint32_t> buckets, int articles) override;
+  Result<SimilarTermStats> similar_term_frequencies(std::span<const std::uint32_t> buckets) override;
+  Result<void> add_similar_terms(std::span<const SimilarTermCount> counts, std::int64_t documents) override;
   Result<std::vector<SimilarPostingRow>> similar_postings(std::span<const std::uint64_t> terms,
                                                           int per_term) override;
   Result<std::vector<SimilarCandidateRow>> similar_candidates(std::span<const std::int64_t> ids) override;

@@ -19,12 +19,14 @@ class SimilarStore {
  public:
   virtual ~SimilarStore() = default;
 
-  // Counts a batch of `articles` articles in one transaction: each bucket once for every time it is in
-  // `buckets` (each article's distinct buckets, one article after another) and the articles as documents.
-  // Returns the frequencies from before the batch, so a caller can give each article its own (the
-  // frequencies after the articles before it and itself). `articles` 0: only reads them.
-  virtual Result<SimilarTermStats> count_similar_terms(std::span<const std::uint32_t> buckets,
-                                                       int articles) = 0;
+  // The stored document frequency of each bucket (0 for one never counted), in the order asked, and the
+  // number of articles counted. Reads only.
+  virtual Result<SimilarTermStats> similar_term_frequencies(std::span<const std::uint32_t> buckets) = 0;
+  // Adds counted articles to the stored frequencies, in one transaction: each entry's articles to its
+  // bucket (buckets distinct and ascending, so two processes adding at once lock rows in the same order),
+  // and `documents` to the number of articles counted.
+  virtual Result<void> add_similar_terms(std::span<const SimilarTermCount> counts,
+                                         std::int64_t documents) = 0;
   // The postings of each term, heaviest first, at most `per_term` of each.
   virtual Result<std::vector<SimilarPostingRow>> similar_postings(std::span<const std::uint64_t> terms,
                                                                   int per_term) = 0;

@@ -13,15 +13,14 @@
 namespace longread::storage::sqlite {
 namespace {
 
-// One statement for all of an article's buckets (distinct, as a JSON array): an article has hundreds of
-// terms, and a statement per bucket cost more than the B-tree updates themselves. ("WHERE true" lets
-// SQLite parse ON CONFLICT after INSERT ... SELECT: https://sqlite.org/lang_upsert.html, "Parsing
-// Ambiguity".)
+// One statement for all of a batch's buckets (as a JSON array): a batch has thousands, and a statement per
+// bucket cost more than the B-tree updates themselves. ("WHERE true" lets SQLite parse ON CONFLICT after
+// INSERT ... SELECT: https://sqlite.org/lang_upsert.html, "Parsing Ambiguity".)
 // :counts is a JSON array of [bucket, how many] pairs.
-constexpr const char* kCountTerms =
+constexpr const char* kAddTerms =
     "INSERT INTO similar_terms (bucket, df)"
     " SELECT json_extract(value, '$[0]'), json_extract(value, '$[1]') FROM json_each(:counts) WHERE true"
-    " ON CONFLICT (bucket) DO UPDATE SET df = df + excluded.df RETURNING bucket, df";
+    " ON CONFLICT (bucket) DO UPDATE SET df = df + excluded.df";
 constexpr const char* kSelectTerms =
     "SELECT bucket, df FROM similar_terms WHERE bucket IN (SELECT value FROM json_each(:buckets))";
 
@@ -189,40 +188,35 @@ Result<void> offer(Connection& writer, const SimilarPickRow& pick, int max_picks
 
 }  // namespace
 
-Result<SimilarTermStats> count_similar_terms(Connection& writer, std::span<const std::uint32_t> buckets,
-                                             int articles) {
-  const auto counts = articles > 0 ? similar_term_counts(buckets, articles)
-                                   : std::vector<std::pair<std::int64_t, std::int64_t>>{};
+Result<SimilarTermStats> similar_term_frequencies(Connection& db, std::span<const std::uint32_t> buckets) {
+  std::vector<std::int64_t> keys(buckets.begin(), buckets.end());
+  keys.push_back(kDocumentsBucket);
+  std::unordered_map<std::int64_t, std::int64_t> stored;
+  auto q = db.query(kSelectTerms);
+  if (!q) return db_error("cannot read term frequencies", q.error());
+  q->bind(":buckets", json_ids(keys));
+  for (;;) {
+    auto row = q->step();
+    if (!row) return db_error("cannot read term frequencies", row.error());
+    if (!*row) break;
+    stored[q->int64(0)] = q->int64(1);
+  }
+  return similar_term_stats(buckets, stored);
+}
+
+Result<void> add_similar_terms(Connection& writer, std::span<const SimilarTermCount> counts,
+                               std::int64_t documents) {
+  if (counts.empty() && documents == 0) return {};
   std::string json = "[";
-  std::vector<std::int64_t> distinct;
-  if (articles > 0) {
-    for (const auto& [bucket, n] : counts)
-      json += fmt::format("{}[{},{}]", json.size() > 1 ? "," : "", bucket, n);
-  } else {
-    for (const auto& [bucket, n] : similar_term_counts(buckets, 0)) distinct.push_back(bucket);
-    distinct.push_back(kDocumentsBucket);
-  }
+  if (documents != 0) json += fmt::format("[{},{}]", kDocumentsBucket, documents);
+  for (const auto& c : counts)
+    json += fmt::format("{}[{},{}]", json.size() > 1 ? "," : "", c.bucket, c.articles);
   json += "]";
-  auto tx = Transaction::begin(writer);
-  if (!tx) return db_error("cannot count terms", tx.error());
-  std::unordered_map<std::int64_t, std::int64_t> after;
-  {
-    auto q = writer.query(articles > 0 ? kCountTerms : kSelectTerms);
-    if (!q) return db_error("cannot count terms", q.error());
-    if (articles > 0) {
-      q->bind(":counts", json);
-    } else {
-      q->bind(":buckets", json_ids(distinct));
-    }
-    for (;;) {
-      auto row = q->step();
-      if (!row) return db_error("cannot count terms", row.error());
-      if (!*row) break;
-      after[q->int64(0)] = q->int64(1);
-    }
-  }
-  if (auto ok = tx->commit(); !ok) return db_error("cannot count terms", ok.error());
-  return similar_terms_before(buckets, counts, after);
+  auto q = writer.query(kAddTerms);
+  if (!q) return db_error("cannot count terms", q.error());
+  q->bind(":counts", json);
+  if (auto done = q->run(); !done) return db_error("cannot count terms", done.error());
+  return {};
 }
 
 Result<std::vector<SimilarPostingRow>> similar_postings(Connection& db, std::span<const std::uint64_t> terms,

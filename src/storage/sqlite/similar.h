@@ -13,8 +13,9 @@
 
 namespace longread::storage::sqlite {
 
-Result<SimilarTermStats> count_similar_terms(Connection& writer, std::span<const std::uint32_t> buckets,
-                                             int articles);
+Result<SimilarTermStats> similar_term_frequencies(Connection& db, std::span<const std::uint32_t> buckets);
+Result<void> add_similar_terms(Connection& writer, std::span<const SimilarTermCount> counts,
+                               std::int64_t documents);
 Result<std::vector<SimilarPostingRow>> similar_postings(Connection& db, std::span<const std::uint64_t> terms,
                                                         int per_term);
 Result<std::vector<SimilarCandidateRow>> similar_candidates(Connection& db,

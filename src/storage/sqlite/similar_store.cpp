@@ -9,9 +9,13 @@
 
 namespace longread::storage::sqlite {
 
-Result<SimilarTermStats> SqliteStore::count_similar_terms(std::span<const std::uint32_t> buckets,
-                                                          int articles) {
-  return with_writer([&](Connection& db) { return sqlite::count_similar_terms(db, buckets, articles); });
+Result<SimilarTermStats> SqliteStore::similar_term_frequencies(std::span<const std::uint32_t> buckets) {
+  return with_reader([&](Connection& db) { return sqlite::similar_term_frequencies(db, buckets); });
+}
+
+Result<void> SqliteStore::add_similar_terms(std::span<const SimilarTermCount> counts,
+                                            std::int64_t documents) {
+  return with_writer([&](Connection& db) { return sqlite::add_similar_terms(db, counts, documents); });
 }
 
 Result<std::vector<SimilarPostingRow>> SqliteStore::similar_postings(std::span<const std::uint64_t> terms,
