@@ -2000,6 +2000,42 @@ TEST_P(PostgresStoreTest, TheIndexOfOldVectorsHoldsOnlyRowsWithOneAndSearchesSti
   EXPECT_EQ(found("marginalia"), (std::vector<std::string>{"by-hand"}));
 }
 
+// A claim takes the due blogs in due order (never crawled, then the longest due) from the index of followed
+// blogs in that order, rather than reading and sorting the whole table; paused, quarantined, not-yet-due and
+// claimed blogs are left.
+TEST_P(PostgresStoreTest, DueBlogsAreClaimedInDueOrderThroughTheirIndex) {
+  std::vector<std::int64_t> ids;
+  for (const char* name : {"a", "b", "c", "d", "e", "f", "g"})
+    ids.push_back(add_blog(fmt::format("https://{}.example/feed", name), "programming"));
+  const auto now = to_unix(day(10));
+  const std::string due = fmt::format(
+      "UPDATE blogs SET next_due_at = CASE id WHEN {0} THEN {7} WHEN {1} THEN {8} WHEN {2} THEN NULL"
+      " WHEN {3} THEN {9} WHEN {4} THEN {8} WHEN {5} THEN {8} ELSE NULL END,"
+      " paused = CASE id WHEN {4} THEN 1 ELSE 0 END, quarantined = CASE id WHEN {5} THEN 1 ELSE 0 END,"
+      " claimed_by = CASE id WHEN {6} THEN 'other:1:1' ELSE '' END,"
+      " claimed_until = CASE id WHEN {6} THEN {10} ELSE NULL END RETURNING id",
+      ids[0], ids[1], ids[2], ids[3], ids[4], ids[5], ids[6], now - 60, now - 3600, now + 60, now + 600);
+  raw_query(path_, due.c_str());
+  auto claimed = store_->claim_due_blogs("me:1:1", day(10), day(11), 10);
+  ASSERT_TRUE(claimed) << claimed.error().message;
+  std::vector<std::int64_t> order;
+  for (const auto& b : *claimed) order.push_back(b.id);
+  EXPECT_EQ(order, (std::vector<std::int64_t>{ids[2], ids[1], ids[0]}))
+      << "never crawled, then the longest due; not the paused, the quarantined, the not yet due, the claimed";
+
+  auto conn = planning_connection();
+  ASSERT_TRUE(conn) << conn.error().message;
+  ASSERT_TRUE(conn->exec_script("ANALYZE blogs"));
+  const std::string claim = fmt::format(
+      "SELECT b.id FROM blogs b WHERE b.paused = 0 AND b.quarantined = 0 AND (b.next_due_at IS NULL OR "
+      "b.next_due_at <= {0}) AND (b.claimed_until IS NULL OR b.claimed_until <= {0})"
+      " ORDER BY b.next_due_at NULLS FIRST, b.id LIMIT 250 FOR UPDATE SKIP LOCKED",
+      now);
+  const auto plan = explained(*conn, claim);
+  EXPECT_THAT(plan, ::testing::HasSubstr("Index Scan using blogs_due on blogs"));
+  EXPECT_THAT(plan, ::testing::Not(::testing::HasSubstr("Sort"))) << "the index gives the due order";
+}
+
 // The search columns are written with the title or the text, and left alone by every other update: a vote
 // does not re-parse the article's text (as a STORED generated column made PostgreSQL do on any UPDATE). The
 // word ids are overwritten by hand first, so that only a recomputation could change them back.

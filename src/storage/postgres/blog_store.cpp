@@ -17,12 +17,13 @@ constexpr const char* kSelectBlogByIdForEdit =
     "SELECT " LONGREAD_PG_BLOG_COLUMNS " FROM blogs b WHERE b.id = :id";
 constexpr const char* kSelectBlogByFeedUrl =
     "SELECT " LONGREAD_PG_BLOG_COLUMNS " FROM blogs b WHERE b.feed_url = :feed_url";
-// "IS NOT NULL" first: never-crawled blogs lead, whatever the engine's NULL ordering. Paused blogs and
-// quarantined ones are never due; a blog another crawler has claimed is not due until the claim lapses.
+// Never-crawled blogs (no next_due_at) lead, then the longest due: the order of the index blogs_due
+// (migration 0019), so a claim reads its batch from the index and stops. Paused blogs and quarantined ones
+// are never due; a blog another crawler has claimed is not due until the claim lapses.
 #define LONGREAD_DUE_BLOGS_WHERE                                                                   \
   " WHERE b.paused = 0 AND b.quarantined = 0 AND (b.next_due_at IS NULL OR b.next_due_at <= :now)" \
   " AND (b.claimed_until IS NULL OR b.claimed_until <= :now)"
-#define LONGREAD_DUE_BLOGS_ORDER " ORDER BY b.next_due_at IS NOT NULL, b.next_due_at, b.id"
+#define LONGREAD_DUE_BLOGS_ORDER " ORDER BY b.next_due_at NULLS FIRST, b.id"
 constexpr const char* kSelectDueBlogs =
     "SELECT " LONGREAD_PG_BLOG_COLUMNS " FROM blogs b" LONGREAD_DUE_BLOGS_WHERE LONGREAD_DUE_BLOGS_ORDER;
 // The due blogs, claimed in one statement. SKIP LOCKED passes over the rows another crawler process is
