@@ -58,9 +58,7 @@ Result<std::vector<int>> SimilarIndexer::add_all(std::span<const SimilarSource> 
   }
   std::vector<int> out(articles.size(), 0);
   if (counted == 0) return out;
-  if (pending_documents_ >= options_.counts_written_every || pending_.size() >= kMaxPendingBuckets) {
-    if (auto written = flush(); !written) return std::unexpected(written.error());
-  }
+  if (auto written = flush_when_full(); !written) return std::unexpected(written.error());
   // Each article gets the frequencies it would have had counted alone after the ones before it: the stored
   // ones, plus this process's counts not yet written, plus the batch's so far.
   auto before = store_.similar_term_frequencies(all_buckets);
@@ -179,6 +177,11 @@ void SimilarIndexer::count(std::span<const std::uint32_t> buckets) {
   ++pending_documents_;
 }
 
+Result<void> SimilarIndexer::flush_when_full() {
+  if (pending_documents_ < options_.counts_written_every && pending_.size() < kMaxPendingBuckets) return {};
+  return flush();
+}
+
 Result<void> SimilarIndexer::flush() {
   if (pending_documents_ == 0 && pending_.empty()) return {};
   std::vector<storage::SimilarTermCount> counts;
@@ -227,9 +230,7 @@ Result<SimilarRebuild> SimilarIndexer::rebuild(const std::function<void(int, std
         if (buckets.empty() || buckets.back() != bucket) buckets.push_back(bucket);  // adjacent: by hash
       }
       count(buckets);
-      if (pending_documents_ >= options_.counts_written_every || pending_.size() >= kMaxPendingBuckets) {
-        if (auto written = flush(); !written) return std::unexpected(written.error());
-      }
+      if (auto written = flush_when_full(); !written) return std::unexpected(written.error());
     }
     done += static_cast<std::int64_t>(batch->size());
     after = batch->back().article.id;

@@ -83,6 +83,9 @@ class SimilarIndexer {
  private:
   // Holds one article's distinct buckets as counted, to be written by flush().
   void count(std::span<const std::uint32_t> buckets);
+  // Writes the held counts once options.counts_written_every articles' or too many buckets are held, so
+  // that neither the other processes' view nor this process's memory falls too far behind.
+  [[nodiscard]] Result<void> flush_when_full();
 
   storage::SimilarStore& store_;
   SimilarOptions options_;

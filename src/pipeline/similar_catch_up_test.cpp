@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "pipeline/similar.h"
+#include "testing/ring_buffer_article.h"
 #include "testing/store_test.h"
 
 namespace longread::pipeline {
@@ -25,16 +26,9 @@ class SimilarCatchUpTest : public longread::testing::TwoProcessStoreTest {
     const auto blog = add_blog(blog_name, "programming");
     storage::CrawlRecord r{.blog_id = blog, .attempted_at = now_, .success = true, .status = "ok"};
     for (int i = 0; i < n; ++i) {
-      model::Article a;
-      a.guid = blog_name + std::to_string(i);
-      a.title = "Ring buffers, part " + std::to_string(i);
-      a.link = "https://" + blog_name + ".example/" + a.guid;
-      a.published = now_ - std::chrono::hours(24 * (400 - i));
-      a.first_seen = now_;
-      a.text = "ring buffer lock-free producer consumer cache line atomic wraparound " + a.guid;
-      a.word_count = 900;
-      a.simhash = 0x9E3779B97F4A7C15ULL * static_cast<std::uint64_t>(i + 1 + 10 * blog);
-      r.articles.push_back(a);
+      r.articles.push_back(longread::testing::ring_buffer_article(
+          blog_name, blog, i, now_ - std::chrono::hours(24 * (400 - i)), now_,
+          "ring buffer lock-free producer consumer cache line atomic wraparound "));
     }
     EXPECT_TRUE(store_->save_crawl(r));
     std::vector<std::int64_t> ids;

@@ -10,6 +10,7 @@
 
 #include "curate/similar.h"
 #include "pipeline/similar.h"
+#include "testing/ring_buffer_article.h"
 #include "testing/store_test.h"
 
 namespace longread::pipeline {
@@ -25,17 +26,10 @@ class SimilarIndexerTest : public longread::testing::TwoProcessStoreTest {
     const auto blog = add_blog(blog_name, "programming");
     std::vector<model::Article> saved;
     for (int i = 0; i < n; ++i) {
-      model::Article a;
-      a.guid = blog_name + std::to_string(i);
-      a.title = "Ring buffers, part " + std::to_string(i);
-      a.link = "https://" + blog_name + ".example/" + a.guid;
-      a.published = now_ - std::chrono::hours(24 * (10 - i));
-      a.first_seen = now_;
-      a.text = "ring buffer lock-free producer consumer cache line atomic wraparound ring buffer " +
-               std::string(i % 2 == 0 ? "padding false sharing " : "memory ordering fences ") + a.guid;
-      a.word_count = 900;
-      a.simhash = 0x9E3779B97F4A7C15ULL * static_cast<std::uint64_t>(i + 1 + 10 * blog);
-      saved.push_back(a);
+      saved.push_back(longread::testing::ring_buffer_article(
+          blog_name, blog, i, now_ - std::chrono::hours(24 * (10 - i)), now_,
+          "ring buffer lock-free producer consumer cache line atomic wraparound ring buffer " +
+              std::string(i % 2 == 0 ? "padding false sharing " : "memory ordering fences ")));
     }
     const auto ids = save_articles(blog, saved, now_);
     std::vector<SimilarSource> out;
