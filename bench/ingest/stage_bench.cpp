@@ -61,7 +61,8 @@ int main(int argc, char** argv) {
 
   Stage parse{"parse_feed"}, to_text{"html_to_text"}, to_text_gumbo{"html_to_text, gumbo (reference)"},
       boiler{"strip_boilerplate"}, excerpt{"make_excerpt"}, words{"count_words"}, simhash{"simhash"},
-      language{"detect_language"}, judge{"judge"}, build{"build_article (all of curation)"};
+      language{"detect_language"}, judge{"judge"}, build{"build_article (all of curation)"},
+      summary_parsed{"looks_like_summary, entry parsed"}, summary_given{"looks_like_summary, marker given"};
   std::vector<feed::Feed> feeds;
   for (int r = 0; r < reps; ++r) {
     feeds.clear();
@@ -88,6 +89,7 @@ int main(int argc, char** argv) {
   context.junk_options = &junk_options;
   const TimePoint now = now_seconds();
   std::string agreement;
+  std::string summary_agreement;
   for (int r = 0; r < reps; ++r) {
     const bool record = r == 0;
     std::vector<std::string> raw(n), texts(n);
@@ -133,6 +135,29 @@ int main(int argc, char** argv) {
       if (record) digest.add(e);
     }
     excerpt.seconds += thread_cpu_seconds() - t0;
+    // The crawler's summary test: the entry's HTML parsed again for its ending (as it was), against the
+    // ending read off the text that building the article made anyway (as it is).
+    std::vector<char> parsed_answers(n), given_answers(n);
+    t0 = thread_cpu_seconds();
+    for (std::size_t i = 0; i < n; ++i) parsed_answers[i] = html::looks_like_summary(bodies[i], texts[i]);
+    summary_parsed.seconds += thread_cpu_seconds() - t0;
+    t0 = thread_cpu_seconds();
+    for (std::size_t i = 0; i < n; ++i)
+      given_answers[i] =
+          html::looks_like_summary(bodies[i], texts[i], html::ends_with_truncation_marker(raw[i]));
+    summary_given.seconds += thread_cpu_seconds() - t0;
+    if (record) {
+      std::size_t summaries = 0;
+      std::size_t differ = 0;
+      for (std::size_t i = 0; i < n; ++i) {
+        summaries += parsed_answers[i] != 0 ? 1 : 0;
+        differ += parsed_answers[i] != given_answers[i] ? 1 : 0;
+        digest.add(static_cast<std::uint64_t>(parsed_answers[i]));
+      }
+      summary_agreement =
+          fmt::format("looks_like_summary: {} of {} entries are summaries; the two ways differ on {}",
+                      summaries, n, differ);
+    }
     t0 = thread_cpu_seconds();
     std::size_t total_words = 0;
     for (std::size_t i = 0; i < n; ++i) total_words += count_words(texts[i]);
@@ -194,12 +219,13 @@ int main(int argc, char** argv) {
   fmt::print("{} files, {:.2f} MB, {} entries, {} reps (thread CPU time)\n", files.size(),
              static_cast<double>(bytes) / 1048576.0, n, reps);
   const double per = 1e6 / static_cast<double>(n * static_cast<std::size_t>(reps));
-  for (const Stage* s :
-       {&parse, &to_text, &to_text_gumbo, &boiler, &excerpt, &words, &simhash, &language, &judge, &build}) {
+  for (const Stage* s : {&parse, &to_text, &to_text_gumbo, &boiler, &excerpt, &words, &simhash, &language,
+                         &judge, &build, &summary_parsed, &summary_given}) {
     fmt::print("  {:<34} {:9.1f} us/entry {:8.3f} s per pass\n", s->name, s->seconds * per,
                s->seconds / reps);
   }
   fmt::print("{}\n", agreement);
+  fmt::print("{}\n", summary_agreement);
   fmt::print("output digest: {:016x}\n", digest.h);
   return 0;
 }

@@ -45,7 +45,9 @@ std::vector<std::string> paragraphs_of(std::string_view text) {
   return out;
 }
 
-bool ends_with_marker(std::string_view t) {
+}  // namespace
+
+bool ends_with_truncation_marker(std::string_view t) {
   t = trim(t);
   for (std::string_view m : {std::string_view(kEllipsis), std::string_view("..."), std::string_view("[…]"),
                              std::string_view("[...]"), std::string_view("(more…)")})
@@ -60,8 +62,6 @@ bool ends_with_marker(std::string_view t) {
   }
   return false;
 }
-
-}  // namespace
 
 std::string make_excerpt(std::string_view text, std::size_t max_chars, bool keep_paragraphs) {
   // Paragraphs are folded and joined only until there are more than max_chars code points: the cut
@@ -102,18 +102,30 @@ std::string make_excerpt(std::string_view text, std::size_t max_chars, bool keep
   return std::string(head) + std::string(kEllipsis);
 }
 
-bool looks_like_summary(std::string_view entry_html, std::string_view text) {
+namespace {
+
+// looks_like_summary without the entry HTML's own text, the one costly test.
+bool summary_by_its_text(std::string_view entry_html, std::string_view text) {
   constexpr std::size_t kShortWords = 150;
   constexpr std::size_t kSingleParagraphWords = 300;
   const std::size_t words = count_words(text);
   if (words < kShortWords) return true;
-  if (ends_with_marker(text)) return true;
+  if (ends_with_truncation_marker(text)) return true;
   // The raw entry may carry markers that strip_boilerplate already removed from `text`.
   if (entry_html.find("more-link") != std::string_view::npos ||
       entry_html.find("<!--more") != std::string_view::npos)
     return true;
-  if (ends_with_marker(html_to_text(entry_html))) return true;
-  return paragraphs_of(text).size() <= 1 && words < kSingleParagraphWords;
+  return words < kSingleParagraphWords && paragraphs_of(text).size() <= 1;
+}
+
+}  // namespace
+
+bool looks_like_summary(std::string_view entry_html, std::string_view text) {
+  return summary_by_its_text(entry_html, text) || ends_with_truncation_marker(html_to_text(entry_html));
+}
+
+bool looks_like_summary(std::string_view entry_html, std::string_view text, bool html_text_ends_with_marker) {
+  return html_text_ends_with_marker || summary_by_its_text(entry_html, text);
 }
 
 }  // namespace longread::html

@@ -104,5 +104,20 @@ TEST(LooksLikeSummary, FullPostsAreNot) {
   EXPECT_FALSE(looks_like_summary("", prose));
 }
 
+// A caller that made the entry's text already says whether it ended in a marker: that answer is taken
+// instead of parsing the entry again, and the other tests still apply.
+TEST(LooksLikeSummary, TheEntrysOwnMarkerCanBeGivenByTheCaller) {
+  const std::string p = words(200) + ".";
+  const std::string text = p + "\n\n" + p + "\n\n" + p;
+  const std::string html = "<p>" + p + "</p><p>" + p + "</p><p>" + p + "</p><p>Continue reading</p>";
+  EXPECT_TRUE(looks_like_summary(html, text));
+  EXPECT_TRUE(looks_like_summary(html, text, true));
+  EXPECT_FALSE(looks_like_summary(html, text, false));     // not parsed: the caller's answer stands
+  EXPECT_TRUE(looks_like_summary("", words(100), false));  // short
+  EXPECT_TRUE(looks_like_summary("", text + " [\xE2\x80\xA6]", false));
+  EXPECT_TRUE(ends_with_truncation_marker(html_to_text(html)));
+  EXPECT_FALSE(ends_with_truncation_marker(text));
+}
+
 }  // namespace
 }  // namespace longread::html

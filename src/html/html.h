@@ -78,6 +78,13 @@ std::string make_excerpt(std::string_view text, std::size_t max_chars = 2000, bo
 // words), ends in a truncation marker ("…", "...", "[…]", "Read more", "Continue reading"), has a
 // WordPress more-link, or is a single paragraph of under 300 words.
 bool looks_like_summary(std::string_view entry_html, std::string_view text);
+// The same, for a caller that already knows whether html_to_text(entry_html) ends in a truncation marker
+// (the crawler does: it made that text to build the article), which spares a second parse of the entry.
+bool looks_like_summary(std::string_view entry_html, std::string_view text, bool html_text_ends_with_marker);
+
+// Whether a text ends in a truncation marker: "…", "...", "[…]", "(more…)", or a more-link such as
+// "Read more »" or "Continue reading →" in its last 200 bytes.
+bool ends_with_truncation_marker(std::string_view text);
 
 // Reading time shown to readers: words / 230 rounded to nearest, at least 1 minute.
 int reading_minutes(std::size_t words);

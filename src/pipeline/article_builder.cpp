@@ -67,10 +67,13 @@ std::string without_template(const std::string& text, const html::FeedTemplate& 
 
 }  // namespace
 
+const std::string& article_body(const model::Article& article) {
+  return article.content_html.size() >= article.summary_html.size() ? article.content_html
+                                                                    : article.summary_html;
+}
+
 std::string untemplated_text(const model::Article& article) {
-  const std::string& body = article.content_html.size() >= article.summary_html.size() ? article.content_html
-                                                                                       : article.summary_html;
-  return html::strip_boilerplate(html::html_to_text(body));
+  return html::strip_boilerplate(html::html_to_text(article_body(article)));
 }
 
 std::string untemplated_text(const feed::Entry& entry) {
@@ -78,10 +81,19 @@ std::string untemplated_text(const feed::Entry& entry) {
       html::html_to_text(entry.content.size() >= entry.summary.size() ? entry.content : entry.summary));
 }
 
-void rebuild_text(model::Article& article, const html::FeedTemplate* feed_template) {
-  article.text = untemplated_text(article);
+namespace {
+
+// The text from the body's text without boilerplate, then everything derived from it.
+void set_text(model::Article& article, std::string untemplated, const html::FeedTemplate* feed_template) {
+  article.text = std::move(untemplated);
   if (feed_template) article.text = without_template(article.text, *feed_template);
   derive_from_text(article);
+}
+
+}  // namespace
+
+void rebuild_text(model::Article& article, const html::FeedTemplate* feed_template) {
+  set_text(article, untemplated_text(article), feed_template);
 }
 
 void curate_article(model::Article& article, const model::Blog& blog, const CurationContext& context) {
@@ -100,7 +112,13 @@ void apply_feed_template(model::Article& article, const model::Blog& blog, const
 
 model::Article build_article(const feed::Entry& entry, const model::Blog& blog, TimePoint now,
                              const CurationContext& context) {
-  model::Article a;
+  return build_article_with_signs(entry, blog, now, context).article;
+}
+
+BuiltArticle build_article_with_signs(const feed::Entry& entry, const model::Blog& blog, TimePoint now,
+                                      const CurationContext& context) {
+  BuiltArticle built;
+  model::Article& a = built.article;
   a.blog_id = blog.id;
   a.guid = entry_identity(entry);
   a.link = is_http_url(entry.link) ? entry.link : std::string();
@@ -120,10 +138,13 @@ model::Article build_article(const feed::Entry& entry, const model::Blog& blog, 
   if (entry.updated && is_plausible_feed_date(*entry.updated, now)) a.updated = entry.updated;
 
   a.title = std::string(trim(entry.title));
-  curate_article(a, blog, context);
+  const std::string body_text = html::html_to_text(article_body(a));
+  built.body_text_ends_with_marker = html::ends_with_truncation_marker(body_text);
+  set_text(a, html::strip_boilerplate(body_text), context.feed_template);
+  judge_article(a, blog, context);
   if (a.title.empty()) a.title = html::make_excerpt(a.text, 80);
   if (a.title.empty()) a.title = "Untitled";
-  return a;
+  return built;
 }
 
 std::vector<model::Article> build_articles(const feed::Feed& feed, const model::Blog& blog, TimePoint now,

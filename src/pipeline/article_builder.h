@@ -43,6 +43,21 @@ std::string entry_identity(const feed::Entry& entry);
 model::Article build_article(const feed::Entry& entry, const model::Blog& blog, TimePoint now,
                              const CurationContext& context);
 
+// An article built from an entry, with what the entry's HTML showed before curation removed it.
+struct BuiltArticle {
+  model::Article article;
+  // The text of the article's body (article_body), before boilerplate and template removal, ended in a
+  // truncation marker ("Continue reading →"): a sign of a summary (html::looks_like_summary), given here
+  // so that the crawler need not parse the entry's HTML a second time to find it.
+  bool body_text_ends_with_marker = false;
+};
+// build_article, with that sign.
+BuiltArticle build_article_with_signs(const feed::Entry& entry, const model::Blog& blog, TimePoint now,
+                                      const CurationContext& context);
+
+// The HTML an article's text is made from: the longer of its content and its summary.
+const std::string& article_body(const model::Article& article);
+
 // The article's text before any template is removed: html_to_text of the longer of its content and
 // summary, feed boilerplate stripped. What a blog's template is learned from.
 std::string untemplated_text(const model::Article& article);

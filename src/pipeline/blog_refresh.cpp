@@ -9,6 +9,7 @@
 #include <unordered_map>
 #include <unordered_set>
 #include <utility>
+#include <vector>
 
 #include "core/strings.h"
 #include "core/url.h"
@@ -285,6 +286,7 @@ BlogRefresh::State BlogRefresh::read_feed_unguarded(const fetch::Response& respo
   }
   std::unordered_set<std::string> seen;
   std::vector<const feed::Entry*> unchanged_entries;  // for the template sample
+  std::vector<bool> body_text_ends_with_marker;       // of each article of record_.articles
   for (auto& entry : parsed->entries) {
     const bool truncated = cap_entry(entry, options.max_entry_bytes);
     if (truncated) ++result_.entries_truncated;
@@ -304,7 +306,8 @@ BlogRefresh::State BlogRefresh::read_feed_unguarded(const fetch::Response& respo
       unchanged_entries.push_back(&entry);
       continue;
     }
-    auto article = build_article(entry, blog_, now, context_.curation);
+    auto [article, marker] = build_article_with_signs(entry, blog_, now, context_.curation);
+    body_text_ends_with_marker.push_back(marker);
     article.truncated = truncated;
     article.content_hash = std::move(hash);
     if (article.link.empty() && !trim(entry.link).empty())
@@ -355,8 +358,8 @@ BlogRefresh::State BlogRefresh::read_feed_unguarded(const fetch::Response& respo
   for (std::size_t i = 0; i < record_.articles.size() && budget > 0; ++i) {
     const auto& article = record_.articles[i];
     if (article.link.empty() || article.full_text_fetched) continue;
-    const std::string& body = article.content_html.empty() ? article.summary_html : article.content_html;
-    if (!html::looks_like_summary(body, article.text)) continue;
+    if (!html::looks_like_summary(article_body(article), article.text, body_text_ends_with_marker.at(i)))
+      continue;
     wanted.push_back(i);
     --budget;
   }

@@ -534,6 +534,43 @@ std::size_t count_of(const std::string& haystack, const std::string& needle) {
   return n;
 }
 
+// A feed of one entry of full length (five paragraphs, 350 words) followed by `tail`, linking to `page_url`.
+std::string long_entry_feed(const std::string& page_url, int seed, const std::string& tail) {
+  std::string body;
+  for (int p = 0; p < 5; ++p) body += "<p>" + paragraph(seed + p, 70) + "</p>";
+  return "<?xml version=\"1.0\"?><rss version=\"2.0\"><channel><title>L</title><item>"
+         "<title>Long post</title><guid>long</guid><link>" +
+         page_url + "</link><description><![CDATA[" + body + tail +
+         "]]></description></item></channel></rss>";
+}
+
+// An entry of full length whose HTML ends in a more-link is a summary: the link leaves its text with the
+// boilerplate, so only the entry's HTML shows it, and the crawler reads the page. The same entry without
+// the link is the whole post, and its page is never asked for.
+TEST_F(CrawlTest, ALongEntryEndingInAMoreLinkIsASummaryWhosePageIsRead) {
+  write(dir_ / "www/posts/cut.html", deep_page());
+  write(dir_ / "www/posts/whole.html", deep_page());
+  write(dir_ / "www/cut.xml",
+        long_entry_feed(server_->url("/posts/cut.html"), 1,
+                        "<p><a href=\"/posts/cut.html\">Continue reading \xE2\x86\x92</a></p>"));
+  write(dir_ / "www/whole.xml", long_entry_feed(server_->url("/posts/whole.html"), 11, ""));
+  const auto cut = add_blog("/cut.xml");
+  const auto whole = add_blog("/whole.xml");
+  crawl();
+  const auto cut_articles = articles_of(cut);
+  const auto whole_articles = articles_of(whole);
+  ASSERT_EQ(cut_articles.size(), 1u);
+  ASSERT_EQ(whole_articles.size(), 1u);
+  const auto read = store_->article(cut_articles[0].article.id).value().value().article;
+  EXPECT_EQ(read.text.find("Continue reading"), std::string::npos) << read.text;
+  EXPECT_TRUE(read.full_text_fetched);
+  EXPECT_EQ(read.word_count, 562);  // the page: its heading and eight paragraphs of 70 words, not the entry
+  EXPECT_FALSE(whole_articles[0].article.full_text_fetched);
+  const std::string log = server_->requests_json();
+  EXPECT_EQ(count_of(log, "/posts/cut.html"), 1u) << log;
+  EXPECT_EQ(count_of(log, "/posts/whole.html"), 0u) << log;
+}
+
 // A page that timed out is tried again when the feed is next read, and its full text replaces the summary
 // then; a page that keeps answering 503 is given up after three attempts; a 404 after one.
 TEST_F(CrawlTest, AFullTextPageThatFailedForAPassingReasonIsTriedAgain) {
