@@ -83,7 +83,8 @@ std::string untemplated_text(const feed::Entry& entry) {
 
 namespace {
 
-// The text from the body's text without boilerplate, then everything derived from it.
+// Sets the text (the body's text, boilerplate already removed) less the blog's template, and derives the
+// excerpt, counts and SimHash from it.
 void set_text(model::Article& article, std::string untemplated, const html::FeedTemplate* feed_template) {
   article.text = std::move(untemplated);
   if (feed_template) article.text = without_template(article.text, *feed_template);
