@@ -506,6 +506,34 @@ TEST_F(SqliteStoreTest, AParseMarkIsMadeWhileTheDatabaseIsLockedForWriting) {
   EXPECT_TRUE(store_->parsing_marks().value().empty());
 }
 
+// A mark covers a parse, and a record handed to the save was parsed to the end: its mark is gone before the
+// save can commit. A process killed just after the commit then leaves no mark of a blog it saved, for the
+// next pass to count as a crash (on PostgreSQL the save's own UPDATE clears the mark, in the same
+// transaction). Looked at from the duplicate decision, which runs last inside the save's transaction.
+TEST_F(SqliteStoreTest, ASavedBlogsParseMarkIsGoneBeforeTheSaveCommits) {
+  const auto blog = add_blog("https://a.example/feed");
+  const auto other = add_blog("https://b.example/feed");
+  ASSERT_TRUE(store_->mark_parsing(blog, "host:1:abc", now_seconds()));
+  ASSERT_TRUE(store_->mark_parsing(other, "host:1:abc", now_seconds()));
+  const CrawlRecord record = ok_record(blog, day(0), {make_article("1", "One", day(-1))});
+  std::vector<ParsingMark> inside;
+  bool decided = false;
+  auto saved = store_->save_crawls(
+      std::span(&record, 1), [&](DuplicateDecision&, std::span<const Result<SaveStats>>) -> Result<void> {
+        decided = true;
+        auto marks = store_->parsing_marks();
+        if (!marks) return std::unexpected(marks.error());
+        inside = std::move(*marks);
+        return {};
+      });
+  ASSERT_TRUE(saved) << saved.error().message;
+  ASSERT_TRUE(decided);
+  ASSERT_EQ(inside.size(), 1u) << "the saved blog's mark was still there inside the save's transaction";
+  EXPECT_EQ(inside[0].blog_id, other) << "a mark of a blog not in the save stays";
+  EXPECT_EQ(store_->parsing_marks().value().size(), 1u);
+  EXPECT_EQ(store_->blog(blog).value()->crashes, 0);
+}
+
 // A mark an older longread left in the blogs table is still found and recorded.
 TEST_F(SqliteStoreTest, AParseMarkLeftInTheBlogsTableIsStillACrash) {
   const auto blog = add_blog("https://a.example/feed");

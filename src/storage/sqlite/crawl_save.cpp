@@ -436,19 +436,17 @@ Result<SaveStats> SqliteStore::save_crawl(const CrawlRecord& record) {
 
 Result<std::vector<Result<SaveStats>>> SqliteStore::save_crawls(std::span<const CrawlRecord> records,
                                                                 const DecideDuplicates& decide) {
-  auto results = save_crawls_in_transaction(records, decide);
-  if (!results) return results;
-  // Saved: the parses those results cover are over, so their crash quarantine marks go (parse_marks.h). Not
-  // in the transaction, which would hold the marks' file as long as the articles' lock. The crawl is saved
-  // whatever happens here: should this fail, or the process die first, the pass's end clears its marks
-  // (clear_parsing_marks), and only a process that dies before that leaves them, to be counted as one
-  // crash of each of those blogs by a later pass.
-  std::vector<std::int64_t> saved;
-  for (std::size_t i = 0; i < records.size(); ++i) {
-    if ((*results)[i]) saved.push_back(records[i].blog_id);
-  }
-  (void)marks_->clear_blogs(saved);
-  return results;
+  // A crash quarantine mark covers a parse, and the parses of these records are over: their marks go before
+  // the save begins (parse_marks.h). Cleared after the commit instead, a process killed between the two left
+  // the marks of blogs it had saved, and the next pass counted a crash each of those blogs had not caused.
+  // A kill now, before the commit, loses no crash either: these blogs were parsed to the end, and not being
+  // saved, they are fetched and parsed again. Not in the transaction, which would hold the marks' file as
+  // long as the articles' lock. Should this fail, the pass's end clears its marks (clear_parsing_marks).
+  std::vector<std::int64_t> parsed;
+  parsed.reserve(records.size());
+  for (const auto& record : records) parsed.push_back(record.blog_id);
+  (void)marks_->clear_blogs(parsed);
+  return save_crawls_in_transaction(records, decide);
 }
 
 Result<std::vector<Result<SaveStats>>> SqliteStore::save_crawls_in_transaction(

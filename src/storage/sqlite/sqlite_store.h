@@ -237,7 +237,7 @@ class SqliteStore final : public Store {
   Result<void> decide_flags(std::int64_t article_id, FlagDecision decision) override;
 
  private:
-  // save_crawls' transaction, without the parse marks' clearing that follows it.
+  // save_crawls' transaction, without the parse marks' clearing that comes before it.
   Result<std::vector<Result<SaveStats>>> save_crawls_in_transaction(std::span<const CrawlRecord> records,
                                                                     const DecideDuplicates& decide);
 
