@@ -11,9 +11,6 @@ namespace longread::storage::sqlite {
 
 namespace {
 
-// Milliseconds a connection waits for another writer (another thread's or process's) before SQLITE_BUSY.
-constexpr int kBusyTimeoutMs = 5000;
-
 // Per-connection settings (https://sqlite.org/pragma.html). WAL itself is persistent in the file and set once
 // by the store. synchronous=NORMAL in WAL mode keeps every commit safe from a process crash (kill -9); only
 // an OS crash or power loss may lose the last commits.
@@ -153,7 +150,7 @@ Result<std::unique_ptr<Connection>> Connection::open(const std::string& path, bo
     return fail(ErrorKind::kStorage, fmt::format("store: cannot open {}: {}", path, db.errmsg()));
   }
   sqlite3_extended_result_codes(db.get(), 1);
-  sqlite3_busy_timeout(db.get(), kBusyTimeoutMs);
+  sqlite3_busy_timeout(db.get(), Connection::kBusyTimeoutMs);
   std::unique_ptr<Connection> connection(new Connection(std::move(db)));
   if (auto ok = connection->exec(kConnectionPragmas); !ok) {
     return fail(ErrorKind::kStorage, fmt::format("store: cannot open {}: {}", path, ok.error().message));

@@ -108,6 +108,9 @@ class Query {
 // their SQL text). Used by one thread at a time; the store hands connections out.
 class Connection {
  public:
+  // Milliseconds a connection waits for another writer (another thread's or process's) before SQLITE_BUSY.
+  static constexpr int kBusyTimeoutMs = 5000;
+
   // Opens `path` (creating it when `create`) and applies the per-connection pragmas: busy_timeout,
   // foreign_keys, synchronous=NORMAL. The caller switches the database to WAL once.
   static Result<std::unique_ptr<Connection>> open(const std::string& path, bool create);

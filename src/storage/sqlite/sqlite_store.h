@@ -248,11 +248,14 @@ class SqliteStore final : public Store {
     return f(*writer_);
   }
 
-  // Runs `body(writer)` in one write transaction on the writer, under its lock (in_transaction).
+  // Runs `body(writer)` in one write transaction on the writer, under its lock (in_transaction). Then, with
+  // no transaction open, the WAL is started over when it has grown large (checkpointer.h).
   template <typename Body>
   auto in_write_transaction(std::string_view what, Body&& body) {
     std::lock_guard lock(writer_mutex_);
-    return in_transaction(*writer_, what, [&] { return body(*writer_); });
+    auto result = in_transaction(*writer_, what, [&] { return body(*writer_); });
+    checkpointer_.restart_if_grown(*writer_);
+    return result;
   }
 
   // Runs `f` on a pooled reader connection.
