@@ -88,29 +88,36 @@ bool is_address(std::string_view t) {
 constexpr std::string_view kOpeners = "([{<\"'";
 constexpr std::string_view kClosers = ")]}>\"'.,;:!?";
 
+// Appends `token` to a key: lowercased, an address as "<url>" (its surrounding punctuation kept), each run of
+// digits as '#'. Written straight into `out`, since a key is made for every paragraph and line of every entry
+// a crawl reads. `letters` becomes true once a token holds a letter.
 void append_token(std::string& out, std::string_view token, bool& letters) {
   if (!out.empty()) out += ' ';
-  const std::string lower = to_lower_ascii(token);
-  std::string_view t = lower;
+  const std::size_t start = out.size();
+  for (const char c : token) out += (c >= 'A' && c <= 'Z') ? static_cast<char>(c - 'A' + 'a') : c;
+  const std::string_view t(out.data() + start, out.size() - start);
   std::size_t b = 0;
   std::size_t e = t.size();
   while (b < e && kOpeners.find(t[b]) != std::string_view::npos) ++b;
   while (e > b && kClosers.find(t[e - 1]) != std::string_view::npos) --e;
   if (e > b && is_address(t.substr(b, e - b))) {
-    out += t.substr(0, b);
+    const std::string closers(t.substr(e));
+    out.resize(start + b);
     out += "<url>";
-    out += t.substr(e);
+    out += closers;
     return;
   }
-  if (has_letter(t)) letters = true;
-  for (std::size_t i = 0; i < t.size(); ++i) {
-    if (is_ascii_digit(t[i])) {
-      while (i + 1 < t.size() && is_ascii_digit(t[i + 1])) ++i;
-      out += '#';
+  if (!letters && has_letter(t)) letters = true;
+  std::size_t w = start;
+  for (std::size_t i = start; i < out.size(); ++i) {
+    if (is_ascii_digit(out[i])) {
+      while (i + 1 < out.size() && is_ascii_digit(out[i + 1])) ++i;
+      out[w++] = '#';
     } else {
-      out += t[i];
+      out[w++] = out[i];
     }
   }
+  out.resize(w);
 }
 
 // The paragraphs of a text apart at "\n\n", surrounding newlines and trailing blanks removed, empty ones
@@ -147,6 +154,7 @@ std::string_view trim_lines(std::string_view s) {
 
 std::string template_key(std::string_view paragraph) {
   std::string out;
+  out.reserve(paragraph.size());
   bool letters = false;
   std::size_t i = 0;
   while (i < paragraph.size()) {
