@@ -54,6 +54,9 @@ bool BackgroundCheckpointer::restart_if_grown(Connection& writer) {
   // Done, the next commit reports a small WAL; not done (SQLITE_BUSY), tried again once it has grown as much
   // again.
   restart_at_ = rc == SQLITE_OK ? restart_pages_ : pages + restart_pages_;
+  // The next commit, the first frames of the WAL started over, reports its size again; a transaction that
+  // writes nothing before then does not ask for another restart.
+  if (rc == SQLITE_OK) wal_pages_.store(0, std::memory_order_relaxed);
   return rc == SQLITE_OK;
 }
 

@@ -61,7 +61,7 @@ class BackgroundCheckpointer {
   std::mutex checkpoint_mutex_;  // held by a checkpoint of this object's thread, or by restart_if_grown
   const int restart_pages_;
   std::atomic<int> wal_pages_{0};  // the WAL's size at the writer's last commit
-  int restart_at_;                 // used only by the writer's thread
+  int restart_at_;                 // used only under the store's writer lock, as restart_if_grown is
   std::jthread thread_;
 };
 
