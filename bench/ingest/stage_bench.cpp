@@ -62,7 +62,8 @@ int main(int argc, char** argv) {
   Stage parse{"parse_feed"}, to_text{"html_to_text"}, to_text_gumbo{"html_to_text, gumbo (reference)"},
       boiler{"strip_boilerplate"}, excerpt{"make_excerpt"}, words{"count_words"}, simhash{"simhash"},
       language{"detect_language"}, judge{"judge"}, build{"build_article (all of curation)"},
-      summary_parsed{"looks_like_summary, entry parsed"}, summary_given{"looks_like_summary, marker given"};
+      summary_parsed{"looks_like_summary, entry parsed"}, summary_given{"looks_like_summary, marker given"},
+      learn_template{"learn_feed_template (per entry)"};
   std::vector<feed::Feed> feeds;
   for (int r = 0; r < reps; ++r) {
     feeds.clear();
@@ -214,13 +215,31 @@ int main(int argc, char** argv) {
       }
     }
     judge.seconds += thread_cpu_seconds() - t0;
+    // Each blog's template, learnt from its feed's entry texts as a crawl learns it; its keys go into the
+    // digest, sorted, so two builds' keys can be compared.
+    std::vector<std::vector<std::string>> per_feed;
+    k = 0;
+    for (const auto& feed : feeds) {
+      auto& feed_texts = per_feed.emplace_back();
+      for (std::size_t e = 0; e < feed.entries.size(); ++e) feed_texts.push_back(texts[k++]);
+    }
+    t0 = thread_cpu_seconds();
+    for (const auto& feed_texts : per_feed) {
+      const html::FeedTemplate learnt = html::learn_feed_template(feed_texts);
+      if (record) {
+        std::vector<std::string> keys(learnt.keys.begin(), learnt.keys.end());
+        std::ranges::sort(keys);
+        for (const auto& key : keys) digest.add(key);
+      }
+    }
+    learn_template.seconds += thread_cpu_seconds() - t0;
   }
 
   fmt::print("{} files, {:.2f} MB, {} entries, {} reps (thread CPU time)\n", files.size(),
              static_cast<double>(bytes) / 1048576.0, n, reps);
   const double per = 1e6 / static_cast<double>(n * static_cast<std::size_t>(reps));
   for (const Stage* s : {&parse, &to_text, &to_text_gumbo, &boiler, &excerpt, &words, &simhash, &language,
-                         &judge, &build, &summary_parsed, &summary_given}) {
+                         &judge, &build, &summary_parsed, &summary_given, &learn_template}) {
     fmt::print("  {:<34} {:9.1f} us/entry {:8.3f} s per pass\n", s->name, s->seconds * per,
                s->seconds / reps);
   }
