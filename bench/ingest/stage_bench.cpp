@@ -11,6 +11,8 @@
 #include <fstream>
 #include <sstream>
 #include <string>
+#include <unordered_map>
+#include <unordered_set>
 #include <vector>
 
 #include "../common/corpus.h"
@@ -21,6 +23,9 @@
 #include "html/dom.h"
 #include "html/html.h"
 #include "pipeline/article_builder.h"
+#include "storage/postgres/common_words.h"
+#include "storage/postgres/search_vectors.h"
+#include "storage/search_tokenizer.h"
 
 namespace {
 
@@ -44,6 +49,32 @@ struct Digest {
   void add(std::uint64_t v) { add(std::string_view(reinterpret_cast<const char*>(&v), sizeof v)); }
 };
 
+// The words in a tenth of the entries or more, as PostgreSQL's list of common words is made (at most 300,
+// most common first), under a fixed key: the list a crawler would leave out of the search index.
+longread::storage::postgres::CommonWords corpus_common_words(
+    const longread::storage::SearchTokenizer& tokenizer, const std::vector<std::string>& bodies) {
+  std::unordered_map<std::string, std::size_t> entries_with;
+  for (const auto& body : bodies) {
+    std::unordered_set<std::string> seen;
+    tokenizer.for_each_token(longread::html::html_to_text(body), [&](std::string_view word) {
+      seen.emplace(word);
+      return true;
+    });
+    for (const auto& word : seen) ++entries_with[word];
+  }
+  std::vector<std::pair<std::size_t, std::string>> ranked;
+  for (auto& [word, count] : entries_with)
+    if (count * 10 >= bodies.size()) ranked.emplace_back(count, word);
+  std::ranges::sort(ranked, [](const auto& a, const auto& b) {
+    return a.first != b.first ? a.first > b.first : a.second < b.second;
+  });
+  if (ranked.size() > 300) ranked.resize(300);
+  std::vector<longread::storage::postgres::CommonWords::Word> words;
+  for (const auto& [count, word] : ranked)
+    words.push_back({word, static_cast<double>(count) / static_cast<double>(bodies.size())});
+  return longread::storage::postgres::CommonWords(std::move(words), "stage_bench key.");
+}
+
 struct Stage {
   const char* name;
   double seconds = 0;
@@ -63,7 +94,7 @@ int main(int argc, char** argv) {
       boiler{"strip_boilerplate"}, excerpt{"make_excerpt"}, words{"count_words"}, simhash{"simhash"},
       language{"detect_language"}, judge{"judge"}, build{"build_article (all of curation)"},
       summary_parsed{"looks_like_summary, entry parsed"}, summary_given{"looks_like_summary, marker given"},
-      learn_template{"learn_feed_template (per entry)"};
+      learn_template{"learn_feed_template (per entry)"}, vectors{"search_vectors (PostgreSQL's)"};
   std::vector<feed::Feed> feeds;
   for (int r = 0; r < reps; ++r) {
     feeds.clear();
@@ -89,6 +120,13 @@ int main(int argc, char** argv) {
   pipeline::CurationContext context;
   context.junk_options = &junk_options;
   const TimePoint now = now_seconds();
+  auto opened = storage::SearchTokenizer::open();
+  if (!opened) {
+    fmt::print(stderr, "stage_bench: {}\n", opened.error().message);
+    return 1;
+  }
+  const std::unique_ptr<storage::SearchTokenizer> tokenizer = std::move(*opened);
+  const storage::postgres::CommonWords common = corpus_common_words(*tokenizer, bodies);
   std::string agreement;
   std::string summary_agreement;
   for (int r = 0; r < reps; ++r) {
@@ -233,13 +271,30 @@ int main(int argc, char** argv) {
       }
     }
     learn_template.seconds += thread_cpu_seconds() - t0;
+    // What a PostgreSQL crawler makes of each article for the search index: word ids, the title's rank
+    // vector, the phrase and lead filters and the bitmap of common words, all five in the digest.
+    t0 = thread_cpu_seconds();
+    k = 0;
+    for (const auto& feed : feeds) {
+      for (const auto& e : feed.entries) {
+        const auto made = storage::postgres::search_vectors(*tokenizer, common, e.title, texts[k++]);
+        if (record) {
+          digest.add(made.words);
+          digest.add(made.rank);
+          digest.add(made.phrase_filter);
+          digest.add(made.common_words);
+          digest.add(made.lead_filter);
+        }
+      }
+    }
+    vectors.seconds += thread_cpu_seconds() - t0;
   }
 
   fmt::print("{} files, {:.2f} MB, {} entries, {} reps (thread CPU time)\n", files.size(),
              static_cast<double>(bytes) / 1048576.0, n, reps);
   const double per = 1e6 / static_cast<double>(n * static_cast<std::size_t>(reps));
   for (const Stage* s : {&parse, &to_text, &to_text_gumbo, &boiler, &excerpt, &words, &simhash, &language,
-                         &judge, &build, &summary_parsed, &summary_given, &learn_template}) {
+                         &judge, &build, &summary_parsed, &summary_given, &learn_template, &vectors}) {
     fmt::print("  {:<34} {:9.1f} us/entry {:8.3f} s per pass\n", s->name, s->seconds * per,
                s->seconds / reps);
   }
