@@ -21,12 +21,17 @@ std::optional<int> CommonWords::bit(std::string_view lexeme) const {
 }
 
 std::int32_t CommonWords::word_id(std::string_view lexeme) const {
+  return static_cast<std::int32_t>(static_cast<std::uint32_t>(word_hash(lexeme)));
+}
+
+std::uint64_t CommonWords::word_hash(std::string_view lexeme) const {
   std::array<unsigned char, crypto_shorthash_BYTES> hash{};
   crypto_shorthash(hash.data(), reinterpret_cast<const unsigned char*>(lexeme.data()), lexeme.size(),
                    key_.data());
-  std::uint32_t id = 0;
-  for (int i = 3; i >= 0; --i) id = (id << 8) | hash[static_cast<std::size_t>(i)];
-  return static_cast<std::int32_t>(id);
+  std::uint64_t value = 0;
+  for (int i = crypto_shorthash_BYTES - 1; i >= 0; --i)
+    value = (value << 8) | hash[static_cast<std::size_t>(i)];
+  return value;
 }
 
 void set_bitmap_bit(std::string& bitmap, int bit) {

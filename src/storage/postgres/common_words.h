@@ -52,6 +52,9 @@ class CommonWords {
   // signed int4. Different words may share an id (a query then also finds articles holding the other
   // word: about one query word in a thousand on a vocabulary of four million words).
   [[nodiscard]] std::int32_t word_id(std::string_view lexeme) const;
+  // The whole keyed SipHash-2-4 of the word, its eight bytes read little-endian: word_id() is its low four
+  // bytes. A table of an article's words can be keyed by it, which a blog cannot fill with colliding words.
+  [[nodiscard]] std::uint64_t word_hash(std::string_view lexeme) const;
 
  private:
   struct Hash {

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <bit>
+#include <random>
 
 namespace longread::storage::postgres {
 namespace {
@@ -39,20 +40,59 @@ std::uint64_t lead_key(std::string_view word) noexcept {
   return pair_hash(0, word_hash(word));
 }
 
+// A random number drawn once per process, which places keys in distinct_keys()'s table.
+std::uint64_t table_seed() {
+  static const std::uint64_t seed = [] {
+    std::random_device device;
+    return (static_cast<std::uint64_t>(device()) << 32) ^ device();
+  }();
+  return seed;
+}
+
+// The distinct values of `keys` (equal 64-bit keys are one), in no particular order. A text has a pair per
+// word, thousands of them, so this is a flat table rather than a sort. Its keys are pair hashes, which any
+// text can choose (the hash is fixed and public), so a key's slot is drawn from the key and the process's
+// random seed: a text cannot line its pairs up in one run of slots.
+std::vector<std::uint64_t> distinct_keys(const std::vector<std::uint64_t>& keys) {
+  std::vector<std::uint64_t> out;
+  out.reserve(keys.size());
+  // A slot holds its key + 1, so 0 marks a free one; key 2^64 - 1 (which would wrap to 0) is noted apart.
+  std::vector<std::uint64_t> slots(std::bit_ceil(std::max<std::size_t>(16, keys.size() * 2)), 0);
+  const std::size_t mask = slots.size() - 1;
+  const std::uint64_t seed = table_seed();
+  bool saw_last_value = false;
+  for (const std::uint64_t key : keys) {
+    if (key == ~std::uint64_t{0}) {
+      if (!saw_last_value) out.push_back(key);
+      saw_last_value = true;
+      continue;
+    }
+    std::size_t at = pair_hash(seed, key) & mask;
+    for (;; at = (at + 1) & mask) {
+      if (slots[at] == key + 1) break;
+      if (slots[at] == 0) {
+        slots[at] = key + 1;
+        out.push_back(key);
+        break;
+      }
+    }
+  }
+  return out;
+}
+
 // A Bloom filter of `keys`: a power of two from kPhraseFilterMinBytes to kPhraseFilterMaxBytes, about 8 to 16
 // bits per distinct key.
-std::string bloom_bytes(std::vector<std::uint64_t> keys) {
-  std::ranges::sort(keys);
-  const auto distinct = static_cast<std::size_t>(std::unique(keys.begin(), keys.end()) - keys.begin());
+std::string bloom_bytes(const std::vector<std::uint64_t>& keys) {
+  const std::vector<std::uint64_t> distinct = distinct_keys(keys);
   const std::size_t size =
-      std::clamp<std::size_t>(std::bit_ceil(distinct), kPhraseFilterMinBytes, kPhraseFilterMaxBytes);
+      std::clamp<std::size_t>(std::bit_ceil(distinct.size()), kPhraseFilterMinBytes, kPhraseFilterMaxBytes);
   std::string bits(size, '\0');
   const std::uint32_t mask = static_cast<std::uint32_t>(size * 8 - 1);
   std::vector<std::uint32_t> probes;
   probes.reserve(kPhraseFilterProbes);
-  for (std::size_t i = 0; i < distinct; ++i) {
+  for (const std::uint64_t key : distinct) {
     probes.clear();
-    append_probes(keys[i], probes);
+    append_probes(key, probes);
     // PostgreSQL's get_bit numbers bits from the right within each byte, bytes from the left.
     for (const std::uint32_t p : probes) bits[(p & mask) >> 3] |= static_cast<char>(1U << (p & 7));
   }

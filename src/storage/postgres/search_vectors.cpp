@@ -34,18 +34,12 @@ struct WordHash {
   std::size_t operator()(std::string_view word) const noexcept { return std::hash<std::string_view>{}(word); }
 };
 
-// The words of title and text with their positions, as a tsvector is built from them. Every article goes
-// through this on a crawler's thread, so each word costs one hash lookup and no allocation of its own: a
-// lexeme's positions are a list threaded through one shared array.
+// The title's words with their positions, as a tsvector is built from them (the rank vector). A lexeme's
+// positions are a list threaded through one shared array, so a word costs one hash lookup and no allocation
+// of its own.
 class VectorBuilder {
  public:
-  // Without positions, the vector holds each word once (what GIN indexes), and no positions. With `common`,
-  // the words of that list are left out of the vector and set in common_bitmap() instead.
-  explicit VectorBuilder(bool positions, const CommonWords* common = nullptr)
-      : positions_wanted_(positions), common_(common) {
-    index_.reserve(1024);
-    if (common_ != nullptr) common_bitmap_.assign(common_->bitmap_bytes(), '\0');
-  }
+  VectorBuilder() { index_.reserve(64); }
 
   void add(std::string_view word, bool title) {
     // No word holds a NUL, which would end the lexeme early in the binary form: the tokenizer splits
@@ -54,21 +48,11 @@ class VectorBuilder {
     if (position_ < kMaxPosition) ++position_;
     auto it = index_.find(word);
     if (it == index_.end()) {
-      // A common word is looked up in the list once per article, when first seen, and remembered as
-      // omitted, so its later occurrences cost the one lookup every word costs.
-      const std::optional<int> bit = common_ != nullptr ? common_->bit(word) : std::nullopt;
-      if (bit) {
-        set_bitmap_bit(common_bitmap_, *bit);
-        index_.emplace(std::string(word), kOmitted);
-        return;
-      }
       if (bytes_ + word.size() > kMaxLexemeTotal) return;
       bytes_ += word.size();
       it = index_.emplace(std::string(word), static_cast<std::uint32_t>(lexemes_.size())).first;
       lexemes_.push_back(Lexeme{&it->first});
     }
-    if (it->second == kOmitted) return;
-    if (!positions_wanted_) return;
     Lexeme& lexeme = lexemes_[it->second];
     // Words past the last position all land on it: it is kept once, as the server keeps it.
     if (lexeme.count > 0 && (positions_[lexeme.last].value & ~kWeightA) == position_) return;
@@ -107,17 +91,6 @@ class VectorBuilder {
     return out;
   }
 
-  // The vector's words as their ids (CommonWords::word_id), in int4[]'s binary form (int4_array_binary).
-  [[nodiscard]] std::string word_ids() const {
-    std::vector<std::int32_t> ids;
-    ids.reserve(lexemes_.size());
-    for (const Lexeme& lexeme : lexemes_) ids.push_back(common_->word_id(*lexeme.word));
-    return int4_array_binary(std::move(ids));
-  }
-
-  // The bits of the common words the article holds (CommonWords); empty without a list.
-  [[nodiscard]] std::string common_bitmap() { return std::move(common_bitmap_); }
-
   static void append_be(std::string& out, std::uint32_t value, int bytes) {
     for (int shift = (bytes - 1) * 8; shift >= 0; shift -= 8)
       out += static_cast<char>((value >> shift) & 0xFF);
@@ -134,7 +107,6 @@ class VectorBuilder {
 
  private:
   static constexpr std::uint32_t kNone = 0xFFFFFFFF;
-  static constexpr std::uint32_t kOmitted = 0xFFFFFFFF;  // index_'s value for a common word
   struct Lexeme {
     const std::string* word;  // the key in index_, which never moves it
     std::uint32_t first = kNone;
@@ -150,10 +122,76 @@ class VectorBuilder {
   std::unordered_map<std::string, std::uint32_t, WordHash, std::equal_to<>> index_;
   std::vector<Lexeme> lexemes_;
   std::vector<Position> positions_;
-  bool positions_wanted_;
-  const CommonWords* common_;
-  std::string common_bitmap_;
   std::uint16_t position_ = 0;
+  std::size_t bytes_ = 0;
+};
+
+// The distinct words of title and text as the search index keeps them: the ids of the indexed ones and the
+// bitmap of the common ones (CommonWords). Every word of every article passes through add() on a crawler's
+// thread, so a word costs its keyed hash, which its id is cut from anyway, and a probe of a flat table of
+// those hashes: no copy of the word and no allocation. Two words are one here only when their 64-bit keyed
+// hashes are equal, which a blog cannot arrange without the database's key (by chance, about once in 10^19
+// pairs of words); the key likewise keeps a blog from crowding its words into one run of the table.
+class IndexedWords {
+ public:
+  explicit IndexedWords(const CommonWords& common)
+      : common_(common), bitmap_(common.bitmap_bytes(), '\0'), slots_(kFirstSlots, kEmpty) {}
+
+  void add(std::string_view word) {
+    if (word.empty() || word.size() > kMaxLexemeBytes) return;
+    const std::uint64_t hash = common_.word_hash(word);
+    // kEmpty marks a free slot, so a word hashed to it is kept as its neighbour value.
+    const std::uint64_t key = hash == kEmpty ? kEmpty + 1 : hash;
+    std::size_t mask = slots_.size() - 1;
+    std::size_t at = key & mask;
+    for (; slots_[at] != kEmpty; at = (at + 1) & mask)
+      if (slots_[at] == key) return;
+    // The word's first occurrence. A common word goes to the bitmap instead of the ids.
+    if (const std::optional<int> bit = common_.bit(word)) {
+      set_bitmap_bit(bitmap_, *bit);
+      remember(at, key);
+      return;
+    }
+    // Past PostgreSQL's megabyte of lexemes, a new word is left out, as to_tsvector leaves it out; it is not
+    // remembered, so a later occurrence is left out the same way.
+    if (bytes_ + word.size() > kMaxLexemeTotal) return;
+    bytes_ += word.size();
+    ids_.push_back(static_cast<std::int32_t>(static_cast<std::uint32_t>(hash)));
+    remember(at, key);
+  }
+
+  // The indexed words' ids (CommonWords::word_id), in int4[]'s binary form (int4_array_binary).
+  [[nodiscard]] std::string word_ids() { return int4_array_binary(std::move(ids_)); }
+  // The bits of the common words the article holds.
+  [[nodiscard]] std::string common_bitmap() { return std::move(bitmap_); }
+
+ private:
+  static constexpr std::uint64_t kEmpty = 0;
+  static constexpr std::size_t kFirstSlots = 1024;
+
+  void remember(std::size_t at, std::uint64_t key) {
+    slots_[at] = key;
+    // At most half full, so that a probe stays short.
+    if (++used_ * 2 > slots_.size()) grow();
+  }
+
+  void grow() {
+    std::vector<std::uint64_t> old(slots_.size() * 2, kEmpty);
+    old.swap(slots_);
+    const std::size_t mask = slots_.size() - 1;
+    for (const std::uint64_t key : old) {
+      if (key == kEmpty) continue;
+      std::size_t at = key & mask;
+      while (slots_[at] != kEmpty) at = (at + 1) & mask;
+      slots_[at] = key;
+    }
+  }
+
+  const CommonWords& common_;
+  std::string bitmap_;
+  std::vector<std::uint64_t> slots_;
+  std::size_t used_ = 0;
+  std::vector<std::int32_t> ids_;
   std::size_t bytes_ = 0;
 };
 
@@ -186,18 +224,18 @@ std::string_view first_characters(std::string_view text, std::size_t n) {
 
 SearchVectors search_vectors(const SearchTokenizer& tokenizer, const CommonWords& common,
                              std::string_view title, std::string_view text) {
-  VectorBuilder search(false, &common);
-  VectorBuilder rank(true);
+  IndexedWords search(common);
+  VectorBuilder rank;
   PositionedPairs pairs;
   LeadFilterBuilder lead;
   tokenizer.for_each_token(title, [&](std::string_view word) {
-    search.add(word, true);
+    search.add(word);
     rank.add(word, true);
     pairs.add(word);
     return true;
   });
   tokenizer.for_each_token(text, [&](std::string_view word) {
-    search.add(word, false);
+    search.add(word);
     pairs.add(word);
     return true;
   });

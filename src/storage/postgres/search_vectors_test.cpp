@@ -123,6 +123,19 @@ TEST(WordIdTest, AWordsIdIsItsKeyedSipHash) {
       << "a key of another length is not taken: the all-zero one";
 }
 
+// The whole hash, which an article's table of words is keyed by, is the one the id is cut from: the first
+// eight bytes, little-endian (the paper's vector for the empty message under key 00 01 … 0f).
+TEST(WordIdTest, AWordsIdIsTheLowHalfOfItsHash) {
+  std::string key;
+  for (int i = 0; i < 16; ++i) key += static_cast<char>(i);
+  const CommonWords keyed({}, key);
+  EXPECT_EQ(keyed.word_hash(""), 0x726fdb47dd0e0e31ULL);
+  for (const char* word : {"ledger", "cathedral", "a", "zurich"})
+    EXPECT_EQ(keyed.word_id(word),
+              static_cast<std::int32_t>(static_cast<std::uint32_t>(keyed.word_hash(word))))
+        << word;
+}
+
 // The search vector holds each word of the title and the text once, as ids (what the GIN index reads); the
 // rank vector holds the title's words with their positions and weight A, and none of the
 // text's (the lead's words are in the phrase filter); lexemes are in byte order.
@@ -138,6 +151,27 @@ TEST_F(SearchVectorsTest, TheSearchVectorHoldsEachWordOnceAndTheRankVectorWeighs
   EXPECT_EQ(empty.words, std::string(8, '\0') + std::string("\0\0\0\x17", 4))
       << "no words: an empty array, no dimensions";
   EXPECT_EQ(tsvector_text(empty.rank), "");
+}
+
+// Thousands of distinct words, each several times and in both parts, common ones among them: each indexed
+// word's id once, each common word's bit and nothing else, however full the article's table of words grew.
+TEST_F(SearchVectorsTest, ALongTextsWordsAreEachIndexedOnce) {
+  const CommonWords common({{"the", 0.9}, {"of", 0.8}});
+  std::string title = "the ledger of w7";
+  std::string text;
+  std::vector<std::string> words = {"ledger"};
+  for (int i = 0; i < 5'000; ++i) words.push_back("w" + std::to_string(i));
+  for (int round = 0; round < 3; ++round)
+    for (const std::string& word : words) text.append(word).append(round == 1 ? " of the " : " ");
+  const SearchVectors v = search_vectors(*tokenizer_, common, title, text);
+  EXPECT_EQ(int4_array(v.words), ids_of(common, words));
+  std::string bitmap(common.bitmap_bytes(), '\0');
+  set_bitmap_bit(bitmap, 0);
+  set_bitmap_bit(bitmap, 1);
+  EXPECT_EQ(v.common_words, bitmap);
+  const SearchVectors without_common = search_vectors(*tokenizer_, common, "ledger", "w1 w2 w1");
+  EXPECT_EQ(int4_array(without_common.words), ids_of(common, {"ledger", "w1", "w2"}));
+  EXPECT_EQ(without_common.common_words, std::string(common.bitmap_bytes(), '\0'));
 }
 
 // The binary forms spelled out byte by byte. The ids: one dimension, no NULLs, int4's oid, the length and
@@ -395,6 +429,11 @@ TEST_F(SearchVectorsTest, ThePhraseFilterIsSizedByItsPairsAndGivesUpPastTheLastP
   for (int i = 0; i < 16'380; ++i) long_text.append("w").append(std::to_string(i)).append(" ");
   EXPECT_EQ(search_vectors(*tokenizer_, kNoCommonWords, "", long_text).phrase_filter.size(),
             kPhraseFilterMaxBytes);
+  std::string repeated;
+  for (int round = 0; round < 10; ++round)
+    for (int i = 0; i < 600; ++i) repeated.append("w").append(std::to_string(i)).append(" ");
+  EXPECT_EQ(search_vectors(*tokenizer_, kNoCommonWords, "", repeated).phrase_filter.size(), 1024u)
+      << "5,999 pairs, 600 of them distinct (w599 w0 among them): sized by the 600";
   long_text.append("one two three four");
   EXPECT_EQ(search_vectors(*tokenizer_, kNoCommonWords, "", long_text).phrase_filter, "");
   EXPECT_TRUE(
