@@ -241,11 +241,21 @@ Result<void> PgArticleStore::prepare_crawl(CrawlRecord& record) {
   return {};
 }
 
+namespace {
+// For the rest of the save's transaction only.
+constexpr const char* kGenericPlans = "SET LOCAL plan_cache_mode = force_generic_plan";
+}  // namespace
+
 Result<std::vector<Result<SaveStats>>> PgArticleStore::save_crawls(std::span<const CrawlRecord> records,
                                                                    const DecideDuplicates& decide) {
   std::vector<Result<SaveStats>> results;
   auto done = in_transaction(db_.pool(), [&](Connection& c) -> Result<void> {
     results.clear();
+    // Every statement of a save finds its rows by key (a blog's id and its guids, article ids), so one
+    // plan serves every value. Left to choose (plan_cache_mode = auto), the server planned the lookup of a
+    // record's stored guids and most multi-row inserts again on every call, their guessed generic costs
+    // never beating the custom ones: a fifth of the server's statement time in a second pass.
+    if (auto generic = c.exec_script(kGenericPlans); !generic) return generic;
     VisibleCounts counts;
     for (const CrawlRecord& record : records) {
       // One record's failure undoes that record alone: the others of the group are still saved.

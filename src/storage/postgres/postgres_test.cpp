@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "storage/migrations.h"
+#include "storage/postgres/article_store.h"
 #include "storage/postgres/crawl_save.h"
 #include "storage/postgres/database.h"
 #include "storage/postgres/pg.h"
@@ -459,6 +460,56 @@ TEST(PostgresDatabaseTest, SavingRecordsOfEverySizePreparesAFewStatementsOnly) {
   ASSERT_TRUE(inserts) << inserts.error().message;
   EXPECT_EQ(inserts->int64(0, 0), 16);
   EXPECT_LT(conn->prepared_count(), 30U);
+}
+
+// A save's statements find their rows by key, so each is planned once for every value: the lookup of a
+// record's stored guids, run for ten records, has ten generic plans and no custom one (PostgreSQL's own
+// choice, plan_cache_mode = auto, planned it again for each of its first five calls at least, and in a
+// crawl for every call). The setting is the save's alone: the same connection is back to auto after it.
+TEST(PostgresDatabaseTest, ASavesStatementsArePlannedOnceForEveryValue) {
+  PostgresDatabase pg;
+  ASSERT_FALSE(pg.url().empty());
+  auto db = Database::open(pg.url(), 1);
+  ASSERT_TRUE(db) << db.error().message;
+  std::int64_t blog_id = 0;
+  {
+    Pool::Lease conn = (*db)->pool().acquire();
+    ASSERT_TRUE(
+        conn->exec_script("INSERT INTO categories (slug, name) VALUES ('programming', 'Programming')"));
+    auto blog = conn->exec(
+        "INSERT INTO blogs (feed_url, title, site_url, category, created_at) VALUES "
+        "('https://a.example/feed', "
+        "'A', 'https://a.example/', 'programming', 0) RETURNING id");
+    ASSERT_TRUE(blog) << blog.error().message;
+    blog_id = blog->int64(0, 0);
+  }
+  PgArticleStore store(**db);
+  for (int n = 0; n < 10; ++n) {
+    CrawlRecord record{
+        .blog_id = blog_id, .attempted_at = from_unix(1'700'000'000 + n), .success = true, .status = "ok"};
+    model::Article a;
+    a.guid = fmt::format("g{}", n);
+    a.title = fmt::format("Post {}", n);
+    a.link = fmt::format("https://a.example/{}", n);
+    a.text = fmt::format("words of post {} about lighthouses", n);
+    a.content_hash = a.guid;
+    record.articles.push_back(std::move(a));
+    auto saved = store.save_crawls(std::span(&record, 1), {});
+    ASSERT_TRUE(saved) << saved.error().message;
+    ASSERT_EQ(saved->size(), 1U);
+    ASSERT_TRUE((*saved)[0]) << (*saved)[0].error().message;
+  }
+  Pool::Lease conn = (*db)->pool().acquire();
+  auto plans = conn->exec(
+      "SELECT generic_plans, custom_plans FROM pg_prepared_statements WHERE statement LIKE "
+      "'SELECT b.category, a.guid%'");
+  ASSERT_TRUE(plans) << plans.error().message;
+  ASSERT_EQ(plans->size(), 1);
+  EXPECT_EQ(plans->int64(0, 0), 10);
+  EXPECT_EQ(plans->int64(0, 1), 0);
+  auto mode = conn->exec("SELECT current_setting('plan_cache_mode')");
+  ASSERT_TRUE(mode) << mode.error().message;
+  EXPECT_EQ(mode->text(0, 0), "auto");
 }
 
 }  // namespace
