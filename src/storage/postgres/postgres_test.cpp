@@ -404,6 +404,27 @@ TEST(PostgresDatabaseTest, ConnectionsTheServerDroppedAreMadeAgain) {
   EXPECT_TRUE(version_moves(**db, *v0));
 }
 
+// A blog in category "programming", for the saves below.
+std::int64_t add_programming_blog(Connection& conn) {
+  EXPECT_TRUE(conn.exec_script("INSERT INTO categories (slug, name) VALUES ('programming', 'Programming')"));
+  auto blog = conn.exec(
+      "INSERT INTO blogs (feed_url, title, site_url, category, created_at) VALUES ('https://a.example/feed', "
+      "'A', 'https://a.example/', 'programming', 0) RETURNING id");
+  EXPECT_TRUE(blog) << blog.error().message;
+  return blog ? blog->int64(0, 0) : 0;
+}
+
+// Post number n of that blog, its guid in the order of n.
+model::Article numbered_post(int n) {
+  model::Article a;
+  a.guid = fmt::format("g{:05}", n);
+  a.title = fmt::format("Post {}", n);
+  a.link = fmt::format("https://a.example/{}", n);
+  a.text = fmt::format("words of post {} about lighthouses", n);
+  a.content_hash = a.guid;
+  return a;
+}
+
 // A crawl's saves run the same few statements for every blog, prepared once per connection. An INSERT of
 // new articles is prepared only up to 16 rows, so records of every size from 1 to 100 new articles leave
 // sixteen INSERTs prepared, not one per size: the server keeps every prepared statement's parse tree and
@@ -415,26 +436,13 @@ TEST(PostgresDatabaseTest, SavingRecordsOfEverySizePreparesAFewStatementsOnly) {
   auto db = Database::open(pg.url(), 1);
   ASSERT_TRUE(db) << db.error().message;
   Pool::Lease conn = (*db)->pool().acquire();
-  ASSERT_TRUE(conn->exec_script("INSERT INTO categories (slug, name) VALUES ('programming', 'Programming')"));
-  auto blog = conn->exec(
-      "INSERT INTO blogs (feed_url, title, site_url, category, created_at) VALUES ('https://a.example/feed', "
-      "'A', "
-      "'https://a.example/', 'programming', 0) RETURNING id");
-  ASSERT_TRUE(blog) << blog.error().message;
-  const std::int64_t blog_id = blog->int64(0, 0);
+  const std::int64_t blog_id = add_programming_blog(*conn);
+  ASSERT_GT(blog_id, 0);
   int guid = 0;
   for (int size = 1; size <= 100; ++size) {
     CrawlRecord record{
         .blog_id = blog_id, .attempted_at = from_unix(1'700'000'000 + size), .success = true, .status = "ok"};
-    for (int i = 0; i < size; ++i, ++guid) {
-      model::Article a;
-      a.guid = fmt::format("g{:05}", guid);
-      a.title = fmt::format("Post {}", guid);
-      a.link = fmt::format("https://a.example/{}", guid);
-      a.text = fmt::format("words of post {} about lighthouses", guid);
-      a.content_hash = a.guid;
-      record.articles.push_back(std::move(a));
-    }
+    for (int i = 0; i < size; ++i, ++guid) record.articles.push_back(numbered_post(guid));
     if (size == 50) record.articles[20].duplicate_of = 1;  // the first article saved
     VisibleCounts counts;
     ASSERT_TRUE(conn->exec_script("BEGIN"));
@@ -474,26 +482,14 @@ TEST(PostgresDatabaseTest, ASavesStatementsArePlannedOnceForEveryValue) {
   std::int64_t blog_id = 0;
   {
     Pool::Lease conn = (*db)->pool().acquire();
-    ASSERT_TRUE(
-        conn->exec_script("INSERT INTO categories (slug, name) VALUES ('programming', 'Programming')"));
-    auto blog = conn->exec(
-        "INSERT INTO blogs (feed_url, title, site_url, category, created_at) VALUES "
-        "('https://a.example/feed', "
-        "'A', 'https://a.example/', 'programming', 0) RETURNING id");
-    ASSERT_TRUE(blog) << blog.error().message;
-    blog_id = blog->int64(0, 0);
+    blog_id = add_programming_blog(*conn);
   }
+  ASSERT_GT(blog_id, 0);
   PgArticleStore store(**db);
   for (int n = 0; n < 10; ++n) {
     CrawlRecord record{
         .blog_id = blog_id, .attempted_at = from_unix(1'700'000'000 + n), .success = true, .status = "ok"};
-    model::Article a;
-    a.guid = fmt::format("g{}", n);
-    a.title = fmt::format("Post {}", n);
-    a.link = fmt::format("https://a.example/{}", n);
-    a.text = fmt::format("words of post {} about lighthouses", n);
-    a.content_hash = a.guid;
-    record.articles.push_back(std::move(a));
+    record.articles.push_back(numbered_post(n));
     auto saved = store.save_crawls(std::span(&record, 1), {});
     ASSERT_TRUE(saved) << saved.error().message;
     ASSERT_EQ(saved->size(), 1U);
