@@ -140,9 +140,9 @@ class IndexedWords {
   void add(std::string_view word) {
     if (word.empty() || word.size() > kMaxLexemeBytes) return;
     const std::uint64_t hash = common_.word_hash(word);
-    // kEmpty marks a free slot, so a word hashed to it is kept as its neighbour value.
+    // kEmpty (0) marks a free slot, so a word whose hash is 0 is kept as 1.
     const std::uint64_t key = hash == kEmpty ? kEmpty + 1 : hash;
-    std::size_t mask = slots_.size() - 1;
+    const std::size_t mask = slots_.size() - 1;
     std::size_t at = key & mask;
     for (; slots_[at] != kEmpty; at = (at + 1) & mask)
       if (slots_[at] == key) return;
