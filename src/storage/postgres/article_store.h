@@ -1,6 +1,8 @@
 // The ArticleStore role (storage/roles/article_store.h) on PostgreSQL.
 #pragma once
 
+#include <atomic>
+
 #include "storage/postgres/database.h"
 #include "storage/roles/article_store.h"
 
@@ -39,7 +41,11 @@ class PgArticleStore : public virtual ArticleStore {
 
  private:
   Result<std::optional<std::uint32_t>> train_body_dictionary(Connection& conn);
+  // Whether a save may have its statements planned once for every value: once the server's statistics
+  // count kGenericPlanRows articles or more (generic_plans_fit).
+  Result<bool> generic_plans_fit(Connection& conn);
   Database& db_;
+  std::atomic<bool> generic_plans_fit_{false};
 };
 
 }  // namespace longread::storage::postgres
