@@ -1,5 +1,7 @@
 #include "storage/postgres/phrase_filter.h"
 
+#include "storage/postgres/key_set.h"
+
 #include <algorithm>
 #include <bit>
 #include <random>
@@ -51,32 +53,13 @@ std::uint64_t table_seed() {
 
 // The distinct values of `keys` (equal 64-bit keys are one), in no particular order. A text has a pair per
 // word, thousands of them, so this is a flat table rather than a sort. Its keys are pair hashes, which any
-// text can choose (the hash is fixed and public), so a key's slot is drawn from the key and the process's
-// random seed: a text cannot line its pairs up in one run of slots.
+// text can choose (the hash is fixed and public), so the table places them by the process's random seed.
 std::vector<std::uint64_t> distinct_keys(const std::vector<std::uint64_t>& keys) {
   std::vector<std::uint64_t> out;
   out.reserve(keys.size());
-  // A slot holds its key + 1, so 0 marks a free one; key 2^64 - 1 (which would wrap to 0) is noted apart.
-  std::vector<std::uint64_t> slots(std::bit_ceil(std::max<std::size_t>(16, keys.size() * 2)), 0);
-  const std::size_t mask = slots.size() - 1;
-  const std::uint64_t seed = table_seed();
-  bool saw_last_value = false;
-  for (const std::uint64_t key : keys) {
-    if (key == ~std::uint64_t{0}) {
-      if (!saw_last_value) out.push_back(key);
-      saw_last_value = true;
-      continue;
-    }
-    std::size_t at = pair_hash(seed, key) & mask;
-    for (;; at = (at + 1) & mask) {
-      if (slots[at] == key + 1) break;
-      if (slots[at] == 0) {
-        slots[at] = key + 1;
-        out.push_back(key);
-        break;
-      }
-    }
-  }
+  KeySet seen(keys.size(), table_seed());
+  for (const std::uint64_t key : keys)
+    if (seen.insert(key)) out.push_back(key);
   return out;
 }
 

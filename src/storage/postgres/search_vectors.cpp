@@ -1,6 +1,7 @@
 #include "storage/postgres/search_vectors.h"
 
 #include "storage/postgres/common_words.h"
+#include "storage/postgres/key_set.h"
 #include "storage/postgres/phrase_filter.h"
 
 #include <algorithm>
@@ -134,22 +135,16 @@ class VectorBuilder {
 // pairs of words); the key likewise keeps a blog from crowding its words into one run of the table.
 class IndexedWords {
  public:
-  explicit IndexedWords(const CommonWords& common)
-      : common_(common), bitmap_(common.bitmap_bytes(), '\0'), slots_(kFirstSlots, kEmpty) {}
+  explicit IndexedWords(const CommonWords& common) : common_(common), bitmap_(common.bitmap_bytes(), '\0') {}
 
   void add(std::string_view word) {
     if (word.empty() || word.size() > kMaxLexemeBytes) return;
     const std::uint64_t hash = common_.word_hash(word);
-    // kEmpty (0) marks a free slot, so a word whose hash is 0 is kept as 1.
-    const std::uint64_t key = hash == kEmpty ? kEmpty + 1 : hash;
-    const std::size_t mask = slots_.size() - 1;
-    std::size_t at = key & mask;
-    for (; slots_[at] != kEmpty; at = (at + 1) & mask)
-      if (slots_[at] == key) return;
+    if (seen_.contains(hash)) return;
     // The word's first occurrence. A common word goes to the bitmap instead of the ids.
     if (const std::optional<int> bit = common_.bit(word)) {
       set_bitmap_bit(bitmap_, *bit);
-      remember(at, key);
+      seen_.insert(hash);
       return;
     }
     // Past PostgreSQL's megabyte of lexemes, a new word is left out, as to_tsvector leaves it out; it is not
@@ -157,7 +152,7 @@ class IndexedWords {
     if (bytes_ + word.size() > kMaxLexemeTotal) return;
     bytes_ += word.size();
     ids_.push_back(static_cast<std::int32_t>(static_cast<std::uint32_t>(hash)));
-    remember(at, key);
+    seen_.insert(hash);
   }
 
   // The indexed words' ids (CommonWords::word_id), in int4[]'s binary form (int4_array_binary).
@@ -166,31 +161,9 @@ class IndexedWords {
   [[nodiscard]] std::string common_bitmap() { return std::move(bitmap_); }
 
  private:
-  static constexpr std::uint64_t kEmpty = 0;
-  static constexpr std::size_t kFirstSlots = 1024;
-
-  void remember(std::size_t at, std::uint64_t key) {
-    slots_[at] = key;
-    // At most half full, so that a probe stays short.
-    if (++used_ * 2 > slots_.size()) grow();
-  }
-
-  void grow() {
-    std::vector<std::uint64_t> old(slots_.size() * 2, kEmpty);
-    old.swap(slots_);
-    const std::size_t mask = slots_.size() - 1;
-    for (const std::uint64_t key : old) {
-      if (key == kEmpty) continue;
-      std::size_t at = key & mask;
-      while (slots_[at] != kEmpty) at = (at + 1) & mask;
-      slots_[at] = key;
-    }
-  }
-
   const CommonWords& common_;
   std::string bitmap_;
-  std::vector<std::uint64_t> slots_;
-  std::size_t used_ = 0;
+  KeySet seen_;  // keyed hashes: no seed needed
   std::vector<std::int32_t> ids_;
   std::size_t bytes_ = 0;
 };
