@@ -2,6 +2,7 @@
 // server: a vector's binary form is read back here into tsvector's text form. That the server reads them
 // as meant and finds what FTS5 finds is in postgres_test.cpp and the storage suite's search tests.
 #include "storage/postgres/search_vectors.h"
+#include "storage/postgres/key_set.h"
 
 #include <gtest/gtest.h>
 
@@ -151,6 +152,24 @@ TEST_F(SearchVectorsTest, TheSearchVectorHoldsEachWordOnceAndTheRankVectorWeighs
   EXPECT_EQ(empty.words, std::string(8, '\0') + std::string("\0\0\0\x17", 4))
       << "no words: an empty array, no dimensions";
   EXPECT_EQ(tsvector_text(empty.rank), "");
+}
+
+// The set both tables are made of: every key once, 0 and 2^64 - 1 among them, past several growths, with a
+// seed or without.
+TEST(KeySetTest, EachKeyIsNewOnceWhateverItsValue) {
+  for (const std::uint64_t seed : {std::uint64_t{0}, std::uint64_t{0x9e3779b97f4a7c15}}) {
+    KeySet set(4, seed);
+    std::vector<std::uint64_t> keys = {0, ~std::uint64_t{0}, 1};
+    for (std::uint64_t i = 0; i < 10'000; ++i) keys.push_back(i * 0x100000001ULL);
+    std::size_t added = 0;
+    for (const std::uint64_t key : keys) added += set.insert(key) ? 1 : 0;
+    EXPECT_EQ(added, keys.size() - 1) << "0 is in the list twice (0 * 0x100000001)";
+    for (const std::uint64_t key : keys) {
+      EXPECT_TRUE(set.contains(key));
+      EXPECT_FALSE(set.insert(key));
+    }
+    EXPECT_FALSE(set.contains(2));
+  }
 }
 
 // Thousands of distinct words, each several times and in both parts, common ones among them: each indexed
