@@ -2,8 +2,11 @@
 // crawl benchmark (bench/crawl/run.sh). The crawler reaches it for every blog through fetch.connect_to, so
 // each of the 36,515 Kagi Small Web blogs keeps its own host name, Host header and per-host limits.
 //
-//   feed_server --corpus ../shared/corpus/real-feeds [--port 0] [--seed 1] [--slow-seconds 5]
-// prints "listening on 127.0.0.1:PORT" and serves until killed.
+//   feed_server --corpus ../shared/corpus/real-feeds [--port 0] [--seed 1] [--slow-seconds 5] [--ahead URLS]
+//               [--start UNIX_TIME]
+// prints "listening on 127.0.0.1:PORT" and serves until killed. With --ahead (a file of the feed URLs the
+// crawlers will ask for, one a line), it first renders every one's first-pass body, on every core, so that
+// making the text does not compete with the crawlers and the database server during the timed passes.
 //
 // What a feed is like, drawn from the real corpus:
 //   - entries per feed: the distribution of the corpus's blog feeds (files of 2 to 100 entries; one entry is
@@ -22,6 +25,7 @@
 #include <utility>  // before Asio: asio/awaitable.hpp uses std::exchange without including <utility>
 
 #include <fmt/format.h>
+#include <zstd.h>
 #include <boost/asio.hpp>
 #include <boost/beast.hpp>
 
@@ -31,10 +35,12 @@
 #include <cstdio>
 #include <ctime>
 #include <filesystem>
+#include <fstream>
 #include <map>
 #include <random>
 #include <string>
 #include <string_view>
+#include <thread>
 #include <unordered_map>
 #include <vector>
 
@@ -97,18 +103,20 @@ struct Blog {
 
 struct Stats {
   std::int64_t feed_requests = 0, distinct = 0, polled_twice = 0, other_requests = 0, bytes = 0;
+  std::int64_t served_ahead = 0;  // bodies served from those rendered ahead
   std::map<int, std::int64_t> by_status;
 };
 
 class FeedWorld {
  public:
-  FeedWorld(const std::vector<int>& entry_counts, std::uint64_t seed, std::chrono::seconds slow)
+  FeedWorld(const std::vector<int>& entry_counts, std::uint64_t seed, std::chrono::seconds slow,
+            std::int64_t start)
       : entry_counts_(entry_counts),
         seed_(seed),
         slow_(slow),
         model_(*longread::generate::parse_corpus_model(longread::generate::builtin_corpus_model())),
         text_(model_, seed),
-        start_(std::time(nullptr)) {}
+        start_(start) {}
 
   std::chrono::seconds slow() const { return slow_; }
   int pass() const { return pass_; }
@@ -127,11 +135,7 @@ class FeedWorld {
   Blog& request(const std::string& key) {
     auto [it, made] = blogs_.try_emplace(key);
     Blog& b = it->second;
-    if (made) {
-      b.seed = mix(fnv1a(key) ^ seed_);
-      b.entries = entry_counts_[mix(b.seed) % entry_counts_.size()];
-      b.atom = unit(mix(b.seed + 1)) < 0.3;
-    }
+    if (made) b = new_blog(key);
     ++stats_.feed_requests;
     if (b.pass != pass_) {
       b.pass = pass_;
@@ -156,11 +160,78 @@ class FeedWorld {
     return b;
   }
 
+  // A blog as first seen at `key` (its Host header and request target): what it is never changes.
+  Blog new_blog(const std::string& key) const {
+    Blog b;
+    b.seed = mix(fnv1a(key) ^ seed_);
+    b.entries = entry_counts_[mix(b.seed) % entry_counts_.size()];
+    b.atom = unit(mix(b.seed + 1)) < 0.3;
+    return b;
+  }
+
+  // Renders, before any crawler asks, the first-pass body of every feed URL of `urls` (http://host[:port]/
+  // path), on `threads` threads, and keeps each compressed. The text model's draws were three quarters of
+  // this server's CPU, on the two cores the crawlers and the database server share; a body served from
+  // here is the very bytes body() would make for the same request (both are functions of the request's
+  // Host header and target), so a URL whose request differs from the one worked out here only misses.
+  void render_ahead(const std::vector<std::string>& urls, unsigned threads) {
+    std::vector<std::vector<std::pair<std::string, std::string>>> parts(threads);
+    std::vector<std::thread> workers;
+    for (unsigned t = 0; t < threads; ++t) {
+      workers.emplace_back([&, t] {
+        longread::generate::RealisticGenerator text(model_, seed_);
+        for (std::size_t i = t; i < urls.size(); i += threads) {
+          std::string_view url = urls[i];
+          if (!url.starts_with("http://")) continue;
+          url.remove_prefix(7);
+          const std::size_t slash = std::min(url.find_first_of("/?"), url.size());
+          const std::string host_header(url.substr(0, slash));
+          std::string target(url.substr(slash));
+          if (target.empty() || target.front() != '/') target.insert(0, "/");
+          std::string host = host_header;
+          if (const auto colon = host.rfind(':'); colon != std::string::npos) host.resize(colon);
+          const std::string key = host_header + target;
+          const std::string plain = body(host, target, new_blog(key), text);
+          std::string packed(ZSTD_compressBound(plain.size()), '\0');
+          const std::size_t n = ZSTD_compress(packed.data(), packed.size(), plain.data(), plain.size(), 1);
+          if (ZSTD_isError(n)) continue;
+          packed.resize(n);
+          parts[t].emplace_back(key, std::move(packed));
+        }
+      });
+    }
+    for (auto& w : workers) w.join();
+    for (auto& part : parts)
+      for (auto& [key, packed] : part) ahead_.insert_or_assign(std::move(key), std::move(packed));
+  }
+  std::size_t rendered_ahead() const { return ahead_.size(); }
+
+  // The body of the feed at `key` as body() would make it, from the first-pass bodies rendered ahead when
+  // it has one; made here otherwise.
+  std::string answer_body(const std::string& key, const std::string& host, const std::string& path,
+                          const Blog& b) {
+    if (b.added == 0) {
+      if (auto it = ahead_.find(key); it != ahead_.end()) {
+        const unsigned long long size = ZSTD_getFrameContentSize(it->second.data(), it->second.size());
+        if (size != ZSTD_CONTENTSIZE_ERROR && size != ZSTD_CONTENTSIZE_UNKNOWN) {
+          std::string out(static_cast<std::size_t>(size), '\0');
+          const std::size_t n = ZSTD_decompress(out.data(), out.size(), it->second.data(), it->second.size());
+          if (!ZSTD_isError(n) && n == out.size()) {
+            ++stats_.served_ahead;
+            return out;
+          }
+        }
+      }
+    }
+    return body(host, path, b, text_);
+  }
+
   std::string etag(const Blog& b) const { return fmt::format("\"{:x}-{}\"", b.seed & 0xffffffff, b.added); }
   std::int64_t modified(const Blog& b) const { return b.added == 0 ? start_ : b.added_times.back(); }
 
   // The feed's body: its `entries` newest entries, newest first.
-  std::string body(const std::string& host, const std::string& path, const Blog& b) {
+  std::string body(const std::string& host, const std::string& path, const Blog& b,
+                   longread::generate::RealisticGenerator& text) const {
     const std::string site = "http://" + host;
     std::string out;
     out.reserve(static_cast<std::size_t>(b.entries) * 6000);
@@ -184,15 +255,15 @@ class FeedWorld {
       const std::int64_t published = serial >= b.entries
                                          ? b.added_times[static_cast<std::size_t>(serial - b.entries)]
                                          : start_ - 3600 - gap * (b.entries - 1 - serial);
-      text_.reseed(mix(b.seed ^ mix(static_cast<std::uint64_t>(serial) + 99)));
-      text_.new_topic();
-      const std::string entry_title = text_.title();
+      text.reseed(mix(b.seed ^ mix(static_cast<std::uint64_t>(serial) + 99)));
+      text.new_topic();
+      const std::string entry_title = text.title();
       // The model was learnt from entries of 150 words or more (shorter ones are summaries), but its
       // histograms drawn apart can still make a shorter post, which a crawler takes for a summary and
       // fetches the page of: an entry gets paragraphs until it is an article.
-      auto paragraphs = text_.paragraphs();
+      auto paragraphs = text.paragraphs();
       while (paragraphs.size() < 2 || count_words(paragraphs) < 160) {
-        auto more = text_.paragraphs();
+        auto more = text.paragraphs();
         paragraphs.insert(paragraphs.end(), more.begin(), more.end());
       }
       std::string content;
@@ -225,9 +296,9 @@ class FeedWorld {
       statuses += fmt::format("{}\"{}\": {}", statuses.empty() ? "" : ", ", status, n);
     return fmt::format(
         "{{\"pass\": {}, \"feed_requests\": {}, \"distinct_feeds\": {}, \"polled_twice\": {}, "
-        "\"other_requests\": {}, \"bytes\": {}, \"by_status\": {{{}}}}}\n",
+        "\"other_requests\": {}, \"bytes\": {}, \"served_ahead\": {}, \"by_status\": {{{}}}}}\n",
         pass_, stats_.feed_requests, stats_.distinct, stats_.polled_twice, stats_.other_requests,
-        stats_.bytes, statuses);
+        stats_.bytes, stats_.served_ahead, statuses);
   }
 
  private:
@@ -240,6 +311,7 @@ class FeedWorld {
   int pass_ = 1;
   Stats stats_;
   std::unordered_map<std::string, Blog> blogs_;
+  std::unordered_map<std::string, std::string> ahead_;  // request key -> zstd frame of its first-pass body
 };
 
 using Response = http::response<http::string_body>;
@@ -291,7 +363,7 @@ net::awaitable<Response> answer(FeedWorld& world, const http::request<http::stri
     co_return res;
   }
   res.set(http::field::content_type, blog.atom ? "application/atom+xml" : "application/rss+xml");
-  res.body() = world.body(host, target, blog);
+  res.body() = world.answer_body(host_header + target, host, target, blog);
   co_return res;
 }
 
@@ -343,6 +415,8 @@ int main(int argc, char** argv) {
   unsigned short port = 0;
   std::uint64_t seed = 1;
   int slow_seconds = 5;
+  std::string ahead;
+  std::int64_t start = std::time(nullptr);
   for (int i = 1; i + 1 < argc; i += 2) {
     const std::string_view flag = argv[i];
     if (flag == "--corpus")
@@ -353,10 +427,15 @@ int main(int argc, char** argv) {
       seed = std::strtoull(argv[i + 1], nullptr, 10);
     else if (flag == "--slow-seconds")
       slow_seconds = std::atoi(argv[i + 1]);
+    else if (flag == "--start")
+      start = std::strtoll(argv[i + 1], nullptr, 10);
+    else if (flag == "--ahead")
+      ahead = argv[i + 1];
   }
   if (corpus.empty() || !std::filesystem::is_directory(corpus)) {
     fmt::print(stderr,
-               "usage: feed_server --corpus DIR/real-feeds [--port N] [--seed N] [--slow-seconds N]\n");
+               "usage: feed_server --corpus DIR/real-feeds [--port N] [--seed N] [--slow-seconds N] [--ahead "
+               "FILE]\n");
     return 2;
   }
   const auto counts = corpus_entry_counts(corpus);
@@ -367,7 +446,22 @@ int main(int argc, char** argv) {
   double mean = 0;
   for (const int n : counts) mean += n;
   mean /= static_cast<double>(counts.size());
-  FeedWorld world(counts, seed, std::chrono::seconds(slow_seconds));
+  FeedWorld world(counts, seed, std::chrono::seconds(slow_seconds), start);
+  if (!ahead.empty()) {
+    std::ifstream in(ahead);
+    if (!in) {
+      fmt::print(stderr, "feed_server: cannot read {}\n", ahead);
+      return 1;
+    }
+    std::vector<std::string> urls;
+    for (std::string line; std::getline(in, line);)
+      if (!line.empty()) urls.push_back(line);
+    const auto started = std::chrono::steady_clock::now();
+    world.render_ahead(urls, std::max(1U, std::thread::hardware_concurrency()));
+    fmt::print("feed_server: {} of {} feeds rendered ahead in {:.1f} s\n", world.rendered_ahead(),
+               urls.size(),
+               std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count());
+  }
   net::io_context io(1);
   tcp::acceptor acceptor(io, {net::ip::make_address("127.0.0.1"), port});
   acceptor.listen(4096);
