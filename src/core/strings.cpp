@@ -1,5 +1,10 @@
 #include "core/strings.h"
 
+#include <bit>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
 #include <fmt/format.h>
 
 #include <cstdint>
@@ -192,12 +197,38 @@ std::string truncate_words(std::string_view s, std::size_t max_bytes) {
 }
 
 std::size_t count_words(std::string_view s) noexcept {
+  // A word starts at each byte that is not white space where the byte before it is (or at the start). Every
+  // article's text is counted several times on its way in, so this looks at 16 bytes at once where the
+  // processor has SSE2 (every x86-64 one): a mask of the white-space bytes, the word starts among them
+  // found with shifts and counted with popcount, the last byte's state carried to the next block.
+  const auto* p = reinterpret_cast<const unsigned char*>(s.data());
+  // is_space, as arithmetic: ' ', or '\t' '\n' '\v' '\f' '\r' (9 to 13).
+  const auto space = [](unsigned char c) -> unsigned {
+    return static_cast<unsigned>(c == ' ') | static_cast<unsigned>(static_cast<unsigned char>(c - 9) <= 4);
+  };
   std::size_t words = 0;
-  bool in_word = false;
-  for (const char ch : s) {
-    const bool space = is_space(static_cast<unsigned char>(ch));
-    if (!space && !in_word) ++words;
-    in_word = !space;
+  unsigned before = 1;  // the byte before the first counts as white space
+  std::size_t i = 0;
+#if defined(__SSE2__)
+  const __m128i blank = _mm_set1_epi8(' ');
+  const __m128i tab = _mm_set1_epi8(9);
+  const __m128i four = _mm_set1_epi8(4);
+  for (; i + 16 <= s.size(); i += 16) {
+    const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p + i));
+    const __m128i shifted = _mm_sub_epi8(v, tab);  // 9..13 become 0..4
+    const __m128i controls = _mm_cmpeq_epi8(_mm_min_epu8(shifted, four), shifted);
+    const auto spaces =
+        static_cast<unsigned>(_mm_movemask_epi8(_mm_or_si128(_mm_cmpeq_epi8(v, blank), controls)));
+    // Bit k of `follows_space`: the byte before byte k is white space.
+    const unsigned follows_space = ((spaces << 1) | before) & 0xFFFFU;
+    words += static_cast<std::size_t>(std::popcount(follows_space & ~spaces & 0xFFFFU));
+    before = (spaces >> 15) & 1U;
+  }
+#endif
+  for (; i < s.size(); ++i) {
+    const unsigned now = space(p[i]);
+    words += before & (now ^ 1U);
+    before = now;
   }
   return words;
 }

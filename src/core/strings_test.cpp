@@ -111,6 +111,38 @@ TEST(Strings, CountWordsAndSlug) {
   EXPECT_EQ(slugify("Lock-free Queues, part 2!"), "lock-free-queues-part-2");
 }
 
+// Every byte value, in random texts of every length up to 200 (so both the counting loop and its edges are
+// crossed), against a word count written the plain way: a word starts where a byte that is not one of
+// ' ', '\t', '\n', '\v', '\f', '\r' follows one that is, or starts the text. Bytes 8 and 14 (just outside
+// the control range) and 0xA0 (a UTF-8 continuation byte, not a space) are words' bytes.
+TEST(Strings, CountWordsAgreesWithAWordByWordCountOnEveryByte) {
+  const auto plain = [](std::string_view s) {
+    std::size_t words = 0;
+    bool in_word = false;
+    for (const char ch : s) {
+      const bool space = ch == ' ' || ch == '\t' || ch == '\n' || ch == '\v' || ch == '\f' || ch == '\r';
+      if (!space && !in_word) ++words;
+      in_word = !space;
+    }
+    return words;
+  };
+  EXPECT_EQ(count_words("\x08\x0e\xa0"), 1u);
+  EXPECT_EQ(count_words("a\x0b"
+                        "b\x0c"
+                        "c\rd"),
+            4u);
+  EXPECT_EQ(count_words(" \t\n"), 0u);
+  std::mt19937 rng(7);
+  for (int round = 0; round < 4000; ++round) {
+    std::string s(static_cast<std::size_t>(round % 201), '\0');
+    // Half the rounds draw from all 256 byte values, half mostly from white space, so runs of both occur.
+    for (char& c : s) {
+      c = round % 2 == 0 ? static_cast<char>(rng() & 0xFF) : " \t\nx\x0b\x0c\ry\x08\x0e"[rng() % 10];
+    }
+    ASSERT_EQ(count_words(s), plain(s)) << "round " << round;
+  }
+}
+
 TEST(Strings, StableHashIsStableAndDistinct) {
   EXPECT_EQ(stable_hash_hex("abc"), stable_hash_hex("abc"));
   EXPECT_NE(stable_hash_hex("abc"), stable_hash_hex("abd"));
