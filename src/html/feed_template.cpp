@@ -88,11 +88,40 @@ bool is_address(std::string_view t) {
 constexpr std::string_view kOpeners = "([{<\"'";
 constexpr std::string_view kClosers = ")]}>\"'.,;:!?";
 
+// Most tokens of prose are a plain word: ASCII letters, perhaps inside brackets or quotes and followed by
+// sentence punctuation ("word", "(word", "word.", "word),"). Such a token holds a letter, no digit, and is no
+// address (every address holds "/", "@", ":" or a dot before its end), so its key is the token lowercased.
+// Appends that and returns true; returns false, appending nothing, for any other token.
+bool append_plain_word(std::string& out, std::string_view token) {
+  bool letter = false;
+  std::size_t end = token.size();
+  while (end > 0 && token[end - 1] == '.') --end;  // dots end a sentence; one before the end may be a host's
+  for (std::size_t i = 0; i < end; ++i) {
+    const char c = token[i];
+    if (is_ascii_letter(c)) {
+      letter = true;
+    } else if (c != ',' && c != ';' && c != '!' && c != '?' && c != '"' && c != '\'' && c != '(' &&
+               c != ')' && c != '[' && c != ']' && c != '{' && c != '}' && c != '<' && c != '>') {
+      return false;
+    }
+  }
+  if (!letter) return false;
+  const std::size_t start = out.size();
+  out += token;
+  for (std::size_t i = start; i < out.size(); ++i)
+    if (out[i] >= 'A' && out[i] <= 'Z') out[i] = static_cast<char>(out[i] - 'A' + 'a');
+  return true;
+}
+
 // Appends `token` to a key: lowercased, an address as "<url>" (its surrounding punctuation kept), each run of
 // digits as '#'. Written straight into `out`, since a key is made for every paragraph and line of every entry
 // a crawl reads. `letters` becomes true once a token holds a letter.
-void append_token(std::string& out, std::string_view token, bool& letters) {
+void append_token(std::string& out, std::string_view token, bool& letters, bool plain_words) {
   if (!out.empty()) out += ' ';
+  if (plain_words && append_plain_word(out, token)) {
+    letters = true;
+    return;
+  }
   const std::size_t start = out.size();
   for (const char c : token) out += (c >= 'A' && c <= 'Z') ? static_cast<char>(c - 'A' + 'a') : c;
   const std::string_view t(out.data() + start, out.size() - start);
@@ -153,6 +182,10 @@ std::string_view trim_lines(std::string_view s) {
 }  // namespace
 
 std::string template_key(std::string_view paragraph) {
+  return detail::template_key(paragraph, true);
+}
+
+std::string detail::template_key(std::string_view paragraph, bool plain_words) {
   std::string out;
   out.reserve(paragraph.size());
   bool letters = false;
@@ -161,7 +194,7 @@ std::string template_key(std::string_view paragraph) {
     while (i < paragraph.size() && is_ascii_space(paragraph[i])) ++i;
     const std::size_t start = i;
     while (i < paragraph.size() && !is_ascii_space(paragraph[i])) ++i;
-    if (i > start) append_token(out, paragraph.substr(start, i - start), letters);
+    if (i > start) append_token(out, paragraph.substr(start, i - start), letters, plain_words);
   }
   return letters ? out : std::string();
 }
@@ -175,23 +208,33 @@ FeedTemplate learn_feed_template(const std::vector<std::string>& texts) {
   result.sample = distinct.size();
   if (result.sample < kTemplateMinSample) return result;
 
-  std::unordered_map<std::string, std::size_t> counts;
-  std::unordered_set<std::string> keys_of_text;
+  // Each key's number of texts, and the last text that counted it, so a key a text repeats counts once for
+  // it without a set of the text's keys: one lookup a paragraph, and no copy of a key already counted.
+  struct Count {
+    std::size_t texts = 0;
+    std::size_t last_text = 0;  // 1-based; 0: none yet
+  };
+  std::unordered_map<std::string, Count> counts;
+  std::size_t text_number = 0;
+  const auto count = [&](std::string key) {
+    if (key.empty()) return;
+    Count& c = counts.try_emplace(std::move(key)).first->second;
+    if (c.last_text == text_number) return;
+    c.last_text = text_number;
+    ++c.texts;
+  };
   for (const std::string_view text : distinct) {
-    keys_of_text.clear();
+    ++text_number;
     for (const std::string_view p : paragraphs_of(text)) {
       if (p.size() > kTemplateMaxParagraphBytes) continue;
-      if (std::string key = template_key(p); !key.empty()) keys_of_text.insert(std::move(key));
+      count(template_key(p));
       if (p.find('\n') == std::string_view::npos) continue;
-      for (const std::string_view line : split(p, '\n')) {
-        if (std::string key = template_key(line); !key.empty()) keys_of_text.insert(std::move(key));
-      }
+      for (const std::string_view line : split(p, '\n')) count(template_key(line));
     }
-    for (const auto& key : keys_of_text) ++counts[key];
   }
   // "Most" entries: more than half of them (at least 3, as the sample has at least 5).
-  for (auto& [key, n] : counts) {
-    if (2 * n > result.sample) result.keys.insert(key);
+  for (auto& [key, c] : counts) {
+    if (2 * c.texts > result.sample) result.keys.insert(key);
   }
   return result;
 }

@@ -56,6 +56,12 @@ inline constexpr std::size_t kTemplateMaxParagraphBytes = 4000;
 // path "/u/name", or a host with a path "ko-fi.com/name"). "" when nothing but numbers, addresses and
 // punctuation is left: such a line ("https://example.org/1", "2024") is never template by itself.
 std::string template_key(std::string_view paragraph);
+namespace detail {
+// template_key, with plain words (ASCII letters, brackets, quotes, sentence punctuation) taken by a shortcut
+// or, when `plain_words` is false, through the whole of the rules like any other token: the same key either
+// way, which a test checks on random tokens.
+std::string template_key(std::string_view paragraph, bool plain_words);
+}  // namespace detail
 
 // The paragraphs (texts as html_to_text makes them, apart at "\n\n") and the lines of multi-line
 // paragraphs that occur in more than half of the distinct `texts`, each counted once per text. Empty
