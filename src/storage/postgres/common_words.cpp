@@ -10,14 +10,28 @@ namespace longread::storage::postgres {
 CommonWords::CommonWords(std::vector<Word> words, std::string_view key) : words_(std::move(words)) {
   static_assert(kKeyBytes == crypto_shorthash_KEYBYTES);
   if (key.size() == kKeyBytes) std::memcpy(key_.data(), key.data(), kKeyBytes);
-  bits_.reserve(words_.size());
-  for (std::size_t i = 0; i < words_.size(); ++i) bits_.emplace(words_[i].lexeme, static_cast<int>(i));
+  std::size_t size = 16;
+  while (size < 4 * words_.size()) size *= 2;
+  slots_.assign(size, Slot{});
+  const std::size_t mask = size - 1;
+  for (std::size_t i = 0; i < words_.size(); ++i) {
+    // A word the list repeats keeps its first bit, as a lookup by the word would find it.
+    if (bit(words_[i].lexeme)) continue;
+    const std::uint64_t hash = word_hash(words_[i].lexeme);
+    std::size_t at = hash & mask;
+    while (slots_[at].bit >= 0) at = (at + 1) & mask;
+    slots_[at] = Slot{hash, static_cast<int>(i)};
+  }
 }
 
-std::optional<int> CommonWords::bit(std::string_view lexeme) const {
-  const auto it = bits_.find(lexeme);
-  if (it == bits_.end()) return std::nullopt;
-  return it->second;
+std::optional<int> CommonWords::bit(std::string_view lexeme, std::uint64_t hash) const {
+  if (slots_.empty()) return std::nullopt;
+  const std::size_t mask = slots_.size() - 1;
+  for (std::size_t at = hash & mask; slots_[at].bit >= 0; at = (at + 1) & mask) {
+    const Slot& slot = slots_[at];
+    if (slot.hash == hash && words_[static_cast<std::size_t>(slot.bit)].lexeme == lexeme) return slot.bit;
+  }
+  return std::nullopt;
 }
 
 std::int32_t CommonWords::word_id(std::string_view lexeme) const {

@@ -17,11 +17,9 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
-#include <functional>
 #include <optional>
 #include <string>
 #include <string_view>
-#include <unordered_map>
 #include <vector>
 
 namespace longread::storage::postgres {
@@ -43,7 +41,12 @@ class CommonWords {
   explicit CommonWords(std::vector<Word> words, std::string_view key = {});
 
   // The word's bit, if it is one of the list.
-  [[nodiscard]] std::optional<int> bit(std::string_view lexeme) const;
+  [[nodiscard]] std::optional<int> bit(std::string_view lexeme) const {
+    return bit(lexeme, word_hash(lexeme));
+  }
+  // The same, for a caller that has the word's word_hash() already (every word of every article a crawler
+  // stores): a probe of a small flat table keyed by that hash, then one comparison of the word itself.
+  [[nodiscard]] std::optional<int> bit(std::string_view lexeme, std::uint64_t hash) const;
   [[nodiscard]] double share(int bit) const { return words_.at(static_cast<std::size_t>(bit)).share; }
   [[nodiscard]] std::size_t size() const noexcept { return words_.size(); }
   // An article's bitmap: one bit per word, rounded up to whole bytes.
@@ -57,13 +60,16 @@ class CommonWords {
   [[nodiscard]] std::uint64_t word_hash(std::string_view lexeme) const;
 
  private:
-  struct Hash {
-    using is_transparent = void;
-    std::size_t operator()(std::string_view s) const noexcept { return std::hash<std::string_view>{}(s); }
+  // A slot of the table of the list's words by their word_hash(): linear probing, at most a quarter full,
+  // so a probe ends at an empty slot (bit -1) within a few steps. The keyed hash spreads the words, and a
+  // blog cannot aim its own words at one run of slots without the key.
+  struct Slot {
+    std::uint64_t hash = 0;
+    int bit = -1;
   };
   std::vector<Word> words_;
   std::array<unsigned char, kKeyBytes> key_{};
-  std::unordered_map<std::string, int, Hash, std::equal_to<>> bits_;
+  std::vector<Slot> slots_;
 };
 
 // Sets bit `bit` of `bitmap` as PostgreSQL's get_bit(bytea, n) reads it: byte n / 8, bit n % 8 counted from

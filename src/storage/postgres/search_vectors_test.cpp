@@ -360,6 +360,26 @@ TEST_F(SearchVectorsTest, TheWordsOfAQueryAreItsPhrasesTakenApart) {
 // the text has, bit N for the list's word N as PostgreSQL's get_bit reads a bytea (byte N / 8, bit N % 8
 // from the lowest); the rank vector and the phrase filter, which relevance and phrases read, keep every
 // word. A query's words split the same way, each common one once.
+// Every word of a list finds its bit, by the word alone or with its keyed hash given, across a table that
+// grew past its first size; a word the list repeats keeps its first bit; other words, and a list word asked
+// with another word's hash, find none.
+TEST(CommonWordsTest, EveryWordOfTheListFindsItsBitByTheWordOrByItsHash) {
+  std::vector<CommonWords::Word> list;
+  for (int i = 0; i < 2000; ++i) list.push_back({fmt::format("w{}", i), 0.2});
+  list.push_back({"w7", 0.2});  // bit 2000 repeats bit 7's word
+  const CommonWords common(list, "0123456789abcdef");
+  for (int i = 0; i < 2000; ++i) {
+    const std::string word = fmt::format("w{}", i);
+    ASSERT_EQ(common.bit(word), i) << word;
+    ASSERT_EQ(common.bit(word, common.word_hash(word)), i) << word;
+  }
+  EXPECT_EQ(common.bit("w7"), 7);
+  for (int i = 2000; i < 4000; ++i) ASSERT_FALSE(common.bit(fmt::format("w{}", i)));
+  EXPECT_FALSE(common.bit("w1", common.word_hash("w2")));
+  EXPECT_FALSE(common.bit(""));
+  EXPECT_FALSE(CommonWords().bit("w1"));
+}
+
 TEST_F(SearchVectorsTest, CommonWordsLeaveTheSearchVectorForTheBitmap) {
   std::vector<CommonWords::Word> words;
   for (const char* w : {"the", "of", "a", "and", "in", "to", "is", "it", "river"})
