@@ -7,10 +7,21 @@
 #include <bit>
 #include <cstddef>
 #include <cstdint>
+#include <random>
 #include <utility>
 #include <vector>
 
 namespace longread::storage::postgres {
+
+// A random number drawn once per process, for KeySets of keys a text can choose (a word's or a pair's fixed
+// hash): it places them, so a text cannot aim its keys at one run of slots.
+inline std::uint64_t key_set_seed() {
+  static const std::uint64_t seed = [] {
+    std::random_device device;
+    return (static_cast<std::uint64_t>(device()) << 32) ^ device();
+  }();
+  return seed;
+}
 
 class KeySet {
  public:

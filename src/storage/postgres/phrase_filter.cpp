@@ -12,14 +12,6 @@ namespace {
 // A word's hash: FNV-1a, 64 bits. Fixed here rather than std::hash, whose value may differ between
 // builds, since the crawler that writes a filter and the web process that reads it may be different
 // builds on different machines. A hostile text can only make its own filter pass more often.
-std::uint64_t word_hash(std::string_view word) noexcept {
-  std::uint64_t h = 0xcbf29ce484222325ULL;
-  for (const char c : word) {
-    h ^= static_cast<unsigned char>(c);
-    h *= 0x100000001b3ULL;
-  }
-  return h;
-}
 
 // A pair's hash, ordered ("a b" is not "b a"), mixed by splitmix64's finalizer so that nearby word
 // hashes spread over every bit.
@@ -39,16 +31,7 @@ void append_probes(std::uint64_t pair, std::vector<std::uint32_t>& out) {
 
 // A lead word's key: the word's hash mixed as a pair's is, so its probes spread over every bit.
 std::uint64_t lead_key(std::string_view word) noexcept {
-  return pair_hash(0, word_hash(word));
-}
-
-// A random number drawn once per process, which places keys in distinct_keys()'s table.
-std::uint64_t table_seed() {
-  static const std::uint64_t seed = [] {
-    std::random_device device;
-    return (static_cast<std::uint64_t>(device()) << 32) ^ device();
-  }();
-  return seed;
+  return pair_hash(0, phrase_word_hash(word));
 }
 
 // The distinct values of `keys` (equal 64-bit keys are one), in no particular order. A text has a pair per
@@ -57,7 +40,7 @@ std::uint64_t table_seed() {
 std::vector<std::uint64_t> distinct_keys(const std::vector<std::uint64_t>& keys) {
   std::vector<std::uint64_t> out;
   out.reserve(keys.size());
-  KeySet seen(keys.size(), table_seed());
+  KeySet seen(keys.size(), key_set_seed());
   for (const std::uint64_t key : keys)
     if (seen.insert(key)) out.push_back(key);
   return out;
@@ -84,8 +67,16 @@ std::string bloom_bytes(const std::vector<std::uint64_t>& keys) {
 
 }  // namespace
 
-void PhraseFilterBuilder::add(std::string_view word) {
-  const std::uint64_t h = word_hash(word);
+std::uint64_t phrase_word_hash(std::string_view word) noexcept {
+  std::uint64_t h = 0xcbf29ce484222325ULL;
+  for (const char c : word) {
+    h ^= static_cast<unsigned char>(c);
+    h *= 0x100000001b3ULL;
+  }
+  return h;
+}
+
+void PhraseFilterBuilder::add_hash(std::uint64_t h) {
   if (has_previous_) pairs_.push_back(pair_hash(previous_, h));
   previous_ = h;
   has_previous_ = true;
@@ -107,7 +98,7 @@ std::string LeadFilterBuilder::bytes() const {
 std::vector<std::uint32_t> phrase_probes(const std::vector<std::string>& words) {
   std::vector<std::uint32_t> out;
   for (std::size_t i = 1; i < words.size(); ++i)
-    append_probes(pair_hash(word_hash(words[i - 1]), word_hash(words[i])), out);
+    append_probes(pair_hash(phrase_word_hash(words[i - 1]), phrase_word_hash(words[i])), out);
   return out;
 }
 

@@ -26,10 +26,16 @@ inline constexpr std::size_t kPhraseFilterMaxBytes = 2048;
 // Takes the words of the title then of the text, in the order the search vector numbers them (one
 // position each, the title's last word next to the text's first, as PostgreSQL's phrase operator sees
 // them), and gives the filter's bytes (a bytea).
+// A word's hash as the phrase and lead filters take it: FNV-1a, fixed in the code, so that the crawler that
+// writes a filter and the web process that tests it agree whichever builds they are.
+[[nodiscard]] std::uint64_t phrase_word_hash(std::string_view word) noexcept;
+
 class PhraseFilterBuilder {
  public:
   // Call once per word that gets a position in the search vector.
-  void add(std::string_view word);
+  void add(std::string_view word) { add_hash(phrase_word_hash(word)); }
+  // The same, for a caller that has the word's phrase_word_hash() already.
+  void add_hash(std::uint64_t hash);
   // Past the last position the vector numbers (16,383), every later word lands on it, and any of them is
   // the neighbour of the word before: such a text cannot be filtered.
   void give_up() { gave_up_ = true; }

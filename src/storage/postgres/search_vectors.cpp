@@ -137,8 +137,13 @@ class IndexedWords {
  public:
   explicit IndexedWords(const CommonWords& common) : common_(common), bitmap_(common.bitmap_bytes(), '\0') {}
 
-  void add(std::string_view word) {
+  // `fixed_hash` is the word's phrase_word_hash(), which the phrase filter needs anyway: most of a text's
+  // words were seen before in it, and that hash tells so without computing the keyed one. (Two words of one
+  // text with the same fixed hash count as one, the second left out of that text's index: by chance about
+  // once in 10^14 articles; a blog that writes such a pair only hides its own word.)
+  void add(std::string_view word, std::uint64_t fixed_hash) {
     if (word.empty() || word.size() > kMaxLexemeBytes) return;
+    if (!by_fixed_hash_.insert(fixed_hash)) return;
     const std::uint64_t hash = common_.word_hash(word);
     if (seen_.contains(hash)) return;
     // The word's first occurrence. A common word goes to the bitmap instead of the ids.
@@ -163,7 +168,8 @@ class IndexedWords {
  private:
   const CommonWords& common_;
   std::string bitmap_;
-  KeySet seen_;  // keyed hashes: no seed needed
+  KeySet seen_;                                // keyed hashes: no seed needed
+  KeySet by_fixed_hash_{512, key_set_seed()};  // fixed hashes, which a text can choose: placed by a seed
   std::vector<std::int32_t> ids_;
   std::size_t bytes_ = 0;
 };
@@ -174,12 +180,12 @@ struct PositionedPairs {
   PhraseFilterBuilder filter;
   std::size_t positioned = 0;
 
-  void add(std::string_view word) {
+  void add(std::string_view word, std::uint64_t fixed_hash) {
     if (word.empty() || word.size() > kMaxLexemeBytes) return;
     if (++positioned > kMaxPosition) {
       filter.give_up();
     } else {
-      filter.add(word);
+      filter.add_hash(fixed_hash);
     }
   }
 };
@@ -202,14 +208,16 @@ SearchVectors search_vectors(const SearchTokenizer& tokenizer, const CommonWords
   PositionedPairs pairs;
   LeadFilterBuilder lead;
   tokenizer.for_each_token(title, [&](std::string_view word) {
-    search.add(word);
+    const std::uint64_t fixed_hash = phrase_word_hash(word);
+    search.add(word, fixed_hash);
     rank.add(word, true);
-    pairs.add(word);
+    pairs.add(word, fixed_hash);
     return true;
   });
   tokenizer.for_each_token(text, [&](std::string_view word) {
-    search.add(word);
-    pairs.add(word);
+    const std::uint64_t fixed_hash = phrase_word_hash(word);
+    search.add(word, fixed_hash);
+    pairs.add(word, fixed_hash);
     return true;
   });
   tokenizer.for_each_token(first_characters(text, kLeadCharacters), [&](std::string_view word) {
