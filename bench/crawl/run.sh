@@ -79,7 +79,7 @@ start_feed_server() {
   server_pid=$!
   # The server renders every feed's first-pass body before it listens (about a minute for the whole list).
   for _ in $(seq 1 6000); do grep -q '^listening on ' "$work/server.out" 2>/dev/null && break; sleep 0.1; done
-  [ -n "${ahead_said:-}" ] || { grep '^feed_server: .* rendered ahead' "$work/server.out" || true; ahead_said=1; }
+  grep '^feed_server: .* rendered ahead' "$work/server.out" || true
   port="$(sed -n 's/^listening on 127.0.0.1://p' "$work/server.out")"
   [ -n "$port" ] || { echo "bench: feed_server did not start"; cat "$work/server.err"; exit 1; }
   export LONGREAD_FETCH_CONNECT_TO="::127.0.0.1:$port"
@@ -210,7 +210,7 @@ for run in ${RUNS:-sqlite postgresql postgresql-x2}; do
     *) echo "bench: unknown run $run"; exit 1 ;;
   esac
   start_feed_server
-  [ "$run" = sqlite ] && head -2 "$work/server.out" | head -1
+  [ "$run" = sqlite ] && grep '^feed_server: .* corpus feeds' "$work/server.out"
   "$longread" --db "$db" --log-level warn import "$work/blogs.opml" >/dev/null
   one_pass "$run" "$db" "$crawlers" 1
   [ "${CATCH_UP:-1}" = 1 ] && catch_up "$run" "$db" 1
