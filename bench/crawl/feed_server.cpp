@@ -74,6 +74,12 @@ double unit(std::uint64_t h) {
   return static_cast<double>(h >> 11) / static_cast<double>(1ULL << 53);
 }
 
+// A Host header without its port: the host a feed's links are made under.
+std::string host_without_port(std::string host) {
+  if (const auto colon = host.rfind(':'); colon != std::string::npos) host.resize(colon);
+  return host;
+}
+
 std::string http_date(std::int64_t unix) {
   return longread::format_http_date(longread::from_unix(unix));
 }
@@ -188,10 +194,8 @@ class FeedWorld {
           const std::string host_header(url.substr(0, slash));
           std::string target(url.substr(slash));
           if (target.empty() || target.front() != '/') target.insert(0, "/");
-          std::string host = host_header;
-          if (const auto colon = host.rfind(':'); colon != std::string::npos) host.resize(colon);
           const std::string key = host_header + target;
-          const std::string plain = body(host, target, new_blog(key), text);
+          const std::string plain = body(host_without_port(host_header), target, new_blog(key), text);
           std::string packed(ZSTD_compressBound(plain.size()), '\0');
           const std::size_t n = ZSTD_compress(packed.data(), packed.size(), plain.data(), plain.size(), 1);
           if (ZSTD_isError(n)) continue;
@@ -329,8 +333,7 @@ net::awaitable<Response> answer(FeedWorld& world, const http::request<http::stri
   // A blog is its Host header as sent, port included: two URLs of the list that differ only by an explicit
   // port are two feeds (and were counted as one feed polled twice when the port was dropped here).
   const std::string host_header(request[http::field::host]);
-  std::string host = host_header;
-  if (const auto colon = host.rfind(':'); colon != std::string::npos) host.resize(colon);
+  const std::string host = host_without_port(host_header);
   if (target.starts_with("/posts/")) {  // an article page: every entry carries its content, so unexpected
     world.count_other();
     res.result(http::status::not_found);

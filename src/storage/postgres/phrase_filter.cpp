@@ -4,14 +4,9 @@
 
 #include <algorithm>
 #include <bit>
-#include <random>
 
 namespace longread::storage::postgres {
 namespace {
-
-// A word's hash: FNV-1a, 64 bits. Fixed here rather than std::hash, whose value may differ between
-// builds, since the crawler that writes a filter and the web process that reads it may be different
-// builds on different machines. A hostile text can only make its own filter pass more often.
 
 // A pair's hash, ordered ("a b" is not "b a"), mixed by splitmix64's finalizer so that nearby word
 // hashes spread over every bit.
@@ -67,6 +62,8 @@ std::string bloom_bytes(const std::vector<std::uint64_t>& keys) {
 
 }  // namespace
 
+// FNV-1a, 64 bits, rather than std::hash, whose value may differ between builds. A hostile text can only
+// make its own filter pass more often.
 std::uint64_t phrase_word_hash(std::string_view word) noexcept {
   std::uint64_t h = 0xcbf29ce484222325ULL;
   for (const char c : word) {
