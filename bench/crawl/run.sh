@@ -106,8 +106,8 @@ pg_cpu() {
 # Work an earlier run or pass left behind is done before the clock starts, so that a run does not pay for
 # the one before it: PostgreSQL's autovacuum workers (a first pass's inserts make it vacuum and analyze the
 # articles table afterwards) are waited for, its dirty buffers written (CHECKPOINT), and the kernel's dirty
-# pages too (sync). Without it, whichever run came second was 5-10 % slower (docs/perf.md). The wait is
-# printed when it is a second or more, as it is work the run before still had to do.
+# pages too (sync). The wait is printed when it is a second or more, as it is work the run before still had
+# to do.
 settle() {
   local name="$1" what="$2" start waited
   start="$(date +%s.%N)"
