@@ -92,13 +92,25 @@ Result<std::vector<int>> SimilarIndexer::add_all(std::span<const SimilarSource> 
   }
 
   // The stored postings of every term of the batch in one read: nothing is written before the batch's
-  // save, so each article finds what it would have found reading its own terms alone.
+  // save, so each article finds what it would have found reading its own terms alone. The store reads them
+  // and saves what is decided from them in one step, so that where several processes index at once the
+  // decisions are made on the postings the writes land on.
   std::sort(all_hashes.begin(), all_hashes.end());
   all_hashes.erase(std::unique(all_hashes.begin(), all_hashes.end()), all_hashes.end());
-  auto stored = store_.similar_postings(all_hashes, options_.postings_per_term);
-  if (!stored) return std::unexpected(stored.error());
+  auto decide = [&](const std::vector<storage::SimilarPostingRow>& stored)
+      -> Result<std::vector<storage::SimilarWrite>> {
+    return decide_batch(articles, signatures, stored, out);
+  };
+  if (auto saved = store_.index_similar(all_hashes, options_.postings_per_term, decide); !saved)
+    return std::unexpected(saved.error());
+  return out;
+}
+
+Result<std::vector<storage::SimilarWrite>> SimilarIndexer::decide_batch(
+    std::span<const SimilarSource> articles, const std::vector<curate::Signature>& signatures,
+    const std::vector<storage::SimilarPostingRow>& stored, std::vector<int>& out) {
   std::unordered_map<std::uint64_t, std::vector<curate::Posting>> stored_postings;
-  for (const auto& p : *stored)
+  for (const auto& p : stored)
     stored_postings[p.term].push_back({.article_id = p.article_id, .term = p.term, .weight = p.weight});
 
   // Each article's candidates: its terms' stored postings, heaviest first, then the batch's own postings
@@ -168,8 +180,7 @@ Result<std::vector<int>> SimilarIndexer::add_all(std::span<const SimilarSource> 
     out[a] = static_cast<int>(write.picks.size());
     writes.push_back(std::move(write));
   }
-  if (auto saved = store_.save_similar_all(writes); !saved) return std::unexpected(saved.error());
-  return out;
+  return writes;
 }
 
 void SimilarIndexer::count(std::span<const std::uint32_t> buckets) {

@@ -8,8 +8,11 @@
 #include <span>
 #include <string_view>
 #include <unordered_map>
+#include <vector>
 
 #include "core/error.h"
+#include "curate/similar.h"
+#include "storage/types.h"
 
 namespace longread::storage {
 class SimilarStore;
@@ -81,6 +84,11 @@ class SimilarIndexer {
       const std::function<void(int pass, std::int64_t done)>& progress = nullptr);
 
  private:
+  // The writes of a batch, decided from its articles' signatures and the stored postings of their terms
+  // (each term's heaviest first); `out` gets each article's number of picks.
+  [[nodiscard]] Result<std::vector<storage::SimilarWrite>> decide_batch(
+      std::span<const SimilarSource> articles, const std::vector<curate::Signature>& signatures,
+      const std::vector<storage::SimilarPostingRow>& stored, std::vector<int>& out);
   // Holds one article's distinct buckets as counted, to be written by flush().
   void count(std::span<const std::uint32_t> buckets);
   // Writes the held counts once options.counts_written_every articles' or too many buckets are held, so

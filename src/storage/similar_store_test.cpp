@@ -91,6 +91,51 @@ TEST_P(SimilarStoreTest, PostingsKeepTheHeaviestWithinTheCap) {
   EXPECT_EQ(store_->similar_postings(terms, 1)->size(), 1u);
 }
 
+TEST_P(SimilarStoreTest, ABatchIsDecidedFromItsTermsHeaviestPostingsAndWhatItDecidesIsWritten) {
+  const auto stored = add_articles(add_blog("a"), 3);
+  const auto newer = add_articles(add_blog("b"), 1)[0];
+  const std::uint64_t term = 0xF000000000000002ULL;
+  const std::uint64_t unposted = 77;
+  const double weights[] = {0.5, 0.2, 0.9};
+  for (std::size_t i = 0; i < stored.size(); ++i) {
+    ASSERT_TRUE(store_->save_similar(
+        {.article_id = stored[i], .postings = {{term, weights[i]}}, .postings_per_term = 3}));
+  }
+  const std::vector<std::uint64_t> terms = {unposted, term};
+  std::vector<SimilarPostingRow> given;
+  int calls = 0;
+  auto saved = store_->index_similar(terms, 2, [&](const std::vector<SimilarPostingRow>& postings) {
+    ++calls;
+    given = postings;
+    return Result<std::vector<SimilarWrite>>(
+        std::vector<SimilarWrite>{{.article_id = newer,
+                                   .postings = {{term, 0.7}},
+                                   .postings_per_term = 3,
+                                   .picks = {{newer, stored[2], 0.6, "shared"}}}});
+  });
+  ASSERT_TRUE(saved) << saved.error().message;
+  EXPECT_EQ(calls, 1);
+  ASSERT_EQ(given.size(), 2u) << "the term's two heaviest, nothing for a term without postings";
+  EXPECT_EQ(given[0].article_id, stored[2]);
+  EXPECT_EQ(given[1].article_id, stored[0]);
+  EXPECT_EQ(given[0].term, term);
+  // The cap of 3 keeps the heaviest: the 0.2 posting, which the decision was not even shown, makes way.
+  const std::vector<std::uint64_t> one = {term};
+  const auto after = store_->similar_postings(one, 10).value();
+  std::vector<std::int64_t> kept;
+  for (const auto& p : after) kept.push_back(p.article_id);
+  EXPECT_EQ(kept, (std::vector<std::int64_t>{stored[2], newer, stored[0]}));
+  EXPECT_EQ(shown(newer), (std::vector<std::int64_t>{stored[2]}));
+
+  // A decision that fails writes nothing and its error is the call's.
+  auto failed = store_->index_similar(terms, 2, [&](const std::vector<SimilarPostingRow>&) {
+    return Result<std::vector<SimilarWrite>>(fail(ErrorKind::kInternal, "no decision"));
+  });
+  ASSERT_FALSE(failed);
+  EXPECT_EQ(failed.error().message, "no decision");
+  EXPECT_EQ(store_->similar_postings(one, 10)->size(), 3u);
+}
+
 TEST_P(SimilarStoreTest, PicksAreReplacedAndOffersJoinOnlyAboveTheLowest) {
   const auto a = add_blog("a");
   const auto b = add_blog("b");

@@ -822,10 +822,7 @@ Result<CompactBatch> PgArticleStore::compact_bodies(const CompactOptions& option
 
 Result<std::vector<SimhashEntry>> PgArticleStore::simhash_index() {
   // Originals only: an article already marked a duplicate never becomes the original of another.
-  auto rows = run_pooled(
-      db_.pool(),
-      "SELECT id, blog_id, simhash, display_at FROM articles WHERE duplicate_of IS NULL AND simhash <> 0",
-      "cannot read simhash index", [](Query&) {});
+  auto rows = run_pooled(db_.pool(), kSelectOriginals, "cannot read simhash index", [](Query&) {});
   if (!rows) return std::unexpected(rows.error());
   std::vector<SimhashEntry> out;
   out.reserve(static_cast<std::size_t>(rows->size()));

@@ -8,6 +8,11 @@
 
 namespace longread::storage::postgres {
 
+// Every original's id, blog, SimHash and date, which a crawler reads when it starts a pass (simhash_index):
+// answered from the index articles_originals alone (migration 0020), whose predicate this repeats.
+inline constexpr const char* kSelectOriginals =
+    "SELECT id, blog_id, simhash, display_at FROM articles WHERE duplicate_of IS NULL AND simhash <> 0";
+
 class PgArticleStore : public virtual ArticleStore {
  public:
   explicit PgArticleStore(Database& db) noexcept : db_(db) {}

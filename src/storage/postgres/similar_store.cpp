@@ -151,6 +151,24 @@ std::int64_t stored(std::uint64_t term) {
   return std::bit_cast<std::int64_t>(term);
 }
 
+// Term by term, heaviest first (ties: the newer id first, as SQLite's similar_postings_weight read backwards
+// gives them), the first per_term of each.
+std::vector<SimilarPostingRow> heaviest_postings(std::vector<SimilarPostingRow> rows, int per_term) {
+  std::sort(rows.begin(), rows.end(), [](const SimilarPostingRow& a, const SimilarPostingRow& b) {
+    if (a.term != b.term) return a.term < b.term;
+    if (a.weight != b.weight) return a.weight > b.weight;
+    return a.article_id > b.article_id;
+  });
+  std::size_t kept = 0;
+  int of_term = 0;
+  for (std::size_t i = 0; i < rows.size(); ++i) {
+    of_term = i > 0 && rows[i].term == rows[i - 1].term ? of_term + 1 : 0;
+    if (of_term < per_term) rows[kept++] = rows[i];
+  }
+  rows.resize(kept);
+  return rows;
+}
+
 // Which of `ids` are articles still.
 Result<std::unordered_set<std::int64_t>> existing_articles(Connection& c, std::span<const std::int64_t> ids) {
   auto rows = run_query(c, kExistingArticles, "cannot save similar articles",
@@ -169,34 +187,53 @@ struct HeldPosting {
   bool written = false;  // to be inserted, or its weight updated
 };
 
+// The postings of some terms (their stored keys) as read under kLockSimilarWrites, and which terms were read
+// (a term without postings has no entry in `held`).
+struct HeldPostings {
+  std::unordered_map<std::int64_t, std::vector<HeldPosting>> held;
+  std::unordered_set<std::int64_t> read;
+};
+
+// Reads every posting of `terms` (stored keys, distinct) into `into`.
+Result<void> read_postings(Connection& c, std::span<const std::int64_t> terms, HeldPostings& into) {
+  if (terms.empty()) return {};
+  auto rows = run_query(c, kTermPostings, "cannot save similar articles",
+                        [&](Query& q) { q.bind(":terms", id_array(terms)); });
+  if (!rows) return std::unexpected(rows.error());
+  into.held.reserve(into.held.size() + terms.size());
+  for (int r = 0; r < rows->size(); ++r) {
+    into.held[rows->int64(r, 0)].push_back(
+        {.article_id = rows->int64(r, 1), .weight = rows->real(r, 2), .stored = true});
+  }
+  into.read.insert(terms.begin(), terms.end());
+  return {};
+}
+
 // Posts each write's article under each of its terms, keeping each term's `postings_per_term` heaviest
 // postings, in the writes' order: a newcomer at the cap replaces the lightest (the lowest weight, then the
 // lowest id) if it is heavier, and is left out otherwise; an article posted already has its weight updated.
-// The caller holds kLockSimilarWrites, so the terms' postings read at the start are the table's until the
-// commit: the decisions are made on them in memory, then written in two statements for the whole batch,
-// where a read of the term's postings per article took most of the server's time in a catch-up.
-Result<void> post_all(Connection& c, std::span<const SimilarWrite> writes) {
+// The caller holds kLockSimilarWrites, so the terms' postings (those in `postings_read`, read under the same
+// lock, and the rest read here) are the table's until the commit: the decisions are made on them in memory,
+// then written in two statements for the whole batch, where a read of the term's postings per article took
+// most of the server's time in a catch-up.
+Result<void> post_all(Connection& c, std::span<const SimilarWrite> writes, HeldPostings postings_read) {
   constexpr std::string_view kWhat = "cannot save similar articles";
   std::vector<std::int64_t> terms, ids;
   for (const SimilarWrite& write : writes) {
     if (write.postings.empty()) continue;
     ids.push_back(write.article_id);
-    for (const auto& [term, weight] : write.postings) terms.push_back(stored(term));
+    for (const auto& [term, weight] : write.postings) {
+      if (!postings_read.read.contains(stored(term))) terms.push_back(stored(term));
+    }
   }
-  if (terms.empty()) return {};
+  if (ids.empty()) return {};
   std::sort(terms.begin(), terms.end());
   terms.erase(std::unique(terms.begin(), terms.end()), terms.end());
   // An article deleted since it was read posts nothing, so it takes no other article's place either.
   auto alive = existing_articles(c, ids);
   if (!alive) return std::unexpected(alive.error());
-  auto rows = run_query(c, kTermPostings, kWhat, [&](Query& q) { q.bind(":terms", id_array(terms)); });
-  if (!rows) return std::unexpected(rows.error());
-  std::unordered_map<std::int64_t, std::vector<HeldPosting>> held;
-  held.reserve(terms.size());
-  for (int r = 0; r < rows->size(); ++r) {
-    held[rows->int64(r, 0)].push_back(
-        {.article_id = rows->int64(r, 1), .weight = rows->real(r, 2), .stored = true});
-  }
+  if (auto read = read_postings(c, terms, postings_read); !read) return read;
+  auto& held = postings_read.held;
   std::vector<std::int64_t> victim_terms, victims;
   for (const SimilarWrite& write : writes) {
     if (!alive->contains(write.article_id)) continue;
@@ -435,21 +472,7 @@ Result<std::vector<SimilarPostingRow>> PgSimilarStore::similar_postings(std::spa
                    .term = std::bit_cast<std::uint64_t>(rows->int64(r, 1)),
                    .weight = rows->real(r, 2)});
   }
-  // Term by term, heaviest first (ties: the newer id first, as similar_postings_weight read backwards
-  // gives them), the first per_term of each.
-  std::sort(out.begin(), out.end(), [](const SimilarPostingRow& a, const SimilarPostingRow& b) {
-    if (a.term != b.term) return a.term < b.term;
-    if (a.weight != b.weight) return a.weight > b.weight;
-    return a.article_id > b.article_id;
-  });
-  std::size_t kept = 0;
-  int of_term = 0;
-  for (std::size_t i = 0; i < out.size(); ++i) {
-    of_term = i > 0 && out[i].term == out[i - 1].term ? of_term + 1 : 0;
-    if (of_term < per_term) out[kept++] = out[i];
-  }
-  out.resize(kept);
-  return out;
+  return heaviest_postings(std::move(out), per_term);
 }
 
 Result<std::vector<SimilarCandidateRow>> PgSimilarStore::similar_candidates(
@@ -473,8 +496,37 @@ Result<void> PgSimilarStore::save_similar_all(std::span<const SimilarWrite> writ
   return in_transaction(db_.pool(), [&](Connection& c) -> Result<void> {
     if (auto ok = run_query(c, kLockSimilarWrites, kWhat, [](Query&) {}); !ok)
       return std::unexpected(ok.error());
-    if (auto ok = post_all(c, writes); !ok) return ok;
+    if (auto ok = post_all(c, writes, {}); !ok) return ok;
     return pick_all(c, writes);
+  });
+}
+
+Result<void> PgSimilarStore::index_similar(std::span<const std::uint64_t> terms, int per_term,
+                                           const SimilarDecision& decide) {
+  std::vector<std::int64_t> keys;
+  keys.reserve(terms.size());
+  for (const auto term : terms) keys.push_back(stored(term));
+  std::sort(keys.begin(), keys.end());
+  keys.erase(std::unique(keys.begin(), keys.end()), keys.end());
+  // The postings are read once, under the lock: the batch's scoring and the caps its writes keep both work
+  // from that read, where a read before the lock for the scoring and another under it for the caps took as
+  // much of the server's time as the writes (docs/perf.md, "The originals' index, and the similar articles'
+  // postings read once").
+  return in_transaction(db_.pool(), [&](Connection& c) -> Result<void> {
+    if (auto ok = run_query(c, kLockSimilarWrites, "cannot save similar articles", [](Query&) {}); !ok)
+      return std::unexpected(ok.error());
+    HeldPostings read;
+    if (auto ok = read_postings(c, keys, read); !ok) return ok;
+    std::vector<SimilarPostingRow> postings;
+    for (const auto& [term, held] : read.held) {
+      for (const HeldPosting& p : held)
+        postings.push_back(
+            {.article_id = p.article_id, .term = std::bit_cast<std::uint64_t>(term), .weight = p.weight});
+    }
+    auto writes = decide(heaviest_postings(std::move(postings), per_term));
+    if (!writes) return std::unexpected(writes.error());
+    if (auto ok = post_all(c, *writes, std::move(read)); !ok) return ok;
+    return pick_all(c, *writes);
   });
 }
 

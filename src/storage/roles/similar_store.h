@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <span>
 #include <vector>
 
@@ -36,6 +37,17 @@ class SimilarStore {
   virtual Result<void> save_similar_all(std::span<const SimilarWrite> writes) = 0;
   // One article's.
   Result<void> save_similar(const SimilarWrite& write) { return save_similar_all(std::span(&write, 1)); }
+  // What index_similar's caller decides from the postings it is given: the writes, in order.
+  using SimilarDecision =
+      std::function<Result<std::vector<SimilarWrite>>(const std::vector<SimilarPostingRow>& postings)>;
+  // A batch of the index in one step: reads the postings of `terms` (as similar_postings, at most
+  // `per_term` of each), hands them to `decide`, and writes what it returns (as save_similar_all). Where
+  // several processes write the index (PostgreSQL), the read and the writes are one transaction that no other
+  // writer of the index enters, so the decisions are made on the postings the writes land on, read once;
+  // `decide` may then run again if the transaction is retried, and must depend only on what it is given and
+  // reads.
+  virtual Result<void> index_similar(std::span<const std::uint64_t> terms, int per_term,
+                                     const SimilarDecision& decide) = 0;
   // The article's stored picks that are visible now and of another blog, best first, at most `limit`.
   virtual Result<std::vector<SimilarArticle>> similar_articles(std::int64_t article_id, int limit) = 0;
   // Empties the index, every list and the queue (`longread similar rebuild` starts from nothing).

@@ -31,6 +31,18 @@ Result<void> SqliteStore::save_similar_all(std::span<const SimilarWrite> writes)
   return with_writer([&](Connection& db) { return sqlite::save_similar_all(db, writes); });
 }
 
+// One writer saves the index, and save_similar_all keeps each term's cap by the table as it finds it then:
+// the postings are read by a reader, as similar_postings reads them, and the writer is not held while the
+// batch is decided.
+Result<void> SqliteStore::index_similar(std::span<const std::uint64_t> terms, int per_term,
+                                        const SimilarDecision& decide) {
+  auto postings = similar_postings(terms, per_term);
+  if (!postings) return std::unexpected(postings.error());
+  auto writes = decide(*postings);
+  if (!writes) return std::unexpected(writes.error());
+  return save_similar_all(*writes);
+}
+
 Result<std::vector<SimilarArticle>> SqliteStore::similar_articles(std::int64_t article_id, int limit) {
   return with_reader([&](Connection& db) { return sqlite::similar_articles(db, article_id, limit); });
 }

@@ -207,6 +207,8 @@ class SqliteStore final : public Store {
                                                           int per_term) override;
   Result<std::vector<SimilarCandidateRow>> similar_candidates(std::span<const std::int64_t> ids) override;
   Result<void> save_similar_all(std::span<const SimilarWrite> writes) override;
+  Result<void> index_similar(std::span<const std::uint64_t> terms, int per_term,
+                             const SimilarDecision& decide) override;
   Result<std::vector<SimilarArticle>> similar_articles(std::int64_t article_id, int limit) override;
   Result<void> clear_similar() override;
   Result<std::vector<ArticleView>> articles_for_similar(std::int64_t after_id, int limit) override;
