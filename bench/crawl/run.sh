@@ -17,7 +17,10 @@
 # feeds asked for, the articles stored and the database's size. PostgreSQL's own CPU is not in the crawlers'
 # figure: it is printed separately (the server's processes, from /proc).
 # After each pass, `longread similar catch-up` indexes the back catalogue the pass queued for similar
-# articles (crawl.similar_fresh_days; a crawl loop does it between passes), timed on its own line.
+# articles (crawl.similar_fresh_days; a crawl loop does it between passes), timed on its own line, and so is
+# `longread db search-index`, the search index's upkeep that a crawl loop runs after each pass (on
+# PostgreSQL: the newest articles' index, and a vacuum that marks the new rows' pages visible to all, which
+# the index-only reads of the next pass rely on; on SQLite: FTS5's segment merges).
 # Then wrk -t2 -c64 on the front page, an article page and a search, on the SQLite and the PostgreSQL
 # database (`serve --no-crawl`), with PostgreSQL's share of SQLite's requests/s. Each page is asked for once
 # before wrk starts, and that first request's time is printed beside wrk's figures ("first"): it is the page
@@ -25,7 +28,8 @@
 # render of a search (hundreds of milliseconds on the whole list) holds up the 64 connections at once and
 # wrk reports it as the run's p99 (docs/perf.md, "The site's first seconds").
 # Environment: RUNS (default "sqlite postgresql postgresql-x2"), CONCURRENCY (crawl.concurrency, 64),
-# LOAD_SECONDS (10; 0 skips the site), CATCH_UP (1; 0 skips the catch-up), CRAWL_DIR (where the SQLite database goes, /tmp), KEEP=1 keeps it.
+# LOAD_SECONDS (10; 0 skips the site), CATCH_UP (1; 0 skips the catch-up), UPKEEP (1; 0 skips the search
+# index's upkeep), CRAWL_DIR (where the SQLite database goes, /tmp), KEEP=1 keeps it.
 # STATEMENTS=N prints, after each PostgreSQL pass and catch-up, the N statements the server spent most time executing
 # (pg_stat_statements, triggers included in the statement that fired them): where the server's CPU goes.
 set -euo pipefail
@@ -209,6 +213,19 @@ catch_up() {
   pg_statements_report "$db"
 }
 
+# The search index's upkeep a crawl loop runs after each pass: `longread db search-index`, timed on its own.
+upkeep() {
+  local name="$1" db="$2" pass="$3" start end pg_before
+  settle "$name" "upkeep $pass"
+  pg_before="$(pg_cpu)"
+  start="$(date +%s.%N)"
+  "$longread" --db "$db" --log-level warn db search-index >"$work/upkeep.$name.$pass.log" 2>&1 ||
+    { echo "bench: the search index's upkeep failed"; tail -5 "$work/upkeep.$name.$pass.log"; exit 1; }
+  end="$(date +%s.%N)"
+  printf '%-14s upkeep %d: %7.1f s wall  %s  postgres CPU %s s\n' "$name" "$pass" "$(echo "$end - $start" | bc)" \
+    "$(tail -1 "$work/upkeep.$name.$pass.log")" "$(echo "$(pg_cpu) - $pg_before" | bc)"
+}
+
 make_all_due() {
   local db="$1"
   if [[ "$db" == postgresql://* ]]; then
@@ -238,6 +255,7 @@ for run in ${RUNS:-sqlite postgresql postgresql-x2}; do
   "$longread" --db "$db" --log-level warn import "$work/blogs.opml" >/dev/null
   one_pass "$run" "$db" "$crawlers" 1
   [ "${CATCH_UP:-1}" = 1 ] && catch_up "$run" "$db" 1
+  [ "${UPKEEP:-1}" = 1 ] && upkeep "$run" "$db" 1
   make_all_due "$db"
   one_pass "$run" "$db" "$crawlers" 2
   [ "${CATCH_UP:-1}" = 1 ] && catch_up "$run" "$db" 2

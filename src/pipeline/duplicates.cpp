@@ -67,7 +67,6 @@ Result<void> DuplicateIndex::decide(storage::DuplicateDecision& decision,
                                     std::span<const Result<storage::SaveStats>> results,
                                     Decision& out) const {
   out = Decision{};
-  out.ids.resize(records.size());
   auto mark = [&](std::int64_t copy, std::int64_t original) {
     out.marks.emplace_back(copy, original);
     out.copies.insert(copy);
@@ -82,24 +81,17 @@ Result<void> DuplicateIndex::decide(storage::DuplicateDecision& decision,
   std::vector<Pending> pending;
   for (std::size_t r = 0; r < records.size(); ++r) {
     const storage::CrawlRecord& record = records[r];
-    // A failed record stored nothing; most records of an hourly crawl carry no new or changed article (304,
-    // unchanged feed), and need no read of the blog's keys.
-    if (!results[r] || record.articles.empty()) continue;
-    auto keys = decision.article_keys(record.blog_id);
-    if (!keys) return std::unexpected(keys.error());
-    std::unordered_set<std::int64_t> stored;
-    for (const auto& key : *keys) {
-      out.ids[r].emplace(key.guid, key.id);
-      stored.insert(key.id);
-    }
-    for (const auto& article : record.articles) {
+    // A failed record stored nothing. The save tells each article's row and the rows it deleted (the blog's
+    // cap), so the blog's rows need no read here.
+    if (!results[r]) continue;
+    const storage::SaveStats& saved = *results[r];
+    out.deleted.insert(out.deleted.end(), saved.deleted_ids.begin(), saved.deleted_ids.end());
+    const std::unordered_set<std::int64_t> deleted(saved.deleted_ids.begin(), saved.deleted_ids.end());
+    for (std::size_t i = 0; i < record.articles.size(); ++i) {
+      const model::Article& article = record.articles[i];
       if (article.simhash == 0 || article.junk) continue;
-      std::int64_t id = article.id;
-      if (id == 0) {
-        const auto found = out.ids[r].find(article.guid);
-        if (found == out.ids[r].end()) continue;
-        id = found->second;
-      }
+      const std::int64_t id = i < saved.ids.size() ? saved.ids[i] : article.id;
+      if (id == 0) continue;
       const TimePoint date = article.display_date();
       // The stored originals, in the order learnt, as a scan of every entry would see them: the first of
       // equal dates wins.
@@ -107,8 +99,8 @@ Result<void> DuplicateIndex::decide(storage::DuplicateDecision& decision,
       for (const std::uint32_t slot : index_.near(article.simhash)) {
         const storage::SimhashEntry& entry = entries_[slot];
         if (removed_[slot] || entry.id == id || out.copies.contains(entry.id)) continue;
-        // An article of this blog that is no longer stored: the save just deleted it (the blog's cap).
-        if (entry.blog_id == record.blog_id && !stored.contains(entry.id)) continue;
+        // An article the save just deleted (the blog's cap); those earlier saves deleted are marked removed.
+        if (deleted.contains(entry.id)) continue;
         if (earliest == nullptr || entry.date < earliest->date) earliest = &entry;
       }
       if (earliest != nullptr) {
@@ -157,9 +149,11 @@ Result<void> DuplicateIndex::decide(storage::DuplicateDecision& decision,
 }
 
 void DuplicateIndex::apply(const Decision& decision) {
-  if (!decision.copies.empty()) {
+  // Copies are no longer originals, and rows the saves deleted are no longer anything.
+  if (!decision.copies.empty() || !decision.deleted.empty()) {
+    const std::unordered_set<std::int64_t> deleted(decision.deleted.begin(), decision.deleted.end());
     for (std::size_t i = 0; i < entries_.size(); ++i) {
-      if (decision.copies.contains(entries_[i].id)) removed_[i] = true;
+      if (decision.copies.contains(entries_[i].id) || deleted.contains(entries_[i].id)) removed_[i] = true;
     }
   }
   for (const auto& original : decision.originals) remember(original);
@@ -171,19 +165,17 @@ void DuplicateIndex::apply(const Decision& decision) {
 
 namespace {
 
-// The new, non-junk articles of saved records whose ids are in `ids` and that are not in `copies`.
+// The new, non-junk articles of saved records that are not in `copies`, with the rows the saves gave them.
 void collect_originals(std::span<const storage::CrawlRecord> records,
                        const std::vector<Result<storage::SaveStats>>& results,
-                       const std::vector<std::unordered_map<std::string, std::int64_t>>& ids,
                        const std::unordered_set<std::int64_t>& copies, std::vector<SavedOriginal>& out) {
   for (std::size_t r = 0; r < records.size(); ++r) {
     if (!results[r] || results[r]->inserted == 0) continue;
-    for (std::size_t a = 0; a < records[r].articles.size(); ++a) {
+    const std::vector<std::int64_t>& ids = results[r]->ids;
+    for (std::size_t a = 0; a < records[r].articles.size() && a < ids.size(); ++a) {
       const auto& article = records[r].articles[a];
-      if (article.id != 0 || article.junk) continue;
-      const auto id = ids[r].find(article.guid);
-      if (id == ids[r].end() || copies.contains(id->second)) continue;
-      out.push_back({.record = r, .article = a, .id = id->second});
+      if (article.id != 0 || article.junk || copies.contains(ids[a])) continue;
+      out.push_back({.record = r, .article = a, .id = ids[a]});
     }
   }
 }
@@ -198,15 +190,7 @@ std::vector<Result<storage::SaveStats>> DuplicateIndex::save_all(
   if (!enabled_) {
     auto saved = articles_.save_crawls(records);
     if (!saved) return failed(saved.error());
-    if (originals == nullptr) return std::move(*saved);
-    std::vector<std::unordered_map<std::string, std::int64_t>> ids(records.size());
-    for (std::size_t r = 0; r < records.size(); ++r) {
-      if (!(*saved)[r] || (*saved)[r]->inserted == 0) continue;
-      if (auto keys = articles_.article_keys(records[r].blog_id)) {
-        for (const auto& key : *keys) ids[r].emplace(key.guid, key.id);
-      }
-    }
-    collect_originals(records, *saved, ids, {}, *originals);
+    if (originals != nullptr) collect_originals(records, *saved, {}, *originals);
     return std::move(*saved);
   }
   std::lock_guard lock(mutex_);
@@ -220,7 +204,7 @@ std::vector<Result<storage::SaveStats>> DuplicateIndex::save_all(
       });
   if (!saved) return failed(saved.error());
   apply(decision);
-  if (originals != nullptr) collect_originals(records, *saved, decision.ids, decision.copies, *originals);
+  if (originals != nullptr) collect_originals(records, *saved, decision.copies, *originals);
   return std::move(*saved);
 }
 

@@ -45,11 +45,11 @@ class DuplicateIndex {
  private:
   // What a group's decision found, kept out of the index until its transaction commits.
   struct Decision {
-    std::vector<std::unordered_map<std::string, std::int64_t>> ids;  // per record: article ids by guid
-    std::vector<std::pair<std::int64_t, std::int64_t>> marks;        // (copy, original)
-    std::unordered_set<std::int64_t> copies;                         // the first of each mark
-    std::vector<storage::SimhashEntry> originals;                    // the group's new originals, logged
-    std::int64_t first_place = 0;                                    // in the log, of originals[0]
+    std::vector<std::int64_t> deleted;                         // rows the saves deleted (caps)
+    std::vector<std::pair<std::int64_t, std::int64_t>> marks;  // (copy, original)
+    std::unordered_set<std::int64_t> copies;                   // the first of each mark
+    std::vector<storage::SimhashEntry> originals;              // the group's new originals, logged
+    std::int64_t first_place = 0;                              // in the log, of originals[0]
   };
 
   // Reads the whole index and the log's place it is current at; false (logged) when the store cannot.

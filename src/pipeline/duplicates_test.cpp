@@ -81,6 +81,27 @@ TEST_P(DuplicatesAcrossProcessesTest, ALaterCopySavedByAnotherProcessIsMarked) {
   EXPECT_TRUE(stored["copy"].junk);
 }
 
+// A blog's new post that repeats an older one of the same blog, which the blog's cap deletes in the same save
+// (the feed no longer holds it): the deleted article is no original any more, so the new post is, and a later
+// copy elsewhere is marked a duplicate of it. Taken for the deleted one's copy, the new post would be neither
+// (the mark names a row that is gone) and the later copy would go unmarked.
+TEST_P(DuplicatesAcrossProcessesTest, AnOriginalItsBlogsCapDeletesGivesWayToTheNewPostThatRepeatsIt) {
+  DuplicateIndex first(*store_);
+  save(first, record(blogs_[0], "old", kPost, 10));
+  save(first, record(blogs_[0], "middle", ~kPost, 5));
+  auto capped = record(blogs_[0], "new", kPost ^ 0b1, 1);
+  capped.max_articles = 2;
+  capped.feed_guids = {"new", "middle"};
+  save(first, capped);
+  auto stored = articles();
+  ASSERT_FALSE(stored.contains("old")) << "the cap deleted it";
+  EXPECT_FALSE(stored["new"].junk) << stored["new"].junk_reason;
+  save(first, record(blogs_[1], "copy", kPost ^ 0b11, 0));
+  stored = articles();
+  EXPECT_EQ(stored["copy"].duplicate_of, stored["new"].id);
+  EXPECT_TRUE(stored["copy"].junk);
+}
+
 TEST_P(DuplicatesAcrossProcessesTest, AnEarlierCopySavedByAnotherProcessBecomesTheOriginal) {
   DuplicateIndex first(*store_);
   DuplicateIndex second(*other_);

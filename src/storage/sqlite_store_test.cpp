@@ -656,6 +656,43 @@ TEST_P(StoreTest, SaveCrawlCountsInsertedUpdatedUnchanged) {
   EXPECT_EQ(store_->count_articles({}).value(), 3);
 }
 
+// A save tells the row of each of its articles, in the record's order, whether it inserted, updated or left
+// it, and the rows the blog's cap deleted: the near-duplicate decision reads them there instead of reading
+// the blog's rows again.
+TEST_P(StoreTest, ASaveTellsEachArticlesRowAndTheRowsItsCapDeleted) {
+  const auto blog = add_blog("https://a.example/feed");
+  const auto first =
+      save(ok_record(blog, day(0), {make_article("1", "One", day(-3)), make_article("2", "Two", day(-2))}));
+  auto row_of = [&] {
+    std::map<std::string, std::int64_t> out;
+    const auto keys = store_->article_keys(blog).value();
+    for (const auto& key : keys) out[key.guid] = key.id;
+    return out;
+  };
+  auto rows = row_of();
+  ASSERT_EQ(rows.size(), 2u);
+  EXPECT_EQ(first.ids, (std::vector<std::int64_t>{rows.at("1"), rows.at("2")}));
+  EXPECT_TRUE(first.deleted_ids.empty());
+
+  // Two new posts, one of them first; the feed holds them alone, and the blog may keep three.
+  auto capped = ok_record(blog, day(1),
+                          {make_article("4", "Four", day(0)), make_article("2", "Two, revised", day(-2)),
+                           make_article("3", "Three", day(-1))});
+  capped.max_articles = 3;
+  capped.feed_guids = {"4", "2", "3"};
+  const auto second = save(capped);
+  EXPECT_EQ(second.inserted, 2);
+  EXPECT_EQ(second.updated, 1);
+  EXPECT_EQ(second.deleted, 1);
+  const auto before = rows;
+  rows = row_of();
+  ASSERT_EQ(rows.size(), 3u);
+  EXPECT_EQ(second.ids, (std::vector<std::int64_t>{rows.at("4"), before.at("2"), rows.at("3")}));
+  EXPECT_EQ(second.deleted_ids, (std::vector<std::int64_t>{before.at("1")}))
+      << "the one the feed no longer holds";
+  EXPECT_FALSE(rows.contains("1"));
+}
+
 TEST_P(StoreTest, UpdateKeepsIdVotesFirstSeenAndKeepOverride) {
   const auto blog = add_blog("https://a.example/feed");
   auto original = make_article("g", "Original", std::nullopt);

@@ -107,6 +107,12 @@ struct SaveStats {
   int unchanged = 0;
   int deleted = 0;        // rows removed to keep the blog within CrawlRecord::max_articles
   int bodies_pruned = 0;  // hidden articles whose bodies were emptied (CrawlRecord::prune_hidden_before)
+  // The row of each of the record's articles after the save, in the record's order (a guid the record
+  // repeats: its first sighting's row), and the rows deleted to keep the blog within
+  // CrawlRecord::max_articles: what the near-duplicate decision needs of the save, without reading the blog's
+  // rows again.
+  std::vector<std::int64_t> ids{};
+  std::vector<std::int64_t> deleted_ids{};
 };
 
 // A crawler's mark on a blog whose feed it is parsing (migration 0015): who ("host:pid:nonce") and since.

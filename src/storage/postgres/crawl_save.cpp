@@ -397,6 +397,7 @@ Result<void> apply_budgets(Connection& conn, const CrawlRecord& record, SaveStat
   del.bind(":ids", id_array(doomed));
   if (auto ok = del.run(); !ok) return std::unexpected(ok.error());
   stats.deleted = static_cast<int>(doomed.size());
+  stats.deleted_ids = std::move(doomed);
   return {};
 }
 
@@ -520,6 +521,8 @@ Result<SaveStats> save_record(Connection& conn, const CrawlRecord& record, Visib
       return fail(ErrorKind::kInternal, "store: an inserted article's id did not come back");
     target.id = id->second;
   }
+  stats.ids.reserve(guids.size());
+  for (const std::string& guid : guids) stats.ids.push_back(*targets.at(guid).id);
 
   // A refresh packs the stored summary with the new content and text. A row this record updates first
   // (a guid the feed repeats) has the summary of that update, not yet stored.

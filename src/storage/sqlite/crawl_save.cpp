@@ -253,11 +253,13 @@ Result<void> save_article(Connection& db, const CrawlRecord& record, const std::
       q.bind(":votes", article.votes);
     });
     if (!ok) return ok;
-    if (visible) deferred.add_visible(db.last_insert_rowid(), category, article);
+    stats.ids.push_back(db.last_insert_rowid());
+    if (visible) deferred.add_visible(stats.ids.back(), category, article);
     ++stats.inserted;
     return {};
   }
   const auto& [existing_id, existing_hash] = **existing;
+  stats.ids.push_back(existing_id);
   // The index triggers of an update delete the old entry: it must be in the index first (a feed that
   // repeats a guid inserts and then updates one article in the same crawl).
   if (deferred.has_search_entry(existing_id)) {
@@ -322,6 +324,7 @@ Result<void> apply_budgets(Connection& db, const CrawlRecord& record, SaveStats&
     if (auto ok = run(db, kDeleteArticle, kFailed, [&](Query& q) { q.bind(":id", id); }); !ok) return ok;
   }
   stats.deleted = static_cast<int>(doomed.size());
+  stats.deleted_ids = std::move(doomed);
   return {};
 }
 
