@@ -89,7 +89,10 @@ TEST_F(CheckpointerTest, TheWriterStartsTheWalOverOnceItHasGrownWhileReadersCome
   int restarts = 0;
   const auto unbounded = write_while_reading("passive.db", kTransactions, false, &restarts);
   EXPECT_EQ(restarts, 0);
-  EXPECT_GE(unbounded, std::uintmax_t{12} * kRestartPages * 4096)
+  // Twice the bound asserted below: whether a passive checkpoint now and then finds no reader (and the WAL
+  // starts over) depends on the machine's load; under a sanitizer on a busy machine the WAL without restarts
+  // reached only 11 times the restart size.
+  EXPECT_GE(unbounded, std::uintmax_t{8} * kRestartPages * 4096)
       << "without restarts, the WAL kept within " << unbounded
       << " bytes: this test no longer shows why they are made";
 
