@@ -2607,6 +2607,72 @@ TEST_P(StoreTest, SaveCrawlsSavesAGroupAndRollsBackOnlyTheFailingRecord) {
   EXPECT_TRUE(none->empty());
 }
 
+// Most records of an hourly pass bring no articles: a 304 or a failed poll writes its blog's state and
+// prunes its old hidden bodies. A group of them is saved with what each record says, in the group's order of
+// results; a record of a blog that does not exist gets kNotFound and changes nothing, and the others are
+// saved all the same.
+TEST_P(StoreTest, SaveCrawlsSavesAGroupOfPollsThatBroughtNoArticles) {
+  const auto a = add_blog("https://a.example/feed", "programming");
+  const auto b = add_blog("https://b.example/feed", "history");
+  const auto c = add_blog("https://c.example/feed", "design");
+  auto hidden = make_article("a1", "Lottery spam", day(1));
+  hidden.junk = true;
+  auto first = ok_record(a, day(1), {hidden, make_article("a2", "Cathedral compiler", day(1))});
+  ASSERT_TRUE(store_->save_crawl(first));
+
+  auto not_modified = ok_record(a, day(10));
+  not_modified.status = "not modified";
+  not_modified.prune_hidden_before = day(5);
+  auto missing = ok_record(9999, day(10));
+  missing.prune_hidden_before = day(5);
+  CrawlRecord failed = ok_record(b, day(10));
+  failed.success = false;
+  failed.status = "HTTP 500";
+  failed.consecutive_failures = 3;
+  auto changed = ok_record(c, day(10));
+  changed.etag = "\"v2\"";
+  const std::vector<CrawlRecord> group = {not_modified, missing, failed, changed};
+
+  auto results = store_->save_crawls(group);
+  ASSERT_TRUE(results) << results.error().message;
+  ASSERT_EQ(results->size(), 4u);
+  ASSERT_TRUE((*results)[0]) << (*results)[0].error().message;
+  EXPECT_EQ((*results)[0]->bodies_pruned, 1);
+  EXPECT_EQ((*results)[0]->inserted, 0);
+  ASSERT_FALSE((*results)[1]);
+  EXPECT_EQ((*results)[1].error().kind, ErrorKind::kNotFound);
+  ASSERT_TRUE((*results)[2]) << (*results)[2].error().message;
+  EXPECT_EQ((*results)[2]->bodies_pruned, 0);
+  ASSERT_TRUE((*results)[3]) << (*results)[3].error().message;
+
+  auto listed = store_->blogs();
+  ASSERT_TRUE(listed) << listed.error().message;
+  std::map<std::int64_t, model::Blog> blogs;
+  for (auto& blog : *listed) blogs.emplace(blog.id, blog);
+  ASSERT_EQ(blogs.size(), 3u);
+  EXPECT_EQ(blogs.at(a).last_status, "not modified");
+  EXPECT_EQ(blogs.at(a).last_attempt_at, day(10));
+  EXPECT_EQ(blogs.at(a).next_due_at, day(10) + std::chrono::hours(1));
+  EXPECT_EQ(blogs.at(b).last_status, "HTTP 500");
+  EXPECT_EQ(blogs.at(b).last_error, "HTTP 500");
+  EXPECT_EQ(blogs.at(b).consecutive_failures, 3);
+  EXPECT_FALSE(blogs.at(b).last_success_at);
+  EXPECT_EQ(blogs.at(c).etag, "\"v2\"");
+  EXPECT_EQ(blogs.at(c).last_success_at, day(10));
+
+  // The junk's body is pruned, the visible article's kept.
+  const auto ids = raw_query(path_, "SELECT id FROM articles ORDER BY guid");
+  ASSERT_EQ(ids.size(), 2u);
+  auto text_of = [&](const std::string& id) {
+    auto view = store_->article(std::stoll(id));
+    EXPECT_TRUE(view && *view);
+    return view && *view ? (*view)->article.text : std::string("(none)");
+  };
+  EXPECT_EQ(text_of(ids[0]), "");
+  EXPECT_EQ(text_of(ids[1]), first.articles[1].text) << "the visible article keeps its body";
+  EXPECT_EQ(search_index_problem(), "");
+}
+
 // The writer never checkpoints the WAL itself (BackgroundCheckpointer): a commit that takes the WAL past
 // 1000 pages wakes a thread that copies the pages into the database file while the store stays open. Were
 // that thread missing, the file would keep its size until the store closed, and this test would time out.

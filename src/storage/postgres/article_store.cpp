@@ -4,6 +4,7 @@
 #include <bit>
 #include <chrono>
 #include <deque>
+#include <optional>
 #include <thread>
 #include <tuple>
 #include <unordered_map>
@@ -261,6 +262,40 @@ Result<bool> PgArticleStore::generic_plans_fit(Connection& conn) {
   return fit;
 }
 
+namespace {
+
+// save_crawls' first step: the group's records that write their blog's row alone, saved together
+// (save_blog_states) when there are at least two and no blog has two records in the group (its records
+// are then saved in their order, one by one). Each record's result, or nullopt where the record is left to
+// be saved on its own; all nullopt when saving them together failed and was undone.
+Result<std::vector<std::optional<Result<SaveStats>>>> save_states_together(
+    Connection& c, std::span<const CrawlRecord> records) {
+  std::vector<std::optional<Result<SaveStats>>> out(records.size());
+  std::unordered_set<std::int64_t> blogs;
+  for (const CrawlRecord& record : records) {
+    if (!blogs.insert(record.blog_id).second) return out;
+  }
+  std::vector<const CrawlRecord*> together;
+  std::vector<std::size_t> at;
+  for (std::size_t i = 0; i < records.size(); ++i) {
+    if (!writes_blog_state_only(records[i])) continue;
+    together.push_back(&records[i]);
+    at.push_back(i);
+  }
+  if (together.size() < 2) return out;
+  if (auto ok = c.exec_script("SAVEPOINT states"); !ok) return std::unexpected(ok.error());
+  auto saved = save_blog_states(c, together);
+  if (!saved) {
+    if (auto ok = c.exec_script("ROLLBACK TO SAVEPOINT states"); !ok) return std::unexpected(ok.error());
+  } else {
+    for (std::size_t k = 0; k < at.size(); ++k) out[at[k]] = std::move((*saved)[k]);
+  }
+  if (auto ok = c.exec_script("RELEASE SAVEPOINT states"); !ok) return std::unexpected(ok.error());
+  return out;
+}
+
+}  // namespace
+
 Result<std::vector<Result<SaveStats>>> PgArticleStore::save_crawls(std::span<const CrawlRecord> records,
                                                                    const DecideDuplicates& decide) {
   std::vector<Result<SaveStats>> results;
@@ -275,8 +310,18 @@ Result<std::vector<Result<SaveStats>>> PgArticleStore::save_crawls(std::span<con
     if (*fit) {
       if (auto generic = c.exec_script(kGenericPlans); !generic) return generic;
     }
+    // The records that write their blog's row alone (most of an hourly pass: 304s and failures) are
+    // saved first, all in one round trip; if that fails, the savepoint undoes it and each is saved below
+    // on its own, so a failing one is rolled back alone as any record is.
+    auto states = save_states_together(c, records);
+    if (!states) return std::unexpected(states.error());
     VisibleCounts counts;
-    for (const CrawlRecord& record : records) {
+    for (std::size_t i = 0; i < records.size(); ++i) {
+      if ((*states)[i]) {
+        results.push_back(std::move(*(*states)[i]));
+        continue;
+      }
+      const CrawlRecord& record = records[i];
       // One record's failure undoes that record alone: the others of the group are still saved.
       if (auto ok = c.exec_script("SAVEPOINT record"); !ok) return ok;
       VisibleCounts record_counts;

@@ -360,17 +360,25 @@ Result<void> blog_state_statements(Connection& conn, const CrawlRecord& record, 
   return {};
 }
 
+// The statement that prunes the bodies of the blog's hidden articles older than the record's
+// prune_hidden_before (which it has).
+Result<Statement> prune_statement(Connection& conn, const CrawlRecord& record) {
+  Query q(conn, kPruneHiddenBodies);
+  q.prepared();
+  q.bind(":blog_id", record.blog_id).bind(":before", *record.prune_hidden_before);
+  q.bind(":now", record.attempted_at);
+  return q.statement();
+}
+
 // CrawlRecord's budgets, after the record's articles are written. The rows this crawl inserted carry guids
 // of the feed, so they are never deleted here.
 Result<void> apply_budgets(Connection& conn, const CrawlRecord& record, SaveStats& stats) {
   if (record.prune_hidden_before) {
-    Query q(conn, kPruneHiddenBodies);
-    q.prepared();
-    q.bind(":blog_id", record.blog_id).bind(":before", *record.prune_hidden_before);
-    q.bind(":now", record.attempted_at);
-    auto pruned = q.run();
-    if (!pruned) return std::unexpected(pruned.error());
-    stats.bodies_pruned = static_cast<int>(pruned->affected());
+    auto prune = prune_statement(conn, record);
+    if (!prune) return std::unexpected(prune.error());
+    std::vector<std::int64_t> pruned;
+    if (auto ok = conn.exec_pipeline(std::span(&*prune, 1), &pruned); !ok) return ok;
+    stats.bodies_pruned = pruned.empty() ? 0 : static_cast<int>(pruned.front());
   }
   if (record.max_articles <= 0 || stats.inserted == 0) return {};
   Query count(conn, "SELECT COUNT(*) FROM articles WHERE blog_id = :blog_id");
@@ -448,6 +456,50 @@ Result<std::unordered_map<std::int64_t, ArticleBody>> stored_bodies(Connection& 
     out.emplace(rows->int64(r, 0), std::move(*body));
   }
   return out;
+}
+
+bool writes_blog_state_only(const CrawlRecord& record) {
+  return record.articles.empty() && !(record.new_feed_url && !record.new_feed_url->empty());
+}
+
+Result<std::vector<Result<SaveStats>>> save_blog_states(Connection& conn,
+                                                        std::span<const CrawlRecord* const> records) {
+  constexpr std::size_t kNone = static_cast<std::size_t>(-1);
+  std::vector<Statement> statements;
+  statements.reserve(2 * records.size());
+  std::vector<std::size_t> state_at(records.size());
+  std::vector<std::size_t> prune_at(records.size(), kNone);
+  for (std::size_t i = 0; i < records.size(); ++i) {
+    const CrawlRecord& record = *records[i];
+    if (!writes_blog_state_only(record))
+      return fail(ErrorKind::kInternal, "store: a record with articles or a redirect among blog states");
+    state_at[i] = statements.size();
+    if (auto ok = blog_state_statements(conn, record, statements); !ok) return std::unexpected(ok.error());
+    if (record.prune_hidden_before) {
+      auto prune = prune_statement(conn, record);
+      if (!prune) return std::unexpected(prune.error());
+      prune_at[i] = statements.size();
+      statements.push_back(std::move(*prune));
+    }
+  }
+  std::vector<std::int64_t> affected;
+  affected.reserve(statements.size());
+  if (auto ok = run_pipelined(conn, statements, &affected); !ok) return std::unexpected(ok.error());
+  if (affected.size() != statements.size())
+    return fail(ErrorKind::kInternal, "store: a statement of the blog states gave no count of rows");
+  std::vector<Result<SaveStats>> results;
+  results.reserve(records.size());
+  for (std::size_t i = 0; i < records.size(); ++i) {
+    // No row updated is no blog, as save_record finds it: nothing else of the record matched a row either.
+    if (affected[state_at[i]] == 0) {
+      results.push_back(fail(ErrorKind::kNotFound, fmt::format("store: no blog {}", records[i]->blog_id)));
+      continue;
+    }
+    SaveStats stats;
+    if (prune_at[i] != kNone) stats.bodies_pruned = static_cast<int>(affected[prune_at[i]]);
+    results.push_back(std::move(stats));
+  }
+  return results;
 }
 
 Result<SaveStats> save_record(Connection& conn, const CrawlRecord& record, VisibleCounts& counts,

@@ -4,8 +4,10 @@
 
 #include <cstdint>
 #include <map>
+#include <span>
 #include <string>
 #include <utility>
+#include <vector>
 
 #include "core/error.h"
 #include "storage/article_body.h"
@@ -30,6 +32,17 @@ class VisibleCounts {
   std::map<std::int64_t, std::int64_t> by_blog_;
   std::map<std::string, std::int64_t> by_category_;
 };
+
+// Whether saving `record` writes its blog's row alone (and prunes its hidden bodies): no articles and no
+// redirect, as an unchanged feed (304) or a failed poll gives, most records of an hourly pass.
+bool writes_blog_state_only(const CrawlRecord& record);
+
+// The blog states of `records` (each writes_blog_state_only) and the hidden bodies their budgets prune, in
+// one round trip, where save_record takes four a record: its results are save_record's. A record whose blog
+// does not exist gets kNotFound and changed nothing. Any other error is the call's, and the caller's
+// transaction (or savepoint) must be rolled back.
+Result<std::vector<Result<SaveStats>>> save_blog_states(Connection& conn,
+                                                        std::span<const CrawlRecord* const> records);
 
 // One record's statements; its new visible articles are added to `counts`. Its articles' search vectors and
 // packed bodies are the record's prepared ones (CrawlRecord::prepared_search, prepared_bodies), or made with

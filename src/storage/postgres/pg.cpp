@@ -14,6 +14,14 @@
 namespace longread::storage::postgres {
 namespace {
 
+// Rows an INSERT, UPDATE or DELETE changed (PQcmdTuples' text), 0 for any other statement.
+std::int64_t rows_changed(pg_result* result) noexcept {
+  const char* text = PQcmdTuples(result);
+  std::int64_t n = 0;
+  std::from_chars(text, text + std::strlen(text), n);
+  return n;
+}
+
 // SQLSTATE classes the server uses for "another row has this key" and "the row you refer to is gone".
 constexpr std::string_view kUniqueViolation = "23505";
 constexpr std::string_view kForeignKeyViolation = "23503";
@@ -117,11 +125,7 @@ int Rows::size() const noexcept {
 }
 
 std::int64_t Rows::affected() const noexcept {
-  if (result_ == nullptr) return 0;
-  const char* text = PQcmdTuples(result_);
-  std::int64_t n = 0;
-  std::from_chars(text, text + std::strlen(text), n);
-  return n;
+  return result_ == nullptr ? 0 : rows_changed(result_);
 }
 
 bool Rows::null(int row, int col) const noexcept {
@@ -258,11 +262,13 @@ Result<Rows> Connection::exec_prepared(std::string_view sql, const Params& param
   return rows_of(result);
 }
 
-Result<void> Connection::exec_pipeline(std::span<const Statement> statements) {
+Result<void> Connection::exec_pipeline(std::span<const Statement> statements,
+                                       std::vector<std::int64_t>* affected) {
   if (statements.size() == 1) {
     const Statement& only = statements.front();
     auto rows = only.prepared ? exec_prepared(only.sql, only.params) : exec(only.sql, only.params);
     if (!rows) return std::unexpected(rows.error());
+    if (affected) affected->push_back(rows->affected());
     return {};
   }
   if (statements.empty()) return {};
@@ -310,6 +316,8 @@ Result<void> Connection::exec_pipeline(std::span<const Statement> statements) {
     const ExecStatusType status = PQresultStatus(result);
     synced = status == PGRES_PIPELINE_SYNC;
     if (status == PGRES_FATAL_ERROR && !error) error = statement_error(conn_, result);
+    if (affected && (status == PGRES_COMMAND_OK || status == PGRES_TUPLES_OK))
+      affected->push_back(rows_changed(result));
     PQclear(result);
   }
   if (!synced && !error) error = statement_error(conn_, nullptr);

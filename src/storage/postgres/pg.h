@@ -155,8 +155,10 @@ class Connection {
   // Sends `statements` in one round trip (libpq pipeline mode) and runs them in order; stops at the first
   // one the server refuses and returns its error, as exec would. Their rows are not read, so use it for
   // statements whose results are small (UPDATEs): a statement returning many rows could fill the socket
-  // while this side is still sending.
-  Result<void> exec_pipeline(std::span<const Statement> statements);
+  // while this side is still sending. `affected`, when given, gets each statement's count of rows changed
+  // (PQcmdTuples), in order.
+  Result<void> exec_pipeline(std::span<const Statement> statements,
+                             std::vector<std::int64_t>* affected = nullptr);
   // Runs a script of several statements (no parameters): migrations.
   Result<void> exec_script(std::string_view sql);
   // Starts listening on `channel` (LISTEN): notifications other sessions raise on it arrive once their

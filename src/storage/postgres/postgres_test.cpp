@@ -472,6 +472,57 @@ TEST(PostgresDatabaseTest, SavingRecordsOfEverySizePreparesAFewStatementsOnly) {
   EXPECT_LT(conn->prepared_count(), 30U);
 }
 
+// A group's records without articles are saved in one round trip. When that fails (here: a status the
+// server refuses, bytes that are not UTF-8), it is undone and each is saved on its own: the refused record
+// fails alone, and the others are saved as if they had been sent one by one.
+TEST(PostgresDatabaseTest, BlogStatesSavedTogetherThatFailAreSavedOneByOne) {
+  PostgresDatabase pg;
+  ASSERT_FALSE(pg.url().empty());
+  auto db = Database::open(pg.url(), 1);
+  ASSERT_TRUE(db) << db.error().message;
+  std::vector<std::int64_t> blogs;
+  {
+    Pool::Lease conn = (*db)->pool().acquire();
+    blogs.push_back(add_programming_blog(*conn));
+    for (const char* host : {"b", "c"}) {
+      auto blog =
+          conn->exec(fmt::format("INSERT INTO blogs (feed_url, title, site_url, category, created_at) "
+                                 "VALUES ('https://{0}.example/feed', '{0}', '', 'programming', 0) "
+                                 "RETURNING id",
+                                 host));
+      ASSERT_TRUE(blog) << blog.error().message;
+      blogs.push_back(blog->int64(0, 0));
+    }
+  }
+  std::vector<CrawlRecord> group;
+  for (const std::int64_t blog : blogs) {
+    group.push_back({.blog_id = blog,
+                     .attempted_at = from_unix(1'700'000'000),
+                     .success = true,
+                     .status = "not modified",
+                     .next_due_at = from_unix(1'700'003'600)});
+  }
+  group[1].status = "bad \xff byte";
+  PgArticleStore store(**db);
+  auto saved = store.save_crawls(group, {});
+  ASSERT_TRUE(saved) << saved.error().message;
+  ASSERT_EQ(saved->size(), 3U);
+  EXPECT_TRUE((*saved)[0]) << (*saved)[0].error().message;
+  ASSERT_FALSE((*saved)[1]) << "the server takes only UTF-8";
+  EXPECT_NE((*saved)[1].error().message.find("UTF8"), std::string::npos) << (*saved)[1].error().message;
+  EXPECT_TRUE((*saved)[2]) << (*saved)[2].error().message;
+  Pool::Lease conn = (*db)->pool().acquire();
+  auto rows = conn->exec("SELECT id, last_status, next_due_at FROM blogs ORDER BY id");
+  ASSERT_TRUE(rows) << rows.error().message;
+  ASSERT_EQ(rows->size(), 3);
+  EXPECT_EQ(rows->string(0, 1), "not modified");
+  EXPECT_EQ(rows->int64(0, 2), 1'700'003'600);
+  EXPECT_EQ(rows->string(1, 1), "") << "the refused record changed nothing";
+  EXPECT_TRUE(rows->null(1, 2));
+  EXPECT_EQ(rows->string(2, 1), "not modified");
+  EXPECT_EQ(rows->int64(2, 2), 1'700'003'600);
+}
+
 // A save's statements find their rows by key, so each is planned once for every value, once the server's
 // statistics count a thousand articles: the lookup of a record's stored guids, run for ten more records
 // then, has ten more generic plans and no custom one (PostgreSQL's own choice, plan_cache_mode = auto,

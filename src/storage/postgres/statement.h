@@ -6,10 +6,12 @@
 #include <string>
 
 #include <algorithm>
+#include <cstdint>
 #include <optional>
 #include <span>
 #include <string_view>
 #include <utility>
+#include <vector>
 
 #include <fmt/format.h>
 
@@ -68,10 +70,12 @@ inline Result<Rows> run_prepared(Connection& conn, std::string_view sql, std::st
 inline constexpr std::size_t kPipelineChunk = 256;
 
 // Runs `statements` in order, a pipeline (one round trip) per kPipelineChunk; stops at the first error.
-inline Result<void> run_pipelined(Connection& conn, std::span<const Statement> statements) {
+// `affected`, when given, gets each statement's count of rows changed, in order.
+inline Result<void> run_pipelined(Connection& conn, std::span<const Statement> statements,
+                                  std::vector<std::int64_t>* affected = nullptr) {
   for (std::size_t from = 0; from < statements.size(); from += kPipelineChunk) {
     const auto chunk = statements.subspan(from, std::min(kPipelineChunk, statements.size() - from));
-    if (auto ok = conn.exec_pipeline(chunk); !ok) return ok;
+    if (auto ok = conn.exec_pipeline(chunk, affected); !ok) return ok;
   }
   return {};
 }
