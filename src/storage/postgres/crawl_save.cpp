@@ -360,25 +360,23 @@ Result<void> blog_state_statements(Connection& conn, const CrawlRecord& record, 
   return {};
 }
 
-// The statement that prunes the bodies of the blog's hidden articles older than the record's
-// prune_hidden_before (which it has).
-Result<Statement> prune_statement(Connection& conn, const CrawlRecord& record) {
-  Query q(conn, kPruneHiddenBodies);
+// Binds kPruneHiddenBodies (prepared) for the record, which has a prune_hidden_before: the bodies of its
+// blog's hidden articles older than that.
+void bind_prune(Query& q, const CrawlRecord& record) {
   q.prepared();
   q.bind(":blog_id", record.blog_id).bind(":before", *record.prune_hidden_before);
   q.bind(":now", record.attempted_at);
-  return q.statement();
 }
 
 // CrawlRecord's budgets, after the record's articles are written. The rows this crawl inserted carry guids
 // of the feed, so they are never deleted here.
 Result<void> apply_budgets(Connection& conn, const CrawlRecord& record, SaveStats& stats) {
   if (record.prune_hidden_before) {
-    auto prune = prune_statement(conn, record);
-    if (!prune) return std::unexpected(prune.error());
-    std::vector<std::int64_t> pruned;
-    if (auto ok = conn.exec_pipeline(std::span(&*prune, 1), &pruned); !ok) return ok;
-    stats.bodies_pruned = pruned.empty() ? 0 : static_cast<int>(pruned.front());
+    Query q(conn, kPruneHiddenBodies);
+    bind_prune(q, record);
+    auto pruned = q.run();
+    if (!pruned) return std::unexpected(pruned.error());
+    stats.bodies_pruned = static_cast<int>(pruned->affected());
   }
   if (record.max_articles <= 0 || stats.inserted == 0) return {};
   Query count(conn, "SELECT COUNT(*) FROM articles WHERE blog_id = :blog_id");
@@ -476,7 +474,9 @@ Result<std::vector<Result<SaveStats>>> save_blog_states(Connection& conn,
     state_at[i] = statements.size();
     if (auto ok = blog_state_statements(conn, record, statements); !ok) return std::unexpected(ok.error());
     if (record.prune_hidden_before) {
-      auto prune = prune_statement(conn, record);
+      Query q(conn, kPruneHiddenBodies);
+      bind_prune(q, record);
+      auto prune = q.statement();
       if (!prune) return std::unexpected(prune.error());
       prune_at[i] = statements.size();
       statements.push_back(std::move(*prune));
