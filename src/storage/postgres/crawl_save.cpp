@@ -509,10 +509,7 @@ Result<SaveStats> save_record(Connection& conn, const CrawlRecord& record, Visib
   std::vector<std::string> guids;
   guids.reserve(record.articles.size());
   for (const model::Article& article : record.articles) guids.push_back(stored_guid(article.guid));
-  // The blog's category and the record's stored articles in one statement: no row at all is no blog.
-  Query known(conn,
-              "SELECT b.category, a.guid, a.id, a.content_hash FROM blogs b LEFT JOIN articles a"
-              " ON a.blog_id = b.id AND a.guid = ANY(:guids::text[]) WHERE b.id = :blog_id");
+  Query known(conn, kSelectKnownGuids);
   known.prepared().bind(":blog_id", record.blog_id).bind(":guids", text_array(guids));
   auto rows = known.run();
   if (!rows) return std::unexpected(rows.error());

@@ -33,6 +33,12 @@ class VisibleCounts {
   std::map<std::string, std::int64_t> by_category_;
 };
 
+// The blog's category and the stored rows of the guids a record brings, in one statement: no row at all is no
+// blog. The articles' side is read from the (blog_id, guid) key alone (migration 0022).
+inline constexpr const char* kSelectKnownGuids =
+    "SELECT b.category, a.guid, a.id, a.content_hash FROM blogs b LEFT JOIN articles a"
+    " ON a.blog_id = b.id AND a.guid = ANY(:guids::text[]) WHERE b.id = :blog_id";
+
 // Whether saving `record` writes its blog's row alone (and prunes its hidden bodies): no articles and no
 // redirect, as an unchanged feed (304) or a failed poll gives, most records of an hourly pass.
 bool writes_blog_state_only(const CrawlRecord& record);

@@ -10,9 +10,6 @@
 namespace longread::storage::postgres {
 namespace {
 
-constexpr const char* kSelectArticleKeys =
-    "SELECT id, guid, content_hash, full_text_fetched, full_text_failures FROM articles"
-    " WHERE blog_id = :blog_id";
 // An original deleted meanwhile (a blog's cap, the operator) marks nothing, rather than failing the
 // transaction on the foreign key.
 constexpr const char* kMarkDuplicate =

@@ -16,6 +16,12 @@ namespace longread::storage::postgres {
 // The advisory lock's key ("neardupl" in ASCII), apart from the migrations' and the similar articles' keys.
 inline constexpr std::int64_t kNearDuplicateLock = 0x6e6561726475706c;
 
+// A blog's stored articles, read from the (blog_id, guid) key alone (migration 0022: it carries the other
+// columns).
+inline constexpr const char* kSelectArticleKeys =
+    "SELECT id, guid, content_hash, full_text_fetched, full_text_failures FROM articles"
+    " WHERE blog_id = :blog_id";
+
 // A blog's stored articles (ArticleStore::article_keys), on `conn`.
 Result<std::vector<StoredArticleKey>> read_article_keys(Connection& conn, std::int64_t blog_id);
 // Each (article, original) pair marked a duplicate (ArticleStore::mark_duplicates), on `conn`, in the

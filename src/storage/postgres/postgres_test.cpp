@@ -17,6 +17,7 @@
 #include "storage/postgres/article_store.h"
 #include "storage/postgres/crawl_save.h"
 #include "storage/postgres/database.h"
+#include "storage/postgres/duplicate_log.h"
 #include "storage/postgres/pg.h"
 #include "storage/postgres/phrase_filter.h"
 #include "storage/postgres/search_vectors.h"
@@ -859,6 +860,57 @@ TEST(PostgresDatabaseTest, TheOriginalsAreReadFromTheirIndexAlone) {
   std::string whole;
   for (int r = 0; r < plan->size(); ++r) whole += plan->string(r, 0) + "\n";
   EXPECT_NE(whole.find("Index Only Scan using articles_originals"), std::string::npos) << whole;
+}
+
+// A crawler reads a blog's stored articles whenever its feed brings entries, and a save reads the stored rows
+// of the guids it brings: both from the (blog_id, guid) key, which carries the columns they need, so no heap
+// page of an hour-old blog is read.
+TEST(PostgresDatabaseTest, ABlogsStoredArticlesAreReadFromTheirKeyAlone) {
+  PostgresDatabase pg;
+  ASSERT_FALSE(pg.url().empty());
+  auto db = Database::open(pg.url(), 2);
+  ASSERT_TRUE(db) << db.error().message;
+  std::int64_t blog_id = 0;
+  {
+    Pool::Lease conn = (*db)->pool().acquire();
+    blog_id = add_programming_blog(*conn);
+  }
+  PgArticleStore store(**db);
+  CrawlRecord record{
+      .blog_id = blog_id, .attempted_at = from_unix(1'700'000'000), .success = true, .status = "ok"};
+  for (int i = 0; i < 6; ++i) record.articles.push_back(numbered_post(i));
+  ASSERT_TRUE(store.save_crawl(record));
+  const auto keys = store.article_keys(blog_id).value();
+  ASSERT_EQ(keys.size(), 6U);
+  for (const auto& key : keys) EXPECT_FALSE(key.content_hash.empty()) << key.guid;
+
+  Pool::Lease conn = (*db)->pool().acquire();
+  ASSERT_TRUE(conn->exec_script("VACUUM articles"));  // the visibility map an index-only scan relies on
+  const auto plan_of = [&](std::string_view sql, bool with_guids) {
+    EXPECT_TRUE(
+        conn->exec_script("BEGIN; SET LOCAL enable_seqscan = off; SET LOCAL enable_bitmapscan = off"));
+    Query explain(*conn, std::string("EXPLAIN ") + std::string(sql));
+    explain.bind(":blog_id", blog_id);
+    if (with_guids) explain.bind(":guids", text_array(std::vector<std::string>{"g00001", "g00004"}));
+    auto plan = explain.run();
+    EXPECT_TRUE(conn->exec_script("ROLLBACK"));
+    std::string whole;
+    if (!plan) return "error: " + plan.error().message;
+    for (int r = 0; r < plan->size(); ++r) whole += plan->string(r, 0) + "\n";
+    return whole;
+  };
+  const std::string keys_plan = plan_of(kSelectArticleKeys, false);
+  EXPECT_NE(keys_plan.find("Index Only Scan using articles_blog_guid"), std::string::npos) << keys_plan;
+  const std::string known_plan = plan_of(kSelectKnownGuids, true);
+  EXPECT_NE(known_plan.find("Index Only Scan using articles_blog_guid"), std::string::npos) << known_plan;
+
+  // The key still keeps a guid once per blog.
+  auto again = conn->exec(fmt::format(
+      "INSERT INTO articles (blog_id, guid, first_seen, display_at, category) VALUES ({}, 'g00001', 1, 1, "
+      "'programming')",
+      blog_id));
+  ASSERT_FALSE(again);
+  EXPECT_NE(again.error().message.find("articles_blog_guid"), std::string::npos) << again.error().message;
 }
 
 }  // namespace
