@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <functional>
 #include <limits>
 #include <map>
 #include <thread>
@@ -810,6 +811,35 @@ TEST(PostgresQueryTest, APipelineRunsPreparedAndPlainStatementsAlike) {
   EXPECT_EQ(after->int64(0, 0), 6);
 }
 
+// One programming blog in the database, and a record of its posts 0 to n - 1.
+std::int64_t add_programming_blog(Database& db) {
+  Pool::Lease conn = db.pool().acquire();
+  return add_programming_blog(*conn);
+}
+CrawlRecord numbered_record(std::int64_t blog_id, int n) {
+  CrawlRecord record{
+      .blog_id = blog_id, .attempted_at = from_unix(1'700'000'000), .success = true, .status = "ok"};
+  for (int i = 0; i < n; ++i) record.articles.push_back(numbered_post(i));
+  return record;
+}
+
+// The plan of `sql` with its parameters bound by `bind`, one line of EXPLAIN each, with the scans other than
+// an index's switched off: a plan that still reads the table then means no index serves the statement. The
+// table is vacuumed first, for the visibility map an index-only scan relies on.
+std::string plan_from_indexes(Connection& conn, std::string_view sql,
+                              const std::function<void(Query&)>& bind) {
+  EXPECT_TRUE(conn.exec_script("VACUUM articles"));
+  EXPECT_TRUE(conn.exec_script("BEGIN; SET LOCAL enable_seqscan = off; SET LOCAL enable_bitmapscan = off"));
+  Query explain(conn, "EXPLAIN " + std::string(sql));
+  bind(explain);
+  auto plan = explain.run();
+  EXPECT_TRUE(conn.exec_script("ROLLBACK"));
+  if (!plan) return "error: " + plan.error().message;
+  std::string whole;
+  for (int r = 0; r < plan->size(); ++r) whole += plan->string(r, 0) + "\n";
+  return whole;
+}
+
 // A crawler's read of every original at the start of a pass is answered from articles_originals without
 // visiting the table: the index's predicate must be the statement's, or the planner cannot use it and reads
 // every row of the articles table (the scans other than the index are switched off here, so a plan without
@@ -820,18 +850,12 @@ TEST(PostgresDatabaseTest, TheOriginalsAreReadFromTheirIndexAlone) {
   ASSERT_FALSE(pg.url().empty());
   auto db = Database::open(pg.url(), 2);
   ASSERT_TRUE(db) << db.error().message;
-  std::int64_t blog_id = 0;
-  {
-    Pool::Lease conn = (*db)->pool().acquire();
-    blog_id = add_programming_blog(*conn);
-  }
+  const std::int64_t blog_id = add_programming_blog(**db);
   PgArticleStore store(**db);
-  CrawlRecord record{
-      .blog_id = blog_id, .attempted_at = from_unix(1'700'000'000), .success = true, .status = "ok"};
-  for (int i = 0; i < 6; ++i) {
-    record.articles.push_back(numbered_post(i));
-    record.articles.back().simhash = i == 5 ? 0 : 0x1000 + static_cast<std::uint64_t>(i);
-  }
+  CrawlRecord record = numbered_record(blog_id, 6);
+  for (int i = 0; i < 6; ++i)
+    record.articles[static_cast<std::size_t>(i)].simhash =
+        i == 5 ? 0 : 0x1000 + static_cast<std::uint64_t>(i);
   ASSERT_TRUE(store.save_crawl(record));
   const auto keys = store.article_keys(blog_id).value();
   ASSERT_EQ(keys.size(), 6U);
@@ -852,14 +876,8 @@ TEST(PostgresDatabaseTest, TheOriginalsAreReadFromTheirIndexAlone) {
                                             id_of.at("g00004")}));
 
   Pool::Lease conn = (*db)->pool().acquire();
-  ASSERT_TRUE(conn->exec_script("VACUUM articles"));  // the visibility map an index-only scan relies on
-  ASSERT_TRUE(conn->exec_script("BEGIN; SET LOCAL enable_seqscan = off; SET LOCAL enable_bitmapscan = off"));
-  auto plan = conn->exec(std::string("EXPLAIN ") + kSelectOriginals);
-  ASSERT_TRUE(conn->exec_script("ROLLBACK"));
-  ASSERT_TRUE(plan) << plan.error().message;
-  std::string whole;
-  for (int r = 0; r < plan->size(); ++r) whole += plan->string(r, 0) + "\n";
-  EXPECT_NE(whole.find("Index Only Scan using articles_originals"), std::string::npos) << whole;
+  const std::string plan = plan_from_indexes(*conn, kSelectOriginals, [](Query&) {});
+  EXPECT_NE(plan.find("Index Only Scan using articles_originals"), std::string::npos) << plan;
 }
 
 // A crawler reads a blog's stored articles whenever its feed brings entries, and a save reads the stored rows
@@ -870,38 +888,20 @@ TEST(PostgresDatabaseTest, ABlogsStoredArticlesAreReadFromTheirKeyAlone) {
   ASSERT_FALSE(pg.url().empty());
   auto db = Database::open(pg.url(), 2);
   ASSERT_TRUE(db) << db.error().message;
-  std::int64_t blog_id = 0;
-  {
-    Pool::Lease conn = (*db)->pool().acquire();
-    blog_id = add_programming_blog(*conn);
-  }
+  const std::int64_t blog_id = add_programming_blog(**db);
   PgArticleStore store(**db);
-  CrawlRecord record{
-      .blog_id = blog_id, .attempted_at = from_unix(1'700'000'000), .success = true, .status = "ok"};
-  for (int i = 0; i < 6; ++i) record.articles.push_back(numbered_post(i));
-  ASSERT_TRUE(store.save_crawl(record));
+  ASSERT_TRUE(store.save_crawl(numbered_record(blog_id, 6)));
   const auto keys = store.article_keys(blog_id).value();
   ASSERT_EQ(keys.size(), 6U);
   for (const auto& key : keys) EXPECT_FALSE(key.content_hash.empty()) << key.guid;
 
   Pool::Lease conn = (*db)->pool().acquire();
-  ASSERT_TRUE(conn->exec_script("VACUUM articles"));  // the visibility map an index-only scan relies on
-  const auto plan_of = [&](std::string_view sql, bool with_guids) {
-    EXPECT_TRUE(
-        conn->exec_script("BEGIN; SET LOCAL enable_seqscan = off; SET LOCAL enable_bitmapscan = off"));
-    Query explain(*conn, std::string("EXPLAIN ") + std::string(sql));
-    explain.bind(":blog_id", blog_id);
-    if (with_guids) explain.bind(":guids", text_array(std::vector<std::string>{"g00001", "g00004"}));
-    auto plan = explain.run();
-    EXPECT_TRUE(conn->exec_script("ROLLBACK"));
-    std::string whole;
-    if (!plan) return "error: " + plan.error().message;
-    for (int r = 0; r < plan->size(); ++r) whole += plan->string(r, 0) + "\n";
-    return whole;
-  };
-  const std::string keys_plan = plan_of(kSelectArticleKeys, false);
+  const std::string keys_plan =
+      plan_from_indexes(*conn, kSelectArticleKeys, [&](Query& q) { q.bind(":blog_id", blog_id); });
   EXPECT_NE(keys_plan.find("Index Only Scan using articles_blog_guid"), std::string::npos) << keys_plan;
-  const std::string known_plan = plan_of(kSelectKnownGuids, true);
+  const std::string known_plan = plan_from_indexes(*conn, kSelectKnownGuids, [&](Query& q) {
+    q.bind(":blog_id", blog_id).bind(":guids", text_array(std::vector<std::string>{"g00001", "g00004"}));
+  });
   EXPECT_NE(known_plan.find("Index Only Scan using articles_blog_guid"), std::string::npos) << known_plan;
 
   // The key still keeps a guid once per blog.

@@ -28,15 +28,13 @@ constexpr const char* kAddTerms =
 constexpr const char* kSelectTerms =
     "SELECT bucket, df FROM similar_terms WHERE bucket = ANY(:buckets::bigint[])";
 
-// Every posting of the terms, in one round trip; each term's heaviest are taken in longread (a term holds at
-// most its cap of them). Ranking them in SQL (row_number over each term, ordered as asked) took 75 ms to a
-// second for a batch's thousands of terms, against 33 ms for the rows alone.
-constexpr const char* kSelectPostings =
-    "SELECT article_id, term, weight FROM similar_postings WHERE term = ANY(:terms::bigint[])";
 // SQLite's writer mutex made each save_similar alone; here a transaction-scoped advisory lock does, so the
 // per-term and per-list caps (count, then replace the lightest) hold with several indexers at once.
 constexpr const char* kLockSimilarWrites = "SELECT pg_advisory_xact_lock(7102734516930411)";
-// Every posting of the batch's terms, read under that lock: each term holds at most its cap of them.
+// Every posting of some terms, in one round trip (under that lock when a batch is written); each term's
+// heaviest are taken in longread (a term holds at most its cap of them). Ranking them in SQL (row_number
+// over each term, ordered as asked) took 75 ms to a second for a batch's thousands of terms, against 33 ms
+// for the rows alone.
 constexpr const char* kTermPostings =
     "SELECT term, article_id, weight FROM similar_postings WHERE term = ANY(:terms::bigint[])";
 constexpr const char* kExistingArticles = "SELECT id FROM articles WHERE id = ANY(:ids::bigint[])";
@@ -194,11 +192,11 @@ struct HeldPostings {
   std::unordered_set<std::int64_t> read;
 };
 
-// Reads every posting of `terms` (stored keys, distinct) into `into`.
-Result<void> read_postings(Connection& c, std::span<const std::int64_t> terms, HeldPostings& into) {
+// Reads every posting of `terms` (stored keys, distinct) into `into`; a failure is told as `what`.
+Result<void> read_postings(Connection& c, std::span<const std::int64_t> terms, HeldPostings& into,
+                           std::string_view what) {
   if (terms.empty()) return {};
-  auto rows = run_query(c, kTermPostings, "cannot save similar articles",
-                        [&](Query& q) { q.bind(":terms", id_array(terms)); });
+  auto rows = run_query(c, kTermPostings, what, [&](Query& q) { q.bind(":terms", id_array(terms)); });
   if (!rows) return std::unexpected(rows.error());
   into.held.reserve(into.held.size() + terms.size());
   for (int r = 0; r < rows->size(); ++r) {
@@ -207,6 +205,27 @@ Result<void> read_postings(Connection& c, std::span<const std::int64_t> terms, H
   }
   into.read.insert(terms.begin(), terms.end());
   return {};
+}
+
+// The stored keys of `terms`, sorted and distinct, as read_postings takes them.
+std::vector<std::int64_t> term_keys(std::span<const std::uint64_t> terms) {
+  std::vector<std::int64_t> keys;
+  keys.reserve(terms.size());
+  for (const auto term : terms) keys.push_back(stored(term));
+  std::sort(keys.begin(), keys.end());
+  keys.erase(std::unique(keys.begin(), keys.end()), keys.end());
+  return keys;
+}
+
+// Every posting `read` holds, as rows.
+std::vector<SimilarPostingRow> posting_rows(const HeldPostings& read) {
+  std::vector<SimilarPostingRow> rows;
+  for (const auto& [term, held] : read.held) {
+    for (const HeldPosting& p : held)
+      rows.push_back(
+          {.article_id = p.article_id, .term = std::bit_cast<std::uint64_t>(term), .weight = p.weight});
+  }
+  return rows;
 }
 
 // Posts each write's article under each of its terms, keeping each term's `postings_per_term` heaviest
@@ -232,7 +251,7 @@ Result<void> post_all(Connection& c, std::span<const SimilarWrite> writes, HeldP
   // An article deleted since it was read posts nothing, so it takes no other article's place either.
   auto alive = existing_articles(c, ids);
   if (!alive) return std::unexpected(alive.error());
-  if (auto read = read_postings(c, terms, postings_read); !read) return read;
+  if (auto read = read_postings(c, terms, postings_read, kWhat); !read) return read;
   auto& held = postings_read.held;
   std::vector<std::int64_t> victim_terms, victims;
   for (const SimilarWrite& write : writes) {
@@ -459,20 +478,12 @@ Result<void> PgSimilarStore::add_similar_terms(std::span<const SimilarTermCount>
 
 Result<std::vector<SimilarPostingRow>> PgSimilarStore::similar_postings(std::span<const std::uint64_t> terms,
                                                                         int per_term) {
-  std::vector<SimilarPostingRow> out;
-  if (terms.empty() || per_term <= 0) return out;
-  std::vector<std::int64_t> keys;
-  for (const auto term : terms) keys.push_back(stored(term));
-  auto rows = run_pooled(db_.pool(), kSelectPostings, "cannot read postings",
-                         [&](Query& q) { q.bind(":terms", id_array(keys)); });
-  if (!rows) return std::unexpected(rows.error());
-  out.reserve(static_cast<std::size_t>(rows->size()));
-  for (int r = 0; r < rows->size(); ++r) {
-    out.push_back({.article_id = rows->int64(r, 0),
-                   .term = std::bit_cast<std::uint64_t>(rows->int64(r, 1)),
-                   .weight = rows->real(r, 2)});
-  }
-  return heaviest_postings(std::move(out), per_term);
+  if (terms.empty() || per_term <= 0) return std::vector<SimilarPostingRow>{};
+  Pool::Lease lease = db_.pool().acquire();
+  HeldPostings read;
+  if (auto ok = read_postings(*lease, term_keys(terms), read, "cannot read postings"); !ok)
+    return std::unexpected(ok.error());
+  return heaviest_postings(posting_rows(read), per_term);
 }
 
 Result<std::vector<SimilarCandidateRow>> PgSimilarStore::similar_candidates(
@@ -503,11 +514,7 @@ Result<void> PgSimilarStore::save_similar_all(std::span<const SimilarWrite> writ
 
 Result<void> PgSimilarStore::index_similar(std::span<const std::uint64_t> terms, int per_term,
                                            const SimilarDecision& decide) {
-  std::vector<std::int64_t> keys;
-  keys.reserve(terms.size());
-  for (const auto term : terms) keys.push_back(stored(term));
-  std::sort(keys.begin(), keys.end());
-  keys.erase(std::unique(keys.begin(), keys.end()), keys.end());
+  const std::vector<std::int64_t> keys = term_keys(terms);
   // The postings are read once, under the lock: the batch's scoring and the caps its writes keep both work
   // from that read, where a read before the lock for the scoring and another under it for the caps took as
   // much of the server's time as the writes (docs/perf.md, "The originals' index, and the similar articles'
@@ -516,14 +523,8 @@ Result<void> PgSimilarStore::index_similar(std::span<const std::uint64_t> terms,
     if (auto ok = run_query(c, kLockSimilarWrites, "cannot save similar articles", [](Query&) {}); !ok)
       return std::unexpected(ok.error());
     HeldPostings read;
-    if (auto ok = read_postings(c, keys, read); !ok) return ok;
-    std::vector<SimilarPostingRow> postings;
-    for (const auto& [term, held] : read.held) {
-      for (const HeldPosting& p : held)
-        postings.push_back(
-            {.article_id = p.article_id, .term = std::bit_cast<std::uint64_t>(term), .weight = p.weight});
-    }
-    auto writes = decide(heaviest_postings(std::move(postings), per_term));
+    if (auto ok = read_postings(c, keys, read, "cannot save similar articles"); !ok) return ok;
+    auto writes = decide(heaviest_postings(posting_rows(read), per_term));
     if (!writes) return std::unexpected(writes.error());
     if (auto ok = post_all(c, *writes, std::move(read)); !ok) return ok;
     return pick_all(c, *writes);
