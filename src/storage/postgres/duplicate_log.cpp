@@ -23,7 +23,7 @@ constexpr const char* kSelectLogEnds =
 // for each save (30-60 ms at 60,000 articles, under the decision's lock that the other crawlers wait on).
 // Planned with its value every time, never prepared: a generic plan guesses a third of the log for a range
 // that holds a few rows, and scanned the whole log (up to kNearDuplicateLogKept rows) in every save. The
-// pruning below likewise.
+// pruning (kPruneLog) likewise.
 constexpr const char* kSelectLogged =
     "SELECT seq, article_id FROM near_duplicate_log WHERE seq > :after ORDER BY seq";
 // Planned with its ids every time too. A crawler prepares its statements as its first pass begins, often on
@@ -36,7 +36,6 @@ constexpr const char* kSelectLoggedArticles =
 constexpr const char* kInsertLogged =
     "INSERT INTO near_duplicate_log (seq, article_id) SELECT :head::bigint + u.n, u.id"
     " FROM unnest(:ids::bigint[]) WITH ORDINALITY AS u(id, n)";
-constexpr const char* kPruneLog = "DELETE FROM near_duplicate_log WHERE seq <= :last_dropped";
 // For the rest of this transaction only; the lock itself ends with the transaction too.
 constexpr const char* kLockTimeout = "SET LOCAL lock_timeout = '120s'";
 constexpr const char* kLockForDecision = "SELECT pg_advisory_xact_lock(:key::bigint)";
@@ -71,10 +70,16 @@ Result<void> write_duplicate_marks(Connection& conn,
   return {};
 }
 
-Result<std::int64_t> read_log_head(Connection& conn) {
+Result<LogEnds> read_log_ends(Connection& conn) {
   auto rows = run_prepared(conn, kSelectLogEnds, "cannot read the near-duplicate log");
   if (!rows) return std::unexpected(rows.error());
-  return rows->int64(0, 0);
+  return LogEnds{.head = rows->int64(0, 0), .tail = rows->int64(0, 1)};
+}
+
+Result<std::int64_t> read_log_head(Connection& conn) {
+  auto ends = read_log_ends(conn);
+  if (!ends) return std::unexpected(ends.error());
+  return ends->head;
 }
 
 Result<void> lock_for_decision(Connection& conn) {
@@ -130,19 +135,23 @@ Result<LoggedOriginals> PgDuplicateDecision::originals_since(std::int64_t after_
 
 Result<std::int64_t> PgDuplicateDecision::log_originals(std::span<const std::int64_t> ids) {
   constexpr std::string_view kFailed = "cannot write the near-duplicate log";
-  auto head = read_log_head(conn_);
-  if (!head) return std::unexpected(head.error());
-  if (ids.empty()) return *head;
+  auto ends = read_log_ends(conn_);
+  if (!ends) return std::unexpected(ends.error());
+  const std::int64_t head = ends->head;
+  if (ids.empty()) return head;
   auto inserted = run_prepared(conn_, kInsertLogged, kFailed,
-                               [&](Query& q) { q.bind(":head", *head).bind(":ids", id_array(ids)); });
+                               [&](Query& q) { q.bind(":head", head).bind(":ids", id_array(ids)); });
   if (!inserted) return std::unexpected(inserted.error());
-  const std::int64_t last = *head + static_cast<std::int64_t>(ids.size());
-  if (last > kNearDuplicateLogKept) {
+  const std::int64_t last = head + static_cast<std::int64_t>(ids.size());
+  // The oldest place still there: the log's tail, or the first place just written into an empty log.
+  const std::int64_t first = ends->tail > 0 ? ends->tail : head + 1;
+  const std::int64_t last_dropped = last - kNearDuplicateLogKept;
+  if (last_dropped >= first) {
     auto pruned = run_query(conn_, kPruneLog, kFailed,
-                            [&](Query& q) { q.bind(":last_dropped", last - kNearDuplicateLogKept); });
+                            [&](Query& q) { q.bind(":first", first).bind(":last_dropped", last_dropped); });
     if (!pruned) return std::unexpected(pruned.error());
   }
-  return *head + 1;
+  return head + 1;
 }
 
 Result<void> PgDuplicateDecision::mark_duplicates(

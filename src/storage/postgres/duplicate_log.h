@@ -22,6 +22,21 @@ inline constexpr const char* kSelectArticleKeys =
     "SELECT id, guid, content_hash, full_text_fetched, full_text_failures FROM articles"
     " WHERE blog_id = :blog_id";
 
+// Drops the oldest places, from the oldest still there (:first) to :last_dropped. The lower bound is what
+// lets the planner see the few rows it drops: the log's statistics are of places a crawl has long dropped,
+// and for `seq <= :last_dropped` alone it guessed the whole log and read every row of it in each save
+// (16 ms a save under the decision's lock, over the whole Kagi Small Web list; docs/perf.md, "The
+// near-duplicate log pruned by its key").
+inline constexpr const char* kPruneLog =
+    "DELETE FROM near_duplicate_log WHERE seq >= :first AND seq <= :last_dropped";
+
+// The newest place of the near-duplicate log and its oldest (0 and 0 when it is empty).
+struct LogEnds {
+  std::int64_t head = 0;
+  std::int64_t tail = 0;
+};
+Result<LogEnds> read_log_ends(Connection& conn);
+
 // A blog's stored articles (ArticleStore::article_keys), on `conn`.
 Result<std::vector<StoredArticleKey>> read_article_keys(Connection& conn, std::int64_t blog_id);
 // Each (article, original) pair marked a duplicate (ArticleStore::mark_duplicates), on `conn`, in the

@@ -823,21 +823,27 @@ CrawlRecord numbered_record(std::int64_t blog_id, int n) {
   return record;
 }
 
-// The plan of `sql` with its parameters bound by `bind`, one line of EXPLAIN each, with the scans other than
-// an index's switched off: a plan that still reads the table then means no index serves the statement. The
-// table is vacuumed first, for the visibility map an index-only scan relies on.
-std::string plan_from_indexes(Connection& conn, std::string_view sql,
-                              const std::function<void(Query&)>& bind) {
-  EXPECT_TRUE(conn.exec_script("VACUUM articles"));
-  EXPECT_TRUE(conn.exec_script("BEGIN; SET LOCAL enable_seqscan = off; SET LOCAL enable_bitmapscan = off"));
+// The plan of `sql` with its parameters bound by `bind`, one line of EXPLAIN each.
+std::string plan_of(Connection& conn, std::string_view sql, const std::function<void(Query&)>& bind) {
   Query explain(conn, "EXPLAIN " + std::string(sql));
   bind(explain);
   auto plan = explain.run();
-  EXPECT_TRUE(conn.exec_script("ROLLBACK"));
   if (!plan) return "error: " + plan.error().message;
   std::string whole;
   for (int r = 0; r < plan->size(); ++r) whole += plan->string(r, 0) + "\n";
   return whole;
+}
+
+// The same with the scans other than an index's switched off: a plan that still reads the table then means
+// no index serves the statement. The table is vacuumed first, for the visibility map an index-only scan
+// relies on.
+std::string plan_from_indexes(Connection& conn, std::string_view sql,
+                              const std::function<void(Query&)>& bind) {
+  EXPECT_TRUE(conn.exec_script("VACUUM articles"));
+  EXPECT_TRUE(conn.exec_script("BEGIN; SET LOCAL enable_seqscan = off; SET LOCAL enable_bitmapscan = off"));
+  std::string plan = plan_of(conn, sql, bind);
+  EXPECT_TRUE(conn.exec_script("ROLLBACK"));
+  return plan;
 }
 
 // A crawler's read of every original at the start of a pass is answered from articles_originals without
@@ -911,6 +917,35 @@ TEST(PostgresDatabaseTest, ABlogsStoredArticlesAreReadFromTheirKeyAlone) {
       blog_id));
   ASSERT_FALSE(again);
   EXPECT_NE(again.error().message.find("articles_blog_guid"), std::string::npos) << again.error().message;
+}
+
+// Each save that logs originals drops the log's oldest places beyond its cap, a few at a time, under the
+// lock every crawler waits on. The log's statistics describe places dropped long ago (here: analyzed at
+// places 1-20,000, now 30,001-50,000), and on those the planner took the drop of places up to N for most of
+// the log and read all of it. With the oldest place as a lower bound it walks the key to the few it drops.
+TEST(PostgresDatabaseTest, TheLogsOldestPlacesAreDroppedThroughItsKey) {
+  PostgresDatabase pg;
+  ASSERT_FALSE(pg.url().empty());
+  auto db = Database::open(pg.url(), 1);
+  ASSERT_TRUE(db) << db.error().message;
+  Pool::Lease conn = (*db)->pool().acquire();
+  ASSERT_TRUE(conn->exec_script(
+      "INSERT INTO near_duplicate_log (seq, article_id) SELECT g, g FROM generate_series(1, 20000) g;"
+      "ANALYZE near_duplicate_log;"
+      "INSERT INTO near_duplicate_log (seq, article_id) SELECT g, g FROM generate_series(20001, 50000) g;"
+      "DELETE FROM near_duplicate_log WHERE seq <= 30000"));
+  const std::string plan =
+      plan_of(*conn, kPruneLog, [](Query& q) { q.bind(":first", 30001).bind(":last_dropped", 30007); });
+  EXPECT_EQ(plan.find("Seq Scan"), std::string::npos) << plan;
+  EXPECT_NE(plan.find("near_duplicate_log_pkey"), std::string::npos) << plan;
+
+  auto dropped = run_query(*conn, kPruneLog, "prune",
+                           [](Query& q) { q.bind(":first", 30001).bind(":last_dropped", 30007); });
+  ASSERT_TRUE(dropped) << dropped.error().message;
+  auto ends = read_log_ends(*conn);
+  ASSERT_TRUE(ends) << ends.error().message;
+  EXPECT_EQ(ends->tail, 30008);
+  EXPECT_EQ(ends->head, 50000);
 }
 
 }  // namespace
