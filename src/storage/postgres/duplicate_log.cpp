@@ -97,11 +97,11 @@ Result<std::vector<StoredArticleKey>> PgDuplicateDecision::article_keys(std::int
 
 Result<LoggedOriginals> PgDuplicateDecision::originals_since(std::int64_t after_seq) {
   constexpr std::string_view kFailed = "cannot read the near-duplicate log";
-  auto ends = run_prepared(conn_, kSelectLogEnds, kFailed);
+  auto ends = read_log_ends(conn_);
   if (!ends) return std::unexpected(ends.error());
   LoggedOriginals out;
-  const std::int64_t head = ends->int64(0, 0);
-  const std::int64_t tail = ends->int64(0, 1);
+  const std::int64_t head = ends->head;
+  const std::int64_t tail = ends->tail;
   out.last_seq = head;
   // Places are consecutive, and only the oldest are ever dropped: a gap after `after_seq` is a pruned one.
   out.complete = head <= after_seq || tail <= after_seq + 1;
