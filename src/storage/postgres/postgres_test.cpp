@@ -22,6 +22,7 @@
 #include "storage/postgres/pg.h"
 #include "storage/postgres/phrase_filter.h"
 #include "storage/postgres/search_vectors.h"
+#include "storage/postgres/similar_store.h"
 #include "storage/postgres/statement.h"
 #include "testing/postgres_database.h"
 
@@ -906,6 +907,54 @@ TEST_F(PostgresBlogTest, TheOriginalsAreReadFromTheirIndexAlone) {
   Pool::Lease conn = db_->pool().acquire();
   const std::string plan = plan_from_indexes(*conn, kSelectOriginals, [](Query&) {});
   EXPECT_NE(plan.find("Index Only Scan using articles_originals"), std::string::npos) << plan;
+}
+
+// A crawl writes similar articles a batch at a time, each batch's arrays different: its statements are
+// prepared on the connection, so the server plans them once rather than on every batch. Both of the
+// database's connections are held to read what each has prepared.
+TEST_F(PostgresBlogTest, ASimilarArticlesBatchRunsPreparedStatements) {
+  ASSERT_TRUE(store_->save_crawl(numbered_record(blog_id_, 3)));
+  std::vector<std::int64_t> ids;
+  for (const auto& [guid, key] : keys_by_guid(3)) ids.push_back(key.id);
+  std::sort(ids.begin(), ids.end());
+  PgSimilarStore similar(*db_);
+  const std::vector<std::uint32_t> buckets = {5, 6};
+  ASSERT_TRUE(similar.add_similar_terms(std::vector<SimilarTermCount>{{5, 1}, {6, 2}}, 2));
+  ASSERT_TRUE(similar.similar_term_frequencies(buckets));
+  ASSERT_TRUE(similar.similar_candidates(ids));
+  const std::vector<std::uint64_t> terms = {41, 42};
+  for (std::size_t i = 1; i < ids.size(); ++i) {
+    auto saved = similar.index_similar(terms, 4, [&](const std::vector<SimilarPostingRow>&) {
+      return Result<std::vector<SimilarWrite>>(
+          std::vector<SimilarWrite>{{.article_id = ids[i],
+                                     .postings = {{41, 0.5}, {42, 0.25}},
+                                     .picks = {{ids[i], ids[0], 0.5, "shared"}},
+                                     .offers = {{ids[0], ids[i], 0.5, "shared"}}}});
+    });
+    ASSERT_TRUE(saved) << saved.error().message;
+  }
+  const std::vector<std::uint64_t> one = {41};
+  EXPECT_EQ(similar.similar_postings(one, 10)->size(), 2U) << "both batches were written";
+
+  std::vector<std::string> prepared;
+  Pool::Lease first = db_->pool().acquire();
+  Pool::Lease second = db_->pool().acquire();
+  for (Connection* conn : {&*first, &*second}) {
+    auto rows = conn->exec("SELECT statement FROM pg_prepared_statements");
+    ASSERT_TRUE(rows) << rows.error().message;
+    for (int r = 0; r < rows->size(); ++r) prepared.push_back(rows->string(r, 0));
+  }
+  const auto has = [&](std::string_view part) {
+    return std::any_of(prepared.begin(), prepared.end(),
+                       [&](const std::string& sql) { return sql.find(part) != std::string::npos; });
+  };
+  for (const std::string_view part :
+       {"pg_advisory_xact_lock", "FROM similar_postings WHERE term", "INSERT INTO similar_postings",
+        "SELECT id FROM articles WHERE id = ANY", "FROM similar_articles WHERE article_id",
+        "INSERT INTO similar_articles", "FROM similar_terms WHERE bucket", "INSERT INTO similar_terms",
+        "SELECT id, blog_id, simhash, visible FROM articles"}) {
+    EXPECT_TRUE(has(part)) << part << " is not prepared on either connection";
+  }
 }
 
 // A crawler reads a blog's stored articles whenever its feed brings entries, and a save reads the stored rows

@@ -31,6 +31,11 @@ constexpr const char* kSelectTerms =
 // SQLite's writer mutex made each save_similar alone; here a transaction-scoped advisory lock does, so the
 // per-term and per-list caps (count, then replace the lightest) hold with several indexers at once.
 constexpr const char* kLockSimilarWrites = "SELECT pg_advisory_xact_lock(7102734516930411)";
+// The statements of a batch's write (and its reads of term frequencies and candidates) are prepared on the
+// connection, like the crawl save's: each batch's arrays differ, so the server planned every call anew
+// (2,000 plans in a 10,000-blog second pass), and the plan made for each call's own list of terms ran
+// slower than the prepared one (docs/perf.md, "The similar articles' statements prepared").
+
 // Every posting of some terms, in one round trip (under that lock when a batch is written); each term's
 // heaviest are taken in longread (a term holds at most its cap of them). Ranking them in SQL (row_number
 // over each term, ordered as asked) took 75 ms to a second for a batch's thousands of terms, against 33 ms
@@ -169,8 +174,8 @@ std::vector<SimilarPostingRow> heaviest_postings(std::vector<SimilarPostingRow> 
 
 // Which of `ids` are articles still.
 Result<std::unordered_set<std::int64_t>> existing_articles(Connection& c, std::span<const std::int64_t> ids) {
-  auto rows = run_query(c, kExistingArticles, "cannot save similar articles",
-                        [&](Query& q) { q.bind(":ids", id_array(ids)); });
+  auto rows = run_prepared(c, kExistingArticles, "cannot save similar articles",
+                           [&](Query& q) { q.bind(":ids", id_array(ids)); });
   if (!rows) return std::unexpected(rows.error());
   std::unordered_set<std::int64_t> out;
   for (int r = 0; r < rows->size(); ++r) out.insert(rows->int64(r, 0));
@@ -196,7 +201,7 @@ struct HeldPostings {
 Result<void> read_postings(Connection& c, std::span<const std::int64_t> terms, HeldPostings& into,
                            std::string_view what) {
   if (terms.empty()) return {};
-  auto rows = run_query(c, kTermPostings, what, [&](Query& q) { q.bind(":terms", id_array(terms)); });
+  auto rows = run_prepared(c, kTermPostings, what, [&](Query& q) { q.bind(":terms", id_array(terms)); });
   if (!rows) return std::unexpected(rows.error());
   into.held.reserve(into.held.size() + terms.size());
   for (int r = 0; r < rows->size(); ++r) {
@@ -300,7 +305,7 @@ Result<void> post_all(Connection& c, std::span<const SimilarWrite> writes, HeldP
     }
   }
   if (insert_terms.empty()) return {};
-  auto inserted = run_query(c, kInsertPostings, kWhat, [&](Query& q) {
+  auto inserted = run_prepared(c, kInsertPostings, kWhat, [&](Query& q) {
     q.bind(":terms", id_array(insert_terms))
         .bind(":articles", id_array(insert_articles))
         .bind(":weights", id_array(insert_weights));
@@ -343,7 +348,7 @@ Result<void> pick_all(Connection& c, std::span<const SimilarWrite> writes) {
   ids.erase(std::unique(ids.begin(), ids.end()), ids.end());
   auto alive = existing_articles(c, ids);
   if (!alive) return std::unexpected(alive.error());
-  auto rows = run_query(c, kListPicks, kWhat, [&](Query& q) { q.bind(":articles", id_array(lists)); });
+  auto rows = run_prepared(c, kListPicks, kWhat, [&](Query& q) { q.bind(":articles", id_array(lists)); });
   if (!rows) return std::unexpected(rows.error());
   std::unordered_map<std::int64_t, std::vector<HeldPick>> held;
   held.reserve(lists.size());
@@ -433,7 +438,7 @@ Result<void> pick_all(Connection& c, std::span<const SimilarWrite> writes) {
     }
   }
   if (articles.empty()) return {};
-  auto inserted = run_query(c, kInsertPicks, kWhat, [&](Query& q) {
+  auto inserted = run_prepared(c, kInsertPicks, kWhat, [&](Query& q) {
     q.bind(":articles", id_array(articles)).bind(":similars", id_array(similars));
     q.bind(":scores", id_array(scores)).bind(":shared", text_array(shared));
   });
@@ -447,7 +452,7 @@ Result<SimilarTermStats> PgSimilarStore::similar_term_frequencies(std::span<cons
   std::vector<std::int64_t> keys(buckets.begin(), buckets.end());
   keys.push_back(kDocumentsBucket);
   auto rows = run_pooled(db_.pool(), kSelectTerms, "cannot read term frequencies",
-                         [&](Query& q) { q.bind(":buckets", id_array(keys)); });
+                         [&](Query& q) { q.prepared().bind(":buckets", id_array(keys)); });
   if (!rows) return std::unexpected(rows.error());
   std::unordered_map<std::int64_t, std::int64_t> stored;
   stored.reserve(static_cast<std::size_t>(rows->size()));
@@ -470,7 +475,7 @@ Result<void> PgSimilarStore::add_similar_terms(std::span<const SimilarTermCount>
     added.push_back(c.articles);
   }
   auto rows = run_pooled(db_.pool(), kAddTerms, "cannot count terms", [&](Query& q) {
-    q.bind(":buckets", id_array(keys)).bind(":counts", id_array(added));
+    q.prepared().bind(":buckets", id_array(keys)).bind(":counts", id_array(added));
   });
   if (!rows) return std::unexpected(rows.error());
   return {};
@@ -491,7 +496,7 @@ Result<std::vector<SimilarCandidateRow>> PgSimilarStore::similar_candidates(
   std::vector<SimilarCandidateRow> out;
   if (ids.empty()) return out;
   auto rows = run_pooled(db_.pool(), kSelectCandidates, "cannot read candidates",
-                         [&](Query& q) { q.bind(":ids", id_array(ids)); });
+                         [&](Query& q) { q.prepared().bind(":ids", id_array(ids)); });
   if (!rows) return std::unexpected(rows.error());
   for (int r = 0; r < rows->size(); ++r) {
     out.push_back({.id = rows->int64(r, 0),
@@ -505,7 +510,7 @@ Result<std::vector<SimilarCandidateRow>> PgSimilarStore::similar_candidates(
 Result<void> PgSimilarStore::save_similar_all(std::span<const SimilarWrite> writes) {
   constexpr std::string_view kWhat = "cannot save similar articles";
   return in_transaction(db_.pool(), [&](Connection& c) -> Result<void> {
-    if (auto ok = run_query(c, kLockSimilarWrites, kWhat, [](Query&) {}); !ok)
+    if (auto ok = run_prepared(c, kLockSimilarWrites, kWhat, [](Query&) {}); !ok)
       return std::unexpected(ok.error());
     if (auto ok = post_all(c, writes, {}); !ok) return ok;
     return pick_all(c, writes);
@@ -520,7 +525,7 @@ Result<void> PgSimilarStore::index_similar(std::span<const std::uint64_t> terms,
   // much of the server's time as the writes (docs/perf.md, "The originals' index, and the similar articles'
   // postings read once").
   return in_transaction(db_.pool(), [&](Connection& c) -> Result<void> {
-    if (auto ok = run_query(c, kLockSimilarWrites, "cannot save similar articles", [](Query&) {}); !ok)
+    if (auto ok = run_prepared(c, kLockSimilarWrites, "cannot save similar articles", [](Query&) {}); !ok)
       return std::unexpected(ok.error());
     HeldPostings read;
     if (auto ok = read_postings(c, keys, read, "cannot save similar articles"); !ok) return ok;
